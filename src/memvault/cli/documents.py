@@ -1,0 +1,158 @@
+"""`memvault validate` and `memvault inspect`: check and summarize PAM documents."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from memvault.findings import EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, ValidationResult
+from memvault.formats.pam.validate import validate_path
+
+
+def register(app: typer.Typer) -> None:
+    app.command("validate")(validate)
+    app.command("inspect")(inspect)
+
+
+def _console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def validate(
+    paths: list[Path] = typer.Argument(
+        ..., help="Memory-store, conversation or embeddings files, export directories or .zip."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary lines."),
+) -> None:
+    """Check PAM documents against the v1.0 spec: schema, hashes, checksum and references.
+
+    Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable or usage error.
+    """
+    results = [validate_path(p) for p in paths]
+    codes = [_exit_code(r, strict) for r in results]
+    if as_json:
+        payload: Any = [r.to_json() for r in results]
+        sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
+    else:
+        console = _console()
+        for result in results:
+            _render(console, result, quiet=quiet)
+        if len(results) > 1:
+            ok = sum(1 for c in codes if c == EXIT_VALID)
+            console.print(f"{ok} of {len(results)} valid")
+    raise typer.Exit(max(codes))
+
+
+def _exit_code(result: ValidationResult, strict: bool) -> int:
+    code = result.exit_code
+    if strict and code == EXIT_VALID and result.warnings:
+        return EXIT_INVALID
+    return code
+
+
+def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
+    errors, warnings = result.errors, result.warnings
+    if result.unreadable:
+        status = "[bold red]✗ unreadable[/]"
+    elif errors:
+        status = "[bold red]✗ invalid[/]"
+    else:
+        status = "[bold green]✓ valid[/]"
+    detail = []
+    store = result.facts.get("memory_store")
+    if store:
+        detail.append(f"{store['memories']} memories")
+    detail.append(f"{len(errors)} error{'s' * (len(errors) != 1)}")
+    detail.append(f"{len(warnings)} warning{'s' * (len(warnings) != 1)}")
+    console.print(f"{status} {escape(result.target)}  [dim]{result.kind}; {', '.join(detail)}[/]")
+    if quiet:
+        return
+    for finding in result.findings:
+        colour = "red" if finding.severity == "error" else "yellow"
+        where = escape(finding.path)
+        if finding.record:
+            where += f" [dim](record {escape(finding.record)})[/]"
+        section = f" [dim]{escape(finding.section)}[/]" if finding.section else ""
+        file = ""
+        if finding.file and finding.file != result.target:
+            file = f" [dim]in {escape(finding.file)}[/]"
+        console.print(
+            f"  [{colour}]{finding.severity:<7}[/] [bold]{finding.code}[/] {where}{section}{file}"
+        )
+        console.print(f"          {escape(finding.message)}")
+
+
+def inspect(
+    path: Path = typer.Argument(..., help="A PAM file, export directory or .zip."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Summarize a PAM export: memories by type, status, platform and extraction method, date
+    range, relations, conversations, embedding models, integrity and signature status."""
+    result = validate_path(path)
+    if as_json:
+        payload = {"target": result.target, "kind": result.kind, "valid": result.valid}
+        payload.update(result.facts)
+        sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
+        raise typer.Exit(EXIT_UNREADABLE if result.unreadable else EXIT_VALID)
+    console = _console()
+    if result.unreadable:
+        for finding in result.errors:
+            console.print(f"[bold red]✗[/] {escape(finding.file or '')}: {escape(finding.message)}")
+        raise typer.Exit(EXIT_UNREADABLE)
+    state = "[green]valid[/]" if result.valid else f"[red]invalid ({len(result.errors)} errors)[/]"
+    console.print(f"[bold]{escape(result.target)}[/]  {result.kind}, {state}")
+    store = result.facts.get("memory_store")
+    if store:
+        _inspect_store(console, store)
+    embeddings = result.facts.get("embeddings")
+    if embeddings:
+        models = ", ".join(f"{m} ×{n}" for m, n in embeddings["models"].items()) or "none"
+        console.print(f"Embeddings: {embeddings['count']} ({escape(models)})")
+    if "conversation_files" in result.facts:
+        console.print(f"Conversation files checked: {result.facts['conversation_files']}")
+    if not result.valid:
+        console.print("[dim]Run `memvault validate` for the findings.[/]")
+
+
+def _inspect_store(console: Console, store: dict[str, Any]) -> None:
+    first, last = store["created_range"]
+    console.print(
+        f"Memories: {store['memories']}  ({store['export_type']} export, "
+        f"schema_version {store['schema_version']})"
+    )
+    if first:
+        console.print(f"Created: {first} … {last}")
+    grid = Table.grid(padding=(0, 3))
+    for _ in range(4):
+        grid.add_column()
+    columns = [
+        ("Type", store["by_type"]),
+        ("Status", store["by_status"]),
+        ("Platform", store["by_platform"]),
+        ("Extraction", store["by_extraction_method"]),
+    ]
+    tables = []
+    for title, counts in columns:
+        table = Table(title=title, show_header=False, box=None, padding=(0, 1))
+        table.add_column()
+        table.add_column(justify="right")
+        for name, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            table.add_row(escape(name), str(count))
+        tables.append(table)
+    grid.add_row(*tables)
+    console.print(grid)
+    relations = store["relations"]
+    total = sum(relations.values())
+    kinds = ", ".join(f"{k} {v}" for k, v in sorted(relations.items()))
+    console.print(f"Relations: {total}" + (f" ({kinds})" if kinds else ""))
+    console.print(f"Conversations indexed: {store['conversations']}")
+    console.print(f"Integrity: {store['integrity']}   Signature: {store['signature']}")

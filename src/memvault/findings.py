@@ -1,0 +1,89 @@
+"""What a validation finds: errors, warnings and the result that collects them.
+
+Every finding names the file, the JSON path, the record (usually a memory id), the rule that
+was broken (a stable code) and the spec section that states it, so a user can go from a message
+straight to the offending byte and the sentence of the spec behind it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Severity = Literal["error", "warning"]
+
+EXIT_VALID = 0
+EXIT_INVALID = 1
+EXIT_UNREADABLE = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    severity: Severity
+    code: str
+    message: str
+    path: str = "$"
+    section: str | None = None
+    file: str | None = None
+    record: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+            "section": self.section,
+            "file": self.file,
+            "record": self.record,
+        }
+
+
+@dataclass(slots=True)
+class ValidationResult:
+    """The outcome of validating one target (a file, an export directory or a zip)."""
+
+    target: str
+    kind: str = "unknown"
+    findings: list[Finding] = field(default_factory=list)
+    #: True when the target could not be read at all (missing, permission, not a PAM target).
+    unreadable: bool = False
+    #: Per-file facts gathered on the way (counts, checksum state), used by `inspect`.
+    facts: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == "warning"]
+
+    @property
+    def valid(self) -> bool:
+        return not self.unreadable and not self.errors
+
+    @property
+    def exit_code(self) -> int:
+        if self.unreadable:
+            return EXIT_UNREADABLE
+        return EXIT_INVALID if self.errors else EXIT_VALID
+
+    def add(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
+    def extend(self, findings: Iterable[Finding]) -> None:
+        self.findings.extend(findings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "target": self.target,
+            "kind": self.kind,
+            "valid": self.valid,
+            "exit_code": self.exit_code,
+            "errors": len(self.errors),
+            "warnings": len(self.warnings),
+            "findings": [f.to_json() for f in self.findings],
+            "facts": self.facts,
+        }

@@ -1,0 +1,1 @@
+"""Interchange formats: PAM v1.0 and (later) AIMEM Bundle v1."""

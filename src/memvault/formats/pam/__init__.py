@@ -1,0 +1,1 @@
+"""PAM v1.0 (Portable AI Memory): read, validate and inspect documents."""

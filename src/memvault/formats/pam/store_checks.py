@@ -1,0 +1,559 @@
+"""Validate a PAM memory-store document in one streaming pass, then check what refers to what.
+
+The pass over `memories` does the per-memory work (schema, content hash, canonical bytes for
+the integrity checksum, duplicate member names, temporal order, lifecycle) and keeps only a
+few small facts per memory for the cross-reference checks that follow (ids, relations,
+supersession, conversations index, embeddings, integrity, signature, incremental fields).
+
+Severity follows the spec: a MUST broken is an error, a SHOULD broken is a warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Final
+
+from memvault import canonical
+from memvault.findings import Finding, Severity, ValidationResult
+from memvault.formats.pam import memory_pass, schema
+from memvault.formats.pam.memory_pass import MemoryFact
+from memvault.formats.pam.reader import Document
+from memvault.jsonread import JSONDocumentError
+from memvault.model import parse_timestamp
+
+SUPPORTED_MAJOR: Final = 1
+IMPLEMENTED_VERSION: Final = (1, 0)
+_VERSION = re.compile(r"^([0-9]+)\.([0-9]+)")
+#: After this many findings of one rule, further ones are counted, not listed.
+_PER_RULE_LIMIT: Final = 50
+
+
+@dataclass(slots=True)
+class StoreFacts:
+    """Facts about a memory-store, for cross-file checks and for `inspect`."""
+
+    memories: dict[str, MemoryFact] = field(default_factory=dict)
+    incremental: bool = False
+    schema_version: str | None = None
+    by_type: Counter[str] = field(default_factory=Counter)
+    by_status: Counter[str] = field(default_factory=Counter)
+    by_platform: Counter[str] = field(default_factory=Counter)
+    by_method: Counter[str] = field(default_factory=Counter)
+    first_created: str | None = None
+    last_created: str | None = None
+    relations_by_type: Counter[str] = field(default_factory=Counter)
+    conversations: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    integrity: str = "absent"
+    signature: str = "absent"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "memories": len(self.memories),
+            "by_type": dict(self.by_type),
+            "by_status": dict(self.by_status),
+            "by_platform": dict(self.by_platform),
+            "by_extraction_method": dict(self.by_method),
+            "created_range": [self.first_created, self.last_created],
+            "relations": dict(self.relations_by_type),
+            "conversations": len(self.conversations),
+            "integrity": self.integrity,
+            "signature": self.signature,
+            "export_type": "incremental" if self.incremental else "full",
+            "schema_version": self.schema_version,
+        }
+
+
+class Reporter:
+    """Adds findings for one file, capping repeats of one rule so output stays readable."""
+
+    def __init__(self, result: ValidationResult, file: str) -> None:
+        self.result = result
+        self.file = file
+        self.counts: Counter[str] = Counter()
+
+    def __call__(
+        self,
+        severity: Severity,
+        code: str,
+        message: str,
+        path: str = "$",
+        section: str | None = None,
+        record: str | None = None,
+    ) -> None:
+        self.counts[code] += 1
+        if self.counts[code] <= _PER_RULE_LIMIT:
+            self.result.add(Finding(severity, code, message, path, section, self.file, record))
+
+    def add_all(self, findings: Iterable[Finding]) -> None:
+        for f in findings:
+            self(f.severity, f.code, f.message, f.path, f.section, f.record)
+
+    def close(self) -> None:
+        for code, count in self.counts.items():
+            if count > _PER_RULE_LIMIT:
+                severity = next(
+                    (f.severity for f in self.result.findings if f.code == code), "warning"
+                )
+                self.result.add(
+                    Finding(
+                        severity,
+                        code,
+                        f"{count - _PER_RULE_LIMIT} more findings of this rule not shown "
+                        f"({count} in all)",
+                        "$",
+                        None,
+                        self.file,
+                    )
+                )
+
+
+def check_schema_version(value: Any, report: Reporter, what: str) -> bool:
+    """§22.3: accept 1.x, refuse another major version. Returns False to stop validating."""
+    if not isinstance(value, str):
+        return True  # the schema reports a missing or mistyped version
+    match = _VERSION.match(value)
+    if match is None:
+        return True
+    major, minor = int(match.group(1)), int(match.group(2))
+    if major != SUPPORTED_MAJOR:
+        report(
+            "error",
+            "unsupported-major-version",
+            f"{what} is schema_version {value!r}, PAM major version {major}; memvault reads "
+            f"major version {SUPPORTED_MAJOR} (1.x) and a major version change is breaking",
+            "$.schema_version",
+            "PAM §22.3",
+        )
+        return False
+    if (major, minor) > IMPLEMENTED_VERSION:
+        report(
+            "warning",
+            "newer-minor-version",
+            f"schema_version {value!r} is newer than the 1.0 memvault implements; 1.x additions "
+            "are backward compatible, but members added after 1.0 are reported by the schema",
+            "$.schema_version",
+            "PAM §22.3",
+        )
+    return True
+
+
+def _ts(value: Any) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        return None
+
+
+def _is_uuid4(value: Any) -> bool:
+    return isinstance(value, str) and memory_pass._UUID4.fullmatch(value) is not None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _get(mapping: Any, key: str) -> Any:
+    return mapping.get(key) if isinstance(mapping, Mapping) else None
+
+
+class StoreValidator:
+    """Runs every check on one memory-store document."""
+
+    def __init__(self, doc: Document, result: ValidationResult) -> None:
+        self.doc = doc
+        self.header = doc.header
+        self.file = doc.file
+        self.report = Reporter(result, doc.file)
+        self.facts = StoreFacts()
+        self._canonical: list[tuple[str, bytes]] = []
+        self._checksum_computable = True
+        self._non_uuid_ids = 0
+        self._since = _ts(self.header.get("since"))
+
+    # -- driver ---------------------------------------------------------------------------
+
+    def run(self) -> StoreFacts:
+        header = self.header
+        self.facts.schema_version = _str_or_none(header.get("schema_version"))
+        self.facts.incremental = header.get("export_type") == "incremental"
+        if not check_schema_version(header.get("schema_version"), self.report, "this memory-store"):
+            return self.facts
+        self._check_header_schema()
+        self._memories_pass()
+        self._check_ids_are_uuids()
+        self._check_integrity()
+        self._check_relations()
+        self._check_supersession_targets()
+        self._check_conversations_index()
+        self._check_export_fields()
+        self._check_signature()
+        return self.facts
+
+    def finish(self) -> None:
+        self.report.close()
+
+    # -- header ---------------------------------------------------------------------------
+
+    def _check_header_schema(self) -> None:
+        doc = dict(self.header)
+        if self.doc.has_memories:
+            # Memory items are validated in batches during the pass; only a `memories` that is
+            # not an array is left for the document schema to report.
+            value = self.doc.memories_value
+            streamed = self.doc.memory_spans is not None or isinstance(value, list)
+            doc["memories"] = [] if streamed else value
+        findings = schema.validate_document("memory-store", doc, file=self.file)
+        self.report.add_all(findings)
+
+    # -- the per-memory pass ---------------------------------------------------------------
+
+    def _memories_pass(self) -> None:
+        if self.doc.memory_spans is None and not isinstance(self.doc.memories_value, list):
+            self._checksum_computable = False
+            return
+        since = self.header.get("since")
+        ctx = memory_pass.PassContext(
+            self.file, self.facts.incremental, _ts(since), since if isinstance(since, str) else None
+        )
+        out = memory_pass.run(self.doc, ctx)
+        self.report.add_all(out.findings)
+        self._canonical = out.canonical
+        self._checksum_computable = out.checksum_computable
+        self._non_uuid_ids = out.non_uuid_ids
+        facts = self.facts
+        facts.by_type, facts.by_status = out.by_type, out.by_status
+        facts.by_platform, facts.by_method = out.by_platform, out.by_method
+        facts.first_created, facts.last_created = out.first_created, out.last_created
+        memories = facts.memories
+        for fact in out.facts:
+            first = memories.get(fact.id)
+            if first is None:
+                memories[fact.id] = fact
+                continue
+            self.report(
+                "error",
+                "duplicate-memory-id",
+                f"memory id {fact.id!r} is used by memories[{first.index}] and "
+                f"memories[{fact.index}]; ids must be unique",
+                f"$.memories[{fact.index}].id",
+                "PAM §4.1",
+                fact.id,
+            )
+
+    # -- after the pass -------------------------------------------------------------------
+
+    def _check_ids_are_uuids(self) -> None:
+        if self._non_uuid_ids:
+            self.report(
+                "warning",
+                "memory-id-not-uuid",
+                f"{self._non_uuid_ids} of {len(self.facts.memories)} memory ids are not UUID v4",
+                "$.memories",
+                "PAM §4.1",
+            )
+
+    def _check_integrity(self) -> None:
+        integrity = self.header.get("integrity")
+        count = self.doc.memory_count
+        if not isinstance(integrity, Mapping):
+            self.facts.integrity = "absent"
+            return
+        total = integrity.get("total_memories")
+        if isinstance(total, int) and not isinstance(total, bool) and total != count:
+            self.report(
+                "error",
+                "total-memories-mismatch",
+                f"integrity.total_memories is {total} but the memories array has {count}",
+                "$.integrity.total_memories",
+                "PAM §15.4",
+            )
+        declared = integrity.get("checksum")
+        if not isinstance(declared, str):
+            self.facts.integrity = "invalid"
+            return
+        if not self._checksum_computable:
+            self.facts.integrity = "not computed"
+            self.report(
+                "warning",
+                "checksum-not-computed",
+                "integrity.checksum was not checked because some memories are malformed",
+                "$.integrity.checksum",
+                "PAM §15.2",
+            )
+            return
+        actual = self._checksum(self._canonical)
+        if actual == declared:
+            self.facts.integrity = "ok"
+            return
+        if self._null_stripped_checksum() == declared:
+            self.facts.integrity = "null-stripped"
+            self.report(
+                "warning",
+                "checksum-null-stripped",
+                "integrity.checksum matches only when null members are removed from the memories "
+                "before canonicalization (as the portable-ai-memory 1.0.0 SDK computes it); the "
+                "spec hashes the memories exactly as they appear, explicit nulls included. "
+                f"Spec-literal checksum: {actual}",
+                "$.integrity.checksum",
+                "PAM §15.2",
+            )
+            return
+        self.facts.integrity = "mismatch"
+        self.report(
+            "error",
+            "checksum-mismatch",
+            f"integrity.checksum does not match the memories: declared {declared}, computed "
+            f"{actual} (RFC 8785 of the memories sorted by id)",
+            "$.integrity.checksum",
+            "PAM §15.4",
+        )
+
+    @staticmethod
+    def _checksum(items: list[tuple[str, bytes]]) -> str:
+        items.sort(key=lambda item: item[0])
+        return canonical.checksum_of_canonical(canon for _, canon in items)
+
+    def _null_stripped_checksum(self) -> str | None:
+        items: list[tuple[str, bytes]] = []
+        try:
+            for _, _, memory in self.doc.iter_memories(check_duplicates=False):
+                items.append((memory["id"], canonical.jcs_dumps(canonical.strip_nulls(memory))))
+        except (JSONDocumentError, canonical.CanonicalizationError, KeyError, TypeError):
+            return None
+        return self._checksum(items)
+
+    def _check_relations(self) -> None:
+        relations = self.header.get("relations")
+        if not isinstance(relations, list):
+            return
+        memories = self.facts.memories
+        severity: Severity = "warning" if self.facts.incremental else "error"
+        seen: dict[str, int] = {}
+        for index, relation in enumerate(relations):
+            if not isinstance(relation, Mapping):
+                continue
+            path = f"$.relations[{index}]"
+            rid = relation.get("id")
+            rtype = relation.get("type")
+            if isinstance(rtype, str):
+                self.facts.relations_by_type[rtype] += 1
+            if isinstance(rid, str):
+                if rid in seen:
+                    self.report(
+                        "error",
+                        "duplicate-relation-id",
+                        f"relation id {rid!r} is used by relations[{seen[rid]}] and "
+                        f"relations[{index}]",
+                        f"{path}.id",
+                        "PAM §13.1",
+                        rid,
+                    )
+                else:
+                    seen[rid] = index
+            for end in ("from", "to"):
+                target = relation.get(end)
+                if isinstance(target, str) and target not in memories:
+                    self.report(
+                        severity,
+                        "relation-endpoint-unresolved",
+                        f"relation {rid!r} {end!r} names memory {target!r}, which is not in this "
+                        + (
+                            "delta (it may be in the base export)"
+                            if self.facts.incremental
+                            else "export"
+                        ),
+                        f"{path}.{end}",
+                        "PAM §13.1",
+                        target,
+                    )
+            if relation.get("from") == relation.get("to") and isinstance(relation.get("to"), str):
+                self.report(
+                    "warning",
+                    "relation-self-loop",
+                    "relation links a memory to itself",
+                    path,
+                    "PAM §13.1",
+                    relation.get("to"),
+                )
+
+    def _check_supersession_targets(self) -> None:
+        severity: Severity = "warning" if self.facts.incremental else "error"
+        for fact in self.facts.memories.values():
+            target = fact.superseded_by
+            if target is not None and target != fact.id and target not in self.facts.memories:
+                self.report(
+                    severity,
+                    "superseded-by-unresolved",
+                    f"temporal.superseded_by names memory {target!r}, which is not in this "
+                    + ("delta" if self.facts.incremental else "export"),
+                    f"$.memories[{fact.index}].temporal.superseded_by",
+                    "PAM §7",
+                    fact.id,
+                )
+
+    def _check_conversations_index(self) -> None:
+        index = self.header.get("conversations_index")
+        entries = index if isinstance(index, list) else []
+        by_conversation: dict[str, list[str]] = {}
+        for fact in self.facts.memories.values():
+            if fact.conversation_ref is not None:
+                by_conversation.setdefault(fact.conversation_ref, []).append(fact.id)
+        missing_severity: Severity = "warning" if self.facts.incremental else "error"
+        for position, entry in enumerate(entries):
+            if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
+                continue
+            cid: str = entry["id"]
+            path = f"$.conversations_index[{position}]"
+            if cid in self.facts.conversations:
+                self.report(
+                    "error",
+                    "duplicate-conversation-id",
+                    f"conversation id {cid!r} appears twice in conversations_index",
+                    f"{path}.id",
+                    "PAM §14",
+                    cid,
+                )
+                continue
+            self.facts.conversations[cid] = entry
+            derived = entry.get("derived_memories")
+            listed = [d for d in derived if isinstance(d, str)] if isinstance(derived, list) else []
+            listed_set = set(listed)
+            if len(listed_set) != len(listed):
+                self.report(
+                    "warning",
+                    "derived-memories-repeated",
+                    "derived_memories lists a memory more than once",
+                    f"{path}.derived_memories",
+                    "PAM §14.1",
+                    cid,
+                )
+            for mid in by_conversation.get(cid, []):
+                if mid not in listed_set:
+                    self.report(
+                        "error",
+                        "derived-memories-missing",
+                        f"memory {mid!r} has provenance.conversation_ref {cid!r} but is not in "
+                        "that conversation's derived_memories",
+                        f"{path}.derived_memories",
+                        "PAM §14.1",
+                        mid,
+                    )
+            for mid in listed:
+                fact = self.facts.memories.get(mid)
+                if fact is None:
+                    self.report(
+                        missing_severity,
+                        "derived-memory-unresolved",
+                        f"derived_memories names memory {mid!r}, which is not in this "
+                        + ("delta" if self.facts.incremental else "export"),
+                        f"{path}.derived_memories",
+                        "PAM §14.1",
+                        mid,
+                    )
+                elif fact.conversation_ref != cid:
+                    self.report(
+                        "error",
+                        "derived-memories-inconsistent",
+                        f"derived_memories lists memory {mid!r}, whose provenance.conversation_ref "
+                        f"is {fact.conversation_ref!r}, not {cid!r}",
+                        f"{path}.derived_memories",
+                        "PAM §14.1",
+                        mid,
+                    )
+        for cid, mids in by_conversation.items():
+            if cid not in self.facts.conversations:
+                first = self.facts.memories[mids[0]]
+                self.report(
+                    "warning",
+                    "conversation-ref-unresolved",
+                    f"provenance.conversation_ref {cid!r} ({len(mids)} memories) has no entry in "
+                    "conversations_index",
+                    f"$.memories[{first.index}].provenance.conversation_ref",
+                    "PAM §14.1",
+                    first.id,
+                )
+
+    def _check_export_fields(self) -> None:
+        header = self.header
+        export_id = header.get("export_id")
+        if isinstance(export_id, str) and not _is_uuid4(export_id):
+            self.report(
+                "warning",
+                "export-id-not-uuid",
+                f"export_id {export_id!r} is not a UUID v4",
+                "$.export_id",
+                "PAM §3.2",
+            )
+        if self.facts.incremental:
+            for name in ("base_export_id", "since"):
+                if header.get(name) is None:
+                    self.report(
+                        "warning",
+                        f"incremental-without-{name.replace('_', '-')}",
+                        f"incremental export without {name}; a consumer cannot tell what this "
+                        "delta applies to",
+                        f"$.{name}",
+                        "PAM §16.2",
+                    )
+        else:
+            for name in ("base_export_id", "since"):
+                if header.get(name) is not None:
+                    self.report(
+                        "warning",
+                        "full-export-with-delta-field",
+                        f"{name} is set on a full export; it only has meaning for "
+                        "export_type incremental",
+                        f"$.{name}",
+                        "PAM §16.2",
+                    )
+
+    def _check_signature(self) -> None:
+        signature = self.header.get("signature")
+        if not isinstance(signature, Mapping):
+            self.facts.signature = "absent"
+            return
+        self.facts.signature = "present, not verified"
+        if not isinstance(self.header.get("integrity"), Mapping):
+            self.report(
+                "error",
+                "signature-without-integrity",
+                "the signature payload includes integrity.checksum, but there is no integrity "
+                "block",
+                "$.integrity",
+                "PAM §18.3",
+            )
+        signed = _ts(signature.get("signed_at"))
+        exported = _ts(self.header.get("export_date"))
+        if signed is not None and exported is not None and signed < exported:
+            self.report(
+                "error",
+                "signed-before-export",
+                f"signature.signed_at {signature.get('signed_at')} is before export_date "
+                f"{self.header.get('export_date')}",
+                "$.signature.signed_at",
+                "PAM §18.5",
+            )
+        did = _get(self.header.get("owner"), "did")
+        key_id = signature.get("key_id")
+        if isinstance(did, str) and isinstance(key_id, str) and not key_id.startswith(did + "#"):
+            self.report(
+                "warning",
+                "key-id-not-owner-did-url",
+                f"signature.key_id {key_id!r} is not a DID URL of the owner's DID {did!r}",
+                "$.signature.key_id",
+                "PAM §18.5",
+            )
+        self.report(
+            "warning",
+            "signature-not-verified",
+            "signature present, not verified: this version of memvault does not verify "
+            "signatures yet",
+            "$.signature",
+            "PAM §18.4",
+        )
