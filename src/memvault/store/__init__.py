@@ -1,0 +1,1 @@
+"""Storage backends behind the vault: the contract (`base`) and its implementations."""

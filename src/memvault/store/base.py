@@ -1,0 +1,287 @@
+"""The storage contract: everything the vault needs from a database, and nothing more.
+
+The vault (`memvault.vault`) holds every business rule — lifecycle, dedup, access control,
+decay, the audit chain. A store only keeps and finds rows, inside transactions, so that the
+embedded SQLite store and a PostgreSQL store can stand behind the same vault unchanged.
+
+Memories are kept as the PAM memory object (`memvault.model.Memory`) plus a little internal
+state (`StoredMemory`); timestamps in filters are timezone-aware datetimes.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from memvault.model import Memory, Owner, Relation
+
+
+class StoreError(Exception):
+    """A storage failure the user can act on (message says what and where)."""
+
+
+class WrongPassphrase(StoreError):
+    """The vault exists but the key does not open it."""
+
+
+class IntegrityViolation(StoreError):
+    """A write broke a uniqueness or reference constraint (e.g. a duplicate id)."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMemory:
+    """A memory as the vault keeps it.
+
+    `decay_anchor` is the confidence the memory had when last reinforced; decay (PAM §8) is
+    computed from it and `confidence.last_reinforced`, and reinforcement resets it. It is
+    internal: exports carry only the PAM `confidence` block.
+    """
+
+    memory: Memory
+    decay_anchor: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryQuery:
+    """Filters for listing memories. Empty tuples mean "any"; `statuses=None` means any status.
+
+    Every filter narrows the result (AND); several values in one filter are alternatives (OR),
+    except `tags`, which must all be present.
+    """
+
+    ids: tuple[str, ...] = ()
+    types: tuple[str, ...] = ()
+    custom_types: tuple[str, ...] = ()
+    statuses: tuple[str, ...] | None = ("active",)
+    tags: tuple[str, ...] = ()
+    platforms: tuple[str, ...] = ()
+    extraction_methods: tuple[str, ...] = ()
+    created_since: datetime | None = None
+    created_until: datetime | None = None
+    updated_since: datetime | None = None
+    exportable_only: bool = False
+    #: full-text query (FTS); with `text`, results are ordered by relevance unless `order` says
+    text: str | None = None
+    order: Literal["created", "-created", "updated", "-updated", "relevance"] = "-created"
+    limit: int | None = 50
+    offset: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    memory: StoredMemory
+    #: higher is better; comparable only within one result list
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class AuditEntry:
+    """One link of the tamper-evident audit chain. Never holds memory content, only ids and
+    content hashes (AIMEM §5.2: an auditor learns *that* something happened, not *what*)."""
+
+    seq: int
+    at: str
+    actor: str
+    action: str
+    memory_id: str | None
+    content_hash: str | None
+    details: Mapping[str, Any]
+    prev_hash: str
+    hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class ExportRecord:
+    """An export the vault made or an import it took in (PAM §16 needs the base export)."""
+
+    export_id: str
+    direction: Literal["exported", "imported"]
+    export_type: Literal["full", "incremental"]
+    at: str
+    format: str = "pam"
+    base_export_id: str | None = None
+    since: str | None = None
+    checksum: str | None = None
+    memory_count: int = 0
+    path: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeyRecord:
+    """A signing key. `private_key` is stored inside the encrypted database."""
+
+    key_id: str
+    algorithm: str
+    public_key: bytes
+    private_key: bytes | None
+    created_at: str
+    did: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEmbedding:
+    id: str
+    memory_id: str
+    model: str
+    dimensions: int
+    created_at: str
+    #: little-endian float32
+    vector: bytes | None
+    storage: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredConversation:
+    """A PAM normalized conversation (§25) as a JSON document; messages are part of it."""
+
+    id: str
+    platform: str
+    document: Mapping[str, Any]
+    title: str | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
+    message_count: int = 0
+    extra_index: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Store(ABC):
+    """A database behind the vault. All writes happen inside `transaction()`."""
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    @abstractmethod
+    def close(self) -> None: ...
+
+    @abstractmethod
+    def transaction(self) -> AbstractContextManager[None]:
+        """A write transaction: all of it or nothing. One writer at a time; other writers
+        wait (up to the busy timeout). Nesting is allowed and joins the outer transaction."""
+
+    @property
+    @abstractmethod
+    def schema_version(self) -> int:
+        """The migration level of the open database."""
+
+    # -- settings and owner ---------------------------------------------------------------
+
+    @abstractmethod
+    def get_meta(self, key: str) -> str | None: ...
+
+    @abstractmethod
+    def set_meta(self, key: str, value: str) -> None: ...
+
+    @abstractmethod
+    def get_owner(self) -> Owner | None: ...
+
+    @abstractmethod
+    def set_owner(self, owner: Owner) -> None: ...
+
+    # -- memories ---------------------------------------------------------------------------
+
+    @abstractmethod
+    def insert_memories(self, memories: Iterable[StoredMemory]) -> int:
+        """Insert new memories; an existing id raises IntegrityViolation. Returns the count."""
+
+    @abstractmethod
+    def update_memory(self, memory: StoredMemory) -> None:
+        """Replace a memory with the same id (it must exist)."""
+
+    @abstractmethod
+    def get_memory(self, memory_id: str) -> StoredMemory | None: ...
+
+    @abstractmethod
+    def get_memories(self, memory_ids: Sequence[str]) -> list[StoredMemory]:
+        """The memories with these ids, in the given order; unknown ids are skipped."""
+
+    @abstractmethod
+    def ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Memory ids starting with `prefix` (for git-like abbreviations)."""
+
+    @abstractmethod
+    def find_by_content_hash(self, content_hash: str) -> list[StoredMemory]: ...
+
+    @abstractmethod
+    def query_memories(self, query: MemoryQuery) -> list[StoredMemory]: ...
+
+    @abstractmethod
+    def count_memories(self, query: MemoryQuery) -> int:
+        """How many memories match, ignoring limit and offset."""
+
+    @abstractmethod
+    def search(self, query: MemoryQuery) -> list[SearchHit]:
+        """Full-text search on content, summary and tags (query.text), with the filters.
+        Diacritics are folded, so "acao" finds "ação"."""
+
+    @abstractmethod
+    def iter_memories(self, query: MemoryQuery, batch: int = 1000) -> Iterator[StoredMemory]:
+        """Every matching memory, fetched in batches (for exports and decay)."""
+
+    @abstractmethod
+    def delete_memory(self, memory_id: str) -> bool:
+        """Physically delete (erasure only — lifecycle changes never delete). Also removes
+        its relations, embeddings and full-text entry. Returns whether it existed."""
+
+    @abstractmethod
+    def memory_stats(self) -> dict[str, dict[str, int]]:
+        """Counts of all memories by "type", "status", "platform", "extraction_method"."""
+
+    # -- relations ----------------------------------------------------------------------------
+
+    @abstractmethod
+    def insert_relation(self, relation: Relation) -> None: ...
+
+    @abstractmethod
+    def relations_of(self, memory_id: str) -> list[Relation]:
+        """Relations where the memory is `from` or `to`."""
+
+    @abstractmethod
+    def iter_relations(self) -> Iterator[Relation]: ...
+
+    # -- conversations and embeddings -----------------------------------------------------
+
+    @abstractmethod
+    def put_conversation(self, conversation: StoredConversation) -> bool:
+        """Insert or replace; returns True when something changed."""
+
+    @abstractmethod
+    def get_conversation(self, conversation_id: str) -> StoredConversation | None: ...
+
+    @abstractmethod
+    def iter_conversations(self) -> Iterator[StoredConversation]: ...
+
+    @abstractmethod
+    def put_embedding(self, embedding: StoredEmbedding) -> None: ...
+
+    @abstractmethod
+    def get_embedding(self, memory_id: str) -> StoredEmbedding | None: ...
+
+    # -- exports, audit, keys ---------------------------------------------------------------
+
+    @abstractmethod
+    def record_export(self, record: ExportRecord) -> None: ...
+
+    @abstractmethod
+    def list_exports(self) -> list[ExportRecord]: ...
+
+    @abstractmethod
+    def append_audit(self, entry: AuditEntry) -> None: ...
+
+    @abstractmethod
+    def last_audit(self) -> AuditEntry | None: ...
+
+    @abstractmethod
+    def iter_audit(self) -> Iterator[AuditEntry]:
+        """Entries in storage order (by seq)."""
+
+    @abstractmethod
+    def put_key(self, key: KeyRecord) -> None: ...
+
+    @abstractmethod
+    def get_key(self, key_id: str) -> KeyRecord | None: ...
+
+    @abstractmethod
+    def list_keys(self) -> list[KeyRecord]: ...
