@@ -7,10 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, lone_store, write
 from typer.testing import CliRunner
 
 from memvault.cli import app
+from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, lone_store, write
 
 runner = CliRunner()
 OFFICIAL_STORE = str(OFFICIAL_EXAMPLES / "example-memory-store.json")
@@ -82,9 +82,17 @@ def test_validate_without_arguments_is_a_usage_error() -> None:
 def test_inspect_shows_counts_integrity_and_signature() -> None:
     result = runner.invoke(app, ["inspect", str(EXAMPLES / "export.zip")])
     assert result.exit_code == 0, result.output
-    for text in ("Memories: 14", "custom:decision", "chatgpt", "llm_inference", "Relations: 6",
-                 "Conversations indexed: 2", "Integrity: ok", "Signature: absent",
-                 "example-model-8d"):
+    for text in (
+        "Memories: 14",
+        "custom:decision",
+        "chatgpt",
+        "llm_inference",
+        "Relations: 6",
+        "Conversations indexed: 2",
+        "Integrity: ok",
+        "Signature: absent",
+        "example-model-8d",
+    ):
         assert text in result.output, text
 
 

@@ -6,10 +6,10 @@ import re
 
 import typer
 import typer.main
-from pamdocs import REPO
 from typer.testing import CliRunner
 
 from memvault.cli import app
+from pamdocs import REPO
 
 runner = CliRunner()
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, by_code, only
 
 from memvault.formats.pam.validate import validate_path
+from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, by_code, only
 
 
 @pytest.fixture
@@ -53,7 +53,8 @@ def test_pam_12_1_official_example_as_export_directory(tmp_path: Path) -> None:
     shutil.copy(OFFICIAL_EXAMPLES / "example-memory-store.json", tmp_path / "memory-store.json")
     shutil.copy(OFFICIAL_EXAMPLES / "example-embeddings.json", tmp_path / "embeddings.json")
     (tmp_path / "conversations").mkdir()
-    shutil.copy(OFFICIAL_EXAMPLES / "example-conversation.json", tmp_path / "conversations/conv-001.json")
+    conversation = tmp_path / "conversations" / "conv-001.json"
+    shutil.copy(OFFICIAL_EXAMPLES / "example-conversation.json", conversation)
     result = validate_path(tmp_path)
     assert result.valid, result.errors
     # conv-002 and conv-003 are referenced by the index but not shipped with the examples.

@@ -8,11 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pamdocs import OFFICIAL_EXAMPLES, by_code, lone_store, official, only, reseal, write
 
 from memvault.canonical import integrity_checksum, strip_nulls
 from memvault.formats.pam.validate import validate_path
-
+from pamdocs import OFFICIAL_EXAMPLES, by_code, lone_store, official, only, reseal, write
 
 OFFICIAL_STORE = OFFICIAL_EXAMPLES / "example-memory-store.json"
 
@@ -365,4 +364,3 @@ def test_pam_3_1_schema_member_names_document_kind(tmp_path: Path) -> None:
     result = check(tmp_path, doc)
     finding = only(result, "not-a-pam-document")
     assert finding.section == "PAM §3.1" and result.exit_code == 1
-

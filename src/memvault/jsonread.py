@@ -9,18 +9,40 @@ here with the file, the position and the rule — never a traceback.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n"
+#: A string token or one structural character; scalars and whitespace are skipped over.
+_TOKEN = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[{}\[\],]', re.S)
+#: An escaped colon (\u003a) inside a string, not preceded by an escaped backslash.
+_COLON_ESCAPE = re.compile(rb"(?<!\\)(?:\\\\)*+\\u003[aA]")
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NON_NUMBER = re.compile(rb"-?(?:NaN|Infinity)")
+#: A string token or a bracket, for measuring nesting.
+_NESTING = re.compile(rb'"(?:[^"\\]++|\\.)*+"|[\[\]{}]', re.S)
+_QUOTED = re.compile(rb'"[^"]*+"')
+_NOT_BRACKET_OR_QUOTE = bytes(b for b in range(256) if b not in b'[]{}"')
+
+#: Deepest nesting accepted (RFC 8259 §9 lets a parser set one). A PAM document needs fewer
+#: than ten levels; the libraries behind validation stop near 255 (orjson.dumps,
+#: jsonschema-rs) or 1024 (orjson.loads), so a limit well below them keeps every later step
+#: safe. Deeper input is refused here with the place it happens.
+MAX_DEPTH = 200
+_DEPTH_RULE = f"RFC 8259 §9 (nesting limit {MAX_DEPTH})"
 
 
 @dataclass(slots=True)
 class JSONDocumentError(Exception):
-    """Bytes that are not acceptable JSON. `offset` is a byte offset when known."""
+    """Bytes that are not acceptable JSON. `offset` is a byte offset when known.
+
+    `path` is the JSON path of the value the problem is in, when known; it is also part of
+    `message`, so a caller that shows only the message still tells the user where.
+    """
 
     file: str
     message: str
@@ -28,6 +50,7 @@ class JSONDocumentError(Exception):
     rule: str = "RFC 8259"
     code: str = "json-syntax"
     record: str | None = None
+    path: str | None = None
 
     def __str__(self) -> str:
         where = f" at byte {self.offset}" if self.offset is not None else ""
@@ -45,31 +68,109 @@ def first_significant_byte(buf: Any, file: str) -> int:
             "RFC 8259 §8.1",
             "json-bom",
         )
+    pos = skip_whitespace(buf, 0)
+    if pos < len(buf):
+        return pos
+    what = "file is empty" if len(buf) == 0 else "file holds only whitespace"
+    raise JSONDocumentError(file, f"{what} (no JSON value)", 0, "RFC 8259 §2", "json-empty")
+
+
+def skip_whitespace(buf: Any, pos: int, *, step: int = 1 << 16) -> int:
+    """Offset of the first non-whitespace byte at or after `pos` (len(buf) if none).
+
+    Works in bounded steps: a file of gigabytes of spaces is never copied whole.
+    """
     size = len(buf)
-    pos = 0
-    # Skip leading whitespace in bounded steps: a file of gigabytes of spaces must not be
-    # copied into memory to find out that it is empty.
-    step = 1 << 16
     while pos < size:
         chunk = bytes(buf[pos : pos + step])
         stripped = chunk.lstrip(_WHITESPACE)
         if stripped:
             return pos + len(chunk) - len(stripped)
         pos += len(chunk)
-    raise JSONDocumentError(file, "file is empty (no JSON value)", 0, "RFC 8259 §2", "json-empty")
+    return size
 
 
-def loads(raw: bytes | bytearray | memoryview, file: str, *, base: int = 0) -> Any:
+def loads(
+    raw: bytes | bytearray | memoryview, file: str, *, base: int = 0, path: str | None = None
+) -> Any:
     """Parse one JSON text, refusing duplicate member names.
 
-    `base` is the offset of `raw` within the file, so positions in errors are file offsets.
+    `base` is the offset of `raw` within the file, so positions in errors are file offsets;
+    `path` is the JSON path of the value, named in errors.
     """
     try:
         value = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
-        raise decode_error(exc, raw, file, base) from None
-    check_no_duplicate_keys(raw, value, file, base=base)
+        raise decode_error(exc, raw, file, base, path=path) from None
+    check_depth(raw, file, base=base, path=path)
+    check_no_duplicate_keys(raw, value, file, base=base, path=path)
     return value
+
+
+def check_depth(
+    raw: bytes | bytearray | memoryview,
+    file: str,
+    *,
+    base: int = 0,
+    path: str | None = None,
+    record: str | None = None,
+    limit: int = MAX_DEPTH,
+) -> None:
+    """Refuse well-formed JSON nested deeper than `limit` levels.
+
+    Cheap for ordinary input: a text with no more than `limit` brackets cannot be nested
+    deeper than that, so only texts with more brackets are measured.
+    """
+    data = bytes(raw)
+    if data.count(b"{") + data.count(b"[") <= limit:
+        return
+    # Keep only brackets and quotes, once escaped backslashes and quotes are gone (bytes
+    # methods run left to right, as JSON's escapes do), then drop the strings' contents.
+    # Removing any two adjacent quotes first is safe (no bracket lies between them) and
+    # leaves only the strings that hold brackets for the slower regex.
+    if b"\\" in data:
+        data = data.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = data.translate(None, _NOT_BRACKET_OR_QUOTE).replace(b'""', b"")
+    if b'"' in brackets:
+        brackets = _QUOTED.sub(b"", brackets)
+    depth = 0
+    for byte in brackets:
+        if byte in (0x5B, 0x7B):  # '[' '{'
+            depth += 1
+            if depth > limit:
+                break
+        else:
+            depth -= 1
+    else:
+        return
+    offset = base
+    depth = 0
+    for match in _NESTING.finditer(bytes(raw)):  # again, for the offset of the one too deep
+        char = match.group()[:1]
+        if char in (b"[", b"{"):
+            depth += 1
+            if depth > limit:
+                offset = base + match.start()
+                break
+        elif char != b'"':
+            depth -= 1
+    raise JSONDocumentError(
+        file,
+        f"nesting is deeper than {limit} levels" + (f" in {path}" if path else ""),
+        offset,
+        _DEPTH_RULE,
+        "json-depth",
+        record,
+        path,
+    )
+
+
+class Duplicate(NamedTuple):
+    """A repeated member name: the name, the relative JSON path of its object, its offset."""
+
+    key: str
+    where: str
+    offset: int
 
 
 def check_no_duplicate_keys(
@@ -80,82 +181,155 @@ def check_no_duplicate_keys(
     base: int = 0,
     canonical: bytes | None = None,
     record: str | None = None,
+    path: str | None = None,
 ) -> None:
     """Refuse a text whose objects repeat a member name (RFC 8785 §3.1 needs I-JSON).
 
     orjson keeps the last of duplicate members silently, so count instead: every member
-    contributes exactly one ':' outside strings, and strings contribute the same number of
-    ':' before and after parsing unless one was written as the escape \\u003a. If the raw
-    text has more colons than a re-serialization of what was parsed, members were dropped.
-    `canonical` may pass a re-serialization the caller already has (any orjson/JCS output).
+    contributes exactly one ':' outside strings, and a ':' inside a string survives parsing
+    and re-serialization, once for a literal ':' and once for each \\u003a escape. If the raw
+    text has fewer colons (plus escapes) than a re-serialization of what was parsed, members
+    were dropped. `canonical` may pass a re-serialization the caller already has (any
+    orjson/JCS output). `path` is the JSON path of `raw`, used in the message.
     """
     data = bytes(raw)
-    serialized = canonical if canonical is not None else orjson.dumps(value)
-    if b"\\u003a" not in data and b"\\u003A" not in data:
-        if data.count(b":") == serialized.count(b":"):
+    try:
+        serialized = canonical if canonical is not None else orjson.dumps(value)
+    except TypeError:  # orjson.dumps stops at 255 levels of nesting; walk the text instead
+        serialized = None
+    if serialized is not None:
+        escapes = len(_COLON_ESCAPE.findall(data)) if b"\\u003" in data else 0
+        if data.count(b":") + escapes == serialized.count(b":"):
             return
     duplicates = find_duplicate_keys(data)
-    if duplicates:
-        key, where = duplicates[0]
-        more = f" (and {len(duplicates) - 1} more)" if len(duplicates) > 1 else ""
+    if not duplicates and serialized is None:
+        return
+    if not duplicates:  # the count says members were dropped; never let that pass silently
         raise JSONDocumentError(
             file,
-            f"duplicate member name {key!r} in {where}{more}",
+            "duplicate member names" + (f" in {path}" if path else ""),
             base,
             "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
             "json-duplicate-key",
             record,
+            path,
         )
+    first = duplicates[0]
+    where = (path or "") + first.where
+    if path is None:
+        where = where.lstrip(".")
+    if len(where) > 120:
+        where = f"{where[:60]}…{where[-50:]}"
+    more = f" (and {len(duplicates) - 1} more)" if len(duplicates) > 1 else ""
+    raise JSONDocumentError(
+        file,
+        f"duplicate member name {first.key!r}" + (f" in {where}" if where else "") + more,
+        base + first.offset,
+        "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
+        "json-duplicate-key",
+        record,
+        (path or "$") + first.where,
+    )
 
 
-def find_duplicate_keys(data: bytes) -> list[tuple[str, str]]:
-    """Every repeated member name as (name, description of its object). Slow but exact."""
-    found: list[tuple[str, str]] = []
+def find_duplicate_keys(data: bytes) -> list[Duplicate]:
+    """Every repeated member name in a well-formed JSON text, in document order.
 
-    def hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                obj = dict(pairs)
-                label = obj.get("id")
-                where = f"the object with id {label!r}" if isinstance(label, str) else "an object"
-                found.append((key, where))
-            seen.add(key)
-        return dict(pairs)
-
-    try:
-        json.loads(data, object_pairs_hook=hook, parse_constant=_refuse_constant)
-    except (ValueError, RecursionError):
-        return found
+    A token walk rather than a parse, so it is iterative (no recursion limit) and knows
+    where each key is: `where` is relative to the text ('' for its top level, '.temporal',
+    '[3]', '["odd key"]'), `offset` the byte offset of the repeated key.
+    """
+    found: list[Duplicate] = []
+    # one frame per open container: [is_object, path, keys seen, array index, last key,
+    # expecting a key]
+    stack: list[list[Any]] = []
+    for match in _TOKEN.finditer(data):
+        token = match.group()
+        char = token[:1]
+        top = stack[-1] if stack else None
+        if char == b'"':
+            if top is not None and top[0] and top[5]:
+                key = json.loads(token)
+                if key in top[2]:
+                    found.append(Duplicate(key, top[1], match.start()))
+                top[2].add(key)
+                top[4] = key
+                top[5] = False
+        elif char in (b"{", b"["):
+            if top is None:
+                child = ""
+            elif top[0]:
+                child = top[1] + member_path(top[4])
+            else:
+                child = f"{top[1]}[{top[3]}]"
+            stack.append([char == b"{", child, set(), 0, None, True])
+        elif char in (b"}", b"]"):
+            if stack:
+                stack.pop()
+        elif top is not None:  # ','
+            if top[0]:
+                top[5] = True
+            else:
+                top[3] += 1
     return found
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
+def member_path(key: str) -> str:
+    """The JSON path step for member `key`: `.name`, or `["odd key"]`."""
+    return f".{key}" if _IDENTIFIER.fullmatch(key) else f"[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def decode_error(
-    exc: orjson.JSONDecodeError, raw: bytes | bytearray | memoryview, file: str, base: int
+    exc: orjson.JSONDecodeError,
+    raw: bytes | bytearray | memoryview,
+    file: str,
+    base: int,
+    *,
+    path: str | None = None,
 ) -> JSONDocumentError:
-    """Turn an orjson error into one that names the file, the offset and the rule."""
+    """Turn an orjson error into one that names the file, the offset, the rule and, when
+    `path` is given, the JSON path of the value."""
     message = str(exc.msg) if getattr(exc, "msg", None) else str(exc)
     pos = int(exc.pos) if getattr(exc, "pos", None) is not None else None
-    offset = base + pos if pos is not None else None
     code = "json-syntax"
     rule = "RFC 8259"
     lowered = message.lower()
-    token = bytes(raw[pos : pos + 9]) if pos is not None else b""
-    if token.startswith((b"NaN", b"Infinity", b"-Infinity")):
+    non_number = None
+    if pos is not None:
+        # orjson points at the 'I' of '-Infinity'; look one byte back for the sign.
+        back = 1 if pos > 0 and raw[pos - 1 : pos] == b"-" else 0
+        non_number = _NON_NUMBER.match(bytes(raw[pos - back : pos + 9]))
+    if non_number is not None:
         code, rule = "json-number", "RFC 8259 §6 (no NaN or Infinity)"
-        message = f"{token.split(b',')[0].decode('ascii', 'replace')} is not a JSON number"
-    elif "utf-8" in lowered or "surrogate" in lowered:
+        message = f"{non_number.group().decode('ascii')} is not a JSON number"
+        pos = (pos or 0) - back
+    elif "utf-8" in lowered:
         code, rule = "json-encoding", "RFC 8259 §8.1 (UTF-8)"
+        bad = _first_invalid_utf8(raw)
+        if bad is not None:
+            pos = bad
+            message = f"invalid UTF-8 (byte 0x{raw[bad]:02X} cannot appear here)"
+        else:
+            message = "invalid UTF-8"
+    elif "surrogate" in lowered:
+        code, rule = "json-encoding", "RFC 8259 §8.2 (unpaired surrogate escape)"
     elif "depth" in lowered or "recursion" in lowered:
-        code, rule = "json-depth", "nesting limit 1024"
-        message = "nesting is deeper than 1024 levels"
+        code, rule = "json-depth", _DEPTH_RULE
+        message = f"nesting is deeper than {MAX_DEPTH} levels"
     elif "empty" in lowered:
         code, rule = "json-empty", "RFC 8259 §2"
     elif "end of data" in lowered or "eof" in lowered:
         code = "json-truncated"
         message = "unexpected end of data: the file is truncated"
-    return JSONDocumentError(file, message, offset, rule, code)
+    if path is not None:
+        message = f"{message} in {path}"
+    offset = base + pos if pos is not None else None
+    return JSONDocumentError(file, message, offset, rule, code, path=path)
+
+
+def _first_invalid_utf8(raw: bytes | bytearray | memoryview) -> int | None:
+    try:
+        bytes(raw).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start
+    return None

@@ -15,6 +15,7 @@ datetimes where order matters.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
@@ -126,12 +127,33 @@ MISSING: Final = Missing()
 B = TypeVar("B", bound="Block")
 
 
+#: An RFC 3339 leap second (`23:59:60`); `datetime` has no second 60.
+_LEAP_SECOND: Final = re.compile(r"(\d{4}-\d\d-\d\d[Tt ]\d\d:\d\d:)60(?=[.,+\-Zz]|$)")
+#: The earliest instant `datetime` holds, for RFC 3339's year 0000.
+_EARLIEST: Final = datetime.min.replace(tzinfo=UTC)
+
+
 def parse_timestamp(value: str) -> datetime:
-    """Parse an RFC 3339 / ISO 8601 timestamp; naive values are taken as UTC."""
+    """Parse an RFC 3339 / ISO 8601 timestamp into an aware datetime; naive values are taken
+    as UTC. Raises ValueError for text that is not a timestamp.
+
+    Two RFC 3339 spellings that schema validation (jsonschema-rs) accepts have no exact
+    `datetime`: a leap second (`…T23:59:60Z`) becomes the last microsecond of second 59, and
+    year 0000 becomes the earliest datetime (0001-01-01T00:00:00Z). Both keep the order of
+    timestamps as far as `datetime` can express it.
+    """
     text = value.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
+    if text.startswith("0000-"):
+        datetime.fromisoformat("0001" + text[4:])  # still has to be a well-formed timestamp
+        return _EARLIEST
+    leap = _LEAP_SECOND.match(text)
+    if leap:
+        text = f"{leap.group(1)}59{text[leap.end() :]}"
     parsed = datetime.fromisoformat(text)
+    if leap:
+        parsed = parsed.replace(microsecond=999_999)
     if parsed.tzinfo is None:
         parsed = parsed.replace(tzinfo=UTC)
     return parsed

@@ -47,6 +47,9 @@ def load(path: str | os.PathLike[str]) -> MemoryStore:
                 value = doc.full()
     except (SourceError, JSONDocumentError) as exc:
         raise PAMError(str(exc)) from None
+    memories = value.get("memories")
+    if not isinstance(memories, list) or not all(isinstance(m, dict) for m in memories):
+        raise PAMError(f"{path}: `memories` must be an array of objects (PAM §3.1, §4)")
     try:
         return MemoryStore.from_json(value)
     except ValueError as exc:

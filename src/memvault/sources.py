@@ -7,10 +7,13 @@ size or compression ratio is out of bounds are refused with the entry named.
 
 from __future__ import annotations
 
+import lzma
 import mmap
 import os
 import stat
+import struct
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -23,6 +26,19 @@ MAX_TOTAL_BYTES: Final = 16 << 30
 MAX_RATIO: Final = 200
 MAX_ENTRIES: Final = 1_000_000
 _RATIO_FLOOR: Final = 1 << 20  # small entries may compress arbitrarily well
+_ARCHIVE_SUFFIXES: Final = frozenset({".zip", ".jar", ".7z", ".rar", ".tar", ".tgz", ".gz"})
+#: What a damaged or hostile archive makes zipfile and the decompressors raise.
+_ZIP_ERRORS: Final = (
+    zipfile.BadZipFile,
+    zipfile.LargeZipFile,
+    EOFError,
+    OSError,
+    ValueError,  # includes UnicodeDecodeError for a name flagged UTF-8 that is not
+    RuntimeError,  # includes NotImplementedError for an unsupported compression method
+    struct.error,
+    zlib.error,
+    lzma.LZMAError,
+)
 
 
 class SourceError(Exception):
@@ -50,11 +66,21 @@ class Entry:
     def open(self) -> Iterator[Any]:
         """The entry's bytes: a read-only mmap for files, bytes for zip members."""
         if self._path is not None:
-            with self._path.open("rb") as handle:
-                if self.size == 0:
+            try:
+                handle = self._path.open("rb")
+            except OSError as exc:
+                raise _os_error(self.display, exc) from None
+            with handle:
+                try:
+                    size = os.fstat(handle.fileno()).st_size
+                    mapped = (
+                        mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+                    )
+                except (OSError, ValueError) as exc:
+                    raise SourceError(self.display, f"cannot map the file ({exc})") from None
+                if mapped is None:
                     yield b""
                     return
-                mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
                 try:
                     yield mapped
                 finally:
@@ -93,37 +119,72 @@ def open_target(path: str | os.PathLike[str]) -> Target:
     shown = str(path)
     try:
         st = p.stat()
-    except FileNotFoundError:
-        raise SourceError(shown, "no such file or directory", code="not-found") from None
-    except PermissionError:
-        raise SourceError(shown, "permission denied", code="permission") from None
     except OSError as exc:
-        raise SourceError(shown, exc.strerror or str(exc)) from None
+        raise _os_error(shown, exc) from None
     if stat.S_ISDIR(st.st_mode):
         return Target(p, "directory", _directory_entries(p, shown))
     if not stat.S_ISREG(st.st_mode):
-        raise SourceError(shown, "not a regular file or directory")
+        raise SourceError(
+            shown, f"not a regular file or directory (it is {_file_type(st.st_mode)})"
+        )
     if not os.access(p, os.R_OK):
         raise SourceError(shown, "permission denied", code="permission")
     if zipfile.is_zipfile(p):
         return _open_zip(p, shown)
+    if _starts_like_zip(p):
+        raise SourceError(
+            shown,
+            "not a readable zip archive: it starts like one but has no end of central directory "
+            "(truncated or damaged)",
+            code="bad-zip",
+        )
     return Target(p, "file", [Entry(p.name, shown, st.st_size, _path=p)])
+
+
+def _os_error(shown: str, exc: OSError) -> SourceError:
+    if isinstance(exc, FileNotFoundError):
+        return SourceError(shown, "no such file or directory", code="not-found")
+    if isinstance(exc, PermissionError):
+        return SourceError(shown, "permission denied", code="permission")
+    return SourceError(shown, exc.strerror or str(exc))
+
+
+def _file_type(mode: int) -> str:
+    kinds = (
+        (stat.S_ISFIFO, "a named pipe"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def _starts_like_zip(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) in (b"PK\x03\x04", b"PK\x05\x06", b"PK\x07\x08")
+    except OSError:
+        return False
 
 
 def _directory_entries(root: Path, shown: str) -> list[Entry]:
     entries = []
-    for path in sorted(root.rglob("*.json")):
-        if path.is_symlink() or not path.is_file():
-            continue
-        rel = path.relative_to(root).as_posix()
-        entries.append(Entry(rel, f"{shown.rstrip('/')}/{rel}", path.stat().st_size, _path=path))
+    try:
+        for path in sorted(root.rglob("*.json")):
+            if path.is_symlink() or not path.is_file():
+                continue
+            rel = path.relative_to(root).as_posix()
+            display = f"{shown.rstrip('/')}/{rel}"
+            entries.append(Entry(rel, display, path.stat().st_size, _path=path))
+    except OSError as exc:
+        raise _os_error(getattr(exc, "filename", None) or shown, exc) from None
     return entries
 
 
 def _open_zip(path: Path, shown: str) -> Target:
     try:
         archive = zipfile.ZipFile(path)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except _ZIP_ERRORS as exc:
         raise SourceError(shown, f"not a readable zip archive ({exc})", code="bad-zip") from None
     try:
         infos = archive.infolist()
@@ -133,11 +194,17 @@ def _open_zip(path: Path, shown: str) -> Target:
             )
         total = 0
         entries = []
+        seen: set[str] = set()
         for info in infos:
             if info.is_dir():
                 continue
             where = f"{shown}:{info.filename}"
             _check_zip_entry(info, where)
+            if info.filename in seen:
+                raise SourceError(
+                    where, "the archive holds two entries with this name", code="zip-duplicate"
+                )
+            seen.add(info.filename)
             total += info.file_size
             if total > MAX_TOTAL_BYTES:
                 raise SourceError(
@@ -166,16 +233,25 @@ def _check_zip_entry(info: zipfile.ZipInfo, where: str) -> None:
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise SourceError(where, "entry is a symbolic link", code="zip-symlink")
+    if pure.suffix.lower() in _ARCHIVE_SUFFIXES:
+        raise SourceError(
+            where,
+            "entry is an archive inside the archive; memvault does not open nested archives "
+            "(extract it and validate it on its own)",
+            code="zip-nested",
+        )
     if info.file_size > MAX_ENTRY_BYTES:
         raise SourceError(
             where,
             f"entry expands to {info.file_size} bytes (limit {MAX_ENTRY_BYTES})",
             code="zip-bomb",
         )
-    if info.file_size > _RATIO_FLOOR and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+    packed = max(info.compress_size, 1)
+    if info.file_size > _RATIO_FLOOR and info.file_size > MAX_RATIO * packed:
         raise SourceError(
             where,
-            f"compression ratio {info.file_size // max(info.compress_size, 1)}:1 exceeds {MAX_RATIO}:1",
+            f"compression ratio {info.file_size // packed}:1 exceeds {MAX_RATIO}:1 "
+            f"({info.compress_size} bytes declared to expand to {info.file_size})",
             code="zip-bomb",
         )
 
@@ -197,7 +273,7 @@ def _read_zip_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str)
                         where, "entry is larger than its header declares", code="zip-bomb"
                     )
                 chunks.append(chunk)
-    except (zipfile.BadZipFile, EOFError, OSError, RuntimeError) as exc:
+    except _ZIP_ERRORS as exc:
         raise SourceError(where, f"cannot read archive entry ({exc})", code="bad-zip") from None
     return b"".join(chunks)
 

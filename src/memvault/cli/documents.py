@@ -27,7 +27,9 @@ def _console() -> Console:
 
 def validate(
     paths: list[Path] = typer.Argument(
-        ..., help="Memory-store, conversation or embeddings files, export directories or .zip."
+        ...,
+        readable=False,  # unreadable paths are reported per path (exit 2), not as usage errors
+        help="Memory-store, conversation or embeddings files, export directories or .zip.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
@@ -92,7 +94,7 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
 
 
 def inspect(
-    path: Path = typer.Argument(..., help="A PAM file, export directory or .zip."),
+    path: Path = typer.Argument(..., readable=False, help="A PAM file, export directory or .zip."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
 ) -> None:
     """Summarize a PAM export: memories by type, status, platform and extraction method, date

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from memvault.findings import Severity
 from memvault.formats.pam import schema
 from memvault.formats.pam.store_checks import (
     Reporter,
@@ -49,7 +48,7 @@ def check_conversation(
     for index, message in enumerate(messages):
         if not isinstance(message, Mapping):
             continue
-        mid = _str_or_none(message.get("id"))
+        message_id = _str_or_none(message.get("id"))
         parent = message.get("parent_id")
         if isinstance(parent, str) and parent not in ids:
             report(
@@ -58,19 +57,19 @@ def check_conversation(
                 f"parent_id {parent!r} is not a message of this conversation",
                 f"$.messages[{index}].parent_id",
                 "PAM §25.3",
-                mid,
+                message_id,
             )
-        elif isinstance(parent, str) and mid is not None:
+        elif isinstance(parent, str) and message_id is not None:
             parent_children = messages[ids[parent]].get("children_ids")
-            if isinstance(parent_children, list) and mid not in parent_children:
+            if isinstance(parent_children, list) and message_id not in parent_children:
                 report(
                     "warning",
                     "dag-inconsistent",
-                    f"message {mid!r} names {parent!r} as parent, but the parent's children_ids "
-                    "does not list it",
+                    f"message {message_id!r} names {parent!r} as parent, but the parent's "
+                    "children_ids does not list it",
                     f"$.messages[{index}].parent_id",
                     "PAM §25.3",
-                    mid,
+                    message_id,
                 )
         children = message.get("children_ids")
         for child in children if isinstance(children, list) else []:
@@ -81,7 +80,7 @@ def check_conversation(
                     f"children_ids names {child!r}, which is not a message of this conversation",
                     f"$.messages[{index}].children_ids",
                     "PAM §25.3",
-                    mid,
+                    message_id,
                 )
     temporal = doc.get("temporal")
     if isinstance(temporal, Mapping):
@@ -230,7 +229,7 @@ def check_embedding_refs(
                 "embedding-ref-without-embeddings",
                 f"{len(refs)} memories have an embedding_ref but the export has no "
                 "embeddings.json; embedding_ref must be null when embeddings are omitted",
-                f"$.memories[{first.index}].embedding_ref",
+                f"$.memories[{first.position}].embedding_ref",
                 "PAM §12.1",
                 first.id,
             )
@@ -265,7 +264,7 @@ def check_embedding_refs(
     }
     for ref, fact in refs.items():
         emb = by_id.get(ref)
-        path = f"$.memories[{fact.index}].embedding_ref"
+        path = f"$.memories[{fact.position}].embedding_ref"
         if emb is None:
             report(
                 "error",
@@ -284,7 +283,7 @@ def check_embedding_refs(
                 "PAM §12.1",
                 fact.id,
             )
-    severity: Severity = "warning" if facts.incremental else "error"
+    severity = facts.unresolved_severity
     for position, emb in enumerate(items if isinstance(items, list) else []):
         if not isinstance(emb, Mapping) or not isinstance(emb.get("id"), str):
             continue

@@ -38,7 +38,7 @@ _UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-
 class MemoryFact(NamedTuple):
     """What the cross-reference checks need to know about one memory."""
 
-    index: int
+    position: int
     id: str
     status: str
     superseded_by: str | None
@@ -55,6 +55,8 @@ class PassOutput:
     #: (id, RFC 8785 bytes) of every memory, for the integrity checksum
     canonical: list[tuple[str, bytes]] = field(default_factory=list)
     checksum_computable: bool = True
+    #: some memories could not be read, so references to them cannot be resolved
+    incomplete: bool = False
     non_uuid_ids: int = 0
     by_type: Counter[str] = field(default_factory=Counter)
     by_status: Counter[str] = field(default_factory=Counter)
@@ -68,6 +70,7 @@ class PassOutput:
         self.facts.extend(other.facts)
         self.canonical.extend(other.canonical)
         self.checksum_computable &= other.checksum_computable
+        self.incomplete |= other.incomplete
         self.non_uuid_ids += other.non_uuid_ids
         self.by_type.update(other.by_type)
         self.by_status.update(other.by_status)
@@ -159,25 +162,41 @@ def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOu
         if spans is not None:
             start, end = spans[index]
             raw = bytes(buf[start:end])
+            where = f"$.memories[{index}]"
             try:
-                memory = orjson.loads(raw)
-            except orjson.JSONDecodeError as exc:
-                error = jsonread.decode_error(exc, raw, ctx.file, start)
+                try:
+                    memory = orjson.loads(raw)
+                except orjson.JSONDecodeError as exc:
+                    raise jsonread.decode_error(exc, raw, ctx.file, start, path=where) from None
+                # Deeper than the limit breaks the schema validator; refuse it here.
+                jsonread.check_depth(raw, ctx.file, base=start, path=where)
+            except JSONDocumentError as error:
+                at = f" (byte {error.offset})" if error.offset is not None else ""
                 out.findings.append(
-                    Finding(
-                        "error",
-                        error.code,
-                        f"{error.message} (byte {error.offset})",
-                        f"$.memories[{index}]",
-                        error.rule,
-                        ctx.file,
-                    )
+                    Finding("error", error.code, error.message + at, where, error.rule, ctx.file)
                 )
                 out.checksum_computable = False
+                out.incomplete = True
                 continue
         else:
             assert values is not None
             memory = values[index]
+        if type(memory) is not dict:
+            # Reported here, not by the schema: a million non-objects would otherwise cost a
+            # million schema errors before the per-rule cap hides them.
+            out.findings.append(
+                Finding(
+                    "error",
+                    "schema-type",
+                    f"a memory must be a JSON object, not {_json_type(memory)}",
+                    f"$.memories[{index}]",
+                    "PAM §4",
+                    ctx.file,
+                )
+            )
+            out.checksum_computable = False
+            out.incomplete = True
+            continue
         if not batch:
             batch_start = index
         batch.append(memory)
@@ -188,6 +207,18 @@ def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOu
     if batch:
         out.findings.extend(schema.validate_memories(batch, batch_start, file=ctx.file))
     return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else type(value).__name__
 
 
 def _finding(
@@ -203,10 +234,9 @@ def _finding(
     out.findings.append(Finding(severity, code, message, path, section, ctx.file, record))
 
 
-def _memory(out: PassOutput, ctx: PassContext, index: int, raw: bytes | None, memory: Any) -> None:
-    if type(memory) is not dict:
-        out.checksum_computable = False
-        return
+def _memory(
+    out: PassOutput, ctx: PassContext, index: int, raw: bytes | None, memory: dict[str, Any]
+) -> None:
     path = f"$.memories[{index}]"
     mid = memory.get("id")
     record = mid if type(mid) is str else None

@@ -9,6 +9,7 @@ falls back to parsing the whole document.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -29,6 +30,9 @@ KIND_BY_SCHEMA: Final = {
     "portable-ai-memory-embeddings": "embeddings",
 }
 AIMEM_FORMATS: Final = ("aimem-bundle", "memoryai-bundle")
+#: PAM documents have at most 16 top-level members and their schemas allow no others; a
+#: document with thousands is refused at once rather than parsed member by member.
+MAX_TOP_LEVEL_MEMBERS: Final = 1000
 
 
 @dataclass(slots=True)
@@ -77,12 +81,14 @@ class Document:
         buf = self.buf
         for index, (start, end) in enumerate(self.memory_spans):
             raw = bytes(buf[start:end])
+            path = f"$.memories[{index}]"
             try:
                 value = orjson.loads(raw)
             except orjson.JSONDecodeError as exc:
-                raise jsonread.decode_error(exc, raw, self.file, start) from None
+                raise jsonread.decode_error(exc, raw, self.file, start, path=path) from None
+            jsonread.check_depth(raw, self.file, base=start, path=path)
             if check_duplicates:
-                jsonread.check_no_duplicate_keys(raw, value, self.file, base=start)
+                jsonread.check_no_duplicate_keys(raw, value, self.file, base=start, path=path)
             yield index, raw, value
 
     def full(self) -> dict[str, Any]:
@@ -100,34 +106,28 @@ class Document:
 def parse(buf: Any, file: str) -> Document:
     """Parse the top level of a JSON document held in `buf` (bytes or mmap)."""
     start = jsonread.first_significant_byte(buf, file)
-    first = buf[start : start + 1]
-    if first != b"{":
-        kind = {
-            b"[": "an array",
-            b'"': "a string",
-            b"t": "a literal",
-            b"f": "a literal",
-            b"n": "a literal",
-        }.get(bytes(first), "not a JSON object")
-        raise JSONDocumentError(
-            file,
-            f"the top-level value is {kind}; a PAM document is a JSON object",
-            start,
-            "PAM §3",
-            "json-not-object",
-        )
+    if buf[start : start + 1] != b"{":
+        raise _not_an_object(buf, start, file)
     if _speedups is None:
         return _parse_whole(buf, file)
     try:
         members, end = _speedups.object_members(buf, start)
     except ValueError as exc:
-        # The scanner only knows structure; let the full parser describe the problem.
-        try:
-            jsonread.loads(bytes(buf), file)
-        except JSONDocumentError as detailed:
-            raise detailed from None
-        raise JSONDocumentError(file, str(exc), None, "RFC 8259", "json-syntax") from None
+        # The scanner checks structure only and stops at the first problem, which it reports
+        # with its offset. Parsing the whole file to describe it would cost memory in
+        # proportion to the file, so find the member (and item) it is in instead.
+        raise _structure_error(exc, buf, start, file) from None
     _check_trailing(buf, end, file)
+    if len(members) > MAX_TOP_LEVEL_MEMBERS:
+        raise JSONDocumentError(
+            file,
+            f"the top-level object has {len(members)} members; PAM documents define at most "
+            f"16 and allow no others",
+            start,
+            "PAM §3 (additionalProperties: false)",
+            "too-many-members",
+            path="$",
+        )
     header: dict[str, Any] = {}
     doc = Document(file, buf, header)
     for key_start, key_end, value_start, value_end in members:
@@ -139,30 +139,151 @@ def parse(buf: Any, file: str) -> Document:
                 key_start,
                 "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
                 "json-duplicate-key",
+                path="$",
             )
         doc.keys.append(key)
+        path = "$" + jsonread.member_path(key)
         if key == "memories":
             doc.has_memories = True
             if buf[value_start : value_start + 1] == b"[":
                 try:
                     spans, _ = _speedups.array_items(buf, value_start)
-                except ValueError as exc:
-                    raise JSONDocumentError(file, str(exc), None, "RFC 8259") from None
+                except ValueError as exc:  # pragma: no cover - object_members scanned it
+                    raise _structure_error(exc, buf, start, file) from None
                 doc.memory_spans = [(s, e) for s, e in spans]
             else:
                 doc.memories_value = jsonread.loads(
-                    bytes(buf[value_start:value_end]), file, base=value_start
+                    bytes(buf[value_start:value_end]), file, base=value_start, path=path
                 )
             continue
-        header[key] = jsonread.loads(bytes(buf[value_start:value_end]), file, base=value_start)
+        header[key] = jsonread.loads(
+            bytes(buf[value_start:value_end]), file, base=value_start, path=path
+        )
     return doc
 
 
+#: What a document that is not a JSON object starts with, for the message.
+_MAGIC: Final = {
+    b"PK\x03\x04": "a zip archive, not a JSON document (archives inside archives are not opened)",
+    b"\x1f\x8b": "gzip-compressed data, not a JSON document",
+}
+
+
+def _not_an_object(buf: Any, start: int, file: str) -> JSONDocumentError:
+    head = bytes(buf[start : start + 8])
+    kind = None
+    if head[:1] == b"[":
+        kind = "an array"
+    elif head[:1] == b'"':
+        kind = "a string"
+    elif head.startswith((b"true", b"false", b"null")):
+        kind = "a literal"
+    elif head[:1].isdigit() or (head[:1] == b"-" and head[1:2].isdigit()):
+        kind = "a number"
+    if kind is not None:
+        return JSONDocumentError(
+            file,
+            f"the top-level value is {kind}; a PAM document is a JSON object",
+            start,
+            "PAM §3",
+            "json-not-object",
+            path="$",
+        )
+    what = next((text for magic, text in _MAGIC.items() if head.startswith(magic)), None)
+    if what is None:
+        found = f"{chr(head[0])!r}" if 0x20 < head[0] < 0x7F else f"byte 0x{head[0]:02X}"
+        what = f"not JSON: it starts with {found}, which cannot begin a JSON value"
+    return JSONDocumentError(file, f"the file is {what}", start, "RFC 8259 §2", "json-syntax")
+
+
+_AT_BYTE: Final = re.compile(r" at byte (\d+)")
+
+
+def _structure_error(exc: ValueError, buf: Any, start: int, file: str) -> JSONDocumentError:
+    """A span-scanner error as a JSONDocumentError naming the member or item it is in."""
+    text = str(exc)
+    match = _AT_BYTE.search(text)
+    offset = int(match.group(1)) if match else None
+    message = text.replace(match.group(0), "") if match else text
+    code, rule = "json-syntax", "RFC 8259"
+    if text.startswith("unexpected end of data"):
+        code, message = "json-truncated", "unexpected end of data: the file is truncated"
+    elif text.startswith("control character"):
+        rule = "RFC 8259 §7 (control characters in strings must be escaped)"
+    path, where = _locate(buf, start)
+    if where:
+        message = f"{message} ({where})"
+    return JSONDocumentError(file, message, offset, rule, code, path=path)
+
+
+def _locate(buf: Any, start: int) -> tuple[str, str]:
+    """Where the structure scanner gives up: (JSON path, words for the message) naming the
+    top-level member, and the item when that member is an array. Walks the members with
+    `value_end`, so only the error path pays for it, in no memory beyond one key."""
+    assert _speedups is not None
+    value_end = _speedups.value_end
+    pos = start + 1
+    after = ""
+    for _ in range(MAX_TOP_LEVEL_MEMBERS):
+        pos = jsonread.skip_whitespace(buf, pos, step=256)
+        if buf[pos : pos + 1] != b'"':
+            return "$", after
+        try:
+            key_end = value_end(buf, pos)
+            key = orjson.loads(bytes(buf[pos:key_end]))
+        except (ValueError, orjson.JSONDecodeError):
+            return "$", after
+        path = "$" + jsonread.member_path(key)
+        pos = jsonread.skip_whitespace(buf, key_end, step=256)
+        if buf[pos : pos + 1] != b":":
+            return "$", f"after the key of {path}"
+        pos = jsonread.skip_whitespace(buf, pos + 1, step=256)
+        try:
+            pos = value_end(buf, pos)
+        except ValueError:
+            if buf[pos : pos + 1] == b"[":
+                return _locate_item(buf, pos, path)
+            return path, f"inside {path}"
+        pos = jsonread.skip_whitespace(buf, pos, step=256)
+        if buf[pos : pos + 1] != b",":
+            return "$", f"after {path}"
+        pos += 1
+        after = f"after {path}"
+    return "$", after
+
+
+#: Whitespace, a comma and whitespace: the gap between two array items.
+_NEXT_ITEM: Final = re.compile(rb"[ \t\r\n]*,[ \t\r\n]*")
+#: Items walked to name the one an error is in; beyond this the array is named alone.
+_LOCATE_ITEMS: Final = 1_000_000
+
+
+def _locate_item(buf: Any, pos: int, path: str) -> tuple[str, str]:
+    assert _speedups is not None
+    value_end = _speedups.value_end
+    pos = jsonread.skip_whitespace(buf, pos + 1, step=256)
+    for index in range(_LOCATE_ITEMS):
+        item = f"{path}[{index}]"
+        try:
+            pos = value_end(buf, pos)
+        except ValueError:
+            return item, f"inside {item}"
+        gap = _NEXT_ITEM.match(buf, pos)
+        if gap is None:
+            return path, f"after {item}"
+        pos = gap.end()
+    return path, f"inside {path}, after item {_LOCATE_ITEMS}"
+
+
 def _check_trailing(buf: Any, end: int, file: str) -> None:
-    tail = bytes(buf[end : end + 4096]).strip(b" \t\r\n")
-    if tail or (len(buf) - end > 4096 and bytes(buf[end:]).strip(b" \t\r\n")):
+    pos = jsonread.skip_whitespace(buf, end)
+    if pos < len(buf):
         raise JSONDocumentError(
-            file, "unexpected data after the end of the JSON document", end, "RFC 8259 §2"
+            file,
+            "unexpected data after the end of the JSON document",
+            pos,
+            "RFC 8259 §2",
+            path="$",
         )
 
 

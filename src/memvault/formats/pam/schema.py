@@ -2,15 +2,19 @@
 
 The schemas in `schemas/` are written from the PAM v1.0 specification; each node that
 enforces a rule carries an `x-pam-section` annotation, so an error can cite the section of
-the spec it comes from. Validation uses jsonschema-rs (Draft 2020-12, `format` checked).
+the spec it comes from (a node may also carry `x-pam-section-required`, the section that lists
+its required members, used for `required` errors). Validation uses jsonschema-rs (Draft
+2020-12, `format` checked). tests/test_schemas_differential.py holds every verdict equal to the
+official schemas'.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any, Final
 
 import jsonschema_rs
@@ -22,13 +26,23 @@ DOCUMENT_SCHEMAS: Final = {
     "conversation": "conversation.schema.json",
     "embeddings": "embeddings.schema.json",
 }
+_SCHEMA_DIR = Path(__file__).with_name("schemas")
 _MESSAGE_LIMIT = 300
+_NON_EMPTY_CUSTOM_TYPE = 'custom_type must be a non-empty string when type is "custom"'
+#: PAM §5.1 in words, by the kind of error the schema's custom_type rule produced.
+_CUSTOM_TYPE_MESSAGES: Final = {
+    "Const": 'custom_type must be null unless type is "custom"',
+    "Constant": 'custom_type must be null unless type is "custom"',
+    "Required": 'custom_type is required when type is "custom"',
+    "Type": _NON_EMPTY_CUSTOM_TYPE,
+    "MinLength": _NON_EMPTY_CUSTOM_TYPE,
+}
 
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
     """The schema document for a PAM document kind."""
-    text = resources.files(__package__).joinpath("schemas", DOCUMENT_SCHEMAS[kind]).read_text()
+    text = (_SCHEMA_DIR / DOCUMENT_SCHEMAS[kind]).read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -63,17 +77,34 @@ def _section_for(kind: str, evaluation_path: Sequence[str | int]) -> str | None:
     node: Any = root
     section: str | None = root.get("x-pam-section")
     for step in evaluation_path:
+        parent = node
         if isinstance(node, Mapping) and step == "$ref" and "$ref" in node:
             node = _resolve(root, node["$ref"])
-        elif (isinstance(node, Mapping) and step in node) or (
-            isinstance(node, list) and isinstance(step, int) and step < len(node)
-        ):
-            node = node[step]
         else:
-            break
+            node = _child(node, step)
+            if node is _NOWHERE:
+                break
         if isinstance(node, Mapping) and isinstance(node.get("x-pam-section"), str):
             section = node["x-pam-section"]
+        elif (
+            step == "required"
+            and isinstance(parent, Mapping)
+            and isinstance(parent.get("x-pam-section-required"), str)
+        ):
+            section = parent["x-pam-section-required"]
     return f"PAM {section}" if section else None
+
+
+_NOWHERE: Final = object()
+
+
+def _child(node: Any, step: str | int) -> Any:
+    """node[step] for a schema object or list, `_NOWHERE` when there is no such child."""
+    if isinstance(node, Mapping) and isinstance(step, str):
+        return node.get(step, _NOWHERE)
+    if isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node):
+        return node[step]
+    return _NOWHERE
 
 
 def _resolve(root: Mapping[str, Any], ref: str) -> Any:
@@ -85,10 +116,8 @@ def _resolve(root: Mapping[str, Any], ref: str) -> Any:
 
 def _message(kind_name: str, error: Any, section: str | None) -> str:
     message: str = error.message
-    if kind_name == "Const" and section == "PAM §5.1":
-        message = 'custom_type must be null unless type is "custom"'
-    elif kind_name == "Required" and section == "PAM §5.1":
-        message = 'custom_type is required when type is "custom"'
+    if section == "PAM §5.1":
+        message = _CUSTOM_TYPE_MESSAGES.get(kind_name, message)
     if len(message) > _MESSAGE_LIMIT:
         message = message[: _MESSAGE_LIMIT - 1] + "…"
     return message
@@ -100,19 +129,26 @@ def _findings(
     *,
     file: str | None,
     prefix: Sequence[str | int],
+    records: Mapping[Any, str],
 ) -> Iterator[Finding]:
+    seen: set[tuple[str, str, str]] = set()
     for error in errors:
         kind_name = type(error.kind).__name__
         section = _section_for(kind, _evaluation_path(kind, prefix, error))
         parts = [*prefix, *error.instance_path]
-        yield Finding(
+        finding = Finding(
             "error",
             f"schema-{_kebab(kind_name)}",
             _message(kind_name, error, section),
             json_path(parts),
             section,
             file,
+            records.get(parts[1]) if len(parts) > 1 and parts[0] == "memories" else None,
         )
+        key = (finding.code, finding.path, finding.message)
+        if key not in seen:  # one rule stated in two places of a schema is reported once
+            seen.add(key)
+            yield finding
 
 
 def _evaluation_path(kind: str, prefix: Sequence[str | int], error: Any) -> list[str | int]:
@@ -132,7 +168,13 @@ def validate_document(kind: str, document: Any, *, file: str | None = None) -> l
     validator = _validator(kind, None, False)
     if validator.is_valid(document):
         return []
-    return list(_findings(kind, validator.iter_errors(document), file=file, prefix=()))
+    records: dict[Any, str] = {}
+    if kind == "memory-store" and isinstance(document, Mapping):
+        memories = document.get("memories")
+        if isinstance(memories, list):
+            records = _records(memories)
+    errors = validator.iter_errors(document)
+    return list(_findings(kind, errors, file=file, prefix=(), records=records))
 
 
 def validate_memories(
@@ -142,28 +184,29 @@ def validate_memories(
     validator = _validator("memory-store", "Memory", True)
     if validator.is_valid(memories):
         return []
-    records = {
-        start + i: m["id"]
+    found = _findings(
+        "memory-store",
+        validator.iter_errors(memories),
+        file=file,
+        prefix=("memories",),
+        records=_records(memories),
+    )
+    return [_shift(f, start) for f in found]
+
+
+def _records(memories: Sequence[Any]) -> dict[Any, str]:
+    """Memory ids by index in `memories`, the `record` of a finding."""
+    return {
+        i: m["id"]
         for i, m in enumerate(memories)
         if isinstance(m, Mapping) and isinstance(m.get("id"), str)
     }
-    found = _findings(
-        "memory-store", validator.iter_errors(memories), file=file, prefix=("memories",)
-    )
-    return [_shift(f, start, records) for f in found]
 
 
-def _shift(finding: Finding, start: int, records: Mapping[int, str]) -> Finding:
+def _shift(finding: Finding, start: int) -> Finding:
     """Turn a batch-relative path "$.memories[3].x" into the document's "$.memories[start+3].x"."""
+    if not start:
+        return finding
     head, _, rest = finding.path.partition("[")
     index_text, _, tail = rest.partition("]")
-    index = start + int(index_text)
-    return Finding(
-        finding.severity,
-        finding.code,
-        finding.message,
-        f"{head}[{index}]{tail}",
-        finding.section,
-        finding.file,
-        records.get(index),
-    )
+    return replace(finding, path=f"{head}[{start + int(index_text)}]{tail}")

@@ -38,6 +38,8 @@ class StoreFacts:
 
     memories: dict[str, MemoryFact] = field(default_factory=dict)
     incremental: bool = False
+    #: some memories could not be read: references to them are only warnings
+    incomplete: bool = False
     schema_version: str | None = None
     by_type: Counter[str] = field(default_factory=Counter)
     by_status: Counter[str] = field(default_factory=Counter)
@@ -49,6 +51,13 @@ class StoreFacts:
     conversations: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     integrity: str = "absent"
     signature: str = "absent"
+
+    @property
+    def unresolved_severity(self) -> Severity:
+        """A reference to a memory not in the document is an error in a complete full export;
+        in a delta it may point into the base, and if some memories could not be read it may
+        point at one of those — then it is a warning."""
+        return "warning" if self.incremental or self.incomplete else "error"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,7 +104,7 @@ class Reporter:
     def close(self) -> None:
         for code, count in self.counts.items():
             if count > _PER_RULE_LIMIT:
-                severity = next(
+                severity: Severity = next(
                     (f.severity for f in self.result.findings if f.code == code), "warning"
                 )
                 self.result.add(
@@ -225,6 +234,7 @@ class StoreValidator:
         self.report.add_all(out.findings)
         self._canonical = out.canonical
         self._checksum_computable = out.checksum_computable
+        self.facts.incomplete = out.incomplete
         self._non_uuid_ids = out.non_uuid_ids
         facts = self.facts
         facts.by_type, facts.by_status = out.by_type, out.by_status
@@ -239,9 +249,9 @@ class StoreValidator:
             self.report(
                 "error",
                 "duplicate-memory-id",
-                f"memory id {fact.id!r} is used by memories[{first.index}] and "
-                f"memories[{fact.index}]; ids must be unique",
-                f"$.memories[{fact.index}].id",
+                f"memory id {fact.id!r} is used by memories[{first.position}] and "
+                f"memories[{fact.position}]; ids must be unique",
+                f"$.memories[{fact.position}].id",
                 "PAM §4.1",
                 fact.id,
             )
@@ -333,7 +343,7 @@ class StoreValidator:
         if not isinstance(relations, list):
             return
         memories = self.facts.memories
-        severity: Severity = "warning" if self.facts.incremental else "error"
+        severity = self.facts.unresolved_severity
         seen: dict[str, int] = {}
         for index, relation in enumerate(relations):
             if not isinstance(relation, Mapping):
@@ -383,7 +393,7 @@ class StoreValidator:
                 )
 
     def _check_supersession_targets(self) -> None:
-        severity: Severity = "warning" if self.facts.incremental else "error"
+        severity = self.facts.unresolved_severity
         for fact in self.facts.memories.values():
             target = fact.superseded_by
             if target is not None and target != fact.id and target not in self.facts.memories:
@@ -392,7 +402,7 @@ class StoreValidator:
                     "superseded-by-unresolved",
                     f"temporal.superseded_by names memory {target!r}, which is not in this "
                     + ("delta" if self.facts.incremental else "export"),
-                    f"$.memories[{fact.index}].temporal.superseded_by",
+                    f"$.memories[{fact.position}].temporal.superseded_by",
                     "PAM §7",
                     fact.id,
                 )
@@ -404,7 +414,7 @@ class StoreValidator:
         for fact in self.facts.memories.values():
             if fact.conversation_ref is not None:
                 by_conversation.setdefault(fact.conversation_ref, []).append(fact.id)
-        missing_severity: Severity = "warning" if self.facts.incremental else "error"
+        missing_severity = self.facts.unresolved_severity
         for position, entry in enumerate(entries):
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
                 continue
@@ -445,8 +455,8 @@ class StoreValidator:
                         mid,
                     )
             for mid in listed:
-                fact = self.facts.memories.get(mid)
-                if fact is None:
+                listed_fact = self.facts.memories.get(mid)
+                if listed_fact is None:
                     self.report(
                         missing_severity,
                         "derived-memory-unresolved",
@@ -456,12 +466,12 @@ class StoreValidator:
                         "PAM §14.1",
                         mid,
                     )
-                elif fact.conversation_ref != cid:
+                elif listed_fact.conversation_ref != cid:
                     self.report(
                         "error",
                         "derived-memories-inconsistent",
                         f"derived_memories lists memory {mid!r}, whose provenance.conversation_ref "
-                        f"is {fact.conversation_ref!r}, not {cid!r}",
+                        f"is {listed_fact.conversation_ref!r}, not {cid!r}",
                         f"{path}.derived_memories",
                         "PAM §14.1",
                         mid,
@@ -474,7 +484,7 @@ class StoreValidator:
                     "conversation-ref-unresolved",
                     f"provenance.conversation_ref {cid!r} ({len(mids)} memories) has no entry in "
                     "conversations_index",
-                    f"$.memories[{first.index}].provenance.conversation_ref",
+                    f"$.memories[{first.position}].provenance.conversation_ref",
                     "PAM §14.1",
                     first.id,
                 )

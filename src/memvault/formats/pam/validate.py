@@ -65,7 +65,11 @@ def _parse(buf: Any, file: str, result: ValidationResult) -> Document | None:
         return reader.parse(buf, file)
     except JSONDocumentError as exc:
         where = f" (byte {exc.offset})" if exc.offset is not None else ""
-        result.add(Finding("error", exc.code, exc.message + where, "$", exc.rule, file, exc.record))
+        result.add(
+            Finding(
+                "error", exc.code, exc.message + where, exc.path or "$", exc.rule, file, exc.record
+            )
+        )
         return None
 
 

@@ -1,0 +1,60 @@
+"""Shared test fixtures: where the example documents are, and ways to run the CLI."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from memvault.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+OFFICIAL_EXAMPLES = REPO.parent / "shared" / "spec" / "pam" / "examples"
+OFFICIAL_STORE = OFFICIAL_EXAMPLES / "example-memory-store.json"
+EXAMPLE_EXPORT = REPO / "examples" / "export"
+EXAMPLE_STORE = EXAMPLE_EXPORT / "memory-store.json"
+
+
+@dataclass(frozen=True, slots=True)
+class CliOutcome:
+    exit_code: int
+    output: str  # stdout and stderr together
+
+
+@pytest.fixture
+def run_cli() -> Callable[..., CliOutcome]:
+    """Run `memvault ARGS…` in-process; an exception escaping the command fails the test."""
+
+    def run(*args: str | Path) -> CliOutcome:
+        result = CliRunner().invoke(app, [str(a) for a in args], catch_exceptions=False)
+        return CliOutcome(result.exit_code, result.output)
+
+    return run
+
+
+def memvault_script() -> str:
+    """The installed `memvault` console script of this interpreter's environment."""
+    script = Path(sys.executable).with_name("memvault")
+    return str(script) if script.exists() else shutil.which("memvault") or "memvault"
+
+
+@pytest.fixture
+def run_script() -> Callable[..., CliOutcome]:
+    """Run the real `memvault` console script in a subprocess (60 s limit)."""
+
+    def run(*args: str | Path) -> CliOutcome:
+        proc = subprocess.run(
+            [memvault_script(), *(str(a) for a in args)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return CliOutcome(proc.returncode, proc.stdout + proc.stderr)
+
+    return run

@@ -1,0 +1,341 @@
+"""The structural JSON span scanner in `memvault._speedups` (streaming reads of large files).
+
+The reader hands each span to orjson.loads, so the spans must be exact for valid input, and
+invalid or truncated input must always end in a ValueError that says what was expected where,
+never in a crash, a hang or spans over garbage.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import random
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from memvault._speedups import array_items, object_members, value_end
+
+EXAMPLE_STORE = Path("/work/shared/spec/pam/examples/example-memory-store.json")
+WHITESPACE = (" ", "\t", "\n", "\r")  # RFC 8259 §2: the only insignificant whitespace
+
+PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# ---------------------------------------------------------------------------------------------
+# Documents: arbitrary JSON, written with random whitespace
+# ---------------------------------------------------------------------------------------------
+
+_text = st.text(
+    alphabet=st.one_of(
+        st.characters(exclude_categories=["Cs"]),
+        st.sampled_from(['"', "\\", "\n", "\x00", "\x1f", "{", "}", "[", "]", ",", ":", "😀"]),
+    ),
+    max_size=12,
+)
+_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**63), max_value=2**63 - 1),
+    st.floats(allow_nan=False, allow_infinity=False),
+    _text,
+)
+json_values = st.recursive(
+    _scalars,
+    lambda children: st.one_of(
+        st.lists(children, max_size=5), st.dictionaries(_text, children, max_size=5)
+    ),
+    max_leaves=20,
+)
+json_objects = st.dictionaries(_text, json_values, max_size=6)
+json_arrays = st.lists(json_values, max_size=6)
+
+
+def _ws(rnd: random.Random) -> str:
+    return "".join(rnd.choice(WHITESPACE) for _ in range(rnd.choice((0, 0, 0, 1, 2, 5))))
+
+
+def _write(value: Any, rnd: random.Random) -> str:
+    """Serialize with random insignificant whitespace between every pair of tokens."""
+    ascii_only = rnd.random() < 0.5
+    if isinstance(value, dict):
+        if not value:
+            return "{" + _ws(rnd) + "}"
+        members = [
+            _ws(rnd)
+            + json.dumps(k, ensure_ascii=ascii_only)
+            + _ws(rnd)
+            + ":"
+            + _ws(rnd)
+            + _write(v, rnd)
+            + _ws(rnd)
+            for k, v in value.items()
+        ]
+        return "{" + ",".join(members) + "}"
+    if isinstance(value, list):
+        if not value:
+            return "[" + _ws(rnd) + "]"
+        return "[" + ",".join(_ws(rnd) + _write(v, rnd) + _ws(rnd) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=ascii_only)
+
+
+def _check_object(buf: Any, start: int, expected: dict[str, Any], end_expected: int) -> None:
+    members, end = object_members(buf, start)
+    assert end == end_expected
+    assert len(members) == len(expected)
+    for (ks, ke, vs, ve), (key, value) in zip(members, expected.items(), strict=True):
+        assert buf[ks : ks + 1] == b'"' and buf[ke - 1 : ke] == b'"'
+        assert orjson.loads(buf[ks:ke]) == key
+        assert orjson.loads(buf[vs:ve]) == value
+        assert value_end(buf, vs) == ve
+    assert value_end(buf, start) == end
+
+
+def _check_array(buf: Any, start: int, expected: list[Any], end_expected: int) -> None:
+    items, end = array_items(buf, start)
+    assert end == end_expected
+    assert [orjson.loads(buf[s:e]) for s, e in items] == expected
+    for s, e in items:
+        assert value_end(buf, s) == e
+    assert value_end(buf, start) == end
+
+
+@PROPERTY
+@given(value=json_objects, seed=st.integers(min_value=0, max_value=2**32))
+def test_object_members_spans_with_random_whitespace(value: dict[str, Any], seed: int) -> None:
+    rnd = random.Random(seed)
+    lead, body, trail = _ws(rnd), _write(value, rnd), _ws(rnd)
+    buf = (lead + body + trail).encode()
+    _check_object(buf, len(lead.encode()), value, len((lead + body).encode()))
+
+
+@PROPERTY
+@given(value=json_arrays, seed=st.integers(min_value=0, max_value=2**32))
+def test_array_items_spans_with_random_whitespace(value: list[Any], seed: int) -> None:
+    rnd = random.Random(seed)
+    lead, body, trail = _ws(rnd), _write(value, rnd), _ws(rnd)
+    buf = (lead + body + trail).encode()
+    _check_array(buf, len(lead.encode()), value, len((lead + body).encode()))
+
+
+@PROPERTY
+@given(
+    value=st.one_of(json_objects, json_arrays),
+    indent=st.sampled_from([None, 0, 1, 2, "\t"]),
+    ensure_ascii=st.booleans(),
+)
+def test_spans_of_json_dumps_output(value: Any, indent: Any, ensure_ascii: bool) -> None:
+    buf = json.dumps(value, indent=indent, ensure_ascii=ensure_ascii).encode()
+    if isinstance(value, dict):
+        _check_object(buf, 0, value, len(buf))
+    else:
+        _check_array(buf, 0, value, len(buf))
+
+
+def test_spans_of_the_official_example_store_on_mmap(tmp_path: Path) -> None:
+    raw = EXAMPLE_STORE.read_bytes()
+    store = orjson.loads(raw)
+    path = tmp_path / "store.json"
+    path.write_bytes(raw)
+    with path.open("rb") as fh, mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        start = len(raw) - len(raw.lstrip())
+        _check_object(mm, start, store, len(raw.rstrip()))
+        members, _ = object_members(mm, start)
+        spans = {orjson.loads(mm[ks:ke]): (vs, ve) for ks, ke, vs, ve in members}
+        vs, ve = spans["memories"]
+        _check_array(mm, vs, store["memories"], ve)
+
+
+@settings(max_examples=50, deadline=None)
+@given(value=st.one_of(json_objects, json_arrays), seed=st.integers(min_value=0, max_value=2**32))
+def test_spans_on_mmap_bytearray_and_memoryview(value: Any, seed: int) -> None:
+    rnd = random.Random(seed)
+    body = _write(value, rnd).encode()
+    check = _check_object if isinstance(value, dict) else _check_array
+    check(bytearray(body), 0, value, len(body))
+    check(memoryview(body), 0, value, len(body))
+    with mmap.mmap(-1, len(body)) as mm:
+        mm.write(body)
+        check(mm, 0, value, len(body))
+
+
+# ---------------------------------------------------------------------------------------------
+# Truncated and broken input
+# ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(value=st.one_of(json_objects, json_arrays), seed=st.integers(min_value=0, max_value=2**32))
+def test_truncation_at_every_offset_raises_value_error(value: Any, seed: int) -> None:
+    rnd = random.Random(seed)
+    buf = _write(value, rnd).encode()
+    spans: Callable[[Any, int], Any] = object_members if isinstance(value, dict) else array_items
+    for cut in range(len(buf)):
+        piece = buf[:cut]
+        for fn in (value_end, spans):
+            try:
+                result = fn(piece, 0)
+            except ValueError as exc:
+                assert " at byte " in str(exc)
+            else:
+                raise AssertionError(f"{fn.__name__} accepted {piece!r}: {result!r}")
+
+
+def _check_no_crash(buf: bytes, pos: int) -> None:
+    for fn in (value_end, object_members, array_items):
+        try:
+            result = fn(buf, pos)
+        except ValueError as exc:
+            assert " at byte " in str(exc) or "outside the data" in str(exc)
+            continue
+        end = result if isinstance(result, int) else result[1]
+        assert pos < end <= len(buf)
+        if not isinstance(result, int):
+            previous = pos
+            for span in result[0]:
+                assert list(span) == sorted(span)
+                assert previous <= span[0] and span[-1] <= end
+                previous = span[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(buf=st.binary(max_size=200), data=st.data())
+def test_random_bytes_never_crash(buf: bytes, data: st.DataObject) -> None:
+    pos = data.draw(st.integers(min_value=0, max_value=len(buf)))
+    _check_no_crash(buf, pos)
+
+
+_jsonish = st.text(alphabet='{}[]",:0123456789 \t\n\\-.eEtruefalsn\x00\x1fé', max_size=60)
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=_jsonish)
+def test_scanner_agrees_with_orjson_on_json_like_text(text: str) -> None:
+    """Anything orjson accepts the scanner accepts with the same extent; never a crash."""
+    buf = text.encode()
+    _check_no_crash(buf, 0)
+    try:
+        orjson.loads(buf)
+    except orjson.JSONDecodeError:
+        return
+    assert value_end(buf, 0) == len(buf.rstrip(b" \t\n\r"))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    value=st.one_of(json_objects, json_arrays),
+    seed=st.integers(min_value=0, max_value=2**32),
+    data=st.data(),
+)
+def test_mutated_documents_never_crash(value: Any, seed: int, data: st.DataObject) -> None:
+    rnd = random.Random(seed)
+    buf = bytearray(_write(value, rnd).encode())
+    for _ in range(data.draw(st.integers(min_value=1, max_value=3))):
+        at = data.draw(st.integers(min_value=0, max_value=len(buf) - 1))
+        buf[at] = data.draw(st.sampled_from(b'{}[]",: \\\x00a1'))
+    _check_no_crash(bytes(buf), 0)
+    try:
+        orjson.loads(buf)
+    except orjson.JSONDecodeError:
+        return
+    assert value_end(bytes(buf), 0) == len(bytes(buf).rstrip(b" \t\n\r"))
+
+
+ERRORS = [
+    (value_end, b"[1 2]", "expected ',' or ']' at byte 3, found '2'"),
+    (array_items, b"[1}", "expected ',' or ']' at byte 2, found '}'"),
+    (value_end, b'{"a":1]', "expected ',' or '}' at byte 6, found ']'"),
+    (object_members, b'{"a" 1}', "expected ':' at byte 5, found '1'"),
+    (object_members, b"{1:2}", "expected a string key or '}' at byte 1, found '1'"),
+    (object_members, b'{"a":1,}', "expected a string key at byte 7, found '}'"),
+    (object_members, b"[]", "expected '{' at byte 0, found '['"),
+    (array_items, b"{}", "expected '[' at byte 0, found '{'"),
+    (array_items, b"[,]", "expected a JSON value at byte 1, found ','"),
+    (array_items, b"[1,]", "expected a JSON value at byte 3, found ']'"),
+    (array_items, b"[\x01]", "expected a JSON value at byte 1, found byte 0x01"),
+    (array_items, b"[1,", "unexpected end of data at byte 3 (truncated?)"),
+    (object_members, b'{"a":"b', "unexpected end of data at byte 7 (truncated?)"),
+    (value_end, b'"abc\\', "unexpected end of data at byte 5 (truncated?)"),
+    (value_end, b"", "unexpected end of data at byte 0 (truncated?)"),
+    (value_end, b'["a\nb"]', "control character U+000A inside a string at byte 3"),
+    (object_members, b'{"k\x00":1}', "control character U+0000 inside a string at byte 3"),
+]
+
+
+@pytest.mark.parametrize(("fn", "buf", "message"), ERRORS)
+def test_error_messages_say_what_was_expected_and_where(
+    fn: Callable[[Any, int], Any], buf: bytes, message: str
+) -> None:
+    with pytest.raises(ValueError) as info:
+        fn(buf, 0)
+    assert str(info.value) == message
+
+
+def test_start_offset_is_checked() -> None:
+    with pytest.raises(ValueError, match="outside the data"):
+        value_end(b"[]", 3)
+    with pytest.raises(ValueError, match="outside the data"):
+        array_items(b"[]", -1)
+    with pytest.raises(ValueError, match="end of data"):
+        object_members(b"[]", 2)
+    with pytest.raises(TypeError):
+        value_end("[]", 0)
+
+
+def test_structure_only_scalars_and_escapes() -> None:
+    # Scalars are runs of [A-Za-z0-9+.-]; their validity is orjson's business.
+    assert value_end(b"-12.5e+3,", 0) == 8
+    assert value_end(b"true]", 0) == 4
+    assert array_items(b"[nul, 1x]", 0) == ([(1, 4), (6, 8)], 9)
+    # a backslash always takes the next byte with it
+    assert value_end(b'"\\"\\\\"', 0) == 6
+    # offsets are absolute and whitespace around items is not part of the spans
+    assert array_items(b'xx[ 1 ,\t"a"\n]', 2) == ([(4, 5), (8, 11)], 13)
+    assert object_members(b'{ "k" :\r[ ] }', 0) == ([(2, 5, 8, 11)], 13)
+
+
+# ---------------------------------------------------------------------------------------------
+# Depth and concurrency
+# ---------------------------------------------------------------------------------------------
+
+
+def test_ten_million_deep_nesting_does_not_crash() -> None:
+    depth = 10_000_000
+    closed = b"[" * depth + b"]" * depth
+    assert value_end(closed, 0) == 2 * depth
+    assert array_items(closed, 0) == ([(1, 2 * depth - 1)], 2 * depth)
+    with pytest.raises(ValueError, match=f"unexpected end of data at byte {depth}"):
+        value_end(closed[:depth], 0)
+    with pytest.raises(ValueError, match="expected ',' or ']'"):
+        array_items(b"[" * depth + b"1}", 0)
+
+
+def test_million_deep_objects() -> None:
+    depth = 1_000_000
+    buf = b'{"a":' * depth + b"1" + b"}" * depth
+    assert value_end(buf, 0) == len(buf)
+    members, end = object_members(buf, 0)
+    assert members == [(1, 4, 5, len(buf) - 1)] and end == len(buf)
+
+
+def test_scanning_from_several_threads() -> None:
+    """The scanner runs without the GIL; concurrent scans of one buffer must agree."""
+    items = [{"id": f"m{i}", "text": "x" * (i % 50), "n": [i, i / 3]} for i in range(2000)]
+    buf = json.dumps(items, indent=1).encode()
+    expected = array_items(buf, 0)
+    results: list[Any] = []
+
+    def work() -> None:
+        for _ in range(5):
+            results.append(array_items(buf, 0))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [expected] * 20
