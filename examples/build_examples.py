@@ -16,7 +16,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from memvault.canonical import content_hash, integrity_checksum
+from memvault.canonical import content_hash, integrity_checksum, sha256_prefixed
 
 HERE = Path(__file__).resolve().parent
 OWNER = {
@@ -247,7 +247,8 @@ def conversation(cid: str, platform: str, title: str, created: str, updated: str
             "importer_version": f"{platform}-importer/2025.11",
             "imported_at": "2025-11-03T07:59:00Z",
             "source_file": "conversations.json",
-            "source_checksum": None,
+            # Stands in for the checksum of the provider's export file these came from.
+            "source_checksum": sha256_prefixed(f"{platform}-export-{cid}".encode()),
         },
     }
 

@@ -22,10 +22,20 @@ def check_conversation(
     *,
     entry: Mapping[str, Any] | None = None,
     ref: str | None = None,
+    store_version: str | None = None,
 ) -> None:
-    """A normalized conversation file; `entry` is its conversations_index entry, if any."""
+    """A normalized conversation file; `entry` is its conversations_index entry, if any, and
+    `store_version` the schema_version of the memory-store it comes with."""
     if not check_schema_version(doc.get("schema_version"), report, "this conversation"):
         return
+    version = doc.get("schema_version")
+    if store_version is not None and isinstance(version, str) and version != store_version:
+        report(
+            "error", "conversation-version-mismatch",
+            f"conversation file is schema_version {version!r}, the memory-store "
+            f"{store_version!r}; they must match",
+            "$.schema_version", "PAM §25.2",
+        )  # fmt: skip
     report.add_all(schema.validate_document("conversation", doc, file=report.file))
     cid = _str_or_none(doc.get("id"))
     messages = doc.get("messages")
@@ -94,6 +104,16 @@ def check_conversation(
                 "PAM §25",
                 cid,
             )
+    metadata = doc.get("import_metadata")
+    if isinstance(metadata, Mapping):
+        for name in ("importer_version", "source_file", "source_checksum"):
+            if metadata.get(name) is None:
+                report(
+                    "warning", "import-metadata-incomplete",
+                    f"import_metadata.{name} is missing; it should be recorded for auditability "
+                    "and re-import",
+                    f"$.import_metadata.{name}", "PAM §25.3", cid,
+                )  # fmt: skip
     if "import_metadata" not in doc:
         report(
             "warning",

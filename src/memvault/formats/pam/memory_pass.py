@@ -12,12 +12,16 @@ machines memvault runs on have more than one core.
 from __future__ import annotations
 
 import gc
+import heapq
+import mmap
 import multiprocessing
 import re
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
 import orjson
@@ -32,6 +36,8 @@ from memvault.model import parse_timestamp
 _BATCH: Final = 1000
 #: Below this many memories a second process costs more than it saves.
 PARALLEL_THRESHOLD: Final = 20_000
+#: The parent's share of the memories when a worker takes the rest.
+PARENT_SHARE: Final = 0.45
 _UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.I)
 
 
@@ -44,6 +50,34 @@ class MemoryFact(NamedTuple):
     superseded_by: str | None
     conversation_ref: str | None
     embedding_ref: str | None
+    platform: str | None
+
+
+@dataclass(slots=True)
+class CanonicalRun:
+    """The canonical bytes of a range of memories in document order, in one buffer.
+
+    Keeping one buffer instead of a bytes object per memory halves the memory they take, and
+    lets a worker hand them to the parent as one block (`Connection.send_bytes`).
+    """
+
+    ids: list[str] = field(default_factory=list)
+    blob: bytearray | bytes = field(default_factory=bytearray)
+    ends: array[int] = field(default_factory=lambda: array("Q"))
+
+    def append(self, memory_id: str, canon: bytes) -> None:
+        assert isinstance(self.blob, bytearray)
+        self.ids.append(memory_id)
+        self.blob += canon
+        self.ends.append(len(self.blob))
+
+    def in_id_order(self) -> Iterator[tuple[str, memoryview]]:
+        """(id, canonical bytes) sorted by id; stable for equal ids."""
+        view = memoryview(self.blob)
+        ends = self.ends
+        ids = self.ids
+        for i in sorted(range(len(ids)), key=ids.__getitem__):
+            yield ids[i], view[ends[i - 1] if i else 0 : ends[i]]
 
 
 @dataclass(slots=True)
@@ -51,9 +85,13 @@ class PassOutput:
     """Everything one range of memories produced."""
 
     findings: list[Finding] = field(default_factory=list)
-    facts: list[MemoryFact] = field(default_factory=list)
-    #: (id, RFC 8785 bytes) of every memory, for the integrity checksum
-    canonical: list[tuple[str, bytes]] = field(default_factory=list)
+    #: MemoryFact fields as plain tuples (cheaper to build and to send between processes)
+    facts: list[tuple[int, str, str, str | None, str | None, str | None, str | None]] = field(
+        default_factory=list
+    )
+    #: RFC 8785 bytes of the memories, for the integrity checksum: one run per range, in
+    #: document order of the ranges
+    canonical: list[CanonicalRun] = field(default_factory=lambda: [CanonicalRun()])
     checksum_computable: bool = True
     #: some memories could not be read, so references to them cannot be resolved
     incomplete: bool = False
@@ -66,6 +104,7 @@ class PassOutput:
     last_created: str | None = None
 
     def merge(self, other: PassOutput) -> None:
+        """Add the output of the range that follows this one in the document."""
         self.findings.extend(other.findings)
         self.facts.extend(other.facts)
         self.canonical.extend(other.canonical)
@@ -79,6 +118,24 @@ class PassOutput:
         for value in (other.first_created, other.last_created):
             if value is not None:
                 self._created(value)
+
+    def canonical_in_id_order(self) -> Iterator[memoryview]:
+        """Every memory's canonical bytes in the §15.2 order (id ascending; stable, so
+        memories with equal ids keep their document order, as a stable sort would)."""
+        runs = [run.in_id_order() for run in self.canonical]
+        for _, canon in heapq.merge(*runs, key=itemgetter(0)):
+            yield canon
+
+    def take_blobs(self) -> list[bytearray | bytes]:
+        """Remove the canonical buffers (to send them apart from the rest)."""
+        blobs = [run.blob for run in self.canonical]
+        for run in self.canonical:
+            run.blob = b""
+        return blobs
+
+    def put_blobs(self, blobs: list[bytes]) -> None:
+        for run, blob in zip(self.canonical, blobs, strict=True):
+            run.blob = blob
 
     def _created(self, value: str) -> None:
         if self.first_created is None or value < self.first_created:
@@ -95,29 +152,44 @@ class PassContext:
     since_text: str | None
 
 
-def run(doc: Document, ctx: PassContext) -> PassOutput:
-    """Validate every memory of `doc`, in two processes when it is large."""
+def run(
+    doc: Document, ctx: PassContext, while_waiting: Callable[[], None] | None = None
+) -> PassOutput:
+    """Validate every memory of `doc`, in two processes when it is large.
+
+    `while_waiting` is work for the parent once its own share is done and the worker's is
+    not (the validator parses the rest of the document then); it runs in any case.
+    """
     count = doc.memory_count
     if doc.memory_spans is None or count < PARALLEL_THRESHOLD or not _can_fork():
-        return validate_range(doc, 0, count, ctx)
-    middle = count // 2
+        output = validate_range(doc, 0, count, ctx)
+        if while_waiting is not None:
+            while_waiting()
+        return output
+    # The parent has more to do afterwards (merging, the cross-reference checks), so it
+    # takes a little less than half.
+    split = int(count * PARENT_SHARE)
     mp = multiprocessing.get_context("fork")
     receiver, sender = mp.Pipe(duplex=False)
-    child = mp.Process(target=_child, args=(sender, doc, middle, count, ctx), daemon=True)
+    child = mp.Process(target=_child, args=(sender, doc, split, count, ctx), daemon=True)
     child.start()
     sender.close()
     try:
-        output = validate_range(doc, 0, middle, ctx)
+        output = validate_range(doc, 0, split, ctx)
+        if while_waiting is not None:
+            while_waiting()
         try:
             second: PassOutput | BaseException = receiver.recv()
+            if isinstance(second, PassOutput):
+                second.put_blobs([receiver.recv_bytes() for _ in second.canonical])
         except EOFError:
             second = RuntimeError("the validation worker exited without a result")
     finally:
         receiver.close()
         child.join()
     if isinstance(second, BaseException):
-        # Fall back to doing the second half here rather than failing the validation.
-        second = validate_range(doc, middle, count, ctx)
+        # Fall back to doing the second share here rather than failing the validation.
+        second = validate_range(doc, split, count, ctx)
     output.merge(second)
     return output
 
@@ -127,11 +199,16 @@ def _can_fork() -> bool:
 
 
 def _child(sender: Any, doc: Document, lo: int, hi: int, ctx: PassContext) -> None:
+    blobs: list[bytearray | bytes] = []
     try:
         result: PassOutput | BaseException = validate_range(doc, lo, hi, ctx)
+        if isinstance(result, PassOutput):
+            blobs = result.take_blobs()
     except BaseException as exc:  # reported to the parent, which redoes the range
         result = RuntimeError(f"validation worker failed: {exc!r}")
     sender.send(result)
+    for blob in blobs:
+        sender.send_bytes(blob)
     sender.close()
 
 
@@ -150,63 +227,108 @@ def validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOut
             gc.enable()
 
 
+_Parsed = tuple[int, Any, "tuple[int, ...] | None"]
+
+
 def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOutput:
     out = PassOutput()
-    batch: list[Any] = []
-    batch_start = lo
-    spans = doc.memory_spans
-    values = doc.memories_value if spans is None else None
-    buf = doc.buf
-    for index in range(lo, hi):
-        raw: bytes | None = None
-        if spans is not None:
-            start, end = spans[index]
-            raw = bytes(buf[start:end])
-            where = f"$.memories[{index}]"
-            try:
-                try:
-                    memory = orjson.loads(raw)
-                except orjson.JSONDecodeError as exc:
-                    raise jsonread.decode_error(exc, raw, ctx.file, start, path=where) from None
-                # Deeper than the limit breaks the schema validator; refuse it here.
-                jsonread.check_depth(raw, ctx.file, base=start, path=where)
-            except JSONDocumentError as error:
-                at = f" (byte {error.offset})" if error.offset is not None else ""
+    for first in range(lo, hi, _BATCH):
+        last = min(first + _BATCH, hi)
+        batch: list[_Parsed]
+        if doc.memory_spans is None:
+            values = doc.memories_value
+            batch = [(i, values[i], None) for i in range(first, last)]
+        else:
+            batch = _parse_batch(doc, first, last, ctx, out)
+        positions: list[int] = []
+        memories: list[dict[str, Any]] = []
+        for index, memory, span in batch:
+            if type(memory) is not dict:
+                # Reported here, not by the schema: a million non-objects would otherwise cost
+                # a million schema errors before the per-rule cap hides them.
                 out.findings.append(
-                    Finding("error", error.code, error.message + at, where, error.rule, ctx.file)
-                )
+                    Finding(
+                        "error", "schema-type",
+                        f"a memory must be a JSON object, not {_json_type(memory)}",
+                        f"$.memories[{index}]", "PAM §4", ctx.file,
+                    )
+                )  # fmt: skip
                 out.checksum_computable = False
                 out.incomplete = True
                 continue
-        else:
-            assert values is not None
-            memory = values[index]
-        if type(memory) is not dict:
-            # Reported here, not by the schema: a million non-objects would otherwise cost a
-            # million schema errors before the per-rule cap hides them.
+            positions.append(index)
+            memories.append(memory)
+            _memory(out, ctx, doc, index, span, memory)
+        if memories:
+            out.findings.extend(schema.validate_memories(memories, positions, file=ctx.file))
+        if doc.memory_spans is not None:
+            release_pages(doc.buf, doc.memory_spans[first][0], doc.memory_spans[last - 1][1])
+    return out
+
+
+def release_pages(buf: Any, start: int, end: int) -> None:
+    """Tell the kernel the file pages of buf[start:end] are no longer needed: a mapped file
+    otherwise stays resident as it is read, and a 1 GB store would hold 1 GB of memory."""
+    if not isinstance(buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    first = start - start % mmap.PAGESIZE
+    if end > first:
+        buf.madvise(mmap.MADV_DONTNEED, first, end - first)
+
+
+def _parse_batch(
+    doc: Document, first: int, last: int, ctx: PassContext, out: PassOutput
+) -> list[_Parsed]:
+    """Parse memories[first:last] with one orjson call over their bytes (the scanner has
+    already checked the separators between them); fall back to one call per memory to name
+    the one that is broken."""
+    spans = doc.memory_spans
+    assert spans is not None
+    counted = len(spans[first]) == 4
+    if counted and any(span[3] > jsonread.MAX_DEPTH for span in spans[first:last]):
+        return _parse_each(doc, first, last, ctx, out)
+    chunk = doc.buf[spans[first][0] : spans[last - 1][1]]
+    try:
+        values = orjson.loads(b"[" + chunk + b"]")
+    except orjson.JSONDecodeError:
+        return _parse_each(doc, first, last, ctx, out)
+    if len(values) != last - first:  # pragma: no cover - the scanner counted the items
+        return _parse_each(doc, first, last, ctx, out)
+    if not counted:
+        return _parse_each(doc, first, last, ctx, out)
+    return [(first + k, value, spans[first + k]) for k, value in enumerate(values)]
+
+
+def _parse_each(
+    doc: Document, first: int, last: int, ctx: PassContext, out: PassOutput
+) -> list[_Parsed]:
+    spans = doc.memory_spans
+    assert spans is not None
+    parsed: list[_Parsed] = []
+    for index in range(first, last):
+        span = spans[index]
+        start, end = span[0], span[1]
+        raw = bytes(doc.buf[start:end])
+        where = f"$.memories[{index}]"
+        try:
+            try:
+                memory = orjson.loads(raw)
+            except orjson.JSONDecodeError as exc:
+                raise jsonread.decode_error(exc, raw, ctx.file, start, path=where) from None
+            # Deeper than the limit breaks the schema validator; refuse it here.
+            jsonread.check_depth(raw, ctx.file, base=start, path=where)
+        except JSONDocumentError as error:
+            at = f" (byte {error.offset})" if error.offset is not None else ""
             out.findings.append(
-                Finding(
-                    "error",
-                    "schema-type",
-                    f"a memory must be a JSON object, not {_json_type(memory)}",
-                    f"$.memories[{index}]",
-                    "PAM §4",
-                    ctx.file,
-                )
+                Finding("error", error.code, error.message + at, where, error.rule, ctx.file)
             )
             out.checksum_computable = False
             out.incomplete = True
             continue
-        if not batch:
-            batch_start = index
-        batch.append(memory)
-        _memory(out, ctx, index, raw, memory)
-        if len(batch) >= _BATCH:
-            out.findings.extend(schema.validate_memories(batch, batch_start, file=ctx.file))
-            batch = []
-    if batch:
-        out.findings.extend(schema.validate_memories(batch, batch_start, file=ctx.file))
-    return out
+        if len(span) != 4:
+            span = (start, end, raw.count(b":"), -1)  # colon count; see _memory
+        parsed.append((index, memory, span))
+    return parsed
 
 
 def _json_type(value: Any) -> str:
@@ -235,36 +357,55 @@ def _finding(
 
 
 def _memory(
-    out: PassOutput, ctx: PassContext, index: int, raw: bytes | None, memory: dict[str, Any]
+    out: PassOutput,
+    ctx: PassContext,
+    doc: Document,
+    index: int,
+    span: tuple[int, ...] | None,
+    memory: dict[str, Any],
 ) -> None:
-    path = f"$.memories[{index}]"
+    # This runs once per memory of stores with hundreds of thousands of them: paths and
+    # messages are only built when there is something to report.
     mid = memory.get("id")
     record = mid if type(mid) is str else None
+    members = -1
     try:
-        canon: bytes | None = canonical.jcs_dumps(memory)
+        canon: bytes | None
+        canon, members = canonical.jcs_dumps(memory, count=True)
     except canonical.CanonicalizationError as exc:
         canon = None
         out.checksum_computable = False
         _finding(
-            out,
-            ctx,
-            "error",
-            "not-canonicalizable",
-            f"{exc} (memory cannot be canonicalized)",
-            path,
-            "PAM §15.1 / RFC 8785",
-            record,
+            out, ctx, "error", "not-canonicalizable", f"{exc} (memory cannot be canonicalized)",
+            f"$.memories[{index}]", "PAM §15.1 / RFC 8785", record,
+        )  # fmt: skip
+    # Duplicate member names: orjson keeps the last of them silently, so compare the number
+    # of members the scanner saw in the raw text with the number that were parsed. (From a
+    # scanner that does not count, span[2] is the raw text's colon count, compared with the
+    # canonical text's, which is equal unless a colon was written as an escape.)
+    if span is not None and canon is not None:
+        suspicious = (
+            span[2] != members
+            if span[3] >= 0
+            else span[2] != canon.count(b":") or b"\\u003" in doc.buf[span[0] : span[1]]
         )
-    if raw is not None and canon is not None:
-        try:
-            jsonread.check_no_duplicate_keys(raw, memory, ctx.file, canonical=canon, record=record)
-        except JSONDocumentError as exc:
-            _finding(out, ctx, "error", exc.code, exc.message, path, exc.rule, record)
+        if suspicious:
+            raw = bytes(doc.buf[span[0] : span[1]])
+            try:
+                jsonread.check_no_duplicate_keys(
+                    raw, memory, ctx.file, base=span[0], record=record,
+                    path=f"$.memories[{index}]",
+                )  # fmt: skip
+            except JSONDocumentError as exc:
+                _finding(
+                    out, ctx, "error", exc.code, exc.message,
+                    exc.path or f"$.memories[{index}]", exc.rule, record,
+                )  # fmt: skip
     if record is None:
         out.checksum_computable = False
         return
     if canon is not None:
-        out.canonical.append((record, canon))
+        out.canonical[-1].append(record, canon)
     if _UUID4.fullmatch(record) is None:
         out.non_uuid_ids += 1
 
@@ -275,17 +416,20 @@ def _memory(
     status = memory.get("status", "active")
     status = status if type(status) is str else "active"
     superseded_by = temporal.get("superseded_by")
+    superseded_by = superseded_by if type(superseded_by) is str else None
     conversation_ref = provenance.get("conversation_ref")
     embedding_ref = memory.get("embedding_ref")
-    fact = MemoryFact(
-        index,
-        record,
-        status,
-        superseded_by if type(superseded_by) is str else None,
-        conversation_ref if type(conversation_ref) is str else None,
-        embedding_ref if type(embedding_ref) is str else None,
+    out.facts.append(
+        (
+            index,
+            record,
+            status,
+            superseded_by,
+            conversation_ref if type(conversation_ref) is str else None,
+            embedding_ref if type(embedding_ref) is str else None,
+            platform if type(platform := provenance.get("platform")) is str else None,
+        )
     )
-    out.facts.append(fact)
 
     content = memory.get("content")
     declared = memory.get("content_hash")
@@ -293,22 +437,18 @@ def _memory(
         actual = canonical.content_hash(content)
         if actual != declared:
             _finding(
-                out,
-                ctx,
-                "error",
-                "content-hash-mismatch",
+                out, ctx, "error", "content-hash-mismatch",
                 f"content_hash does not match the content: declared {declared}, computed "
                 f"{actual} (sha256 of the normalized content)",
-                f"{path}.content_hash",
-                "PAM §6",
-                record,
-            )
+                f"$.memories[{index}].content_hash", "PAM §6", record,
+            )  # fmt: skip
     if temporal:
-        _temporal(out, ctx, temporal, path, record)
-    _lifecycle(out, ctx, fact, path)
+        _temporal(out, ctx, temporal, index, record)
+    if superseded_by is not None or status == "superseded":
+        _lifecycle(out, ctx, MemoryFact._make(out.facts[-1]), f"$.memories[{index}]")
     access = memory.get("access")
-    if type(access) is dict:
-        _access(out, ctx, access, path, record)
+    if type(access) is dict and (access.get("exportable") is False or access.get("shared_with")):
+        _access(out, ctx, access, f"$.memories[{index}]", record)
 
     mtype = memory.get("type")
     if type(mtype) is str:
@@ -323,7 +463,10 @@ def _memory(
     out.by_method[method if type(method) is str else "unspecified"] += 1
     created = temporal.get("created_at")
     if type(created) is str:
-        out._created(created)
+        if out.first_created is None or created < out.first_created:
+            out.first_created = created
+        if out.last_created is None or created > out.last_created:
+            out.last_created = created
 
 
 def _before(earlier: Any, later: Any) -> bool | None:
@@ -342,8 +485,9 @@ def _before(earlier: Any, later: Any) -> bool | None:
 
 
 def _temporal(
-    out: PassOutput, ctx: PassContext, temporal: dict[str, Any], path: str, record: str
+    out: PassOutput, ctx: PassContext, temporal: dict[str, Any], index: int, record: str
 ) -> None:
+    path = f"$.memories[{index}]"
     created, updated = temporal.get("created_at"), temporal.get("updated_at")
     if _before(created, updated):
         _finding(
@@ -458,8 +602,3 @@ def _access(
             "PAM §9",
             record,
         )
-
-
-def sorted_canonical(items: Sequence[tuple[str, bytes]]) -> list[bytes]:
-    """Canonical bytes in the §15.2 order (memory id ascending)."""
-    return [canon for _, canon in sorted(items, key=lambda item: item[0])]

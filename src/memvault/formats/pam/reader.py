@@ -9,6 +9,7 @@ falls back to parsing the whole document.
 
 from __future__ import annotations
 
+import mmap
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,8 @@ KIND_BY_SCHEMA: Final = {
     "portable-ai-memory-embeddings": "embeddings",
 }
 AIMEM_FORMATS: Final = ("aimem-bundle", "memoryai-bundle")
+#: Members that can be large and are only needed after the memories: parsed on demand.
+DEFERRED_MEMBERS: Final = frozenset({"relations", "conversations_index"})
 #: PAM documents have at most 16 top-level members and their schemas allow no others; a
 #: document with thousands is refused at once rather than parsed member by member.
 MAX_TOP_LEVEL_MEMBERS: Final = 1000
@@ -43,11 +46,28 @@ class Document:
     buf: Any
     header: dict[str, Any]
     #: byte spans of memory objects, or None when `memories` was parsed eagerly / is absent
-    memory_spans: list[tuple[int, int]] | None = None
+    #: per memory (start, end) or, from a scanner that counts, (start, end, members, depth):
+    #: members = object members in the raw text, depth = its nesting depth
+    memory_spans: list[tuple[int, ...]] | None = None
     #: parsed memories when the fallback path (or a non-array `memories`) was taken
     memories_value: Any = None
     has_memories: bool = False
     keys: list[str] = field(default_factory=list)
+    #: large members not parsed yet: key -> (start, end, JSON path); see complete_header
+    deferred: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+
+    def complete_header(self) -> None:
+        """Parse the members `parse` deferred (relations, conversations_index) into `header`.
+
+        They are only needed after the memories have been checked, and a validator with a
+        worker process parses them while it waits for the worker. Raises JSONDocumentError.
+        """
+        while self.deferred:
+            key, (start, end, path) = next(iter(self.deferred.items()))
+            del self.deferred[key]
+            self.header[key] = jsonread.loads(
+                bytes(self.buf[start:end]), self.file, base=start, path=path
+            )
 
     @property
     def kind(self) -> str:
@@ -79,7 +99,8 @@ class Document:
                     yield index, None, memory
             return
         buf = self.buf
-        for index, (start, end) in enumerate(self.memory_spans):
+        for index, span in enumerate(self.memory_spans):
+            start, end = span[0], span[1]
             raw = bytes(buf[start:end])
             path = f"$.memories[{index}]"
             try:
@@ -93,6 +114,7 @@ class Document:
 
     def full(self) -> dict[str, Any]:
         """The whole document as one value (materializes every memory)."""
+        self.complete_header()
         doc = dict(self.header)
         if self.has_memories:
             doc["memories"] = (
@@ -132,7 +154,7 @@ def parse(buf: Any, file: str) -> Document:
     doc = Document(file, buf, header)
     for key_start, key_end, value_start, value_end in members:
         key = jsonread.loads(bytes(buf[key_start:key_end]), file, base=key_start)
-        if key in header or (key == "memories" and doc.has_memories):
+        if key in header or key in doc.deferred or (key == "memories" and doc.has_memories):
             raise JSONDocumentError(
                 file,
                 f"duplicate top-level member name {key!r}",
@@ -147,14 +169,21 @@ def parse(buf: Any, file: str) -> Document:
             doc.has_memories = True
             if buf[value_start : value_start + 1] == b"[":
                 try:
-                    spans, _ = _speedups.array_items(buf, value_start)
+                    spans, _ = _array_items_with_stats(buf, value_start)
                 except ValueError as exc:  # pragma: no cover - object_members scanned it
                     raise _structure_error(exc, buf, start, file) from None
-                doc.memory_spans = [(s, e) for s, e in spans]
+                doc.memory_spans = spans
+                # The scan read every page of the array; they are read again one batch at a
+                # time while validating, so let them go now.
+                if isinstance(buf, mmap.mmap) and hasattr(mmap, "MADV_DONTNEED"):
+                    buf.madvise(mmap.MADV_DONTNEED)
             else:
                 doc.memories_value = jsonread.loads(
                     bytes(buf[value_start:value_end]), file, base=value_start, path=path
                 )
+            continue
+        if key in DEFERRED_MEMBERS:
+            doc.deferred[key] = (value_start, value_end, path)
             continue
         header[key] = jsonread.loads(
             bytes(buf[value_start:value_end]), file, base=value_start, path=path
@@ -273,6 +302,16 @@ def _locate_item(buf: Any, pos: int, path: str) -> tuple[str, str]:
             return path, f"after {item}"
         pos = gap.end()
     return path, f"inside {path}, after item {_LOCATE_ITEMS}"
+
+
+def _array_items_with_stats(buf: Any, pos: int) -> tuple[list[tuple[int, ...]], int]:
+    """Item spans with member counts and depths when the accelerator can count them."""
+    assert _speedups is not None
+    try:
+        result: tuple[list[tuple[int, ...]], int] = _speedups.array_items(buf, pos, stats=True)
+    except TypeError:  # an accelerator built before stats existed
+        result = _speedups.array_items(buf, pos)
+    return result
 
 
 def _check_trailing(buf: Any, end: int, file: str) -> None:

@@ -178,9 +178,16 @@ def validate_document(kind: str, document: Any, *, file: str | None = None) -> l
 
 
 def validate_memories(
-    memories: Sequence[Any], start: int, *, file: str | None = None
+    memories: Sequence[Any],
+    start: int | Sequence[int],
+    *,
+    file: str | None = None,
 ) -> list[Finding]:
-    """Schema findings for a batch of memory objects that sit at `memories[start:]`."""
+    """Schema findings for a batch of memory objects.
+
+    `start` is the document index of the first (the batch is `memories[start:]`), or the
+    document index of each memory when the batch is not contiguous.
+    """
     validator = _validator("memory-store", "Memory", True)
     if validator.is_valid(memories):
         return []
@@ -191,7 +198,8 @@ def validate_memories(
         prefix=("memories",),
         records=_records(memories),
     )
-    return [_shift(f, start) for f in found]
+    positions = range(start, start + len(memories)) if isinstance(start, int) else start
+    return [_shift(f, positions) for f in found]
 
 
 def _records(memories: Sequence[Any]) -> dict[Any, str]:
@@ -203,10 +211,11 @@ def _records(memories: Sequence[Any]) -> dict[Any, str]:
     }
 
 
-def _shift(finding: Finding, start: int) -> Finding:
-    """Turn a batch-relative path "$.memories[3].x" into the document's "$.memories[start+3].x"."""
-    if not start:
-        return finding
+def _shift(finding: Finding, positions: Sequence[int]) -> Finding:
+    """Turn a batch-relative path "$.memories[3].x" into the document's "$.memories[n].x"."""
     head, _, rest = finding.path.partition("[")
     index_text, _, tail = rest.partition("]")
-    return replace(finding, path=f"{head}[{start + int(index_text)}]{tail}")
+    position = positions[int(index_text)]
+    if position == int(index_text):
+        return finding
+    return replace(finding, path=f"{head}[{position}]{tail}")

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Final
+from operator import itemgetter
+from typing import Any, Final, cast
 
 from memvault import canonical
 from memvault.findings import Finding, Severity, ValidationResult
@@ -28,8 +29,12 @@ from memvault.model import parse_timestamp
 SUPPORTED_MAJOR: Final = 1
 IMPLEMENTED_VERSION: Final = (1, 0)
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)")
+_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 #: After this many findings of one rule, further ones are counted, not listed.
 _PER_RULE_LIMIT: Final = 50
+#: Schema findings a newer minor version can legitimately cause (new optional members, new
+#: enum values).
+_MINOR_ADDITIONS: Final = frozenset({"schema-additional-properties", "schema-enum"})
 
 
 @dataclass(slots=True)
@@ -83,6 +88,9 @@ class Reporter:
         self.result = result
         self.file = file
         self.counts: Counter[str] = Counter()
+        #: set for a document of a newer 1.x: unknown members and enum values may be that
+        #: version's backward-compatible additions (§22.3), so they are warnings
+        self.newer_minor = False
 
     def __call__(
         self,
@@ -93,6 +101,9 @@ class Reporter:
         section: str | None = None,
         record: str | None = None,
     ) -> None:
+        if self.newer_minor and severity == "error" and code in _MINOR_ADDITIONS:
+            severity = "warning"
+            message += " (accepted: may be an addition of the newer 1.x version, PAM §22.3)"
         self.counts[code] += 1
         if self.counts[code] <= _PER_RULE_LIMIT:
             self.result.add(Finding(severity, code, message, path, section, self.file, record))
@@ -139,6 +150,7 @@ def check_schema_version(value: Any, report: Reporter, what: str) -> bool:
         )
         return False
     if (major, minor) > IMPLEMENTED_VERSION:
+        report.newer_minor = True
         report(
             "warning",
             "newer-minor-version",
@@ -180,7 +192,7 @@ class StoreValidator:
         self.file = doc.file
         self.report = Reporter(result, doc.file)
         self.facts = StoreFacts()
-        self._canonical: list[tuple[str, bytes]] = []
+        self._pass: memory_pass.PassOutput | None = None
         self._checksum_computable = True
         self._non_uuid_ids = 0
         self._since = _ts(self.header.get("since"))
@@ -193,8 +205,8 @@ class StoreValidator:
         self.facts.incremental = header.get("export_type") == "incremental"
         if not check_schema_version(header.get("schema_version"), self.report, "this memory-store"):
             return self.facts
-        self._check_header_schema()
         self._memories_pass()
+        self._check_header_schema()
         self._check_ids_are_uuids()
         self._check_integrity()
         self._check_relations()
@@ -222,17 +234,28 @@ class StoreValidator:
 
     # -- the per-memory pass ---------------------------------------------------------------
 
+    def _complete_header(self) -> None:
+        try:
+            self.doc.complete_header()
+        except JSONDocumentError as exc:
+            at = f" (byte {exc.offset})" if exc.offset is not None else ""
+            self.report(
+                "error", exc.code, exc.message + at, exc.path or "$", exc.rule, exc.record
+            )  # fmt: skip
+            self.doc.deferred.clear()
+
     def _memories_pass(self) -> None:
         if self.doc.memory_spans is None and not isinstance(self.doc.memories_value, list):
             self._checksum_computable = False
+            self._complete_header()
             return
         since = self.header.get("since")
         ctx = memory_pass.PassContext(
             self.file, self.facts.incremental, _ts(since), since if isinstance(since, str) else None
         )
-        out = memory_pass.run(self.doc, ctx)
+        out = memory_pass.run(self.doc, ctx, while_waiting=self._complete_header)
         self.report.add_all(out.findings)
-        self._canonical = out.canonical
+        self._pass = out
         self._checksum_computable = out.checksum_computable
         self.facts.incomplete = out.incomplete
         self._non_uuid_ids = out.non_uuid_ids
@@ -241,7 +264,8 @@ class StoreValidator:
         facts.by_platform, facts.by_method = out.by_platform, out.by_method
         facts.first_created, facts.last_created = out.first_created, out.last_created
         memories = facts.memories
-        for fact in out.facts:
+        for fields in out.facts:
+            fact = MemoryFact._make(fields)
             first = memories.get(fact.id)
             if first is None:
                 memories[fact.id] = fact
@@ -297,7 +321,10 @@ class StoreValidator:
                 "PAM §15.2",
             )
             return
-        actual = self._checksum(self._canonical)
+        assert self._pass is not None
+        # memoryviews hash like the bytes they show
+        ordered = cast("Iterator[bytes]", self._pass.canonical_in_id_order())
+        actual = canonical.checksum_of_canonical(ordered)
         if actual == declared:
             self.facts.integrity = "ok"
             return
@@ -326,7 +353,7 @@ class StoreValidator:
 
     @staticmethod
     def _checksum(items: list[tuple[str, bytes]]) -> str:
-        items.sort(key=lambda item: item[0])
+        items.sort(key=itemgetter(0))
         return canonical.checksum_of_canonical(canon for _, canon in items)
 
     def _null_stripped_checksum(self) -> str | None:
@@ -476,6 +503,7 @@ class StoreValidator:
                         "PAM §14.1",
                         mid,
                     )
+        self._check_platforms_against_index()
         for cid, mids in by_conversation.items():
             if cid not in self.facts.conversations:
                 first = self.facts.memories[mids[0]]
@@ -489,8 +517,31 @@ class StoreValidator:
                     first.id,
                 )
 
+    def _check_platforms_against_index(self) -> None:
+        """§11.4: one platform namespace across provenance.platform and the index."""
+        for fact in self.facts.memories.values():
+            entry = self.facts.conversations.get(fact.conversation_ref or "")
+            if entry is None or fact.platform is None:
+                continue
+            platform = entry.get("platform")
+            if isinstance(platform, str) and platform != fact.platform:
+                self.report(
+                    "warning", "platform-differs-from-conversation",
+                    f"provenance.platform {fact.platform!r} differs from the platform "
+                    f"{platform!r} of conversation {fact.conversation_ref!r}; the same "
+                    "identifier namespace is used for both",
+                    f"$.memories[{fact.position}].provenance.platform", "PAM §11.4", fact.id,
+                )  # fmt: skip
+
     def _check_export_fields(self) -> None:
         header = self.header
+        owner_id = _get(header.get("owner"), "id")
+        if isinstance(owner_id, str) and not _is_uuid4(owner_id):
+            self.report(
+                "warning", "owner-id-not-uuid",
+                f"owner.id {owner_id!r} is not a UUID v4 (it should be, or another stable id)",
+                "$.owner.id", "PAM §3.1",
+            )  # fmt: skip
         export_id = header.get("export_id")
         if isinstance(export_id, str) and not _is_uuid4(export_id):
             self.report(
@@ -529,6 +580,14 @@ class StoreValidator:
             self.facts.signature = "absent"
             return
         self.facts.signature = "present, not verified"
+        value = signature.get("value")
+        if isinstance(value, str) and value and not _BASE64URL.fullmatch(value):
+            self.report(
+                "error", "signature-not-base64url",
+                "signature.value is not Base64url (RFC 4648 §5: A-Z a-z 0-9 - _, optional = "
+                "padding)",
+                "$.signature.value", "PAM §18.3",
+            )  # fmt: skip
         if not isinstance(self.header.get("integrity"), Mapping):
             self.report(
                 "error",

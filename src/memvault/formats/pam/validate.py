@@ -254,7 +254,11 @@ def _conversations(target: Target, facts: StoreFacts, result: ValidationResult) 
             else:
                 checked += 1
                 companion_checks.check_conversation(
-                    doc.full(), report, entry=index_entry, ref=conv_entry.name
+                    doc.full(),
+                    report,
+                    entry=index_entry,
+                    ref=conv_entry.name,
+                    store_version=facts.schema_version,
                 )
                 if index_entry is None:
                     report(
