@@ -467,6 +467,137 @@ def test_public_errors_are_canonicalization_errors_for_deep_nesting() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
+# count=True: the number of object members serialized (duplicate-name detection, see test_scan)
+# ---------------------------------------------------------------------------------------------
+
+
+def _speedups_counted(value: object) -> tuple[bytes, int]:
+    from memvault import _speedups
+
+    result: tuple[bytes, int] = _speedups.jcs_dumps(value, count=True)
+    return result
+
+
+COUNTING: dict[str, Callable[[object], tuple[bytes, int]]] = {
+    "c": _speedups_counted,
+    "public": lambda value: jcs_dumps(value, count=True),
+    "python": lambda value: jcs_dumps_python(value, count=True),
+}
+counting = pytest.mark.parametrize("dumps", list(COUNTING.values()), ids=list(COUNTING))
+
+
+def _members(value: Any) -> int:
+    """Reference member count: every key of every dict, at any depth."""
+    count, todo = 0, [value]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            count += len(item)
+            todo.extend(item.values())
+        elif isinstance(item, list | tuple):
+            todo.extend(item)
+    return count
+
+
+@DIFFERENTIAL
+@given(value=json_values)
+def test_count_is_the_member_count_in_c_and_python(value: Any) -> None:
+    expected = (rfc8785.dumps(value), _members(value))
+    for dumps in COUNTING.values():
+        assert dumps(value) == expected
+    from memvault import _speedups
+
+    assert _speedups.jcs_dumps(value, True) == expected
+    assert _speedups.jcs_dumps(value, count=False) == expected[0]
+    assert jcs_dumps(value, count=False) == jcs_dumps_python(value, count=False) == expected[0]
+
+
+@counting
+def test_count_examples(dumps: Callable[[object], tuple[bytes, int]]) -> None:
+    assert dumps(None) == (b"null", 0)
+    assert dumps("a:b") == (b'"a:b"', 0)
+    assert dumps({}) == (b"{}", 0)
+    assert dumps([{}, [], ()]) == (b"[{},[],[]]", 0)
+    assert dumps({"b": [{"c": 1}, {}], "a": {"d": {"e": None}}}) == (
+        b'{"a":{"d":{"e":null}},"b":[{"c":1},{}]}',
+        5,
+    )
+    # keys and strings with ':' in them are still one member each
+    assert dumps({"k:": "v:", ":": "{", '"\\:': "\\u003a"}) == (
+        b'{"\\"\\\\:":"\\\\u003a",":":"{","k:":"v:"}',
+        3,
+    )
+
+
+@counting
+def test_count_of_subclasses_and_deep_nesting(dumps: Callable[[object], tuple[bytes, int]]) -> None:
+    value = {
+        _LoudStr("loud"): _LoudStr("quiet"),
+        "od": collections.OrderedDict([("z", 1), ("y", 2)]),
+        "t": ({"x": 0},),
+    }
+    assert dumps(value) == (b'{"loud":"quiet","od":{"y":2,"z":1},"t":[{"x":0}]}', 6)
+    # 1000 levels: across the Python path's orjson chunks (every 128 levels)
+    deep: Any = {}
+    for level in range(999):
+        deep = {"a": deep, "b": level} if level % 3 else [deep, {"c": 0.5}]
+    assert dumps(deep) == (IMPLEMENTATIONS["c"](deep), _members(deep))
+
+
+@pytest.mark.parametrize("dumps", [jcs_dumps, jcs_dumps_python], ids=["public", "python"])
+def test_count_keeps_the_error_behaviour(dumps: Callable[..., Any]) -> None:
+    memories: list[dict[str, Any]] = [{"confidence": {"current": 0.5}} for _ in range(5)]
+    memories[3]["confidence"]["current"] = float("nan")
+    with pytest.raises(CanonicalizationError) as info:
+        dumps({"memories": memories}, count=True)
+    assert str(info.value) == (
+        "NaN is not allowed in RFC 8785 JSON at $.memories[3].confidence.current"
+    )
+    with pytest.raises(UnsupportedTypeError):
+        dumps([b"bytes"], count=True)
+    with pytest.raises(CanonicalizationError, match="nesting deeper than 1000"):
+        dumps(_nested_lists(1001), count=True)
+
+
+def test_c_count_argument() -> None:
+    from memvault import _speedups
+
+    value = {"a": {"b": 1}}
+    assert _speedups.jcs_dumps(value) == b'{"a":{"b":1}}'
+    assert _speedups.jcs_dumps(value, count=1) == (b'{"a":{"b":1}}', 2)
+    assert _speedups.jcs_dumps(value, count=0) == b'{"a":{"b":1}}'
+    assert _speedups.jcs_dumps(value, False) == b'{"a":{"b":1}}'
+    with pytest.raises(TypeError, match="missing required positional argument 'obj'"):
+        _speedups.jcs_dumps()
+    with pytest.raises(TypeError, match="missing required positional argument 'obj'"):
+        _speedups.jcs_dumps(obj=value)
+    with pytest.raises(TypeError, match="at most 2 positional arguments"):
+        _speedups.jcs_dumps(value, True, True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'counts'"):
+        _speedups.jcs_dumps(value, counts=True)
+    with pytest.raises(TypeError, match="multiple values for argument 'count'"):
+        _speedups.jcs_dumps(value, True, count=True)
+    with pytest.raises(ValueError, match="NaN"):
+        _speedups.jcs_dumps([float("nan")], count=True)
+    with pytest.raises(ZeroDivisionError):
+        _speedups.jcs_dumps(value, count=_Unbooleanable())
+
+
+class _Unbooleanable:
+    def __bool__(self) -> bool:
+        raise ZeroDivisionError
+
+
+def test_count_without_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(canonical, "_c_jcs_dumps", None)
+    value = {"b": [{"c": 1.5}], "a": None}
+    assert canonical.jcs_dumps(value, count=True) == (b'{"a":null,"b":[{"c":1.5}]}', 3)
+    assert canonical.jcs_dumps(value) == b'{"a":null,"b":[{"c":1.5}]}'
+    with pytest.raises(CanonicalizationError, match=r"at \$\.b\[0\]\.c$"):
+        canonical.jcs_dumps({"b": [{"c": math.inf}]}, count=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # The extension is part of the build
 # ---------------------------------------------------------------------------------------------
 

@@ -3,6 +3,11 @@
 The reader hands each span to orjson.loads, so the spans must be exact for valid input, and
 invalid or truncated input must always end in a ValueError that says what was expected where,
 never in a crash, a hang or spans over garbage.
+
+`array_items(..., stats=True)` also counts each item's object members (':' tokens outside
+strings, duplicate names included) and nesting depth; the PAM validator compares the member
+count with `jcs_dumps(..., count=True)` of the parsed item to find duplicate names, which
+orjson drops silently, so the count must be exact.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from memvault._speedups import array_items, object_members, value_end
+from memvault._speedups import array_items, jcs_dumps, object_members, value_end
 
 EXAMPLE_STORE = Path("/work/shared/spec/pam/examples/example-memory-store.json")
 WHITESPACE = (" ", "\t", "\n", "\r")  # RFC 8259 §2: the only insignificant whitespace
@@ -148,6 +153,11 @@ def test_spans_of_the_official_example_store_on_mmap(tmp_path: Path) -> None:
         spans = {orjson.loads(mm[ks:ke]): (vs, ve) for ks, ke, vs, ve in members}
         vs, ve = spans["memories"]
         _check_array(mm, vs, store["memories"], ve)
+        items, _ = array_items(mm, vs, stats=True)
+        assert len(items) == len(store["memories"])
+        for (s, e, members, depth), memory in zip(items, store["memories"], strict=True):
+            assert (members, depth) == _members_and_depth(mm[s:e])
+            assert members == jcs_dumps(memory, count=True)[1]
 
 
 @settings(max_examples=50, deadline=None)
@@ -176,7 +186,7 @@ def test_truncation_at_every_offset_raises_value_error(value: Any, seed: int) ->
     spans: Callable[[Any, int], Any] = object_members if isinstance(value, dict) else array_items
     for cut in range(len(buf)):
         piece = buf[:cut]
-        for fn in (value_end, spans):
+        for fn in (value_end, spans, _array_items_stats):
             try:
                 result = fn(piece, 0)
             except ValueError as exc:
@@ -185,7 +195,27 @@ def test_truncation_at_every_offset_raises_value_error(value: Any, seed: int) ->
                 raise AssertionError(f"{fn.__name__} accepted {piece!r}: {result!r}")
 
 
+def _array_items_stats(buf: Any, pos: int) -> Any:
+    return array_items(buf, pos, stats=True)
+
+
+def _check_stats_change_nothing_else(buf: bytes, pos: int) -> None:
+    """With stats, array_items finds the same spans, or fails with the same message."""
+    try:
+        plain = array_items(buf, pos)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            array_items(buf, pos, stats=True)
+        assert str(info.value) == str(exc)
+        return
+    items, end = array_items(buf, pos, stats=True)
+    assert ([(s, e) for s, e, _, _ in items], end) == plain
+    for s, e, members, depth in items:
+        assert (members, depth) == _members_and_depth(buf[s:e])
+
+
 def _check_no_crash(buf: bytes, pos: int) -> None:
+    _check_stats_change_nothing_else(buf, pos)
     for fn in (value_end, object_members, array_items):
         try:
             result = fn(buf, pos)
@@ -273,6 +303,10 @@ def test_error_messages_say_what_was_expected_and_where(
     with pytest.raises(ValueError) as info:
         fn(buf, 0)
     assert str(info.value) == message
+    if fn is array_items:
+        with pytest.raises(ValueError) as info:
+            array_items(buf, 0, stats=True)
+        assert str(info.value) == message
 
 
 def test_start_offset_is_checked() -> None:
@@ -284,6 +318,8 @@ def test_start_offset_is_checked() -> None:
         object_members(b"[]", 2)
     with pytest.raises(TypeError):
         value_end("[]", 0)
+    with pytest.raises(ValueError, match="outside the data"):
+        array_items(b"[]", 3, stats=True)
 
 
 def test_structure_only_scalars_and_escapes() -> None:
@@ -308,6 +344,7 @@ def test_ten_million_deep_nesting_does_not_crash() -> None:
     closed = b"[" * depth + b"]" * depth
     assert value_end(closed, 0) == 2 * depth
     assert array_items(closed, 0) == ([(1, 2 * depth - 1)], 2 * depth)
+    assert array_items(closed, 0, stats=True) == ([(1, 2 * depth - 1, 0, depth - 1)], 2 * depth)
     with pytest.raises(ValueError, match=f"unexpected end of data at byte {depth}"):
         value_end(closed[:depth], 0)
     with pytest.raises(ValueError, match="expected ',' or ']'"):
@@ -320,6 +357,11 @@ def test_million_deep_objects() -> None:
     assert value_end(buf, 0) == len(buf)
     members, end = object_members(buf, 0)
     assert members == [(1, 4, 5, len(buf) - 1)] and end == len(buf)
+    wrapped = b"[" + buf + b"]"
+    assert array_items(wrapped, 0, stats=True) == (
+        [(1, len(buf) + 1, depth, depth)],
+        len(wrapped),
+    )
 
 
 def test_scanning_from_several_threads() -> None:
@@ -327,15 +369,220 @@ def test_scanning_from_several_threads() -> None:
     items = [{"id": f"m{i}", "text": "x" * (i % 50), "n": [i, i / 3]} for i in range(2000)]
     buf = json.dumps(items, indent=1).encode()
     expected = array_items(buf, 0)
+    expected_stats = array_items(buf, 0, stats=True)
+    assert {(m, d) for _, _, m, d in expected_stats[0]} == {(3, 2)}
     results: list[Any] = []
 
     def work() -> None:
         for _ in range(5):
-            results.append(array_items(buf, 0))
+            results.append((array_items(buf, 0), array_items(buf, 0, stats=True)))
 
     threads = [threading.Thread(target=work) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert results == [expected] * 20
+    assert results == [(expected, expected_stats)] * 20
+
+
+# ---------------------------------------------------------------------------------------------
+# array_items(stats=True): members and depth of every item
+# ---------------------------------------------------------------------------------------------
+
+
+def _members_and_depth(raw: bytes) -> tuple[int, int]:
+    """Reference count of ':' tokens outside strings and of the deepest bracket nesting."""
+    colons = depth = deepest = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash: the next byte is part of the escape
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte == 0x3A:
+            colons += 1
+        elif byte in b"{[":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in b"}]":
+            depth -= 1
+    return colons, deepest
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as the json module parsed it: every member, duplicate names kept."""
+
+
+def _shape(value: Any) -> tuple[int, int, bool]:
+    """(members, depth, has duplicate names) of a json.loads(..., object_pairs_hook=_Pairs)."""
+    if isinstance(value, _Pairs):
+        children = [v for _, v in value]
+        members, duplicates = len(value), len({k for k, _ in value}) != len(value)
+    elif isinstance(value, list):
+        children, members, duplicates = value, 0, False
+    else:
+        return 0, 0, False
+    depth = 0
+    for child in children:
+        m, d, dup = _shape(child)
+        members, depth, duplicates = members + m, max(depth, d), duplicates or dup
+    return members, depth + 1, duplicates
+
+
+_SHORT_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "/": "\\/",
+    "\b": "\\b",
+    "\f": "\\f",
+    "\n": "\\n",
+    "\r": "\\r",
+    "\t": "\\t",
+}
+
+
+def _write_string(text: str, rnd: random.Random) -> str:
+    """A JSON string for `text`, escaping what must be and, at random, anything else."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch in '"\\' or code < 0x20 or rnd.random() < 0.2:
+            choice = rnd.random()
+            if ch in _SHORT_ESCAPES and choice < 0.5:
+                out.append(_SHORT_ESCAPES[ch])
+            elif code > 0xFFFF:
+                high = 0xD800 + ((code - 0x10000) >> 10)
+                low = 0xDC00 + ((code - 0x10000) & 0x3FF)
+                out.append(f"\\u{high:04x}\\u{low:04X}")
+            else:  # ':' becomes \u003a, '{' \u007B, ...
+                out.append(f"\\u{code:04x}" if choice < 0.75 else f"\\u{code:04X}")
+        else:
+            out.append(ch)
+    return '"' + "".join(out) + '"'
+
+
+def _write_raw(value: Any, rnd: random.Random) -> str:
+    """Like _write, with random string escapes, and now and then a member name repeated.
+
+    A repeated name is written anew (so maybe escaped differently, "a" and "\\u0061") with the
+    value of some member of the same object.
+    """
+    if isinstance(value, dict):
+        members = [(k, _write_raw(v, rnd)) for k, v in value.items()]
+        if members and rnd.random() < 0.4:
+            for _ in range(rnd.choice((1, 1, 2))):
+                key = rnd.choice(members)[0]
+                other = _write_raw(rnd.choice(list(value.values())), rnd)
+                members.insert(rnd.randint(0, len(members)), (key, other))
+        if not members:
+            return "{" + _ws(rnd) + "}"
+        return (
+            "{"
+            + ",".join(
+                _ws(rnd) + _write_string(k, rnd) + _ws(rnd) + ":" + _ws(rnd) + v + _ws(rnd)
+                for k, v in members
+            )
+            + "}"
+        )
+    if isinstance(value, list):
+        if not value:
+            return "[" + _ws(rnd) + "]"
+        return "[" + ",".join(_ws(rnd) + _write_raw(v, rnd) + _ws(rnd) for v in value) + "]"
+    if isinstance(value, str):
+        return _write_string(value, rnd)
+    return json.dumps(value)
+
+
+_tricky_chars = st.one_of(
+    st.sampled_from([":", "{", "}", "[", "]", '"', "\\", ",", "/", "a", "\n", "\x00", "é", "😀"]),
+    st.characters(exclude_categories=["Cs"]),
+)
+_tricky_keys = st.text(
+    alphabet=st.sampled_from(["a", "b", ":", "{", '"', "\\", "é", "😀"]), max_size=3
+)
+_stats_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(min_value=-(2**53 - 1), max_value=2**53 - 1),
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.text(alphabet=_tricky_chars, max_size=10),
+    ),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(_tricky_keys, children, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(items=st.lists(_stats_values, max_size=6), seed=st.integers(min_value=0, max_value=2**32))
+def test_array_items_stats_count_members_and_depth(items: list[Any], seed: int) -> None:
+    rnd = random.Random(seed)
+    texts = [_write_raw(item, rnd) for item in items]
+    lead = _ws(rnd)
+    doc = lead + "[" + ",".join(_ws(rnd) + t + _ws(rnd) for t in texts) + _ws(rnd) + "]"
+    buf = doc.encode()
+    found, end = array_items(buf, len(lead), stats=True)
+    assert end == len(buf)
+    assert ([(s, e) for s, e, _, _ in found], end) == array_items(buf, len(lead))
+    assert len(found) == len(texts)
+    for (s, e, members, depth), text in zip(found, texts, strict=True):
+        raw = buf[s:e]
+        assert raw == text.encode()
+        reference_members, reference_depth, duplicates = _shape(
+            json.loads(raw, object_pairs_hook=_Pairs)
+        )
+        assert (members, depth) == _members_and_depth(raw)
+        assert (members, depth) == (reference_members, reference_depth)
+        # orjson keeps one member per name: the canonical form of what it parsed has as many
+        # members as the text exactly when no name is repeated anywhere in the item.
+        canonical_members = jcs_dumps(orjson.loads(raw), count=True)[1]
+        if duplicates:
+            assert members > canonical_members
+        else:
+            assert members == canonical_members
+
+
+STATS = [
+    (b"1", 0, 0),
+    (b"-1.5e3", 0, 0),
+    (b'"a:{[\\"b\\":"', 0, 0),
+    (b"{}", 0, 1),
+    (b"[ ]", 0, 1),
+    (b"[[],{}]", 0, 2),
+    (b'{"a":[1]}', 1, 2),
+    (b'{"a":1,"a":2}', 2, 1),
+    (b'{"a":1,"\\u0061":{"b":[[]]}}', 3, 4),
+    (b'{"k\\u003a":{"x":{}}}', 2, 3),
+    (b'{"\\\\":"\\"","q":"\\":"}', 2, 1),
+    (b'{ "a" : { "b" : { "c" : null } } , "d" : [ { } ] }', 4, 3),
+]
+
+
+@pytest.mark.parametrize(("item", "members", "depth"), STATS)
+def test_array_items_stats_examples(item: bytes, members: int, depth: int) -> None:
+    buf = b"[" + item + b", " + item + b"]"
+    second = len(item) + 3
+    expected = [(1, 1 + len(item), members, depth), (second, second + len(item), members, depth)]
+    assert array_items(buf, 0, stats=True) == (expected, len(buf))
+    assert array_items(buf, 0, True) == (expected, len(buf))
+    assert array_items(buf, 0, stats=False) == ([s[:2] for s in expected], len(buf))
+    assert _members_and_depth(item) == (members, depth)
+
+
+def test_array_items_stats_arguments() -> None:
+    assert array_items(b"[]", 0, stats=True) == ([], 2)
+    assert array_items(b'[{"a":1}]', 0, stats=1) == ([(1, 8, 1, 1)], 9)
+    assert array_items(b'[{"a":1}]', 0, stats=0) == ([(1, 8)], 9)
+    with pytest.raises(TypeError):
+        array_items(b"[]", 0, stat=True)
+    with pytest.raises(TypeError):
+        array_items(b"[]", 0, True, True)
+    with pytest.raises(TypeError):
+        array_items(buf=b"[]", pos=0)

@@ -1,18 +1,23 @@
 /*
  * memvault._speedups -- the two hot loops of memvault, in C.
  *
- *   jcs_dumps(obj) -> bytes
+ *   jcs_dumps(obj, count=False) -> bytes | (bytes, members)
  *       RFC 8785 (JSON Canonicalization Scheme) serialization.  Used for PAM
  *       integrity checksums (PAM v1.0 section 15) and signature payloads
  *       (section 18), where one byte of difference breaks verification.
+ *       With count, also the number of object members written (all depths).
  *
  *   value_end(buf, pos) -> int
  *   object_members(buf, pos) -> (list[(key_start, key_end, value_start, value_end)], end)
- *   array_items(buf, pos) -> (list[(start, end)], end)
+ *   array_items(buf, pos, stats=False) -> (list[(start, end)], end)
  *       A structural JSON scanner.  It finds the byte spans of the members of
  *       one object / the items of one array inside a (possibly memory-mapped)
  *       document without building Python objects for it, so a reader can hand
- *       each slice to orjson.loads and keep memory bounded.
+ *       each slice to orjson.loads and keep memory bounded.  With stats, each
+ *       array item is (start, end, members, depth): the object members in the
+ *       item (':' tokens, all depths, duplicates included) and its nesting
+ *       depth.  A parser that keeps one of several equal keys produces fewer
+ *       members than the text has, which is how duplicates show up cheaply.
  *
  * Plain CPython C API, C99.  The scanner runs without the GIL.
  */
@@ -68,6 +73,8 @@ typedef struct {
     KeyEntry *ents;
     Py_ssize_t nents;
     Py_ssize_t capents;
+    /* object members written so far, all depths (jcs_dumps(count=True)) */
+    Py_ssize_t members;
 } Encoder;
 
 static int
@@ -683,6 +690,7 @@ enc_dict(Encoder *e, PyObject *o, int depth)
     }
     n = i;
     e->nents = base + n;
+    e->members += n;
     sort_keys(e->ents + base, n);
     if (subclass_keys) {
         /* str subclasses with their own __eq__/__hash__ can smuggle in two
@@ -831,12 +839,61 @@ enc_value(Encoder *e, PyObject *o, int depth)
     return -1;
 }
 
+/* jcs_dumps(obj, /, count=False): the arguments past the one-object fast path. */
+static int
+jcs_dumps_args(PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames, int *count)
+{
+    PyObject *count_arg = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0, j;
+    if (nargs < 1) {
+        PyErr_SetString(PyExc_TypeError,
+                        "jcs_dumps() missing required positional argument 'obj'");
+        return -1;
+    }
+    if (nargs > 2) {
+        PyErr_Format(PyExc_TypeError,
+                     "jcs_dumps() takes at most 2 positional arguments (%zd given)", nargs);
+        return -1;
+    }
+    if (nargs == 2) {
+        count_arg = args[1];
+    }
+    for (j = 0; j < nkw; j++) {
+        PyObject *name = PyTuple_GET_ITEM(kwnames, j);
+        if (PyUnicode_CompareWithASCIIString(name, "count") != 0) {
+            PyErr_Format(PyExc_TypeError,
+                         "jcs_dumps() got an unexpected keyword argument '%U'", name);
+            return -1;
+        }
+        if (count_arg != NULL) {
+            PyErr_SetString(PyExc_TypeError,
+                            "jcs_dumps() got multiple values for argument 'count'");
+            return -1;
+        }
+        count_arg = args[nargs + j];
+    }
+    if (count_arg != NULL) {
+        *count = PyObject_IsTrue(count_arg);
+        if (*count < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static PyObject *
-jcs_dumps(PyObject *module, PyObject *obj)
+jcs_dumps(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
     Encoder e;
-    int rc;
+    PyObject *obj;
+    int rc, count = 0;
     (void)module;
+    if (nargs != 1 || kwnames != NULL) {
+        if (jcs_dumps_args(args, nargs, kwnames, &count) < 0) {
+            return NULL;
+        }
+    }
+    obj = args[0];
     memset(&e, 0, sizeof(e));
     e.cap = 256;
     e.bytes = PyBytes_FromStringAndSize(NULL, e.cap);
@@ -852,6 +909,18 @@ jcs_dumps(PyObject *module, PyObject *obj)
     }
     if (_PyBytes_Resize(&e.bytes, e.len) < 0) {
         return NULL;
+    }
+    if (count) {
+        PyObject *n = PyLong_FromSsize_t(e.members);
+        PyObject *t = n ? PyTuple_New(2) : NULL;
+        if (t == NULL) {
+            Py_XDECREF(n);
+            Py_DECREF(e.bytes);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(t, 0, e.bytes);
+        PyTuple_SET_ITEM(t, 1, n);
+        return t;
     }
     return e.bytes;
 }
@@ -869,10 +938,16 @@ typedef struct {
     unsigned char *stack;
     Py_ssize_t depth;
     Py_ssize_t scap;
-    /* collected spans (object_members: 4 per member, array_items: 2 per item) */
+    /* collected spans (object_members: 4 per member, array_items: 2 per item,
+       or 4 with stats) */
     Py_ssize_t *spans;
     Py_ssize_t nspans;
     Py_ssize_t spcap;
+    int stats; /* array_items(stats=True) */
+    /* what scan_value saw in the value it last skipped: object members
+       (':' tokens) at any depth, and the deepest nesting (a scalar is 0) */
+    Py_ssize_t val_members;
+    Py_ssize_t val_depth;
     /* first error */
     int err;
     Py_ssize_t err_pos;
@@ -1024,13 +1099,16 @@ scan_key_colon(Scanner *S, Py_ssize_t i, const char *what)
 }
 
 /* Skip one complete JSON value starting at i (after optional whitespace).
-   Iterative: nesting depth is limited only by memory. */
+   Iterative: nesting depth is limited only by memory.  On success also sets
+   S->val_members and S->val_depth (counting costs next to nothing beside the
+   byte scanning, so it is always done). */
 static Py_ssize_t
 scan_value(Scanner *S, Py_ssize_t i)
 {
     const unsigned char *p = S->p;
     Py_ssize_t n = S->n;
     Py_ssize_t base = S->depth;
+    Py_ssize_t members = 0, maxd = base;
     int want_value = 1;
 
     for (;;) {
@@ -1056,15 +1134,22 @@ scan_value(Scanner *S, Py_ssize_t i)
                 if (p[i] == '}') {
                     i++;
                     want_value = 0;
+                    if (S->depth >= maxd) {
+                        maxd = S->depth + 1;
+                    }
                 }
                 else {
                     if (sc_push(S, '{') < 0) {
                         return -1;
                     }
+                    if (S->depth > maxd) {
+                        maxd = S->depth;
+                    }
                     i = scan_key_colon(S, i, "a string key or '}'");
                     if (i < 0) {
                         return -1;
                     }
+                    members++;
                 }
             }
             else if (c == '[') {
@@ -1075,9 +1160,17 @@ scan_value(Scanner *S, Py_ssize_t i)
                 if (p[i] == ']') {
                     i++;
                     want_value = 0;
+                    if (S->depth >= maxd) {
+                        maxd = S->depth + 1;
+                    }
                 }
-                else if (sc_push(S, '[') < 0) {
-                    return -1;
+                else {
+                    if (sc_push(S, '[') < 0) {
+                        return -1;
+                    }
+                    if (S->depth > maxd) {
+                        maxd = S->depth;
+                    }
                 }
             }
             else if (SCALAR[c]) {
@@ -1093,6 +1186,8 @@ scan_value(Scanner *S, Py_ssize_t i)
         else {
             unsigned char top, c;
             if (S->depth == base) {
+                S->val_members = members;
+                S->val_depth = maxd - base;
                 return i;
             }
             i = skip_ws(S, i);
@@ -1107,6 +1202,7 @@ scan_value(Scanner *S, Py_ssize_t i)
                     if (i < 0) {
                         return -1;
                     }
+                    members++;
                 }
                 else {
                     i++;
@@ -1224,14 +1320,16 @@ scan_array_items(Scanner *S, Py_ssize_t i)
         return i + 1;
     }
     for (;;) {
-        Py_ssize_t span[2];
+        Py_ssize_t span[4];
         span[0] = i;
         i = scan_value(S, i);
         if (i < 0) {
             return -1;
         }
         span[1] = i;
-        if (add_spans(S, span, 2) < 0) {
+        span[2] = S->val_members;
+        span[3] = S->val_depth;
+        if (add_spans(S, span, S->stats ? 4 : 2) < 0) {
             return -1;
         }
         i = skip_ws(S, i);
@@ -1294,23 +1392,21 @@ sc_free(Scanner *S)
 
 typedef Py_ssize_t (*scan_fn)(Scanner *, Py_ssize_t);
 
-/* Parse (buffer, pos), run fn without the GIL; returns end or -1 with an
-   exception set.  The buffer export pins bytes/bytearray/mmap memory. */
+/* Run fn over the parsed (buffer, pos) without the GIL and release the
+   buffer; returns end or -1 with an exception set.  The buffer export pins
+   bytes/bytearray/mmap memory while the GIL is released.  S must be zeroed
+   (apart from options) by the caller. */
 static Py_ssize_t
-run_scan(PyObject *args, Scanner *S, scan_fn fn)
+run_scan(Py_buffer *view, Py_ssize_t pos, Scanner *S, scan_fn fn)
 {
-    Py_buffer view;
-    Py_ssize_t pos, end;
-    memset(S, 0, sizeof(*S));
-    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) {
-        return -1;
-    }
-    S->p = (const unsigned char *)view.buf;
-    S->n = view.len;
-    if (pos < 0 || pos > view.len) {
+    Py_ssize_t end;
+    S->p = (const unsigned char *)view->buf;
+    S->n = view->len;
+    if (pos < 0 || pos > view->len) {
         PyErr_Format(PyExc_ValueError, "start offset %zd is outside the data (%zd bytes)",
-                     pos, view.len);
-        PyBuffer_Release(&view);
+                     pos, view->len);
+        PyBuffer_Release(view);
+        S->p = NULL;
         return -1;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -1319,9 +1415,22 @@ run_scan(PyObject *args, Scanner *S, scan_fn fn)
     if (end < 0) {
         sc_raise(S);
     }
-    PyBuffer_Release(&view);
+    PyBuffer_Release(view);
     S->p = NULL; /* the message is built; the buffer may go */
     return end;
+}
+
+/* (buf, pos, /) for value_end and object_members */
+static Py_ssize_t
+run_scan_args(PyObject *args, Scanner *S, scan_fn fn)
+{
+    Py_buffer view;
+    Py_ssize_t pos;
+    memset(S, 0, sizeof(*S));
+    if (!PyArg_ParseTuple(args, "y*n", &view, &pos)) {
+        return -1;
+    }
+    return run_scan(&view, pos, S, fn);
 }
 
 static PyObject *
@@ -1330,7 +1439,7 @@ py_value_end(PyObject *module, PyObject *args)
     Scanner S;
     Py_ssize_t end;
     (void)module;
-    end = run_scan(args, &S, scan_value);
+    end = run_scan_args(args, &S, scan_value);
     sc_free(&S);
     if (end < 0) {
         return NULL;
@@ -1374,7 +1483,7 @@ py_object_members(PyObject *module, PyObject *args)
     Py_ssize_t end;
     PyObject *res = NULL;
     (void)module;
-    end = run_scan(args, &S, scan_object_members);
+    end = run_scan_args(args, &S, scan_object_members);
     if (end >= 0) {
         res = spans_result(&S, end, 4);
     }
@@ -1383,15 +1492,24 @@ py_object_members(PyObject *module, PyObject *args)
 }
 
 static PyObject *
-py_array_items(PyObject *module, PyObject *args)
+py_array_items(PyObject *module, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"", "", "stats", NULL};
     Scanner S;
-    Py_ssize_t end;
+    Py_buffer view;
+    Py_ssize_t pos, end;
+    int stats = 0;
     PyObject *res = NULL;
     (void)module;
-    end = run_scan(args, &S, scan_array_items);
+    memset(&S, 0, sizeof(S));
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*n|p:array_items", kwlist, &view, &pos,
+                                     &stats)) {
+        return NULL;
+    }
+    S.stats = stats;
+    end = run_scan(&view, pos, &S, scan_array_items);
     if (end >= 0) {
-        res = spans_result(&S, end, 2);
+        res = spans_result(&S, end, stats ? 4 : 2);
     }
     sc_free(&S);
     return res;
@@ -1400,8 +1518,10 @@ py_array_items(PyObject *module, PyObject *args)
 /* ====================================================================== */
 
 PyDoc_STRVAR(jcs_dumps_doc,
-"jcs_dumps(obj, /) -> bytes\n--\n\n"
-"Serialize obj as RFC 8785 canonical JSON (UTF-8, no whitespace).\n"
+"jcs_dumps(obj, /, count=False)\n--\n\n"
+"Serialize obj as RFC 8785 canonical JSON (UTF-8, no whitespace): bytes, or\n"
+"with count=True (bytes, members), members being the number of dict members\n"
+"serialized at every depth.\n"
 "Accepts dict (str keys), list, tuple, str, int, float, bool, None and their\n"
 "subclasses.  ValueError for NaN, infinities, integers beyond +-(2**53-1),\n"
 "non-str keys, lone surrogates and nesting deeper than 1000; TypeError for\n"
@@ -1417,15 +1537,20 @@ PyDoc_STRVAR(object_members_doc,
 "include the quotes.  end is the offset past the closing brace.");
 
 PyDoc_STRVAR(array_items_doc,
-"array_items(buf, pos, /) -> (list[(start, end)], end)\n--\n\n"
+"array_items(buf, pos, /, stats=False) -> (list[(start, end)], end)\n--\n\n"
 "Byte spans of the items of the JSON array starting at pos; end is the\n"
-"offset past the closing bracket.");
+"offset past the closing bracket.  With stats=True each item is\n"
+"(start, end, members, depth): members counts the object members (':'\n"
+"tokens outside strings, duplicate names included) anywhere inside the\n"
+"item, depth is its deepest nesting (a scalar 0, {} or [] 1, {\"a\":[1]} 2).");
 
 static PyMethodDef speedups_methods[] = {
-    {"jcs_dumps", (PyCFunction)jcs_dumps, METH_O, jcs_dumps_doc},
+    {"jcs_dumps", (PyCFunction)(void (*)(void))jcs_dumps, METH_FASTCALL | METH_KEYWORDS,
+     jcs_dumps_doc},
     {"value_end", (PyCFunction)py_value_end, METH_VARARGS, value_end_doc},
     {"object_members", (PyCFunction)py_object_members, METH_VARARGS, object_members_doc},
-    {"array_items", (PyCFunction)py_array_items, METH_VARARGS, array_items_doc},
+    {"array_items", (PyCFunction)(void (*)(void))py_array_items, METH_VARARGS | METH_KEYWORDS,
+     array_items_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,8 +14,8 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final, Literal, Protocol, overload
 
 import orjson
 
@@ -45,7 +45,17 @@ MAX_DEPTH: Final = 1000
 # fragments every _ORJSON_CHUNK levels.
 _ORJSON_CHUNK: Final = 128
 
-_c_jcs_dumps: Callable[[object], bytes] | None
+
+class _CJcsDumps(Protocol):
+    """memvault._speedups.jcs_dumps(obj, /, count=False), as this module calls it."""
+
+    @overload
+    def __call__(self, obj: object, /) -> bytes: ...
+    @overload
+    def __call__(self, obj: object, count: Literal[True], /) -> tuple[bytes, int]: ...
+
+
+_c_jcs_dumps: _CJcsDumps | None
 try:
     from memvault._speedups import jcs_dumps as _fast_jcs_dumps
 except ImportError:  # pragma: no cover - the extension is part of the normal build
@@ -257,14 +267,18 @@ def _json_path(keys: Iterable[str | int | None]) -> str:
     return "".join(parts)
 
 
-def _prepare(value: object) -> object:
-    """Copy `value` with floats as ECMAScript-formatted fragments and every rule checked."""
+def _prepare(value: object) -> tuple[object, int]:
+    """Copy `value` with floats as ECMAScript-formatted fragments and every rule checked.
+
+    Also returns the number of dict members in `value` (all depths), counted on the way.
+    """
     stack: list[_Frame] = []
     current: str | int | None = None
     try:
         if not isinstance(value, dict | list | tuple):
-            return _scalar(value)
+            return _scalar(value), 0
         stack.append(_Frame(value, None))
+        members = len(stack[0].keys)
         while True:
             frame = stack[-1]
             items = frame.items
@@ -288,7 +302,9 @@ def _prepare(value: object) -> object:
                             f"nesting deeper than {MAX_DEPTH} levels is not supported"
                         )
                     frame.pos = pos
-                    stack.append(_Frame(v, current))
+                    child = _Frame(v, current)
+                    members += len(child.keys)  # empty unless a dict
+                    stack.append(child)
                     current = None
                     descended = True
                     break
@@ -299,7 +315,7 @@ def _prepare(value: object) -> object:
             stack.pop()
             done = frame.finish(len(stack) + 1)
             if not stack:
-                return done
+                return done, members
             stack[-1].out.append(done)
             current = None
     except CanonicalizationError as exc:
@@ -307,28 +323,54 @@ def _prepare(value: object) -> object:
         raise type(exc)(f"{exc} at {location}") from None
 
 
-def jcs_dumps_python(value: object) -> bytes:
+@overload
+def jcs_dumps_python(value: object, *, count: Literal[False] = False) -> bytes: ...
+@overload
+def jcs_dumps_python(value: object, *, count: Literal[True]) -> tuple[bytes, int]: ...
+@overload
+def jcs_dumps_python(value: object, *, count: bool) -> bytes | tuple[bytes, int]: ...
+
+
+def jcs_dumps_python(value: object, *, count: bool = False) -> bytes | tuple[bytes, int]:
     """RFC 8785 bytes of `value`, in Python on top of orjson (the fallback implementation).
 
     orjson with OPT_SORT_KEYS already escapes strings exactly like JSON.stringify and sorts
     keys by code point; the walk supplies ECMAScript number formatting, the range checks,
-    and UTF-16 key order where it differs from code point order.
+    and UTF-16 key order where it differs from code point order. With `count`, returns
+    `(bytes, members)` like `jcs_dumps`.
     """
-    prepared = _prepare(value)
+    prepared, members = _prepare(value)
     try:
-        return orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
+        data = orjson.dumps(prepared, option=orjson.OPT_SORT_KEYS)
     except orjson.JSONEncodeError as exc:  # pragma: no cover - _prepare checks everything
         raise CanonicalizationError(str(exc)) from exc
+    return (data, members) if count else data
 
 
-def jcs_dumps(value: object) -> bytes:
+@overload
+def jcs_dumps(value: object, *, count: Literal[False] = False) -> bytes: ...
+@overload
+def jcs_dumps(value: object, *, count: Literal[True]) -> tuple[bytes, int]: ...
+@overload
+def jcs_dumps(value: object, *, count: bool) -> bytes | tuple[bytes, int]: ...
+
+
+def jcs_dumps(value: object, *, count: bool = False) -> bytes | tuple[bytes, int]:
     """RFC 8785 (JCS) canonical JSON bytes of `value`: the input to every PAM hash.
+
+    With `count=True`, returns `(bytes, members)`, `members` being the number of object
+    members serialized at every depth. A JSON text parsed into `value` by a parser that keeps
+    only one of several equal member names (orjson keeps the last) has more members than
+    that — `memvault._speedups.array_items(..., stats=True)` counts the text's — so comparing
+    the two detects duplicate names without another pass over the bytes.
 
     Raises CanonicalizationError (a ValueError) naming the problem and where it is.
     """
     if _c_jcs_dumps is None:
-        return jcs_dumps_python(value)
+        return jcs_dumps_python(value, count=count)
     try:
+        if count:
+            return _c_jcs_dumps(value, True)
         return _c_jcs_dumps(value)
     except (ValueError, TypeError) as exc:
         fast_error = exc
@@ -364,8 +406,19 @@ def normalize_content(text: str) -> str:
 
 
 def content_hash(text: str) -> str:
-    """PAM §6.2 content hash: "sha256:" + hex(SHA-256(UTF-8(normalize(content))))."""
-    return sha256_prefixed(normalize_content(text).encode("utf-8"))
+    """PAM §6.2 content hash: "sha256:" + hex(SHA-256(UTF-8(normalize(content)))).
+
+    Equal to hashing `normalize_content(text)`, with the steps that would change nothing
+    skipped: NFC of ASCII text is itself, and text without collapsible whitespace is already
+    collapsed — every whitespace character but the plain space is non-printable, so printable
+    text without a double space has none. Validation hashes every memory: this is hot.
+    """
+    normalized = text.strip().lower()
+    if not normalized.isascii():
+        normalized = unicodedata.normalize("NFC", normalized)
+    if "  " in normalized or not normalized.isprintable():
+        normalized = " ".join(normalized.split())
+    return "sha256:" + hashlib.sha256(normalized.encode("utf-8")).hexdigest()
 
 
 def integrity_checksum(memories: Sequence[Mapping[str, Any]]) -> str:
