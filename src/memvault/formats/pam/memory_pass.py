@@ -405,7 +405,12 @@ def _memory(
         out.checksum_computable = False
         return
     if canon is not None:
-        out.canonical[-1].append(record, canon)
+        run = out.canonical[-1]  # CanonicalRun.append, inlined: this runs per memory
+        run.ids.append(record)
+        blob = run.blob
+        assert isinstance(blob, bytearray)
+        blob += canon
+        run.ends.append(len(blob))
     if _UUID4.fullmatch(record) is None:
         out.non_uuid_ids += 1
 
@@ -442,7 +447,9 @@ def _memory(
                 f"{actual} (sha256 of the normalized content)",
                 f"$.memories[{index}].content_hash", "PAM §6", record,
             )  # fmt: skip
-    if temporal:
+    if temporal and (
+        ctx.incremental or "updated_at" in temporal or temporal.get("valid_until") is not None
+    ):
         _temporal(out, ctx, temporal, index, record)
     if superseded_by is not None or status == "superseded":
         _lifecycle(out, ctx, MemoryFact._make(out.facts[-1]), f"$.memories[{index}]")
@@ -472,11 +479,15 @@ def _memory(
 def _before(earlier: Any, later: Any) -> bool | None:
     """Whether timestamp `later` is strictly before `earlier`; None if either is unusable.
 
-    Same-shaped UTC timestamps ("…Z" of equal length) compare as strings; others are parsed.
+    Timestamps of one shape — equal length, same UTC offset ("Z" or "±hh:mm") — compare as
+    strings; others are parsed.
     """
     if type(earlier) is not str or type(later) is not str:
         return None
-    if len(earlier) == len(later) and earlier[-1:] == "Z" and later[-1:] == "Z":
+    if len(earlier) == len(later) and (
+        (earlier[-1:] == "Z" and later[-1:] == "Z")
+        or (earlier[-6:-5] in ("+", "-") and earlier[-6:] == later[-6:])
+    ):
         return later < earlier
     try:
         return parse_timestamp(later) < parse_timestamp(earlier)
