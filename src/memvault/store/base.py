@@ -17,10 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from memvault.errors import VaultError
 from memvault.model import Memory, Owner, Relation
 
 
-class StoreError(Exception):
+class StoreError(VaultError):
     """A storage failure the user can act on (message says what and where)."""
 
 
@@ -39,10 +40,15 @@ class StoredMemory:
     `decay_anchor` is the confidence the memory had when last reinforced; decay (PAM §8) is
     computed from it and `confidence.last_reinforced`, and reinforcement resets it. It is
     internal: exports carry only the PAM `confidence` block.
+
+    `document`, when set, is ``memory.to_json()`` already serialized as compact JSON (a caller
+    that had to build it anyway saves the store from doing it again); it must describe exactly
+    `memory`. Stores may ignore it.
     """
 
     memory: Memory
     decay_anchor: float | None = None
+    document: str | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +70,9 @@ class MemoryQuery:
     created_until: datetime | None = None
     updated_since: datetime | None = None
     exportable_only: bool = False
+    #: only memories this agent entity may read (PAM §9): visibility "public", or "shared"
+    #: with a grant to the entity that includes "read". None: no access filter (the owner).
+    readable_by: str | None = None
     #: full-text query (FTS); with `text`, results are ordered by relevance unless `order` says
     text: str | None = None
     order: Literal["created", "-created", "updated", "-updated", "relevance"] = "-created"
@@ -190,6 +199,14 @@ class Store(ABC):
     def update_memory(self, memory: StoredMemory) -> None:
         """Replace a memory with the same id (it must exist)."""
 
+    def update_memories(self, memories: Iterable[StoredMemory]) -> int:
+        """Replace many memories (each must exist); returns the count. Backends batch this."""
+        count = 0
+        for memory in memories:
+            self.update_memory(memory)
+            count += 1
+        return count
+
     @abstractmethod
     def get_memory(self, memory_id: str) -> StoredMemory | None: ...
 
@@ -203,6 +220,31 @@ class Store(ABC):
 
     @abstractmethod
     def find_by_content_hash(self, content_hash: str) -> list[StoredMemory]: ...
+
+    def find_by_content_hashes(
+        self, content_hashes: Iterable[str], statuses: tuple[str, ...] | None = None
+    ) -> dict[str, list[StoredMemory]]:
+        """Memories by content hash, for many hashes at once (batch dedup); only the given
+        statuses when `statuses` is set. Hashes without a memory are absent from the result."""
+        found: dict[str, list[StoredMemory]] = {}
+        for content_hash in set(content_hashes):
+            hits = [
+                m
+                for m in self.find_by_content_hash(content_hash)
+                if statuses is None or m.memory.effective_status in statuses
+            ]
+            if hits:
+                found[content_hash] = hits
+        return found
+
+    def existing_ids(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """Of these ids, the ones that exist, with their content hash."""
+        return {m.memory.id: m.memory.content_hash for m in self.get_memories(list(memory_ids))}
+
+    def memory_hashes(self) -> Iterator[tuple[str, str]]:
+        """(id, content_hash) of every memory, any status (for audit cross-checks)."""
+        for stored in self.iter_memories(MemoryQuery(statuses=None)):
+            yield stored.memory.id, stored.memory.content_hash
 
     @abstractmethod
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]: ...
@@ -241,6 +283,14 @@ class Store(ABC):
     @abstractmethod
     def iter_relations(self) -> Iterator[Relation]: ...
 
+    @abstractmethod
+    def update_relation(self, relation: Relation) -> None:
+        """Replace a relation with the same id (it must exist)."""
+
+    @abstractmethod
+    def relation_stats(self) -> dict[str, int]:
+        """Counts of relations by type."""
+
     # -- conversations and embeddings -----------------------------------------------------
 
     @abstractmethod
@@ -252,6 +302,9 @@ class Store(ABC):
 
     @abstractmethod
     def iter_conversations(self) -> Iterator[StoredConversation]: ...
+
+    @abstractmethod
+    def count_conversations(self) -> int: ...
 
     @abstractmethod
     def put_embedding(self, embedding: StoredEmbedding) -> None: ...
@@ -270,6 +323,14 @@ class Store(ABC):
     @abstractmethod
     def append_audit(self, entry: AuditEntry) -> None: ...
 
+    def append_audit_many(self, entries: Iterable[AuditEntry]) -> None:
+        """Append entries in order (one batch write where the backend can)."""
+        for entry in entries:
+            self.append_audit(entry)
+
+    @abstractmethod
+    def count_audit(self) -> int: ...
+
     @abstractmethod
     def last_audit(self) -> AuditEntry | None: ...
 
@@ -285,3 +346,13 @@ class Store(ABC):
 
     @abstractmethod
     def list_keys(self) -> list[KeyRecord]: ...
+
+    # -- maintenance ------------------------------------------------------------------------
+
+    def size_bytes(self) -> int | None:
+        """Bytes the database takes on disk, when the backend knows."""
+        return None
+
+    def check_integrity(self) -> list[str]:
+        """Problems the database engine finds in its own files (empty: healthy)."""
+        return []

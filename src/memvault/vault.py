@@ -1,0 +1,1999 @@
+"""The Vault: the one front door to a person's memories.
+
+Every front end (CLI, HTTP, MCP, web UI, importers, exporters) calls these methods; every
+business rule lives here: PAM §7.1 lifecycle, §6 dedup and reinforcement, §8 decay, §9 access
+control, §13 relations, AIMEM §5.1 DNA protection, the audit chain. The storage is behind
+`memvault.store.base.Store` (SQLCipher by default).
+
+Quick tour::
+
+    vault = Vault.init(home, "passphrase")            # or Vault.open(home, "passphrase")
+    result = vault.add("User lives in Lisbon", "fact", tags=["home"])
+    vault.search("lisboa")                             # diacritics and case folded
+    vault.supersede(old_id, new_id)                    # old → superseded, relation new → old
+    vault.retract(result.memory.id)                    # PAM §7.1
+    vault.verify_audit().ok
+
+Actors: ``"user"`` is the owner (everything allowed). ``"system"`` or ``"system:<task>"`` is
+background work (decay, importers): owner rights, except that it can never decay, delete,
+supersede, change or transition a DNA-class memory (AIMEM §5.1, `DNAProtected`). Any other
+actor string is an agent entity, allowed only what PAM §9 grants it (see docs/vault.md).
+
+Timestamps the vault writes are UTC, ``YYYY-MM-DDTHH:MM:SSZ`` (whole seconds); the audit log's
+``seq`` orders events within a second. New ids are UUID v4.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import gc
+import os
+import re
+import uuid
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import orjson
+
+from memvault import __version__
+from memvault.audit import AuditLog, AuditReport, PendingEntry
+from memvault.audit import verify as verify_chain
+from memvault.canonical import content_hash as compute_content_hash
+from memvault.canonical import jcs_dumps, sha256_prefixed
+from memvault.decay import (
+    DECAYING_MODELS,
+    DecaySettings,
+    decayed_confidence,
+    elapsed_days,
+    reinforced_confidence,
+    round_confidence,
+)
+from memvault.errors import (
+    AccessDenied,
+    AmbiguousId,
+    DNAProtected,
+    HomeNotWritable,
+    InvalidInput,
+    InvalidTransition,
+    NotFound,
+    VaultError,
+    VaultExists,
+    VaultNotFound,
+)
+from memvault.model import (
+    DECAY_MODELS,
+    DNA_TYPES,
+    EXTRACTION_METHODS,
+    MEMORY_STATUSES,
+    MEMORY_TYPES,
+    MISSING,
+    RELATION_TYPES,
+    TRANSITIONS,
+    Access,
+    AccessGrant,
+    Confidence,
+    Memory,
+    Owner,
+    Provenance,
+    Relation,
+    Temporal,
+    parse_timestamp,
+)
+from memvault.paths import database_path, ensure_home, vault_home
+from memvault.store.base import (
+    AuditEntry,
+    ExportRecord,
+    IntegrityViolation,
+    MemoryQuery,
+    Store,
+    StoredConversation,
+    StoredEmbedding,
+    StoredMemory,
+    StoreError,
+    WrongPassphrase,
+)
+
+__all__ = [
+    "BACKGROUND_ACTOR",
+    "OWNER_ACTOR",
+    "PASSPHRASE_ENV",
+    "UNCHANGED",
+    "AccessDenied",
+    "AddResult",
+    "AmbiguousId",
+    "AuditReport",
+    "BatchResult",
+    "DNAProtected",
+    "DecayReport",
+    "DecaySettings",
+    "HomeNotWritable",
+    "InvalidInput",
+    "InvalidTransition",
+    "MemoryQuery",
+    "NotFound",
+    "Page",
+    "SearchResult",
+    "StoreError",
+    "Vault",
+    "VaultError",
+    "VaultExists",
+    "VaultNotFound",
+    "WrongPassphrase",
+    "format_timestamp",
+]
+
+OWNER_ACTOR: Final = "user"
+BACKGROUND_ACTOR: Final = "system"
+PASSPHRASE_ENV: Final = "MEMVAULT_PASSPHRASE"
+SETTINGS_META_KEY: Final = "settings"
+VISIBILITIES: Final = ("private", "shared", "public")
+PERMISSIONS: Final = ("read", "write", "delete")
+EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else None
+
+TAG_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
+PLATFORM_PATTERN: Final = re.compile(r"[a-z0-9_-]{2,32}")
+LANGUAGE_PATTERN: Final = re.compile(r"[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?")
+DID_PATTERN: Final = re.compile(r"did:[a-z0-9]+:.+", re.DOTALL)
+#: add_memories checks and writes a batch in chunks of this many memories.
+_CHUNK: Final = 4096
+_NUMBER: Final = (int, float)
+_SEQUENCE: Final = (tuple, list)
+
+
+class _Unchanged:
+    """Marker for "leave this field as it is" in `Vault.update`."""
+
+    _instance: _Unchanged | None = None
+
+    def __new__(cls) -> _Unchanged:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNCHANGED: Final = _Unchanged()
+
+
+# ---------------------------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AddResult:
+    """What `Vault.add` did: `created` a new memory, or `reinforced` the existing active memory
+    with the same content hash (PAM §6). Exactly one of the two is true."""
+
+    memory: Memory
+    created: bool
+    reinforced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BatchResult:
+    """What `Vault.add_memories` did, by incoming memory id.
+
+    - `created`: ids inserted as new memories;
+    - `reinforced`: incoming ids whose content matched an active memory (in the vault or
+      earlier in the batch), which was reinforced instead — `id_map` says which;
+    - `skipped`: incoming ids already in the vault with the same content (an idempotent
+      re-import, AIMEM §8).
+
+    `id_map` maps every incoming id to the id it lives under in the vault.
+    """
+
+    created: list[str] = field(default_factory=list)
+    reinforced: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    id_map: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of `Vault.list`: the items and the total number of matches."""
+
+    items: list[Memory]
+    total: int
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """One full-text hit: the memory and its relevance (higher is better, bm25-based;
+    comparable only within one result list)."""
+
+    memory: Memory
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class DecayReport:
+    """What `Vault.decay` did. `protected` counts DNA-class memories left untouched."""
+
+    at: str
+    examined: int
+    updated: int
+    protected: int
+    unchanged: int
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def format_timestamp(moment: datetime) -> str:
+    """The vault's timestamp form: UTC, ``YYYY-MM-DDTHH:MM:SSZ``."""
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _now(now: datetime | None) -> datetime:
+    moment = datetime.now(UTC) if now is None else now
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0)
+
+
+def _is_background(actor: str) -> bool:
+    return actor == BACKGROUND_ACTOR or actor.startswith(BACKGROUND_ACTOR + ":")
+
+
+def _is_privileged(actor: str) -> bool:
+    return actor == OWNER_ACTOR or _is_background(actor)
+
+
+def _check_actor(actor: object) -> str:
+    if not isinstance(actor, str) or not actor.strip():
+        raise InvalidInput("actor must be a non-empty string", "actor")
+    return actor
+
+
+def _access(memory: Memory) -> Access:
+    return memory.access if isinstance(memory.access, Access) else Access()
+
+
+def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
+    shared = _access(memory).shared_with
+    return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
+
+
+def may(memory: Memory, actor: str, permission: str) -> bool:
+    """PAM §9 as the vault enforces it (see docs/vault.md, "Access control")."""
+    if _is_privileged(actor):
+        return True
+    visibility = _access(memory).effective_visibility
+    if permission == "read" and visibility == "public":
+        return True
+    if visibility == "private":
+        return False
+    return any(
+        g.entity == actor and isinstance(g.permissions, _SEQUENCE) and permission in g.permissions
+        for g in _grants(memory)
+        if isinstance(g, AccessGrant)
+    )
+
+
+def _timestamp_input(value: object, name: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return format_timestamp(value)
+    if isinstance(value, str):
+        try:
+            return format_timestamp(parse_timestamp(value))
+        except ValueError:
+            pass
+    raise InvalidInput(
+        f"{name} must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z, not {value!r}",
+        name,
+    )
+
+
+def _check_tags(tags: object, name: str = "tags") -> tuple[str, ...]:
+    if isinstance(tags, str) or not isinstance(tags, Iterable):
+        raise InvalidInput(f"{name} must be a list of strings", name)
+    result: list[str] = []
+    for tag in tags:
+        if not isinstance(tag, str) or not TAG_PATTERN.fullmatch(tag):
+            raise InvalidInput(
+                f"{name}: tag {tag!r} breaks the PAM tag rule ^[a-z0-9][a-z0-9_-]*$ (§4.3): "
+                "lowercase letters, digits, '-' and '_', starting with a letter or digit",
+                name,
+            )
+        if tag not in result:
+            result.append(tag)
+    return tuple(result)
+
+
+def _check_type(memory_type: object, custom_type: object) -> str | None:
+    if memory_type not in MEMORY_TYPES:
+        raise InvalidInput(
+            f"type {memory_type!r} is not a PAM memory type (§5); use one of "
+            f"{', '.join(MEMORY_TYPES)}",
+            "type",
+        )
+    if memory_type == "custom":
+        if not isinstance(custom_type, str) or not custom_type.strip():
+            raise InvalidInput(
+                'custom_type is required when type is "custom" (PAM §5.1)', "custom_type"
+            )
+        return custom_type
+    if custom_type is not None:
+        raise InvalidInput(
+            f'custom_type must be empty unless type is "custom" (PAM §5.1); got {custom_type!r} '
+            f"with type {memory_type!r}",
+            "custom_type",
+        )
+    return None
+
+
+def _check_content(content: object) -> str:
+    if not isinstance(content, str) or not content.strip():
+        raise InvalidInput("content must be non-empty text (PAM §4.1)", "content")
+    if "\x00" in content:
+        raise InvalidInput("content must not contain NUL characters", "content")
+    return content
+
+
+def _check_platform(platform: object) -> str:
+    if not isinstance(platform, str) or not PLATFORM_PATTERN.fullmatch(platform):
+        raise InvalidInput(
+            f"platform {platform!r} breaks the PAM rule ^[a-z0-9_-]{{2,32}}$ (§11.4): 2-32 "
+            "lowercase ASCII letters, digits, '-' or '_'",
+            "platform",
+        )
+    return platform
+
+
+def _check_extraction_method(method: object) -> str | None:
+    if method is not None and method not in EXTRACTION_METHODS:
+        raise InvalidInput(
+            f"extraction_method {method!r} is not one of {', '.join(EXTRACTION_METHODS)} "
+            "(PAM §11.3)",
+            "extraction_method",
+        )
+    return method if isinstance(method, str) else None
+
+
+def _check_visibility(visibility: object) -> str:
+    if visibility not in VISIBILITIES:
+        raise InvalidInput(
+            f"visibility {visibility!r} must be private, shared or public (PAM §9)", "visibility"
+        )
+    return str(visibility)
+
+
+def _check_confidence(value: object, name: str = "confidence") -> float:
+    if isinstance(value, bool) or not isinstance(value, _NUMBER) or not 0.0 <= float(value) <= 1.0:
+        raise InvalidInput(f"{name} must be a number in [0, 1] (PAM §8), not {value!r}", name)
+    return float(value)
+
+
+def _check_decay_model(value: object) -> str | None:
+    if value is not None and value not in DECAY_MODELS:
+        raise InvalidInput(
+            f"decay_model {value!r} must be time_linear, time_exponential, none or null (PAM §8.1)",
+            "decay_model",
+        )
+    return value if isinstance(value, str) else None
+
+
+def _check_permissions(permissions: object) -> tuple[str, ...]:
+    if isinstance(permissions, str):
+        permissions = (permissions,)
+    if not isinstance(permissions, Iterable):
+        raise InvalidInput("permissions must be a list of read, write, delete", "permissions")
+    result: list[str] = []
+    for permission in permissions:
+        if permission not in PERMISSIONS:
+            raise InvalidInput(
+                f"permissions: {permission!r} must be read, write or delete (PAM §9.1)",
+                "permissions",
+            )
+        if permission not in result:
+            result.append(str(permission))
+    if not result:
+        raise InvalidInput(
+            "permissions: a grant needs at least one permission (PAM §9.1)", "permissions"
+        )
+    return tuple(p for p in PERMISSIONS if p in result)
+
+
+def _check_entity(entity: object) -> str:
+    if not isinstance(entity, str) or not entity.strip():
+        raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
+    if _is_privileged(entity):
+        raise InvalidInput(
+            f"entity {entity!r} is reserved: {OWNER_ACTOR!r} is the owner and "
+            f"{BACKGROUND_ACTOR!r} background work; grants name agents",
+            "entity",
+        )
+    return entity
+
+
+def _check_grants(shared_with: object) -> tuple[AccessGrant, ...]:
+    if isinstance(shared_with, str) or not isinstance(shared_with, Iterable):
+        raise InvalidInput("shared_with must be a list of grants", "shared_with")
+    merged: dict[str, list[str]] = {}
+    entity: object
+    permissions: object
+    for grant in shared_with:
+        if isinstance(grant, AccessGrant):
+            entity, permissions = grant.entity, grant.permissions
+        elif isinstance(grant, Mapping):
+            entity, permissions = grant.get("entity"), grant.get("permissions")
+        elif isinstance(grant, _SEQUENCE) and len(grant) == 2:
+            entity, permissions = grant[0], grant[1]
+        else:
+            raise InvalidInput(
+                f"a grant must be AccessGrant, {{'entity', 'permissions'}} or (entity, "
+                f"permissions), not {grant!r}",
+                "shared_with",
+            )
+        name = _check_entity(entity)
+        merged.setdefault(name, []).extend(_check_permissions(permissions))
+    return tuple(
+        AccessGrant(entity=e, permissions=tuple(p for p in PERMISSIONS if p in perms))
+        for e, perms in merged.items()
+    )
+
+
+def _check_metadata(metadata: object) -> dict[str, Any]:
+    if metadata is None:
+        return {}
+    if not isinstance(metadata, Mapping):
+        raise InvalidInput("metadata must be an object (PAM §10)", "metadata")
+    result = dict(metadata)
+    language = result.get("language")
+    if language is not None and (
+        not isinstance(language, str) or not LANGUAGE_PATTERN.fullmatch(language)
+    ):
+        raise InvalidInput(
+            f"metadata.language {language!r} must be a BCP 47 tag like en or pt-BR (PAM §10)",
+            "metadata.language",
+        )
+    try:
+        jcs_dumps(result)
+    except ValueError as exc:
+        raise InvalidInput(f"metadata is not valid JSON: {exc}", "metadata") from None
+    return result
+
+
+def _optional_text(value: object, name: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidInput(f"{name} must be text or null, not {value!r}", name)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, _NUMBER) and not isinstance(value, bool)
+
+
+def _confidence_block(memory: Memory) -> Confidence | None:
+    return memory.confidence if isinstance(memory.confidence, Confidence) else None
+
+
+def _anchor_of(stored: StoredMemory) -> float | None:
+    if stored.decay_anchor is not None:
+        return stored.decay_anchor
+    conf = _confidence_block(stored.memory)
+    if conf is None:
+        return None
+    if _is_number(conf.initial):
+        return float(conf.initial)  # type: ignore[arg-type]
+    if _is_number(conf.current):
+        return float(conf.current)  # type: ignore[arg-type]
+    return None
+
+
+def _initial_anchor(memory: Memory) -> float | None:
+    return _anchor_of(StoredMemory(memory, None))
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector during a batch: it creates no cycles, and with
+    hundreds of thousands of new objects the collector's repeated full scans cost more than
+    the work itself."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _tags_of(memory: Memory) -> tuple[str, ...]:
+    return memory.tags if isinstance(memory.tags, tuple) else ()
+
+
+def _stated_at(memory: Memory, at: str) -> str:
+    """When an incoming duplicate was stated: its last_reinforced, else its created_at, never
+    later than now."""
+    conf = memory.confidence
+    stated = (
+        conf.last_reinforced
+        if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str)
+        else memory.temporal.created_at
+    )
+    try:
+        return stated if parse_timestamp(stated) <= parse_timestamp(at) else at
+    except ValueError:
+        return at
+
+
+def _later(a: str | None, b: str | None) -> str | None:
+    if a is None:
+        return b
+    if b is None:
+        return a
+    try:
+        return a if parse_timestamp(a) >= parse_timestamp(b) else b
+    except ValueError:
+        return b
+
+
+# ---------------------------------------------------------------------------------------------
+# The vault
+# ---------------------------------------------------------------------------------------------
+
+
+class Vault:
+    """The one front door. Create with `Vault.init`, open with `Vault.open` (or wrap an open
+    `Store` with ``Vault(store)``). Use as a context manager or call `close()`."""
+
+    def __init__(self, store: Store, home: Path | None = None) -> None:
+        owner = store.get_owner()
+        if owner is None:
+            raise StoreError("the vault has no owner record; it was not created by Vault.init")
+        self._store = store
+        self._home = home
+        self._owner = owner
+        self._audit = AuditLog(store)
+
+    # -- opening and closing --------------------------------------------------------------
+
+    @classmethod
+    def init(
+        cls,
+        home: Path | str | None = None,
+        passphrase: str | None = None,
+        *,
+        owner_id: str | None = None,
+        did: str | None = None,
+        kdf_iter: int | None = None,
+    ) -> Vault:
+        """``Vault.init(home=None, passphrase=None, *, owner_id=None, did=None,
+        kdf_iter=None) -> Vault``
+
+        Create a vault and its owner (PAM §3.1: `owner_id` defaults to a new UUID v4; `did`
+        must look like ``did:<method>:<id>``, §17). `home` defaults to ``$MEMVAULT_HOME`` or
+        the platform data directory; `passphrase` to ``$MEMVAULT_PASSPHRASE``; `kdf_iter` to
+        ``$MEMVAULT_KDF_ITER`` or SQLCipher's 256,000.
+
+        Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput.
+        """
+        from memvault.store.sqlite import SQLiteStore
+
+        passphrase = cls._passphrase(passphrase)
+        if owner_id is not None and (not isinstance(owner_id, str) or not owner_id.strip()):
+            raise InvalidInput("owner_id must be a non-empty string (PAM §3.1)", "owner_id")
+        if did is not None and (not isinstance(did, str) or not DID_PATTERN.fullmatch(did)):
+            raise InvalidInput(
+                f"did {did!r} must be a DID like did:key:z6Mk… (pattern ^did:[a-z0-9]+:.+$, "
+                "PAM §17)",
+                "did",
+            )
+        if kdf_iter is not None and (
+            isinstance(kdf_iter, bool) or not isinstance(kdf_iter, int) or kdf_iter < 1
+        ):
+            raise InvalidInput("kdf_iter must be a whole number ≥ 1", "kdf_iter")
+        root = vault_home(home)
+        if database_path(root).exists():
+            raise VaultExists(f"a vault already exists at {root}; it was left untouched")
+        ensure_home(root)
+        store = SQLiteStore.create(database_path(root), passphrase, kdf_iter=kdf_iter)
+        try:
+            at = format_timestamp(_now(None))
+            owner_json: dict[str, Any] = {"id": owner_id or str(uuid.uuid4())}
+            if did is not None:
+                owner_json["did"] = did
+            owner_json["created_at"] = at
+            owner = Owner.from_json(owner_json)
+            with store.transaction():
+                store.set_owner(owner)
+                store.set_meta(SETTINGS_META_KEY, orjson.dumps(DecaySettings().to_json()).decode())
+                AuditLog(store).append(
+                    [
+                        PendingEntry(
+                            "init",
+                            OWNER_ACTOR,
+                            details={
+                                "owner_id": owner.id,
+                                "schema_version": store.schema_version,
+                                "kdf_iter": store.kdf_iter,
+                            },
+                        )
+                    ],
+                    at,
+                )
+            return cls(store, root)
+        except BaseException:
+            store.close()
+            raise
+
+    @classmethod
+    def open(cls, home: Path | str | None = None, passphrase: str | None = None) -> Vault:
+        """``Vault.open(home=None, passphrase=None) -> Vault``
+
+        Open an existing vault (pending schema migrations run). Raises VaultNotFound,
+        WrongPassphrase, StoreError.
+        """
+        from memvault.store.sqlite import SQLiteStore
+
+        root = vault_home(home)
+        path = database_path(root)
+        if not path.is_file():
+            raise VaultNotFound(
+                f"no vault at {root} (create one with `memvault init`, or set MEMVAULT_HOME)"
+            )
+        store = SQLiteStore.open(path, cls._passphrase(passphrase))
+        try:
+            return cls(store, root)
+        except BaseException:
+            store.close()
+            raise
+
+    @staticmethod
+    def _passphrase(passphrase: str | None) -> str:
+        if passphrase is None:
+            passphrase = os.environ.get(PASSPHRASE_ENV)
+        if not passphrase:
+            raise InvalidInput(
+                f"a passphrase is required (argument, or the {PASSPHRASE_ENV} variable); the "
+                "vault is encrypted with it",
+                "passphrase",
+            )
+        return passphrase
+
+    def close(self) -> None:
+        """Close the database. The vault cannot be used afterwards."""
+        self._store.close()
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def owner(self) -> Owner:
+        """The owner record (PAM §3.1)."""
+        return self._owner
+
+    @property
+    def home(self) -> Path | None:
+        """The directory holding the vault files (None for a vault on a non-file store)."""
+        return self._home
+
+    @property
+    def store(self) -> Store:
+        """The storage backend (for tools that need it directly; rules live in the vault)."""
+        return self._store
+
+    # -- settings -------------------------------------------------------------------------
+
+    @property
+    def settings(self) -> DecaySettings:
+        """Decay rates and defaults (PAM §8.1), stored in the vault's meta table."""
+        text = self._store.get_meta(SETTINGS_META_KEY)
+        if text is None:
+            return DecaySettings()
+        try:
+            return DecaySettings.from_json(orjson.loads(text))
+        except (ValueError, TypeError):
+            return DecaySettings()
+
+    def update_settings(
+        self, *, actor: str = OWNER_ACTOR, now: datetime | None = None, **changes: Any
+    ) -> DecaySettings:
+        """``update_settings(*, actor="user", now=None, **changes) -> DecaySettings``
+
+        Change settings, e.g. ``update_settings(half_life_days=90)``. Owner only."""
+        self._require_owner(actor, "change settings")
+        try:
+            updated = self.settings.evolve(**changes)
+        except (ValueError, TypeError) as exc:
+            raise InvalidInput(str(exc), "settings") from None
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            self._store.set_meta(SETTINGS_META_KEY, orjson.dumps(updated.to_json()).decode())
+            self._audit.append(
+                [PendingEntry("settings", actor, details={"changed": sorted(changes)})], at
+            )
+        return updated
+
+    # -- access helpers -------------------------------------------------------------------
+
+    def _require_owner(self, actor: str, what: str) -> None:
+        _check_actor(actor)
+        if actor != OWNER_ACTOR:
+            raise AccessDenied(f"only the owner may {what}; {actor!r} is not the owner (PAM §9)")
+
+    @staticmethod
+    def _require(memory: Memory, actor: str, permission: str, what: str) -> None:
+        if not may(memory, actor, permission):
+            visibility = _access(memory).effective_visibility
+            reason = (
+                "it is private (owner only)"
+                if visibility == "private"
+                else f"no grant gives {actor!r} the {permission!r} permission"
+            )
+            raise AccessDenied(f"{actor!r} may not {what} memory {memory.id}: {reason} (PAM §9)")
+
+    @staticmethod
+    def _protect_dna(memory: Memory, actor: str, what: str) -> None:
+        if _is_background(actor) and memory.is_dna:
+            raise DNAProtected(
+                f"memory {memory.id} is DNA-class ({memory.type}"
+                f"{'/' + memory.custom_type if isinstance(memory.custom_type, str) else ''}"
+                f"{', pinned' if memory.pinned else ''}): background work ({actor!r}) may not "
+                f"{what} it (AIMEM §5.1)"
+            )
+
+    # -- adding ---------------------------------------------------------------------------
+
+    def add(
+        self,
+        content: str,
+        type: str,
+        *,
+        custom_type: str | None = None,
+        tags: Iterable[str] = (),
+        summary: str | None = None,
+        platform: str = "manual",
+        extraction_method: str | None = "manual",
+        confidence: float | None = None,
+        decay_model: str | None = None,
+        visibility: str = "private",
+        exportable: bool = True,
+        shared_with: Iterable[AccessGrant | Mapping[str, Any] | tuple[str, Iterable[str]]] = (),
+        metadata: Mapping[str, Any] | None = None,
+        valid_from: datetime | str | None = None,
+        valid_until: datetime | str | None = None,
+        conversation_ref: str | None = None,
+        message_ref: str | None = None,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> AddResult:
+        """``add(content, type, *, custom_type=None, tags=(), summary=None, platform="manual",
+        extraction_method="manual", confidence=None, decay_model=None, visibility="private",
+        exportable=True, shared_with=(), metadata=None, valid_from=None, valid_until=None,
+        conversation_ref=None, message_ref=None, actor="user", now=None) -> AddResult``
+
+        Add a memory, or reinforce the active memory that already has the same content hash
+        (PAM §6; never a twin): its confidence rises (`memvault.decay.reinforced_confidence`),
+        `confidence.last_reinforced` and `temporal.updated_at` become now, and new tags are
+        added to its tags; nothing else changes.
+
+        New memories get `confidence.initial` = `confidence` (default: settings
+        ``default_confidence``, 0.9) and `decay_model` (default: "none" for DNA-class memories,
+        else settings ``default_decay_model``). Raises InvalidInput naming the field and rule,
+        AccessDenied when an agent would reinforce a memory it may not write.
+        """
+        actor = _check_actor(actor)
+        content = _check_content(content)
+        custom = _check_type(type, custom_type)
+        tag_list = _check_tags(tags)
+        summary = _optional_text(summary, "summary")
+        platform = _check_platform(platform)
+        method = _check_extraction_method(extraction_method)
+        settings = self.settings
+        initial = (
+            settings.default_confidence
+            if confidence is None
+            else _check_confidence(confidence, "confidence")
+        )
+        model = _check_decay_model(decay_model)
+        visibility = _check_visibility(visibility)
+        if not isinstance(exportable, bool):
+            raise InvalidInput("exportable must be true or false (PAM §9)", "exportable")
+        grants = _check_grants(shared_with)
+        meta = _check_metadata(metadata)
+        start = _timestamp_input(valid_from, "valid_from")
+        until = _timestamp_input(valid_until, "valid_until")
+        conversation_ref = _optional_text(conversation_ref, "conversation_ref")
+        message_ref = _optional_text(message_ref, "message_ref")
+        moment = _now(now)
+        at = format_timestamp(moment)
+        digest = compute_content_hash(content)
+
+        memory = Memory(
+            id=str(uuid.uuid4()),
+            type=type,
+            custom_type=custom,
+            status="active",
+            content=content,
+            content_hash=digest,
+            summary=summary,
+            tags=tag_list,
+            confidence=Confidence(initial=initial, current=initial, decay_model=None),
+            temporal=Temporal(
+                created_at=at,
+                updated_at=None,
+                valid_from=start,
+                valid_until=until,
+                superseded_by=None,
+            ),
+            provenance=Provenance(
+                platform=platform,
+                platform_user_id=None,
+                conversation_ref=conversation_ref,
+                message_ref=message_ref,
+                extraction_method=method,
+                extracted_at=at,
+                extractor=EXTRACTOR,
+            ),
+            access=Access(visibility=visibility, exportable=exportable, shared_with=grants),
+            embedding_ref=None,
+            metadata=meta,
+        )
+        if model is None:
+            model = "none" if memory.is_dna else settings.default_decay_model
+        memory = memory.evolve(
+            confidence=Confidence(
+                initial=initial, current=initial, decay_model=model, last_reinforced=None
+            )
+        )
+
+        with self._store.transaction():
+            existing = self._active_twin(digest)
+            if existing is not None:
+                self._require(existing.memory, actor, "write", "reinforce")
+                reinforced = self._reinforce(existing, tag_list, at, settings)
+                self._store.update_memory(reinforced)
+                self._audit.append([self._reinforce_entry(reinforced.memory, actor, "add")], at)
+                return AddResult(reinforced.memory, created=False, reinforced=True)
+            self._store.insert_memories([StoredMemory(memory, initial)])
+            self._audit.append([self._add_entry(memory, actor)], at)
+        return AddResult(memory, created=True, reinforced=False)
+
+    def _active_twin(self, digest: str) -> StoredMemory | None:
+        for stored in self._store.find_by_content_hash(digest):
+            if stored.memory.effective_status == "active":
+                return stored
+        return None
+
+    @staticmethod
+    def _reinforce(
+        stored: StoredMemory,
+        tags: Sequence[str],
+        at: str,
+        settings: DecaySettings,
+        reinforced_at: str | None = None,
+    ) -> StoredMemory:
+        memory = stored.memory
+        conf = _confidence_block(memory)
+        anchor = _anchor_of(stored)
+        current = (
+            float(conf.current)  # type: ignore[arg-type]
+            if conf is not None and _is_number(conf.current)
+            else None
+        )
+        if anchor is None and current is None:
+            anchor = settings.default_confidence
+        value = reinforced_confidence(anchor, current, settings.reinforce_step)
+        # Never earlier than the memory itself (an imported duplicate may be older).
+        when = _later(reinforced_at or at, memory.temporal.created_at) or at
+        if conf is None:
+            conf = Confidence(initial=value, current=value, decay_model=None, last_reinforced=when)
+        else:
+            previous = conf.last_reinforced if isinstance(conf.last_reinforced, str) else None
+            conf = conf.evolve(current=value, last_reinforced=_later(previous, when))
+        old_tags = memory.tags if isinstance(memory.tags, tuple) else ()
+        new_tags = tuple(dict.fromkeys((*old_tags, *tags)))
+        changes: dict[str, Any] = {
+            "confidence": conf,
+            "temporal": memory.temporal.evolve(updated_at=at),
+        }
+        if new_tags != old_tags:
+            changes["tags"] = new_tags
+        return StoredMemory(memory.evolve(**changes), value)
+
+    @staticmethod
+    def _add_entry(memory: Memory, actor: str, action: str = "add") -> PendingEntry:
+        details: dict[str, Any] = {"type": memory.type, "status": memory.effective_status}
+        if isinstance(memory.custom_type, str):
+            details["custom_type"] = memory.custom_type
+        details["platform"] = memory.provenance.platform
+        return PendingEntry(action, actor, memory.id, memory.content_hash, details)
+
+    @staticmethod
+    def _reinforce_entry(memory: Memory, actor: str, via: str) -> PendingEntry:
+        conf = _confidence_block(memory)
+        details: dict[str, Any] = {"via": via}
+        if conf is not None and _is_number(conf.current):
+            details["confidence"] = conf.current
+        return PendingEntry("reinforce", actor, memory.id, memory.content_hash, details)
+
+    def add_memories(
+        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> BatchResult:
+        """``add_memories(memories, *, actor="user", now=None) -> BatchResult``
+
+        Add PAM memories as they are (ids, timestamps, provenance kept) in ONE transaction:
+        all of them or, on any error, none. Every memory must validate against the PAM memory
+        schema and carry the right content hash (§6); an error names its position, id, field
+        and rule.
+
+        Dedup (PAM §6), also within the batch: an incoming *active* memory whose content hash
+        matches an active memory reinforces that memory instead of being stored (its
+        `last_reinforced` becomes the later of the two statements). An incoming id already in
+        the vault with the same content hash is skipped (idempotent re-import); with a
+        different content hash it is an error — use `update` for that.
+        """
+        actor = _check_actor(actor)
+        at = format_timestamp(_now(now))
+        with _gc_paused():
+            return self._add_memories(builtins.list(memories), actor, at)
+
+    def _add_memories(self, batch: builtins.list[Memory], actor: str, at: str) -> BatchResult:
+        for index, memory in enumerate(batch):
+            if not isinstance(memory, Memory):
+                raise InvalidInput(f"memories[{index}] is not a Memory", "memories")
+        settings = self.settings
+        result = BatchResult()
+        created, skipped, id_map = result.created, result.skipped, result.id_map
+        with self._store.transaction():
+            present = self._store.existing_ids([m.id for m in batch])
+            twins = self._store.find_by_content_hashes(
+                [m.content_hash for m in batch if m.effective_status == "active"],
+                statuses=("active",),
+            )
+            new: dict[str, StoredMemory] = {}
+            rewritten: set[str] = set()  # new memories reinforced later in the batch
+            new_active_by_hash: dict[str, str] = {}
+            touched: dict[str, StoredMemory] = {}
+            reinforce_entries: builtins.list[PendingEntry] = []
+            for index, memory in enumerate(batch):
+                memory_id = memory.id
+                digest = memory.content_hash
+                if memory_id in present or memory_id in new:
+                    known = present.get(memory_id) or new[memory_id].memory.content_hash
+                    if known != digest:
+                        raise InvalidInput(
+                            f"memories[{index}] (id {memory_id}): a memory with this id and "
+                            "different content is already in the vault; use update to change "
+                            "it",
+                            "id",
+                        )
+                    skipped.append(memory_id)
+                    id_map[memory_id] = memory_id
+                    continue
+                if memory.effective_status == "active":
+                    target = self._batch_twin(digest, new, new_active_by_hash, touched, twins)
+                    if target is not None:
+                        self._require(target.memory, actor, "write", "reinforce")
+                        target_id = target.memory.id
+                        updated = self._reinforce(
+                            target, _tags_of(memory), at, settings, _stated_at(memory, at)
+                        )
+                        if target_id in new:
+                            # Reinforced within the batch: still new, not "updated".
+                            new[target_id] = StoredMemory(
+                                updated.memory.evolve(temporal=target.memory.temporal),
+                                updated.decay_anchor,
+                            )
+                            rewritten.add(target_id)
+                        else:
+                            touched[target_id] = updated
+                        reinforce_entries.append(
+                            self._reinforce_entry(updated.memory, actor, "batch")
+                        )
+                        result.reinforced.append(memory_id)
+                        id_map[memory_id] = target_id
+                        continue
+                    new_active_by_hash[digest] = memory_id
+                new[memory_id] = StoredMemory(memory, _initial_anchor(memory))
+                created.append(memory_id)
+                id_map[memory_id] = memory_id
+            self._check_and_insert(batch, new, rewritten)
+            if touched:
+                self._store.update_memories(touched.values())
+            entries = [self._add_entry(s.memory, actor) for s in new.values()]
+            entries.extend(reinforce_entries)
+            self._audit.append(entries, at)
+        return result
+
+    def _check_and_insert(
+        self,
+        batch: Sequence[Memory],
+        new: Mapping[str, StoredMemory],
+        rewritten: set[str],
+    ) -> None:
+        """Check every incoming memory (`_check_memories`) and insert the new ones, chunk by
+        chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
+        failure leaves nothing behind. (Checking the next chunk in a helper thread while SQLite
+        writes this one was measured: no gain — the GIL hand-offs serialize the two.)"""
+        chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
+        # The batch position each new memory came from (a later duplicate id is skipped).
+        origin: dict[str, int] = {}
+        for index, memory in enumerate(batch):
+            if memory.id in new and memory.id not in origin:
+                origin[memory.id] = index
+
+        def insert(number: int, documents: Sequence[str | None]) -> None:
+            rows = []
+            start = number * _CHUNK
+            for offset, document in enumerate(documents):
+                memory_id = batch[start + offset].id
+                if origin.get(memory_id) != start + offset:
+                    continue  # skipped, or reinforced another memory instead
+                stored = new[memory_id]
+                if memory_id not in rewritten:
+                    stored = StoredMemory(stored.memory, stored.decay_anchor, document)
+                rows.append(stored)
+            try:
+                self._store.insert_memories(rows)
+            except IntegrityViolation as exc:
+                raise InvalidInput(str(exc), "id") from None
+
+        for number, chunk in enumerate(chunks):
+            insert(number, self._check_memories(chunk, number * _CHUNK))
+
+    @staticmethod
+    def _batch_twin(
+        digest: str,
+        new: Mapping[str, StoredMemory],
+        new_active_by_hash: Mapping[str, str],
+        touched: Mapping[str, StoredMemory],
+        twins: Mapping[str, Sequence[StoredMemory]],
+    ) -> StoredMemory | None:
+        """The active memory with this content hash: added earlier in the batch, or in the
+        vault (as already reinforced earlier in the batch, if it was)."""
+        earlier = new_active_by_hash.get(digest)
+        if earlier is not None:
+            return new[earlier]
+        found = twins.get(digest)
+        if found:
+            return touched.get(found[0].memory.id) or found[0]
+        return None
+
+    def _check_memories(self, batch: Sequence[object], start: int = 0) -> builtins.list[str | None]:
+        """Check incoming PAM memories against the PAM memory schema and §6; returns each one's
+        JSON text. InvalidInput names memories[start + index], the id, the path and the rule."""
+        from memvault.formats.pam.schema import validate_memories
+        from memvault.store.codec import memory_to_json
+
+        dumps = orjson.dumps
+        documents: builtins.list[dict[str, Any]] = []
+        for index, memory in enumerate(batch):
+            if not isinstance(memory, Memory):
+                raise InvalidInput(f"memories[{start + index}] is not a Memory", "memories")
+            content = memory.content
+            if isinstance(content, str) and content.strip():
+                if memory.content_hash != compute_content_hash(content):
+                    raise InvalidInput(
+                        f"memories[{start + index}] (id {memory.id!r}): content_hash does not "
+                        "match the content (PAM §6: sha256 of the normalized content)",
+                        "content_hash",
+                    )
+            elif isinstance(content, str):
+                raise InvalidInput(
+                    f"memories[{start + index}] (id {memory.id!r}): content must be non-empty "
+                    "text (PAM §4.1)",
+                    "content",
+                )
+            documents.append(memory_to_json(memory))
+        findings = [f for f in validate_memories(documents, 0) if f.severity == "error"]
+        if findings:
+            first = findings[0]
+            index_text = first.path.partition("[")[2].partition("]")[0]
+            index = int(index_text) if index_text.isdigit() else 0
+            memory = batch[index]
+            memory_id = memory.id if isinstance(memory, Memory) else "?"
+            more = f" (and {len(findings) - 1} more problems)" if len(findings) > 1 else ""
+            section = f" ({first.section})" if first.section else ""
+            field = first.path.split("].", 1)[1] if "]." in first.path else None
+            path = first.path.replace("$.memories[", "", 1).partition("]")[2].lstrip(".")
+            raise InvalidInput(
+                f"memories[{start + index}] (id {memory_id!r}): {path or 'memory'}: "
+                f"{first.message}{section}{more}",
+                field,
+            )
+        try:
+            return [dumps(d).decode() for d in documents]
+        except (TypeError, orjson.JSONEncodeError) as exc:  # pragma: no cover - schema-checked
+            raise InvalidInput(f"a memory is not valid JSON: {exc}", "memories") from None
+
+    # -- reading --------------------------------------------------------------------------
+
+    def resolve(self, id_or_prefix: str) -> str:
+        """``resolve(id_or_prefix) -> str``
+
+        The full id of the memory with this id, or the only one whose id starts with this
+        prefix (like git). Raises NotFound, or AmbiguousId listing the candidates."""
+        if not isinstance(id_or_prefix, str) or not id_or_prefix.strip():
+            raise InvalidInput("a memory id (or a unique prefix of one) is required", "id")
+        key = id_or_prefix.strip()
+        if self._store.get_memory(key) is not None:
+            return key
+        candidates = self._store.ids_with_prefix(key, limit=11)
+        if not candidates:
+            raise NotFound(f"no memory with id or id prefix {key!r}")
+        if len(candidates) > 1:
+            shown = ", ".join(candidates[:10]) + (", …" if len(candidates) > 10 else "")
+            raise AmbiguousId(
+                f"id prefix {key!r} matches several memories: {shown}; type more of the id",
+                candidates[:10],
+            )
+        return candidates[0]
+
+    def _load(self, id_or_prefix: str) -> StoredMemory:
+        memory_id = self.resolve(id_or_prefix)
+        stored = self._store.get_memory(memory_id)
+        if stored is None:  # pragma: no cover - resolve just found it
+            raise NotFound(f"no memory with id {memory_id!r}")
+        return stored
+
+    def get(self, id_or_prefix: str, *, actor: str = OWNER_ACTOR) -> Memory:
+        """``get(id_or_prefix, *, actor="user") -> Memory``
+
+        Raises NotFound, AmbiguousId, AccessDenied (an agent without read access, PAM §9)."""
+        actor = _check_actor(actor)
+        memory = self._load(id_or_prefix).memory
+        self._require(memory, actor, "read", "read")
+        return memory
+
+    def _scoped(self, query: MemoryQuery | None, actor: str) -> MemoryQuery:
+        from dataclasses import replace
+
+        query = MemoryQuery() if query is None else query
+        if not isinstance(query, MemoryQuery):
+            raise InvalidInput("query must be a MemoryQuery", "query")
+        if query.limit is not None and query.limit < 0:
+            raise InvalidInput("limit must be ≥ 0", "limit")
+        if query.offset < 0:
+            raise InvalidInput("offset must be ≥ 0", "offset")
+        if not _is_privileged(actor):
+            query = replace(query, readable_by=actor)
+        return query
+
+    def list(self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR) -> Page:
+        """``list(query=None, *, actor="user") -> Page``
+
+        Memories matching the query (default: active ones, newest first, 50 per page); an
+        agent sees only what it may read (PAM §9). `Page.total` counts every match."""
+        actor = _check_actor(actor)
+        scoped = self._scoped(query, actor)
+        items = [s.memory for s in self._store.query_memories(scoped)]
+        total = self._store.count_memories(scoped)
+        return Page(items, total, scoped.offset, scoped.limit)
+
+    def iter_memories(
+        self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR
+    ) -> Iterator[Memory]:
+        """``iter_memories(query=None, *, actor="user") -> Iterator[Memory]``
+
+        Every matching memory (limit/offset ignored), streamed in batches — for exports."""
+        actor = _check_actor(actor)
+        for stored in self._store.iter_memories(self._scoped(query, actor)):
+            yield stored.memory
+
+    def search(
+        self,
+        text: str,
+        query: MemoryQuery | None = None,
+        *,
+        order: str = "relevance",
+        actor: str = OWNER_ACTOR,
+    ) -> builtins.list[SearchResult]:
+        """``search(text, query=None, *, order="relevance", actor="user")
+        -> list[SearchResult]``
+
+        Full-text search over content, summary and tags; case and diacritics are folded
+        ("acao" finds "ação", "Lisboa" finds "lisboa"). Every word must match; ``word*``
+        matches a prefix; punctuation is ignored. The query's filters, limit and offset apply
+        (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
+        MemoryQuery's time orders ("-created", "created", "-updated", "updated")."""
+        actor = _check_actor(actor)
+        if not isinstance(text, str):
+            raise InvalidInput("search text must be a string", "text")
+        if order not in ("relevance", "created", "-created", "updated", "-updated"):
+            raise InvalidInput(
+                f"order {order!r} must be relevance, created, -created, updated or -updated",
+                "order",
+            )
+        from dataclasses import replace
+
+        scoped = replace(self._scoped(query, actor), text=text, order=order)  # type: ignore[arg-type]
+        return [SearchResult(h.memory.memory, h.score) for h in self._store.search(scoped)]
+
+    # -- changing -------------------------------------------------------------------------
+
+    def update(
+        self,
+        id: str,
+        *,
+        content: str | _Unchanged = UNCHANGED,
+        type: str | _Unchanged = UNCHANGED,
+        custom_type: str | _Unchanged | None = UNCHANGED,
+        tags: Iterable[str] | _Unchanged = UNCHANGED,
+        summary: str | _Unchanged | None = UNCHANGED,
+        exportable: bool | _Unchanged = UNCHANGED,
+        visibility: str | _Unchanged = UNCHANGED,
+        metadata: Mapping[str, Any] | _Unchanged | None = UNCHANGED,
+        valid_from: datetime | str | _Unchanged | None = UNCHANGED,
+        valid_until: datetime | str | _Unchanged | None = UNCHANGED,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> Memory:
+        """``update(id, *, content=UNCHANGED, type=UNCHANGED, custom_type=UNCHANGED,
+        tags=UNCHANGED, summary=UNCHANGED, exportable=UNCHANGED, visibility=UNCHANGED,
+        metadata=UNCHANGED, valid_from=UNCHANGED, valid_until=UNCHANGED, actor="user",
+        now=None) -> Memory``
+
+        Change some fields; the others stay. New content gets a new content hash (and may not
+        equal another active memory's: supersede or reinforce that one instead). Content and
+        type can change only while the memory is active or deprecated (a retracted, archived or
+        superseded memory keeps its statement, PAM §16.3). `temporal.updated_at` moves only if
+        something really changed; an update that changes nothing writes nothing.
+
+        Agents need the "write" grant; visibility and exportable are the owner's alone.
+        Background work may not change DNA-class memories (DNAProtected).
+        """
+        actor = _check_actor(actor)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            stored = self._load(id)
+            memory = stored.memory
+            self._require(memory, actor, "write", "change")
+            self._protect_dna(memory, actor, "change")
+            changes: dict[str, Any] = {}
+            changed: builtins.list[str] = []
+            access_change = not isinstance(visibility, _Unchanged) or not isinstance(
+                exportable, _Unchanged
+            )
+            if access_change and not _is_privileged(actor):
+                raise AccessDenied(
+                    f"only the owner may change the visibility or exportability of memory "
+                    f"{memory.id} (PAM §9)"
+                )
+            new_type = memory.type
+            new_custom = memory.custom_type if isinstance(memory.custom_type, str) else None
+            if not isinstance(type, _Unchanged):
+                new_type = type
+                if isinstance(custom_type, _Unchanged) and type != "custom":
+                    new_custom = None
+            if not isinstance(custom_type, _Unchanged):
+                new_custom = custom_type
+            if new_type != memory.type or new_custom != (
+                memory.custom_type if isinstance(memory.custom_type, str) else None
+            ):
+                checked = _check_type(new_type, new_custom)
+                changes["type"] = new_type
+                changes["custom_type"] = checked
+                changed.append("type")
+            if not isinstance(content, _Unchanged):
+                text = _check_content(content)
+                if text != memory.content:
+                    digest = compute_content_hash(text)
+                    if digest != memory.content_hash:
+                        twin = self._active_twin(digest)
+                        if twin is not None and twin.memory.id != memory.id:
+                            raise InvalidInput(
+                                f"the new content is the same as active memory {twin.memory.id} "
+                                "(PAM §6); supersede or reinforce that memory instead",
+                                "content",
+                            )
+                    changes["content"] = text
+                    changes["content_hash"] = digest
+                    changed.append("content")
+            if ("content" in changes or "type" in changes) and memory.effective_status not in (
+                "active",
+                "deprecated",
+            ):
+                raise InvalidInput(
+                    f"memory {memory.id} is {memory.effective_status}: its content and type are "
+                    "kept as they were (PAM §16.3); add a new memory instead",
+                    "status",
+                )
+            if not isinstance(tags, _Unchanged):
+                tag_list = _check_tags(tags)
+                old = memory.tags if isinstance(memory.tags, tuple) else ()
+                if tag_list != old:
+                    changes["tags"] = tag_list
+                    changed.append("tags")
+            if not isinstance(summary, _Unchanged):
+                text_or_none = _optional_text(summary, "summary")
+                if text_or_none != (memory.summary if memory.summary is not MISSING else None):
+                    changes["summary"] = text_or_none
+                    changed.append("summary")
+            access = _access(memory)
+            if not isinstance(visibility, _Unchanged):
+                value = _check_visibility(visibility)
+                if value != access.effective_visibility:
+                    access = access.evolve(visibility=value)
+                    changed.append("visibility")
+            if not isinstance(exportable, _Unchanged):
+                if not isinstance(exportable, bool):
+                    raise InvalidInput("exportable must be true or false (PAM §9)", "exportable")
+                if exportable != access.is_exportable:
+                    access = access.evolve(exportable=exportable)
+                    changed.append("exportable")
+            if "visibility" in changed or "exportable" in changed:
+                changes["access"] = access
+            if not isinstance(metadata, _Unchanged):
+                meta = _check_metadata(metadata)
+                if meta != (dict(memory.metadata) if isinstance(memory.metadata, Mapping) else {}):
+                    changes["metadata"] = meta
+                    changed.append("metadata")
+            temporal = memory.temporal
+            validity: tuple[tuple[str, object], ...] = (
+                ("valid_from", valid_from),
+                ("valid_until", valid_until),
+            )
+            for name, given in validity:
+                if isinstance(given, _Unchanged):
+                    continue
+                stamp = _timestamp_input(given, name)
+                if stamp != (getattr(temporal, name) or None):
+                    temporal = temporal.evolve(**{name: stamp})
+                    changed.append(name)
+            if not changed:
+                return memory
+            changes["temporal"] = temporal.evolve(updated_at=at)
+            updated = memory.evolve(**changes)
+            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "update",
+                        actor,
+                        updated.id,
+                        updated.content_hash,
+                        {"changed": changed, "previous_content_hash": memory.content_hash}
+                        if "content" in changed
+                        else {"changed": changed},
+                    )
+                ],
+                at,
+            )
+        return updated
+
+    def grant(
+        self,
+        id: str,
+        entity: str,
+        permissions: Iterable[str] | str,
+        *,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> Memory:
+        """``grant(id, entity, permissions, *, actor="user", now=None) -> Memory``
+
+        Give an agent entity permissions (read / write / delete, PAM §9.1) on a memory, added
+        to any it has. A private memory becomes "shared" (a grant on a private memory would
+        have no effect). Owner only."""
+        self._require_owner(actor, "grant access")
+        name = _check_entity(entity)
+        perms = _check_permissions(permissions)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            stored = self._load(id)
+            memory = stored.memory
+            access = _access(memory)
+            grants = builtins.list(_grants(memory))
+            for i, g in enumerate(grants):
+                if isinstance(g, AccessGrant) and g.entity == name:
+                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
+                    merged = tuple(p for p in PERMISSIONS if p in have or p in perms)
+                    grants[i] = g.evolve(permissions=merged)
+                    break
+            else:
+                grants.append(AccessGrant(entity=name, permissions=perms))
+            new_access = access.evolve(shared_with=tuple(grants))
+            if access.effective_visibility == "private":
+                new_access = new_access.evolve(visibility="shared")
+            if new_access == access:
+                return memory
+            updated = memory.evolve(
+                access=new_access, temporal=memory.temporal.evolve(updated_at=at)
+            )
+            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "grant",
+                        actor,
+                        updated.id,
+                        updated.content_hash,
+                        {"entity": name, "permissions": builtins.list(perms)},
+                    )
+                ],
+                at,
+            )
+        return updated
+
+    def revoke(
+        self,
+        id: str,
+        entity: str,
+        permissions: Iterable[str] | str | None = None,
+        *,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> Memory:
+        """``revoke(id, entity, permissions=None, *, actor="user", now=None) -> Memory``
+
+        Take permissions away from an entity (all of them when `permissions` is None; the grant
+        disappears when none is left). Owner only."""
+        self._require_owner(actor, "revoke access")
+        if not isinstance(entity, str) or not entity:
+            raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
+        removing = PERMISSIONS if permissions is None else _check_permissions(permissions)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            stored = self._load(id)
+            memory = stored.memory
+            access = _access(memory)
+            grants: builtins.list[AccessGrant] = []
+            for g in _grants(memory):
+                if isinstance(g, AccessGrant) and g.entity == entity:
+                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
+                    left = tuple(p for p in have if p not in removing)
+                    if left:
+                        grants.append(g.evolve(permissions=left))
+                else:
+                    grants.append(g)
+            if tuple(grants) == _grants(memory):
+                return memory
+            updated = memory.evolve(
+                access=access.evolve(shared_with=tuple(grants)),
+                temporal=memory.temporal.evolve(updated_at=at),
+            )
+            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "revoke",
+                        actor,
+                        updated.id,
+                        updated.content_hash,
+                        {"entity": entity, "permissions": builtins.list(removing)},
+                    )
+                ],
+                at,
+            )
+        return updated
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def transition(
+        self, id: str, status: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> Memory:
+        """``transition(id, status, *, actor="user", now=None) -> Memory``
+
+        Move a memory along PAM §7.1: active → superseded | deprecated | retracted | archived,
+        superseded → archived, deprecated → retracted | archived; retracted and archived are
+        final. Anything else raises InvalidTransition naming the current status and the allowed
+        transitions. (Prefer `supersede`, which also records the replacement.) Agents need
+        "write"; background work may not transition DNA-class memories (DNAProtected)."""
+        actor = _check_actor(actor)
+        if status not in MEMORY_STATUSES:
+            raise InvalidInput(
+                f"status {status!r} is not one of {', '.join(MEMORY_STATUSES)} (PAM §7)", "status"
+            )
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            stored = self._load(id)
+            memory = stored.memory
+            self._require(memory, actor, "write", "change the status of")
+            self._protect_dna(memory, actor, f"move to {status}")
+            self._check_transition(memory, status)
+            updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
+            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "transition",
+                        actor,
+                        updated.id,
+                        updated.content_hash,
+                        {"from": memory.effective_status, "to": status},
+                    )
+                ],
+                at,
+            )
+        return updated
+
+    @staticmethod
+    def _check_transition(memory: Memory, status: str) -> None:
+        current = memory.effective_status
+        allowed = TRANSITIONS.get(current, ())
+        if status in allowed:
+            return
+        if not allowed:
+            raise InvalidTransition(
+                f"memory {memory.id} is {current}, which is final: no transition is allowed "
+                f"(PAM §7.1), not even to {status}"
+            )
+        raise InvalidTransition(
+            f"memory {memory.id} is {current}; PAM §7.1 allows {current} → "
+            f"{' | '.join(allowed)}, not {current} → {status}"
+        )
+
+    def retract(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
+        """``retract(id, *, actor="user", now=None) -> Memory`` — the user invalidates it
+        (kept, never deleted: PAM §16.3)."""
+        return self.transition(id, "retracted", actor=actor, now=now)
+
+    def archive(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
+        """``archive(id, *, actor="user", now=None) -> Memory`` — kept for history only."""
+        return self.transition(id, "archived", actor=actor, now=now)
+
+    def deprecate(
+        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> Memory:
+        """``deprecate(id, *, actor="user", now=None) -> Memory`` — still valid, no longer
+        prioritized."""
+        return self.transition(id, "deprecated", actor=actor, now=now)
+
+    def supersede(
+        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> Relation:
+        """``supersede(old, new, *, actor="user", now=None) -> Relation``
+
+        `new` replaces `old`: old.status = superseded, old.temporal.superseded_by = new, and a
+        `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
+        otherwise). Agents need "write" on old and "read" on new; background work may not
+        supersede a DNA-class memory (DNAProtected)."""
+        actor = _check_actor(actor)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            old_stored = self._load(old)
+            new_stored = self._load(new)
+            old_memory, new_memory = old_stored.memory, new_stored.memory
+            if old_memory.id == new_memory.id:
+                raise InvalidInput(f"a memory cannot supersede itself ({old_memory.id})", "new")
+            self._require(old_memory, actor, "write", "supersede")
+            self._require(new_memory, actor, "read", "read")
+            self._protect_dna(old_memory, actor, "supersede")
+            for role, memory in (("old", old_memory), ("new", new_memory)):
+                if memory.effective_status != "active":
+                    raise InvalidTransition(
+                        f"cannot supersede: the {role} memory {memory.id} is "
+                        f"{memory.effective_status}, and both must be active (PAM §7.1 allows "
+                        "only active → superseded, and a replacement must be current)"
+                    )
+            updated = old_memory.evolve(
+                status="superseded",
+                temporal=old_memory.temporal.evolve(superseded_by=new_memory.id, updated_at=at),
+            )
+            relation = Relation(
+                id=str(uuid.uuid4()),
+                from_=new_memory.id,
+                to=old_memory.id,
+                type="supersedes",
+                created_at=at,
+                confidence=None,
+            )
+            self._store.update_memory(StoredMemory(updated, old_stored.decay_anchor))
+            self._store.insert_relation(relation)
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "supersede",
+                        actor,
+                        old_memory.id,
+                        old_memory.content_hash,
+                        {"by": new_memory.id, "relation_id": relation.id},
+                    )
+                ],
+                at,
+            )
+        return relation
+
+    # -- relations ------------------------------------------------------------------------
+
+    def relate(
+        self,
+        from_id: str,
+        to_id: str,
+        type: str,
+        *,
+        confidence: float | None = None,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> Relation:
+        """``relate(from_id, to_id, type, *, confidence=None, actor="user", now=None)
+        -> Relation``
+
+        A typed edge (PAM §13: supports, contradicts, extends, supersedes, related_to,
+        derived_from) with an optional confidence in [0, 1]. Relating the same pair with the
+        same type again returns the existing relation (with the new confidence, if one is
+        given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
+        relation made here does not change any status; `supersede` does."""
+        actor = _check_actor(actor)
+        if type not in RELATION_TYPES:
+            raise InvalidInput(
+                f"relation type {type!r} is not one of {', '.join(RELATION_TYPES)} (PAM §13.2)",
+                "type",
+            )
+        conf = None if confidence is None else _check_confidence(confidence, "confidence")
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            source = self._load(from_id).memory
+            target = self._load(to_id).memory
+            if source.id == target.id:
+                raise InvalidInput(f"a memory cannot be related to itself ({source.id})", "to")
+            self._require(source, actor, "write", "relate")
+            self._require(target, actor, "read", "read")
+            for existing in self._store.relations_of(source.id):
+                if (
+                    existing.from_ == source.id
+                    and existing.to == target.id
+                    and existing.type == type
+                ):
+                    if conf is None or existing.confidence == conf:
+                        return existing
+                    relation = existing.evolve(confidence=conf)
+                    self._store.update_relation(relation)
+                    self._audit.append(
+                        [
+                            PendingEntry(
+                                "relate",
+                                actor,
+                                source.id,
+                                source.content_hash,
+                                {
+                                    "relation_id": relation.id,
+                                    "to": target.id,
+                                    "type": type,
+                                    "confidence": conf,
+                                },
+                            )
+                        ],
+                        at,
+                    )
+                    return relation
+            relation = Relation(
+                id=str(uuid.uuid4()),
+                from_=source.id,
+                to=target.id,
+                type=type,
+                created_at=at,
+                confidence=conf,
+            )
+            self._store.insert_relation(relation)
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "relate",
+                        actor,
+                        source.id,
+                        source.content_hash,
+                        {
+                            "relation_id": relation.id,
+                            "to": target.id,
+                            "type": type,
+                            "confidence": conf,
+                        },
+                    )
+                ],
+                at,
+            )
+        return relation
+
+    def relations(self, id: str, *, actor: str = OWNER_ACTOR) -> builtins.list[Relation]:
+        """``relations(id, *, actor="user") -> list[Relation]``
+
+        Relations where the memory is the source or the target, oldest first; for an agent,
+        only those whose other end it may read too."""
+        actor = _check_actor(actor)
+        memory = self.get(id, actor=actor)
+        found = self._store.relations_of(memory.id)
+        if _is_privileged(actor):
+            return found
+        others = {r.to if r.from_ == memory.id else r.from_ for r in found}
+        readable = {
+            s.memory.id
+            for s in self._store.get_memories(sorted(others))
+            if may(s.memory, actor, "read")
+        }
+        return [r for r in found if (r.to if r.from_ == memory.id else r.from_) in readable]
+
+    # -- erasure --------------------------------------------------------------------------
+
+    def erase(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> None:
+        """``erase(id, *, actor="user", now=None) -> None``
+
+        Physically delete a memory with its relations, embeddings and full-text entry (the
+        right to erasure, AIMEM §5.2). Lifecycle changes never delete; this does. The audit
+        log keeps *that* it happened (id and content hash), never what it said. Agents need
+        the "delete" grant; background work may not erase a DNA-class memory."""
+        actor = _check_actor(actor)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            stored = self._load(id)
+            memory = stored.memory
+            self._require(memory, actor, "delete", "erase")
+            self._protect_dna(memory, actor, "delete")
+            entries: builtins.list[PendingEntry] = []
+            for relation in self._store.relations_of(memory.id):
+                other_id = relation.to if relation.from_ == memory.id else relation.from_
+                other = self._store.get_memory(other_id)
+                if other is not None and other.memory.temporal.superseded_by == memory.id:
+                    cleared = other.memory.evolve(
+                        temporal=other.memory.temporal.evolve(superseded_by=None, updated_at=at)
+                    )
+                    self._store.update_memory(StoredMemory(cleared, other.decay_anchor))
+                    entries.append(
+                        PendingEntry(
+                            "update",
+                            actor,
+                            cleared.id,
+                            cleared.content_hash,
+                            {"changed": ["superseded_by"], "reason": "erasure"},
+                        )
+                    )
+            self._store.delete_memory(memory.id)
+            entries.append(PendingEntry("erase", actor, memory.id, memory.content_hash, {}))
+            self._audit.append(entries, at)
+
+    # -- decay ----------------------------------------------------------------------------
+
+    def decay(self, now: datetime | None = None, *, actor: str = BACKGROUND_ACTOR) -> DecayReport:
+        """``decay(now=None, *, actor="system") -> DecayReport``
+
+        Recompute `confidence.current` of every active memory with a decaying model (PAM §8,
+        formulas in `memvault.decay`). DNA-class memories are never decayed (AIMEM §5.1), nor
+        are memories with model "none"/null or without a confidence block. Only
+        `confidence.current` changes (not `updated_at`: decay is derived state, recomputable
+        from the anchor and `last_reinforced`). One audit entry records the run."""
+        actor = _check_actor(actor)
+        if not _is_privileged(actor):
+            raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
+        moment = _now(now)
+        at = format_timestamp(moment)
+        settings = self.settings
+        examined = protected = unchanged = 0
+        updates: builtins.list[StoredMemory] = []
+        digest_items: builtins.list[builtins.list[Any]] = []
+        with self._store.transaction():
+            # DNA types are left out in the query already; custom DNA and pinned ones below.
+            candidates = MemoryQuery(
+                statuses=("active",),
+                types=tuple(t for t in MEMORY_TYPES if t not in DNA_TYPES),
+                limit=None,
+            )
+            protected = self._store.count_memories(
+                MemoryQuery(statuses=("active",), types=tuple(sorted(DNA_TYPES)), limit=None)
+            )
+            examined = protected
+            for stored in self._store.iter_memories(candidates):
+                examined += 1
+                memory = stored.memory
+                if memory.is_dna:
+                    protected += 1
+                    continue
+                conf = _confidence_block(memory)
+                if conf is None or conf.decay_model not in DECAYING_MODELS:
+                    unchanged += 1
+                    continue
+                anchor = _anchor_of(stored)
+                if anchor is None:
+                    unchanged += 1
+                    continue
+                since_text = (
+                    conf.last_reinforced
+                    if isinstance(conf.last_reinforced, str)
+                    else memory.temporal.created_at
+                )
+                try:
+                    since = parse_timestamp(since_text)
+                except ValueError:
+                    unchanged += 1
+                    continue
+                value = decayed_confidence(
+                    str(conf.decay_model), anchor, elapsed_days(since, moment), settings
+                )
+                if _is_number(conf.current) and round_confidence(float(conf.current)) == value:  # type: ignore[arg-type]
+                    unchanged += 1
+                    continue
+                updates.append(
+                    StoredMemory(memory.evolve(confidence=conf.evolve(current=value)), anchor)
+                )
+                digest_items.append([memory.id, value])
+            if updates:
+                self._store.update_memories(updates)
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "decay",
+                        actor,
+                        details={
+                            "updated": len(updates),
+                            "examined": examined,
+                            "protected": protected,
+                            "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
+                        },
+                    )
+                ],
+                at,
+            )
+        return DecayReport(at, examined, len(updates), protected, unchanged)
+
+    # -- conversations, embeddings, exports ----------------------------------------------
+
+    def put_conversation(
+        self,
+        conversation: StoredConversation,
+        *,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> bool:
+        """``put_conversation(conversation, *, actor="user", now=None) -> bool``
+
+        Store a normalized conversation (PAM §25); True when it was new or changed."""
+        actor = _check_actor(actor)
+        if not _is_privileged(actor):
+            raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
+        _check_platform(conversation.platform)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            changed = self._store.put_conversation(conversation)
+            if changed:
+                self._audit.append(
+                    [
+                        PendingEntry(
+                            "conversation",
+                            actor,
+                            details={
+                                "conversation_id": conversation.id,
+                                "platform": conversation.platform,
+                                "messages": conversation.message_count,
+                            },
+                        )
+                    ],
+                    at,
+                )
+        return changed
+
+    def get_conversation(self, conversation_id: str) -> StoredConversation:
+        """``get_conversation(conversation_id) -> StoredConversation`` (NotFound if absent)."""
+        found = self._store.get_conversation(conversation_id)
+        if found is None:
+            raise NotFound(f"no conversation with id {conversation_id!r}")
+        return found
+
+    def conversations(self) -> Iterator[StoredConversation]:
+        """Every stored conversation, streamed."""
+        return self._store.iter_conversations()
+
+    def put_embedding(
+        self, embedding: StoredEmbedding, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> None:
+        """``put_embedding(embedding, *, actor="user", now=None)`` — store a vector for a
+        memory (PAM §12; replaces the one of the same model)."""
+        actor = _check_actor(actor)
+        memory = self._load(embedding.memory_id).memory
+        self._require(memory, actor, "write", "embed")
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            self._store.put_embedding(embedding)
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "embedding",
+                        actor,
+                        memory.id,
+                        memory.content_hash,
+                        {"model": embedding.model, "dimensions": embedding.dimensions},
+                    )
+                ],
+                at,
+            )
+
+    def get_embedding(self, memory_id: str, *, actor: str = OWNER_ACTOR) -> StoredEmbedding | None:
+        """``get_embedding(memory_id, *, actor="user") -> StoredEmbedding | None`` —
+        embeddings get the same access control as the content (AIMEM §5.5)."""
+        memory = self.get(memory_id, actor=actor)
+        return self._store.get_embedding(memory.id)
+
+    def record_export(
+        self, record: ExportRecord, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> None:
+        """``record_export(record, *, actor="user", now=None)`` — remember an export made or
+        an import taken in (PAM §16 incremental exports need the base)."""
+        actor = _check_actor(actor)
+        at = format_timestamp(_now(now))
+        with self._store.transaction():
+            self._store.record_export(record)
+            self._audit.append(
+                [
+                    PendingEntry(
+                        "export" if record.direction == "exported" else "import",
+                        actor,
+                        details={
+                            "export_id": record.export_id,
+                            "export_type": record.export_type,
+                            "format": record.format,
+                            "memories": record.memory_count,
+                        },
+                    )
+                ],
+                at,
+            )
+
+    def exports(self) -> builtins.list[ExportRecord]:
+        """Exports made and imports taken in, oldest first."""
+        return self._store.list_exports()
+
+    # -- audit and stats ------------------------------------------------------------------
+
+    def verify_audit(self) -> AuditReport:
+        """``verify_audit() -> AuditReport(ok, entries, problems, head)``
+
+        Recompute the audit chain and check every memory against its last entry; a problem
+        names the entry seq or memory id (edited, removed, reordered, changed outside)."""
+        return verify_chain(self._store)
+
+    def audit_log(
+        self, *, memory_id: str | None = None, limit: int | None = None
+    ) -> builtins.list[AuditEntry]:
+        """``audit_log(*, memory_id=None, limit=None) -> list[AuditEntry]``
+
+        Entries oldest first (the last `limit` of them), optionally for one memory (an id or a
+        unique prefix; the entries of an erased memory are found by its full id)."""
+        wanted: str | None = None
+        if memory_id is not None:
+            try:
+                wanted = self.resolve(memory_id)
+            except NotFound:
+                wanted = memory_id
+        entries = [e for e in self._store.iter_audit() if wanted is None or e.memory_id == wanted]
+        if limit is not None:
+            entries = entries[-limit:] if limit > 0 else []
+        return entries
+
+    def stats(self) -> dict[str, Any]:
+        """``stats() -> dict``: memories by type, status, platform and extraction method;
+        relations by type; conversations; audit entries; database size; schema version."""
+        memory_stats = self._store.memory_stats()
+        relations = self._store.relation_stats()
+        return {
+            "home": None if self._home is None else str(self._home),
+            "owner_id": self._owner.id,
+            "memories": sum(memory_stats.get("status", {}).values()),
+            "by_type": memory_stats.get("type", {}),
+            "by_status": memory_stats.get("status", {}),
+            "by_platform": memory_stats.get("platform", {}),
+            "by_extraction_method": memory_stats.get("extraction_method", {}),
+            "relations": sum(relations.values()),
+            "relations_by_type": relations,
+            "conversations": self._store.count_conversations(),
+            "audit_entries": self._store.count_audit(),
+            "db_size_bytes": self._store.size_bytes(),
+            "schema_version": self._store.schema_version,
+        }
+
+    def check_integrity(self) -> builtins.list[str]:
+        """``check_integrity() -> list[str]``: problems the database engine finds in its own
+        files (SQLite integrity_check, SQLCipher page HMACs, the full-text index); empty
+        when healthy."""
+        return self._store.check_integrity()

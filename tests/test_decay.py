@@ -1,0 +1,284 @@
+"""Confidence decay and reinforcement (PAM §8) and the DNA-class invariant (AIMEM §5.1)."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memvault.decay import (
+    DecaySettings,
+    decayed_confidence,
+    elapsed_days,
+    reinforced_confidence,
+    round_confidence,
+)
+from memvault.model import MEMORY_STATUSES, MEMORY_TYPES, Memory
+from memvault.vault import (
+    AccessDenied,
+    DNAProtected,
+    InvalidInput,
+    InvalidTransition,
+    MemoryQuery,
+    NotFound,
+    Vault,
+)
+from vaultkit import make_vault, pam_memory
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+DEFAULTS = DecaySettings()
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Iterator[Vault]:
+    v = make_vault(tmp_path / "home")
+    yield v
+    v.close()
+
+
+# -- the formulas --------------------------------------------------------------------------
+
+
+def test_pam_8_1_linear_decay() -> None:
+    assert decayed_confidence("time_linear", 0.9, 10, DEFAULTS) == pytest.approx(0.88)
+    assert decayed_confidence("time_linear", 0.9, 100, DEFAULTS) == pytest.approx(0.7)
+    assert decayed_confidence("time_linear", 0.9, 10_000, DEFAULTS) == DEFAULTS.floor == 0.1
+
+
+def test_pam_8_1_exponential_decay() -> None:
+    assert decayed_confidence("time_exponential", 0.8, 180, DEFAULTS) == pytest.approx(0.4)
+    assert decayed_confidence("time_exponential", 0.8, 360, DEFAULTS) == pytest.approx(0.2)
+    assert decayed_confidence("time_exponential", 0.8, 5000, DEFAULTS) == 0.1
+
+
+@pytest.mark.parametrize("model", ["none", None, "unknown"])
+def test_pam_8_1_none_never_moves(model: str | None) -> None:
+    assert decayed_confidence(model, 0.7, 10_000, DEFAULTS) == 0.7
+
+
+def test_decay_never_raises_and_respects_a_low_anchor() -> None:
+    assert decayed_confidence("time_linear", 0.05, 1000, DEFAULTS) == 0.05
+    assert decayed_confidence("time_linear", 0.5, 0, DEFAULTS) == 0.5
+    assert decayed_confidence("time_linear", 0.5, -3, DEFAULTS) == 0.5
+    assert elapsed_days(T0 + timedelta(days=2), T0) == 0.0
+    assert elapsed_days(T0, T0 + timedelta(hours=36)) == 1.5
+
+
+@given(
+    model=st.sampled_from(["time_linear", "time_exponential"]),
+    anchor=st.floats(0, 1),
+    a=st.floats(0, 5000),
+    b=st.floats(0, 5000),
+)
+def test_decay_is_monotone_and_bounded(model: str, anchor: float, a: float, b: float) -> None:
+    early, late = sorted((a, b))
+    first = decayed_confidence(model, anchor, early, DEFAULTS)
+    second = decayed_confidence(model, anchor, late, DEFAULTS)
+    assert second <= first <= round_confidence(anchor)
+    assert second >= min(round_confidence(anchor), DEFAULTS.floor)
+
+
+def test_reinforcement_restores_and_rises() -> None:
+    assert reinforced_confidence(0.8, 0.3, 0.2) == pytest.approx(0.84)
+    assert reinforced_confidence(None, 0.5, 0.2) == pytest.approx(0.6)
+    assert reinforced_confidence(None, None, 0.2) == pytest.approx(0.2)
+    assert reinforced_confidence(1.0, 1.0, 0.2) == 1.0
+
+
+def test_settings_are_checked() -> None:
+    assert DecaySettings().evolve(half_life_days=30).half_life_days == 30
+    for bad in (
+        {"half_life_days": 0},
+        {"linear_rate_per_day": -1},
+        {"floor": 2},
+        {"reinforce_step": "x"},
+        {"default_confidence": 1.1},
+        {"default_decay_model": "fast"},
+        {"floor": float("nan")},
+        {"nonsense": 1},
+    ):
+        with pytest.raises(ValueError):
+            DecaySettings().evolve(**bad)
+    assert DecaySettings.from_json({"floor": 0.2, "from_the_future": 1}).floor == 0.2
+
+
+# -- the vault's decay run -----------------------------------------------------------------
+
+
+def test_vault_decay_updates_only_non_dna_active_memories(vault: Vault) -> None:
+    fact = vault.add("Works at Acme", "fact", decay_model="time_linear", now=T0).memory
+    expo = vault.add("Plans a trip", "goal", decay_model="time_exponential", now=T0).memory
+    frozen = vault.add("Owns a bike", "fact", decay_model="none", now=T0).memory
+    identity = vault.add("Name is Ana", "identity", decay_model="time_linear", now=T0).memory
+    pinned = vault.add(
+        "Pinned", "fact", decay_model="time_linear", metadata={"pinned": True}
+    ).memory
+    gone = vault.add("Old job", "fact", decay_model="time_linear", now=T0).memory
+    vault.archive(gone.id)
+    report = vault.decay(now=T0 + timedelta(days=100))
+    assert (report.examined, report.updated, report.protected) == (5, 2, 2)
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.7)  # type: ignore[union-attr]
+    assert vault.get(expo.id).confidence.current == pytest.approx(0.9 * 0.5 ** (100 / 180))  # type: ignore[union-attr]
+    for unchanged in (frozen, identity, pinned):
+        assert vault.get(unchanged.id).confidence == unchanged.confidence
+    assert vault.get(gone.id).confidence == gone.confidence
+    # Decay is derived state: updated_at does not move; one audit entry records the run.
+    assert vault.get(fact.id).temporal.updated_at is None
+    last = vault.audit_log()[-1]
+    assert (last.action, last.actor, last.details["updated"]) == ("decay", "system", 2)
+    # Running again at the same moment changes nothing more.
+    assert vault.decay(now=T0 + timedelta(days=100)).updated == 0
+    assert vault.verify_audit().ok
+
+
+def test_vault_decay_follows_the_settings(vault: Vault) -> None:
+    fact = vault.add("Works at Acme", "fact", decay_model="time_linear", now=T0).memory
+    vault.update_settings(linear_rate_per_day=0.01)
+    vault.decay(now=T0 + timedelta(days=10))
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.8)  # type: ignore[union-attr]
+
+
+def test_pam_8_reinforcement_restores_decayed_confidence(vault: Vault) -> None:
+    fact = vault.add("Lives in Porto", "fact", decay_model="time_linear", now=T0).memory
+    vault.decay(now=T0 + timedelta(days=200))
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.5)  # type: ignore[union-attr]
+    again = vault.add("lives in porto", "fact", now=T0 + timedelta(days=200)).memory
+    assert again.confidence.current == pytest.approx(0.92)  # type: ignore[union-attr]
+    # Decay now counts from the reinforcement, from the new anchor.
+    vault.decay(now=T0 + timedelta(days=210))
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.90)  # type: ignore[union-attr]
+
+
+def test_imported_memories_decay_from_last_reinforced(vault: Vault) -> None:
+    memory = pam_memory(
+        "Imported",
+        confidence=0.6,
+        decay_model="time_linear",
+        created_at="2025-01-01T00:00:00Z",
+        last_reinforced="2025-12-22T00:00:00Z",
+    )
+    vault.add_memories([memory])
+    vault.decay(now=T0)  # 10 days after last_reinforced
+    assert vault.get(memory.id).confidence.current == pytest.approx(0.58)  # type: ignore[union-attr]
+
+
+def test_agents_cannot_run_decay(vault: Vault) -> None:
+    with pytest.raises(AccessDenied):
+        vault.decay(actor="agent-a")
+    assert vault.decay(actor="user").examined == 0
+
+
+# -- the DNA-class invariant ---------------------------------------------------------------
+
+memory_specs = st.lists(
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(MEMORY_TYPES),
+            "custom_type": st.sampled_from(["decision", "pitfall", "procedure", "episodic"]),
+            "pinned": st.booleans(),
+            "status": st.sampled_from(MEMORY_STATUSES),
+            "decay_model": st.sampled_from(["time_linear", "time_exponential", "none", None]),
+            "confidence": st.floats(0.05, 1.0),
+            "age_days": st.integers(0, 2000),
+            "dup": st.booleans(),
+        }
+    ),
+    min_size=1,
+    max_size=12,
+)
+background_ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("decay"), st.integers(0, 5000)),
+        st.tuples(st.just("transition"), st.integers(0, 20), st.sampled_from(MEMORY_STATUSES)),
+        st.tuples(st.just("supersede"), st.integers(0, 20), st.integers(0, 20)),
+        st.tuples(st.just("erase"), st.integers(0, 20)),
+        st.tuples(st.just("update"), st.integers(0, 20)),
+        st.tuples(st.just("reinforce"), st.integers(0, 20)),
+        st.tuples(st.just("import"), st.integers(0, 20)),
+    ),
+    max_size=15,
+)
+
+
+def _build(spec: list[dict[str, object]]) -> list[Memory]:
+    memories = []
+    for i, s in enumerate(spec):
+        memory_type = str(s["type"])
+        memories.append(
+            pam_memory(
+                f"memory {i}" if not s["dup"] else "a repeated statement",
+                id=f"m-{i}",
+                type=memory_type,
+                custom_type=str(s["custom_type"]) if memory_type == "custom" else None,
+                status=str(s["status"]),
+                decay_model=s["decay_model"],  # type: ignore[arg-type]
+                confidence=float(s["confidence"]),  # type: ignore[arg-type]
+                created_at=(T0 - timedelta(days=int(s["age_days"]))).strftime(  # type: ignore[call-overload]
+                    "%Y-%m-%dT%H:%M:%SZ"
+                ),
+                metadata={"pinned": True} if s["pinned"] else {},
+            )
+        )
+    return memories
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(spec=memory_specs, ops=background_ops, actor=st.sampled_from(["system", "system:x"]))
+def test_aimem_5_1_dna_never_decayed_deleted_or_superseded_by_background_work(
+    spec: list[dict[str, object]], ops: list[tuple[object, ...]], actor: str
+) -> None:
+    """AIMEM §5.1: whatever background work does, every DNA-class memory keeps its existence,
+    status, content and at least its confidence."""
+    with tempfile.TemporaryDirectory() as tmp:
+        vault = make_vault(Path(tmp) / "home")
+        try:
+            vault.add_memories(_build(spec))
+            ids = [m.id for m in vault.iter_memories(MemoryQuery(statuses=None))]
+            dna_before = {
+                m.id: m for m in vault.iter_memories(MemoryQuery(statuses=None)) if m.is_dna
+            }
+            for op in ops:
+                name = op[0]
+                try:
+                    if name == "decay":
+                        vault.decay(now=T0 + timedelta(days=int(op[1])), actor=actor)  # type: ignore[call-overload]
+                    elif name == "transition":
+                        vault.transition(ids[int(op[1]) % len(ids)], str(op[2]), actor=actor)  # type: ignore[call-overload]
+                    elif name == "supersede":
+                        old, new = ids[int(op[1]) % len(ids)], ids[int(op[2]) % len(ids)]  # type: ignore[call-overload]
+                        vault.supersede(old, new, actor=actor)
+                    elif name == "erase":
+                        target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
+                        vault.erase(target, actor=actor)
+                    elif name == "update":
+                        target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
+                        vault.update(target, content=f"rewritten {op[1]}", actor=actor)
+                    elif name == "reinforce":
+                        target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
+                        vault.add(vault.get(target).content, "fact", actor=actor)
+                    elif name == "import":
+                        vault.add_memories(
+                            [pam_memory(f"memory {op[1]}", id=f"new-{op[1]}")], actor=actor
+                        )
+                except (DNAProtected, InvalidTransition, InvalidInput, NotFound):
+                    pass
+            for memory_id, before in dna_before.items():
+                after = vault.get(memory_id)
+                assert after.status == before.status
+                assert after.content == before.content
+                assert after.temporal.superseded_by == before.temporal.superseded_by
+                current_before = before.confidence.current  # type: ignore[union-attr]
+                current_after = after.confidence.current  # type: ignore[union-attr]
+                assert current_after >= current_before  # type: ignore[operator]
+            assert vault.verify_audit().ok
+        finally:
+            vault.close()
