@@ -81,6 +81,42 @@ class CanonicalRun:
 
 
 @dataclass(slots=True)
+class MemoryCounts:
+    """Memories by type, status, platform and extraction method, and their creation range."""
+
+    by_type: Counter[str] = field(default_factory=Counter)
+    by_status: Counter[str] = field(default_factory=Counter)
+    by_platform: Counter[str] = field(default_factory=Counter)
+    by_method: Counter[str] = field(default_factory=Counter)
+    first_created: str | None = None
+    last_created: str | None = None
+
+    def merge(self, other: MemoryCounts) -> None:
+        self.by_type.update(other.by_type)
+        self.by_status.update(other.by_status)
+        self.by_platform.update(other.by_platform)
+        self.by_method.update(other.by_method)
+        for value in (other.first_created, other.last_created):
+            if value is not None:
+                self.created(value)
+
+    def created(self, value: str) -> None:
+        if self.first_created is None or value < self.first_created:
+            self.first_created = value
+        if self.last_created is None or value > self.last_created:
+            self.last_created = value
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "by_type": dict(self.by_type),
+            "by_status": dict(self.by_status),
+            "by_platform": dict(self.by_platform),
+            "by_extraction_method": dict(self.by_method),
+            "created_range": [self.first_created, self.last_created],
+        }
+
+
+@dataclass(slots=True)
 class PassOutput:
     """Everything one range of memories produced."""
 
@@ -96,12 +132,7 @@ class PassOutput:
     #: some memories could not be read, so references to them cannot be resolved
     incomplete: bool = False
     non_uuid_ids: int = 0
-    by_type: Counter[str] = field(default_factory=Counter)
-    by_status: Counter[str] = field(default_factory=Counter)
-    by_platform: Counter[str] = field(default_factory=Counter)
-    by_method: Counter[str] = field(default_factory=Counter)
-    first_created: str | None = None
-    last_created: str | None = None
+    counts: MemoryCounts = field(default_factory=lambda: MemoryCounts())
 
     def merge(self, other: PassOutput) -> None:
         """Add the output of the range that follows this one in the document."""
@@ -111,13 +142,7 @@ class PassOutput:
         self.checksum_computable &= other.checksum_computable
         self.incomplete |= other.incomplete
         self.non_uuid_ids += other.non_uuid_ids
-        self.by_type.update(other.by_type)
-        self.by_status.update(other.by_status)
-        self.by_platform.update(other.by_platform)
-        self.by_method.update(other.by_method)
-        for value in (other.first_created, other.last_created):
-            if value is not None:
-                self._created(value)
+        self.counts.merge(other.counts)
 
     def canonical_in_id_order(self) -> Iterator[memoryview]:
         """Every memory's canonical bytes in the §15.2 order (id ascending; stable, so
@@ -136,12 +161,6 @@ class PassOutput:
     def put_blobs(self, blobs: list[bytes]) -> None:
         for run, blob in zip(self.canonical, blobs, strict=True):
             run.blob = blob
-
-    def _created(self, value: str) -> None:
-        if self.first_created is None or value < self.first_created:
-            self.first_created = value
-        if self.last_created is None or value > self.last_created:
-            self.last_created = value
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,23 +476,24 @@ def _memory(
     if type(access) is dict and (access.get("exportable") is False or access.get("shared_with")):
         _access(out, ctx, access, f"$.memories[{index}]", record)
 
+    counts = out.counts
     mtype = memory.get("type")
     if type(mtype) is str:
         if mtype == "custom" and type(memory.get("custom_type")) is str:
             mtype = f"custom:{memory['custom_type']}"
-        out.by_type[mtype] += 1
-    out.by_status[status] += 1
+        counts.by_type[mtype] += 1
+    counts.by_status[status] += 1
     platform = provenance.get("platform")
     if type(platform) is str:
-        out.by_platform[platform] += 1
+        counts.by_platform[platform] += 1
     method = provenance.get("extraction_method")
-    out.by_method[method if type(method) is str else "unspecified"] += 1
+    counts.by_method[method if type(method) is str else "unspecified"] += 1
     created = temporal.get("created_at")
     if type(created) is str:
-        if out.first_created is None or created < out.first_created:
-            out.first_created = created
-        if out.last_created is None or created > out.last_created:
-            out.last_created = created
+        if counts.first_created is None or created < counts.first_created:
+            counts.first_created = created
+        if counts.last_created is None or created > counts.last_created:
+            counts.last_created = created
 
 
 def _before(earlier: Any, later: Any) -> bool | None:

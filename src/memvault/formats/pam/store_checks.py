@@ -46,12 +46,7 @@ class StoreFacts:
     #: some memories could not be read: references to them are only warnings
     incomplete: bool = False
     schema_version: str | None = None
-    by_type: Counter[str] = field(default_factory=Counter)
-    by_status: Counter[str] = field(default_factory=Counter)
-    by_platform: Counter[str] = field(default_factory=Counter)
-    by_method: Counter[str] = field(default_factory=Counter)
-    first_created: str | None = None
-    last_created: str | None = None
+    counts: memory_pass.MemoryCounts = field(default_factory=memory_pass.MemoryCounts)
     relations_by_type: Counter[str] = field(default_factory=Counter)
     conversations: dict[str, Mapping[str, Any]] = field(default_factory=dict)
     integrity: str = "absent"
@@ -67,11 +62,7 @@ class StoreFacts:
     def to_json(self) -> dict[str, Any]:
         return {
             "memories": len(self.memories),
-            "by_type": dict(self.by_type),
-            "by_status": dict(self.by_status),
-            "by_platform": dict(self.by_platform),
-            "by_extraction_method": dict(self.by_method),
-            "created_range": [self.first_created, self.last_created],
+            **self.counts.to_json(),
             "relations": dict(self.relations_by_type),
             "conversations": len(self.conversations),
             "integrity": self.integrity,
@@ -260,9 +251,7 @@ class StoreValidator:
         self.facts.incomplete = out.incomplete
         self._non_uuid_ids = out.non_uuid_ids
         facts = self.facts
-        facts.by_type, facts.by_status = out.by_type, out.by_status
-        facts.by_platform, facts.by_method = out.by_platform, out.by_method
-        facts.first_created, facts.last_created = out.first_created, out.last_created
+        facts.counts = out.counts
         memories = facts.memories
         for fields in out.facts:
             fact = MemoryFact._make(fields)
