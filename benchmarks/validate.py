@@ -2,8 +2,8 @@
 
     .venv/bin/python benchmarks/validate.py [--memories 100000] [--repeat 3]
 
-Builds a realistic 100,000-memory store (about 100 MB) with benchmarks/storegen.py, then, in
-one run:
+Builds a realistic 100,000-memory store (about 115 MB of compact JSON) with
+benchmarks/storegen.py, then, in one run:
 
 1. `memvault validate FILE` against the official SDK's `pam validate FILE`
    (portable-ai-memory 1.0.0, in its own venv): wall time and peak RSS of each process.
@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from peers import Measurement, fmt_bytes, fmt_ratio, run_measured, sdk_venv
-from storegen import write_store
+from storegen import build_store
 
 DATA = Path(__file__).resolve().parent / "data"
 
@@ -99,12 +99,13 @@ def main() -> None:
     parser.add_argument("--memories", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
-    store = DATA / f"store-{args.memories}.json"
-    stripped = DATA / f"store-{args.memories}-no-nulls.json"
-    if not store.exists():
-        write_store(store, args.memories)
-    if not stripped.exists():
-        write_store(stripped, args.memories, omit_nulls=True)
+    # Compact JSON, as exporters commonly write it: about 1.1 KB per memory.
+    store = DATA / f"store-{args.memories}-compact.json"
+    stripped = DATA / f"store-{args.memories}-compact-no-nulls.json"
+    for path, omit_nulls in ((store, False), (stripped, True)):
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(orjson.dumps(build_store(args.memories, omit_nulls=omit_nulls)))
     bench_validate(store, stripped, args.repeat)
     bench_jcs(store, args.repeat)
 

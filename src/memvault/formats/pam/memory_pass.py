@@ -64,6 +64,8 @@ class CanonicalRun:
     ids: list[str] = field(default_factory=list)
     blob: bytearray | bytes = field(default_factory=bytearray)
     ends: array[int] = field(default_factory=lambda: array("Q"))
+    #: positions in id order, once sorted
+    order: array[int] | None = None
 
     def append(self, memory_id: str, canon: bytes) -> None:
         assert isinstance(self.blob, bytearray)
@@ -71,12 +73,20 @@ class CanonicalRun:
         self.blob += canon
         self.ends.append(len(self.blob))
 
+    def sort(self) -> None:
+        """Work out the id order now (a worker does it before handing the run over)."""
+        if self.order is None:
+            ids = self.ids
+            self.order = array("Q", sorted(range(len(ids)), key=ids.__getitem__))
+
     def in_id_order(self) -> Iterator[tuple[str, memoryview]]:
         """(id, canonical bytes) sorted by id; stable for equal ids."""
+        self.sort()
+        assert self.order is not None
         view = memoryview(self.blob)
         ends = self.ends
         ids = self.ids
-        for i in sorted(range(len(ids)), key=ids.__getitem__):
+        for i in self.order:
             yield ids[i], view[ends[i - 1] if i else 0 : ends[i]]
 
 
@@ -195,6 +205,8 @@ def run(
     sender.close()
     try:
         output = validate_range(doc, 0, split, ctx)
+        for run in output.canonical:
+            run.sort()
         if while_waiting is not None:
             while_waiting()
         try:
@@ -222,6 +234,8 @@ def _child(sender: Any, doc: Document, lo: int, hi: int, ctx: PassContext) -> No
     try:
         result: PassOutput | BaseException = validate_range(doc, lo, hi, ctx)
         if isinstance(result, PassOutput):
+            for run in result.canonical:
+                run.sort()
             blobs = result.take_blobs()
     except BaseException as exc:  # reported to the parent, which redoes the range
         result = RuntimeError(f"validation worker failed: {exc!r}")
