@@ -1,12 +1,21 @@
 """The `memvault` command line. Each command group lives in its own module and only parses
-arguments, calls the library and renders the result."""
+arguments, calls the library and renders the result:
+
+- `vaultcmd`: init, stats, decay, audit, audit verify
+- `memories`: add, list, show, edit, search
+- `lifecycle`: retract, archive, deprecate, supersede, relate
+- `documents`: validate, inspect (PAM files, no vault needed)
+"""
 
 from __future__ import annotations
+
+import os
+import sys
 
 import typer
 
 from memvault import __version__
-from memvault.cli import documents
+from memvault.cli import documents, lifecycle, memories, vaultcmd
 
 app = typer.Typer(
     name="memvault",
@@ -33,8 +42,29 @@ def _root(
     """memvault keeps your AI memory in one place you control."""
 
 
+vaultcmd.register(app)
+memories.register(app)
+lifecycle.register(app)
 documents.register(app)
+
+#: Set to see the traceback of an unexpected error instead of the one-line report.
+DEBUG_ENV = "MEMVAULT_DEBUG"
 
 
 def main() -> None:
-    app()
+    """The console script. Expected failures are reported by the commands themselves; an
+    unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
+    try:
+        app()
+    except BrokenPipeError:  # e.g. `memvault list | head -1`
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(
+            f"memvault: internal error: {type(exc).__name__}: {exc} (please report it; set "
+            f"{DEBUG_ENV}=1 to see the traceback)",
+            file=sys.stderr,
+        )
+        sys.exit(70)

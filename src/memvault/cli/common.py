@@ -1,0 +1,282 @@
+"""What every vault command shares: the `--home` / `--passphrase-file` / `--as` / `--json`
+options, opening the vault, asking for the passphrase, turning a `VaultError` into one line on
+stderr, and printing JSON.
+
+Exit codes of the vault commands: 0 done; 1 the vault refused or failed (the message is the
+library's: it names the id, field or rule); 2 the command line itself is wrong (an unknown
+option, a malformed value, a missing passphrase with no terminal to ask on).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import orjson
+import typer
+from rich.console import Console
+
+from memvault.errors import AmbiguousId, VaultError, VaultExists, VaultNotFound
+from memvault.model import MISSING, Memory, Relation
+from memvault.paths import HOME_ENV, database_path, vault_home
+from memvault.vault import OWNER_ACTOR, PASSPHRASE_ENV, Vault
+
+EXIT_OK = 0
+EXIT_REFUSED = 1
+EXIT_USAGE = 2
+
+#: How many characters of an id the tables show (`show` and friends accept any unique prefix).
+SHORT_ID = 8
+
+HomeOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--home",
+        metavar="PATH",
+        show_default=False,
+        help=f"The vault directory. Default: ${HOME_ENV}, else the platform's user data "
+        "directory (e.g. ~/.local/share/memvault).",
+    ),
+]
+PassphraseFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--passphrase-file",
+        metavar="FILE",
+        exists=True,
+        dir_okay=False,
+        show_default=False,
+        help=f"Read the passphrase from the first line of FILE. Default: ${PASSPHRASE_ENV}, "
+        "else a hidden prompt.",
+    ),
+]
+ActorOption = Annotated[
+    str | None,
+    typer.Option(
+        "--as",
+        metavar="AGENT",
+        show_default=False,
+        help="Act as this agent entity: the vault allows only what its grants allow (PAM §9). "
+        "Default: the owner.",
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+@dataclass(frozen=True, slots=True)
+class VaultOptions:
+    """Where the vault is, how to unlock it, and who is acting."""
+
+    home: Path | None = None
+    passphrase_file: Path | None = None
+    actor: str | None = None
+
+    @property
+    def acting(self) -> str:
+        return OWNER_ACTOR if self.actor is None else self.actor
+
+    @property
+    def root(self) -> Path:
+        return vault_home(self.home)
+
+
+# -- output ---------------------------------------------------------------------------------
+
+
+def console() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
+    """One line on stderr, then exit with `code`."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def usage_error(message: str, option: str | None = None) -> NoReturn:
+    """A usage error (exit 2), reported the way Typer reports a bad option value."""
+    raise typer.BadParameter(message, param_hint=f"'{option}'" if option else None)
+
+
+def print_json(payload: Any) -> None:
+    sys.stdout.flush()
+    sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
+    sys.stdout.buffer.flush()
+
+
+def short(memory_id: str | None) -> str:
+    return "—" if not memory_id else memory_id[:SHORT_ID]
+
+
+def _shared_length(a: str, b: str) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+def unique_prefixes(vault: Vault, memory_ids: Iterable[str | None]) -> dict[str, str]:
+    """The shortest prefix (at least `SHORT_ID` characters) that `vault.resolve` maps back to
+    each id, like git's abbreviated hashes: what the tables show, and what `show` accepts.
+    Ids the vault does not know (an erased memory) are given in full."""
+    found: dict[str, str] = {}
+    for full in memory_ids:
+        if not full or full in found:
+            continue
+        length = SHORT_ID
+        while length < len(full):
+            try:
+                if vault.resolve(full[:length]) == full:
+                    break
+                length += 1  # another id is exactly this prefix (ids need not be UUIDs)
+            except AmbiguousId as exc:
+                shared = [_shared_length(full, c) for c in exc.candidates if c != full]
+                length = max(length, *shared) + 1
+            except VaultError:
+                length = len(full)
+        found[full] = full[:length]
+    return found
+
+
+def text_of(value: object, empty: str = "—") -> str:
+    """A model value for display: absent and null become `empty`."""
+    if value is MISSING or value is None:
+        return empty
+    if isinstance(value, tuple | list):
+        return ", ".join(str(v) for v in value) or empty
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def clip(text: str, width: int = 72) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def type_label(memory: Memory) -> str:
+    custom = memory.custom_type
+    return f"custom:{custom}" if isinstance(custom, str) else memory.type
+
+
+def confidence_of(memory: Memory) -> str:
+    conf = memory.confidence
+    current = None if conf is MISSING else getattr(conf, "current", None)
+    return f"{current:.2f}" if isinstance(current, int | float) else "—"
+
+
+def memory_json(memory: Memory) -> dict[str, Any]:
+    """The PAM memory object (PAM §4), exactly as the vault keeps it."""
+    return memory.to_json()
+
+
+def relation_json(relation: Relation) -> dict[str, Any]:
+    """The PAM relation object (PAM §13.1)."""
+    return relation.to_json()
+
+
+def plain(value: Any) -> Any:
+    """Mappings and tuples (e.g. audit details) as JSON-ready dicts and lists."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
+
+
+# -- errors ---------------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def vault_errors() -> Iterator[None]:
+    """Every `VaultError` (the store's errors included) becomes its message on stderr, exit 1.
+    The messages are written for users: they name the id, field or path and the rule."""
+    try:
+        yield
+    except VaultError as exc:
+        fail(str(exc) or type(exc).__name__)
+
+
+# -- the passphrase -------------------------------------------------------------------------
+
+
+def _interactive() -> bool:
+    """Whether there is a terminal to ask for the passphrase on."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
+    """The passphrase from `--passphrase-file`, else ``$MEMVAULT_PASSPHRASE``, else a hidden
+    prompt (asked twice when creating a vault). With no terminal and no passphrase: exit 2
+    with a message that says how to give one — never a prompt that waits forever."""
+    if options.passphrase_file is not None:
+        path = options.passphrase_file
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot read the passphrase file {path}: {exc.strerror or exc}", EXIT_USAGE)
+        except UnicodeDecodeError:
+            fail(f"the passphrase file {path} is not UTF-8 text", EXIT_USAGE)
+        passphrase = text.splitlines()[0] if text else ""
+        if not passphrase:
+            fail(f"the passphrase file {path} is empty (the first line is read)", EXIT_USAGE)
+        return passphrase
+    from_env = os.environ.get(PASSPHRASE_ENV)
+    if from_env:
+        return from_env
+    if not _interactive():
+        fail(
+            "no passphrase: the vault is encrypted with one. Give --passphrase-file FILE or set "
+            f"{PASSPHRASE_ENV} (there is no terminal to ask on)",
+            EXIT_USAGE,
+        )
+    try:
+        value: str = typer.prompt(
+            "New passphrase" if new else "Passphrase",
+            hide_input=True,
+            confirmation_prompt="Repeat the passphrase" if new else False,
+            err=True,
+        )
+    except typer.Abort:
+        fail("no passphrase given", EXIT_USAGE)
+    return value
+
+
+# -- opening the vault ----------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def open_vault(options: VaultOptions) -> Iterator[Vault]:
+    """Open the vault for one command; errors inside the block are reported as `vault_errors`
+    does. A missing vault is reported before the passphrase is asked for."""
+    with vault_errors():
+        root = options.root
+        if not database_path(root).is_file():
+            raise VaultNotFound(
+                f"no vault at {root}: create one with `memvault init` (or point --home or "
+                f"{HOME_ENV} at an existing one)"
+            )
+        vault = Vault.open(root, read_passphrase(options))
+        try:
+            yield vault
+        finally:
+            vault.close()
+
+
+def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None) -> Vault:
+    """`Vault.init` with the passphrase asked for (twice) only when the home is free."""
+    with vault_errors():
+        root = options.root
+        if database_path(root).exists():
+            raise VaultExists(f"a vault already exists at {root}; it was left untouched")
+        return Vault.init(root, read_passphrase(options, new=True), owner_id=owner_id, did=did)

@@ -1,0 +1,58 @@
+"""`make run`'s demo vault: examples/load_demo.py loads examples/memory-store.json through the
+Vault API, once; the CLI then reads it like any vault."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from clikit import home, ok
+from conftest import REPO
+from memvault import pam
+
+__all__ = ["home"]  # fixture
+
+SAMPLE = REPO / "examples" / "memory-store.json"
+
+
+def load_demo() -> subprocess.CompletedProcess[str]:
+    # The environment (MEMVAULT_HOME, passphrase, fast key derivation) comes from `home`.
+    return subprocess.run(
+        [sys.executable, str(REPO / "examples" / "load_demo.py"), str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_demo_vault_holds_the_sample_store(home: Path) -> None:
+    first = load_demo()
+    assert first.returncode == 0, first.stderr
+    assert "14 memories, 6 relations" in first.stdout
+    source = pam.load(SAMPLE)
+    stats = ok("stats", "--json").json()
+    assert stats["owner_id"] == source.owner.id
+    assert stats["memories"] == len(source.memories) == 14
+    assert stats["relations"] == 6 and len(stats["relations_by_type"]) == 6
+    statuses = {m.status for m in source.memories}
+    assert set(stats["by_status"]) == statuses
+    listed = ok("list", "--status", "all", "--limit", "0", "--json").json()["memories"]
+    kept = {m["id"]: m["content_hash"] for m in listed}
+    assert kept == {m.id: m.content_hash for m in source.memories}
+    assert ok("audit", "verify", "--json").json()["ok"] is True
+
+    second = load_demo()  # `make run` twice in a row: the vault is kept as it is
+    assert second.returncode == 0 and "already" in second.stdout
+    again = ok("stats", "--json").json()
+    assert {k: v for k, v in again.items() if k != "db_size_bytes"} == {
+        k: v for k, v in stats.items() if k != "db_size_bytes"
+    }
+
+
+def test_makefile_run_loads_the_demo_and_shows_stats() -> None:
+    makefile = (REPO / "Makefile").read_text(encoding="utf-8")
+    run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "examples/load_demo.py" in run and "memvault stats" in run
+    assert "MEMVAULT_HOME=.demo" in makefile and "MEMVAULT_PASSPHRASE=demo" in makefile
+    assert "/.demo/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
