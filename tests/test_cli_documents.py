@@ -16,18 +16,19 @@ runner = CliRunner()
 OFFICIAL_STORE = str(OFFICIAL_EXAMPLES / "example-memory-store.json")
 
 
-def test_validate_official_example_exits_0_with_signature_warning() -> None:
+def test_validate_official_example_exits_1_because_its_signature_does_not_verify() -> None:
+    """The official example's signature is a placeholder (PAM §18.4): its one error."""
     result = runner.invoke(app, ["validate", OFFICIAL_STORE])
-    assert result.exit_code == 0, result.output
-    assert "✓ valid" in result.output
-    assert "signature present, not verified" in result.output
+    assert result.exit_code == 1, result.output
+    assert "✗ invalid" in result.output and "1 error" in result.output
+    assert "signature-invalid" in result.output and "does not verify" in result.output
 
 
 def test_validate_all_official_examples_together() -> None:
     paths = [str(p) for p in sorted(OFFICIAL_EXAMPLES.glob("*.json"))]
     result = runner.invoke(app, ["validate", *paths])
-    assert result.exit_code == 0, result.output
-    assert "3 of 3 valid" in result.output
+    assert result.exit_code == 1, result.output  # the memory-store's placeholder signature
+    assert "2 of 3 valid" in result.output
 
 
 def test_validate_invalid_exits_1_and_names_memory_and_section(tmp_path: Path) -> None:
@@ -56,11 +57,11 @@ def test_validate_worst_exit_code_wins(tmp_path: Path) -> None:
 
 def test_validate_json_output_is_machine_readable() -> None:
     result = runner.invoke(app, ["validate", "--json", OFFICIAL_STORE])
-    assert result.exit_code == 0
+    assert result.exit_code == 1
     payload = json.loads(result.stdout)
-    assert payload[0]["valid"] is True and payload[0]["kind"] == "memory-store"
+    assert payload[0]["valid"] is False and payload[0]["kind"] == "memory-store"
     codes = {f["code"] for f in payload[0]["findings"]}
-    assert "signature-not-verified" in codes
+    assert "signature-invalid" in codes
     finding = payload[0]["findings"][0]
     assert set(finding) == {"severity", "code", "message", "path", "section", "file", "record"}
 
@@ -72,7 +73,7 @@ def test_validate_strict_turns_warnings_into_failure() -> None:
 
 def test_validate_quiet_prints_summary_only() -> None:
     result = runner.invoke(app, ["validate", "-q", OFFICIAL_STORE])
-    assert result.exit_code == 0 and len(result.output.strip().splitlines()) == 1
+    assert result.exit_code == 1 and len(result.output.strip().splitlines()) == 1
 
 
 def test_validate_without_arguments_is_a_usage_error() -> None:
@@ -96,18 +97,20 @@ def test_inspect_shows_counts_integrity_and_signature() -> None:
         assert text in result.output, text
 
 
-def test_inspect_official_example_reports_signature_not_verified() -> None:
+def test_inspect_official_example_reports_signature_does_not_verify() -> None:
     result = runner.invoke(app, ["inspect", "--json", OFFICIAL_STORE])
     payload = json.loads(result.stdout)
     store = payload["memory_store"]
-    assert store["signature"] == "present, not verified" and store["integrity"] == "ok"
+    assert store["signature"] == "invalid: does not verify" and store["integrity"] == "ok"
     assert store["by_platform"] == {"claude": 3, "chatgpt": 2}
     assert store["created_range"] == ["2024-06-01T10:00:00Z", "2025-06-01T10:00:00Z"]
 
 
 def test_console_script_runs_and_exits_with_status() -> None:
     exe = Path(sys.executable).with_name("memvault")
-    ok = subprocess.run([exe, "validate", OFFICIAL_STORE], capture_output=True, text=True)
+    ok = subprocess.run([exe, "validate", str(EXAMPLES / "export")], capture_output=True, text=True)
     assert ok.returncode == 0 and "Traceback" not in ok.stderr
+    bad = subprocess.run([exe, "validate", OFFICIAL_STORE], capture_output=True, text=True)
+    assert bad.returncode == 1 and "Traceback" not in bad.stderr
     version = subprocess.run([exe, "--version"], capture_output=True, text=True)
     assert version.stdout.startswith("memvault ")

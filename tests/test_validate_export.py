@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from memvault.findings import ValidationResult
 from memvault.formats.pam.validate import validate_path
-from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, by_code, only
+from pamdocs import EXAMPLES, OFFICIAL_EXAMPLES, by_code, only, write
 
 
 @pytest.fixture
@@ -45,6 +46,26 @@ def test_pam_2_sample_export_directory_and_zip_are_clean() -> None:
 )
 def test_pam_appendix_a_official_examples_validate(name: str) -> None:
     result = validate_path(OFFICIAL_EXAMPLES / name)
+    if name == "example-memory-store.json":
+        # Its signature is a placeholder, and signatures are verified (§18.4): that is its one
+        # error; every other part of it is clean.
+        assert only_placeholder_signature_error(result)
+        return
+    assert result.exit_code == 0 and not result.errors, result.errors
+
+
+def only_placeholder_signature_error(result: ValidationResult) -> bool:
+    assert [(f.code, f.path, f.section) for f in result.errors] == [
+        ("signature-invalid", "$.signature.value", "PAM §18.4")
+    ], result.errors
+    assert "does not verify" in result.errors[0].message
+    return result.exit_code == 1
+
+
+def test_pam_18_5_official_example_without_its_signature_is_valid(tmp_path: Path) -> None:
+    doc = json.loads((OFFICIAL_EXAMPLES / "example-memory-store.json").read_text())
+    del doc["signature"]
+    result = validate_path(write(tmp_path, doc))
     assert result.exit_code == 0 and not result.errors, result.errors
 
 
@@ -56,7 +77,7 @@ def test_pam_12_1_official_example_as_export_directory(tmp_path: Path) -> None:
     conversation = tmp_path / "conversations" / "conv-001.json"
     shutil.copy(OFFICIAL_EXAMPLES / "example-conversation.json", conversation)
     result = validate_path(tmp_path)
-    assert result.valid, result.errors
+    assert only_placeholder_signature_error(result)
     # conv-002 and conv-003 are referenced by the index but not shipped with the examples.
     assert len(by_code(result, "conversation-file-missing")) == 2
 

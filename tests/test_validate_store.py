@@ -276,16 +276,32 @@ def test_pam_18_3_signature_requires_integrity(tmp_path: Path) -> None:
 
 
 def test_pam_18_5_key_id_should_be_owner_did_url(tmp_path: Path) -> None:
+    """For an owner DID that memvault does not resolve (did:web), a SHOULD: a warning."""
     doc = official("example-memory-store.json")
+    doc["owner"]["did"] = "did:web:example.com:user:alice"
     doc["signature"]["key_id"] = "did:key:zSomeoneElse#key-1"
     assert only(check(tmp_path, doc), "key-id-not-owner-did-url").severity == "warning"
 
 
-def test_pam_18_4_placeholder_signature_reported_not_verified(tmp_path: Path) -> None:
+def test_pam_18_5_key_id_of_a_did_key_owner_must_be_its_verification_method(
+    tmp_path: Path,
+) -> None:
+    """For a did:key owner the DID Document is known offline: a key_id that is not its one
+    verification method names a key that is not the owner's (error, docs/decisions.md)."""
+    doc = official("example-memory-store.json")
+    doc["signature"]["key_id"] = "did:key:zSomeoneElse#key-1"
+    finding = only(check(tmp_path, doc), "key-id-not-owner-key")
+    assert (finding.severity, finding.section) == ("error", "PAM §18.5")
+
+
+def test_pam_18_4_placeholder_signature_does_not_verify(tmp_path: Path) -> None:
+    """The official example's signature is a placeholder; verifying it is a loud error."""
     result = validate_path(OFFICIAL_STORE)
-    finding = only(result, "signature-not-verified")
-    assert finding.severity == "warning" and "signature present, not verified" in finding.message
-    assert result.exit_code == 0
+    finding = only(result, "signature-invalid")
+    assert finding.severity == "error" and "does not verify" in finding.message
+    assert finding.section == "PAM §18.4"
+    assert result.errors == [finding] and result.exit_code == 1
+    assert result.facts["memory_store"]["signature"] == "invalid: does not verify"
 
 
 def test_pam_16_2_incremental_should_name_base_and_since(tmp_path: Path) -> None:

@@ -160,60 +160,72 @@ class AuditLog:
         self._store = store
 
     def append(self, entries: Iterable[PendingEntry], at: str) -> list[AuditEntry]:
-        """Append entries in order, all stamped `at`; returns them as stored."""
+        """Append entries in order, all stamped `at`; returns them as stored.
+
+        A batch repeats the same actors, actions and details: each distinct combination is
+        canonicalized once, entries given the same details object share one copy of it, and
+        each entry then costs one SHA-256 over bytes joined around its ids."""
         with self._store.transaction():
             last = self._store.last_audit()
             seq = 0 if last is None else last.seq
             prev = GENESIS if last is None else last.hash
             written: list[AuditEntry] = []
+            append = written.append
             at_json = orjson.dumps(at)
-            # A batch repeats the same actors, actions and details: canonicalize each once.
-            canonical: dict[Any, tuple[bytes, bytes]] = {}
+            # id(details object) -> (that object, actor, action, its copy, canonical head).
+            # The object is held so that its id stays its own for the whole call.
+            by_object: dict[int, tuple[Any, str, str, dict[str, Any], tuple[bytes, bytes]]] = {}
+            # Canonical heads by value (types too: 1, 1.0 and True are equal keys but
+            # different JSON).
+            by_value: dict[Any, tuple[bytes, bytes]] = {}
             sha256 = hashlib.sha256
             dumps = orjson.dumps
             for pending in entries:
                 seq += 1
-                details = dict(pending.details)
-                head: tuple[bytes, bytes] | None
-                try:
-                    # Types too: 1, 1.0 and True are equal keys but different JSON.
-                    key: Any = (
-                        pending.actor,
-                        pending.action,
-                        *((k, type(v), v) for k, v in details.items()),
-                    )
-                    head = canonical.get(key)
-                except TypeError:  # an unhashable detail value
-                    key, head = None, None
-                if head is None:
-                    head = _head(pending.actor, pending.action, at_json, jcs_dumps(details))
-                    if key is not None:
-                        canonical[key] = head
-                body = b"".join(
-                    (
-                        head[0],
-                        dumps(pending.content_hash),
-                        head[1],
-                        dumps(pending.memory_id),
-                        b',"prev_hash":',
-                        dumps(prev),
-                        b',"seq":',
-                        str(seq).encode(),
-                        b"}",
-                    )
+                actor, action, given = pending.actor, pending.action, pending.details
+                cached = by_object.get(id(given))
+                if (
+                    cached is not None
+                    and cached[1] == actor
+                    and cached[2] == action
+                    and cached[3] == given  # not changed since (a generator might reuse it)
+                ):
+                    details, head = cached[3], cached[4]
+                else:
+                    details = dict(given)
+                    try:
+                        key: Any = (actor, action, *((k, type(v), v) for k, v in details.items()))
+                        found = by_value.get(key)
+                    except TypeError:  # an unhashable detail value
+                        key, found = None, None
+                    if found is None:
+                        found = _head(actor, action, at_json, jcs_dumps(details))
+                        if key is not None:
+                            by_value[key] = found
+                    head = found
+                    by_object[id(given)] = (given, actor, action, details, head)
+                memory_id, content_hash = pending.memory_id, pending.content_hash
+                digest = (
+                    "sha256:"
+                    + sha256(
+                        b"".join(
+                            (
+                                head[0],
+                                dumps(content_hash),
+                                head[1],
+                                dumps(memory_id),
+                                b',"prev_hash":',
+                                dumps(prev),
+                                b',"seq":',
+                                str(seq).encode(),
+                                b"}",
+                            )
+                        )
+                    ).hexdigest()
                 )
-                digest = "sha256:" + sha256(body).hexdigest()
-                written.append(
+                append(
                     AuditEntry(
-                        seq,
-                        at,
-                        pending.actor,
-                        pending.action,
-                        pending.memory_id,
-                        pending.content_hash,
-                        details,
-                        prev,
-                        digest,
+                        seq, at, actor, action, memory_id, content_hash, details, prev, digest
                     )
                 )
                 prev = digest

@@ -1,4 +1,10 @@
-"""Open what a user points memvault at: a file, an export directory or a .zip of one.
+"""Open what a user points memvault at: a file, an export directory or a .zip of one —
+each possibly age-encrypted (PAM §21.1).
+
+An age file (binary or armored) is decrypted in memory, never to disk, when the caller gives
+its passphrase or identities (`open_target(path, age_passphrase=…)`); the plaintext is then
+opened like the file it was (a JSON document or a zip of an export). Without them, or with a
+wrong passphrase, the target is unreadable with a message that says so.
 
 Zip archives are read in memory, never extracted, and are treated as hostile until proven
 otherwise: encrypted entries, absolute or `..` paths, symlinks and entries whose uncompressed
@@ -7,6 +13,7 @@ size or compression ratio is out of bounds are refused with the entry named.
 
 from __future__ import annotations
 
+import io
 import lzma
 import mmap
 import os
@@ -14,11 +21,11 @@ import stat
 import struct
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Final
+from typing import IO, Any, Final
 
 #: Limits for archive entries. A real export with a million memories is about 1 GiB.
 MAX_ENTRY_BYTES: Final = 4 << 30
@@ -61,10 +68,16 @@ class Entry:
     _path: Path | None = None
     _zip: zipfile.ZipFile | None = None
     _info: zipfile.ZipInfo | None = None
+    #: the plaintext of an age-encrypted file
+    _data: bytes | None = None
 
     @contextmanager
     def open(self) -> Iterator[Any]:
-        """The entry's bytes: a read-only mmap for files, bytes for zip members."""
+        """The entry's bytes: a read-only mmap for files, bytes for zip members and decrypted
+        files."""
+        if self._data is not None:
+            yield self._data
+            return
         if self._path is not None:
             try:
                 handle = self._path.open("rb")
@@ -98,6 +111,8 @@ class Target:
     kind: str
     entries: list[Entry]
     _zip: zipfile.ZipFile | None = None
+    #: "age" when the file was age-encrypted (and was decrypted in memory)
+    encryption: str | None = None
 
     def close(self) -> None:
         if self._zip is not None:
@@ -113,8 +128,24 @@ class Target:
         return next((e for e in self.entries if e.name == name), None)
 
 
-def open_target(path: str | os.PathLike[str]) -> Target:
-    """Open a file, directory or zip archive for reading."""
+#: An age passphrase, or a function asked for it only when an age file needs one (e.g. a
+#: prompt); None from the function means "none given".
+AgePassphrase = str | Callable[[], str | None] | None
+
+
+def open_target(
+    path: str | os.PathLike[str],
+    *,
+    age_passphrase: AgePassphrase = None,
+    age_identities: Sequence[str] = (),
+) -> Target:
+    """Open a file, directory or zip archive for reading.
+
+    An age-encrypted file is decrypted with `age_passphrase` (a string, or a callable asked
+    only when a passphrase-encrypted file is met) or `age_identities` (``AGE-SECRET-KEY-1…``
+    lines). SourceError codes: ``age-encrypted`` (nothing to decrypt it with),
+    ``age-decrypt`` (wrong passphrase or identities, damaged file).
+    """
     p = Path(path)
     shown = str(path)
     try:
@@ -129,6 +160,8 @@ def open_target(path: str | os.PathLike[str]) -> Target:
         )
     if not os.access(p, os.R_OK):
         raise SourceError(shown, "permission denied", code="permission")
+    if _starts_like_age(p):
+        return _open_age(p, shown, st.st_size, age_passphrase, age_identities)
     if zipfile.is_zipfile(p):
         return _open_zip(p, shown)
     if _starts_like_zip(p):
@@ -167,6 +200,68 @@ def _starts_like_zip(path: Path) -> bool:
         return False
 
 
+def _starts_like_age(path: Path) -> bool:
+    from memvault.crypto.agefile import is_age
+
+    try:
+        with path.open("rb") as handle:
+            return is_age(handle.read(64))
+    except OSError:
+        return False
+
+
+def _open_age(
+    path: Path,
+    shown: str,
+    size: int,
+    age_passphrase: AgePassphrase,
+    age_identities: Sequence[str],
+) -> Target:
+    from memvault.crypto import agefile
+
+    if size > MAX_ENTRY_BYTES:
+        raise SourceError(
+            shown, f"age file of {size} bytes is over the {MAX_ENTRY_BYTES} byte limit",
+            code="too-large",
+        )  # fmt: skip
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise _os_error(shown, exc) from None
+    passphrase: str | None = None
+    if agefile.needs_passphrase(data):
+        passphrase = age_passphrase() if callable(age_passphrase) else age_passphrase
+        if not passphrase:
+            raise SourceError(
+                shown,
+                "the file is encrypted with age and a passphrase (PAM §21.1); give the "
+                f"passphrase (--age-passphrase-file FILE or ${agefile.AGE_PASSPHRASE_ENV})",
+                code="age-encrypted",
+            )
+    elif not age_identities:
+        raise SourceError(
+            shown,
+            "the file is encrypted with age to recipients (PAM §21.1); give an identity that "
+            "can decrypt it (AGE-SECRET-KEY-1…)",
+            code="age-encrypted",
+        )
+    try:
+        if passphrase is not None:
+            plain = agefile.decrypt(data, passphrase=passphrase)
+        else:
+            plain = agefile.decrypt(data, identities=age_identities)
+    except agefile.AgeError as exc:
+        raise SourceError(shown, str(exc), code="age-decrypt") from None
+    del data
+    if plain[:4] in (b"PK\x03\x04", b"PK\x05\x06"):
+        target = _open_zip(io.BytesIO(plain), shown, path)
+        target.encryption = "age"
+        return target
+    name = path.name[: -len(".age")] if path.name.endswith(".age") else path.name
+    entry = Entry(name, shown, len(plain), _data=plain)
+    return Target(path, "file", [entry], encryption="age")
+
+
 def _directory_entries(root: Path, shown: str) -> list[Entry]:
     entries = []
     try:
@@ -181,9 +276,9 @@ def _directory_entries(root: Path, shown: str) -> list[Entry]:
     return entries
 
 
-def _open_zip(path: Path, shown: str) -> Target:
+def _open_zip(source: Path | IO[bytes], shown: str, path: Path | None = None) -> Target:
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(source)
     except _ZIP_ERRORS as exc:
         raise SourceError(shown, f"not a readable zip archive ({exc})", code="bad-zip") from None
     try:
@@ -216,7 +311,9 @@ def _open_zip(path: Path, shown: str) -> Target:
     except BaseException:
         archive.close()
         raise
-    return Target(path, "zip", _rebase(entries), archive)
+    location = path if path is not None else source
+    assert isinstance(location, Path)
+    return Target(location, "zip", _rebase(entries), archive)
 
 
 def _check_zip_entry(info: zipfile.ZipInfo, where: str) -> None:

@@ -29,10 +29,9 @@ import builtins
 import contextlib
 import gc
 import os
-import re
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -65,13 +64,9 @@ from memvault.errors import (
     VaultNotFound,
 )
 from memvault.model import (
-    DECAY_MODELS,
     DNA_TYPES,
-    EXTRACTION_METHODS,
-    MEMORY_STATUSES,
     MEMORY_TYPES,
     MISSING,
-    RELATION_TYPES,
     TRANSITIONS,
     Access,
     AccessGrant,
@@ -96,6 +91,43 @@ from memvault.store.base import (
     StoreError,
     WrongPassphrase,
 )
+from memvault.vault_inputs import (
+    BACKGROUND_ACTOR,
+    OWNER_ACTOR,
+    check_actor,
+    check_batch,
+    check_confidence,
+    check_content,
+    check_decay_model,
+    check_entity,
+    check_exportable,
+    check_extraction_method,
+    check_grants,
+    check_id,
+    check_memories,
+    check_metadata,
+    check_owner_fields,
+    check_permissions,
+    check_platform,
+    check_query,
+    check_relation_type,
+    check_search,
+    check_status,
+    check_tags,
+    check_type,
+    check_visibility,
+    format_timestamp,
+    is_background,
+    is_privileged,
+    optional_text,
+    timestamp_input,
+)
+from memvault.vault_inputs import DID_PATTERN as DID_PATTERN
+from memvault.vault_inputs import LANGUAGE_PATTERN as LANGUAGE_PATTERN
+from memvault.vault_inputs import PERMISSIONS as PERMISSIONS
+from memvault.vault_inputs import PLATFORM_PATTERN as PLATFORM_PATTERN
+from memvault.vault_inputs import TAG_PATTERN as TAG_PATTERN
+from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
 
 __all__ = [
     "BACKGROUND_ACTOR",
@@ -126,18 +158,10 @@ __all__ = [
     "format_timestamp",
 ]
 
-OWNER_ACTOR: Final = "user"
-BACKGROUND_ACTOR: Final = "system"
 PASSPHRASE_ENV: Final = "MEMVAULT_PASSPHRASE"
 SETTINGS_META_KEY: Final = "settings"
-VISIBILITIES: Final = ("private", "shared", "public")
-PERMISSIONS: Final = ("read", "write", "delete")
 EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else None
 
-TAG_PATTERN: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
-PLATFORM_PATTERN: Final = re.compile(r"[a-z0-9_-]{2,32}")
-LANGUAGE_PATTERN: Final = re.compile(r"[a-z]{2,3}(-[A-Z][a-z]{3})?(-[A-Z]{2})?")
-DID_PATTERN: Final = re.compile(r"did:[a-z0-9]+:.+", re.DOTALL)
 #: add_memories checks and writes a batch in chunks of this many memories.
 _CHUNK: Final = 4096
 _NUMBER: Final = (int, float)
@@ -233,32 +257,11 @@ class DecayReport:
 # ---------------------------------------------------------------------------------------------
 
 
-def format_timestamp(moment: datetime) -> str:
-    """The vault's timestamp form: UTC, ``YYYY-MM-DDTHH:MM:SSZ``."""
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def _now(now: datetime | None) -> datetime:
     moment = datetime.now(UTC) if now is None else now
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).replace(microsecond=0)
-
-
-def _is_background(actor: str) -> bool:
-    return actor == BACKGROUND_ACTOR or actor.startswith(BACKGROUND_ACTOR + ":")
-
-
-def _is_privileged(actor: str) -> bool:
-    return actor == OWNER_ACTOR or _is_background(actor)
-
-
-def _check_actor(actor: object) -> str:
-    if not isinstance(actor, str) or not actor.strip():
-        raise InvalidInput("actor must be a non-empty string", "actor")
-    return actor
 
 
 def _access(memory: Memory) -> Access:
@@ -272,7 +275,7 @@ def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
 
 def may(memory: Memory, actor: str, permission: str) -> bool:
     """PAM §9 as the vault enforces it (see docs/vault.md, "Access control")."""
-    if _is_privileged(actor):
+    if is_privileged(actor):
         return True
     visibility = _access(memory).effective_visibility
     if permission == "read" and visibility == "public":
@@ -284,198 +287,6 @@ def may(memory: Memory, actor: str, permission: str) -> bool:
         for g in _grants(memory)
         if isinstance(g, AccessGrant)
     )
-
-
-def _timestamp_input(value: object, name: str) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, datetime):
-        return format_timestamp(value)
-    if isinstance(value, str):
-        try:
-            return format_timestamp(parse_timestamp(value))
-        except ValueError:
-            pass
-    raise InvalidInput(
-        f"{name} must be an ISO 8601 date-time such as 2024-05-01T10:00:00Z, not {value!r}",
-        name,
-    )
-
-
-def _check_tags(tags: object, name: str = "tags") -> tuple[str, ...]:
-    if isinstance(tags, str) or not isinstance(tags, Iterable):
-        raise InvalidInput(f"{name} must be a list of strings", name)
-    result: list[str] = []
-    for tag in tags:
-        if not isinstance(tag, str) or not TAG_PATTERN.fullmatch(tag):
-            raise InvalidInput(
-                f"{name}: tag {tag!r} breaks the PAM tag rule ^[a-z0-9][a-z0-9_-]*$ (§4.3): "
-                "lowercase letters, digits, '-' and '_', starting with a letter or digit",
-                name,
-            )
-        if tag not in result:
-            result.append(tag)
-    return tuple(result)
-
-
-def _check_type(memory_type: object, custom_type: object) -> str | None:
-    if memory_type not in MEMORY_TYPES:
-        raise InvalidInput(
-            f"type {memory_type!r} is not a PAM memory type (§5); use one of "
-            f"{', '.join(MEMORY_TYPES)}",
-            "type",
-        )
-    if memory_type == "custom":
-        if not isinstance(custom_type, str) or not custom_type.strip():
-            raise InvalidInput(
-                'custom_type is required when type is "custom" (PAM §5.1)', "custom_type"
-            )
-        return custom_type
-    if custom_type is not None:
-        raise InvalidInput(
-            f'custom_type must be empty unless type is "custom" (PAM §5.1); got {custom_type!r} '
-            f"with type {memory_type!r}",
-            "custom_type",
-        )
-    return None
-
-
-def _check_content(content: object) -> str:
-    if not isinstance(content, str) or not content.strip():
-        raise InvalidInput("content must be non-empty text (PAM §4.1)", "content")
-    if "\x00" in content:
-        raise InvalidInput("content must not contain NUL characters", "content")
-    return content
-
-
-def _check_platform(platform: object) -> str:
-    if not isinstance(platform, str) or not PLATFORM_PATTERN.fullmatch(platform):
-        raise InvalidInput(
-            f"platform {platform!r} breaks the PAM rule ^[a-z0-9_-]{{2,32}}$ (§11.4): 2-32 "
-            "lowercase ASCII letters, digits, '-' or '_'",
-            "platform",
-        )
-    return platform
-
-
-def _check_extraction_method(method: object) -> str | None:
-    if method is not None and method not in EXTRACTION_METHODS:
-        raise InvalidInput(
-            f"extraction_method {method!r} is not one of {', '.join(EXTRACTION_METHODS)} "
-            "(PAM §11.3)",
-            "extraction_method",
-        )
-    return method if isinstance(method, str) else None
-
-
-def _check_visibility(visibility: object) -> str:
-    if visibility not in VISIBILITIES:
-        raise InvalidInput(
-            f"visibility {visibility!r} must be private, shared or public (PAM §9)", "visibility"
-        )
-    return str(visibility)
-
-
-def _check_confidence(value: object, name: str = "confidence") -> float:
-    if isinstance(value, bool) or not isinstance(value, _NUMBER) or not 0.0 <= float(value) <= 1.0:
-        raise InvalidInput(f"{name} must be a number in [0, 1] (PAM §8), not {value!r}", name)
-    return float(value)
-
-
-def _check_decay_model(value: object) -> str | None:
-    if value is not None and value not in DECAY_MODELS:
-        raise InvalidInput(
-            f"decay_model {value!r} must be time_linear, time_exponential, none or null (PAM §8.1)",
-            "decay_model",
-        )
-    return value if isinstance(value, str) else None
-
-
-def _check_permissions(permissions: object) -> tuple[str, ...]:
-    if isinstance(permissions, str):
-        permissions = (permissions,)
-    if not isinstance(permissions, Iterable):
-        raise InvalidInput("permissions must be a list of read, write, delete", "permissions")
-    result: list[str] = []
-    for permission in permissions:
-        if permission not in PERMISSIONS:
-            raise InvalidInput(
-                f"permissions: {permission!r} must be read, write or delete (PAM §9.1)",
-                "permissions",
-            )
-        if permission not in result:
-            result.append(str(permission))
-    if not result:
-        raise InvalidInput(
-            "permissions: a grant needs at least one permission (PAM §9.1)", "permissions"
-        )
-    return tuple(p for p in PERMISSIONS if p in result)
-
-
-def _check_entity(entity: object) -> str:
-    if not isinstance(entity, str) or not entity.strip():
-        raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
-    if _is_privileged(entity):
-        raise InvalidInput(
-            f"entity {entity!r} is reserved: {OWNER_ACTOR!r} is the owner and "
-            f"{BACKGROUND_ACTOR!r} background work; grants name agents",
-            "entity",
-        )
-    return entity
-
-
-def _check_grants(shared_with: object) -> tuple[AccessGrant, ...]:
-    if isinstance(shared_with, str) or not isinstance(shared_with, Iterable):
-        raise InvalidInput("shared_with must be a list of grants", "shared_with")
-    merged: dict[str, list[str]] = {}
-    entity: object
-    permissions: object
-    for grant in shared_with:
-        if isinstance(grant, AccessGrant):
-            entity, permissions = grant.entity, grant.permissions
-        elif isinstance(grant, Mapping):
-            entity, permissions = grant.get("entity"), grant.get("permissions")
-        elif isinstance(grant, _SEQUENCE) and len(grant) == 2:
-            entity, permissions = grant[0], grant[1]
-        else:
-            raise InvalidInput(
-                f"a grant must be AccessGrant, {{'entity', 'permissions'}} or (entity, "
-                f"permissions), not {grant!r}",
-                "shared_with",
-            )
-        name = _check_entity(entity)
-        merged.setdefault(name, []).extend(_check_permissions(permissions))
-    return tuple(
-        AccessGrant(entity=e, permissions=tuple(p for p in PERMISSIONS if p in perms))
-        for e, perms in merged.items()
-    )
-
-
-def _check_metadata(metadata: object) -> dict[str, Any]:
-    if metadata is None:
-        return {}
-    if not isinstance(metadata, Mapping):
-        raise InvalidInput("metadata must be an object (PAM §10)", "metadata")
-    result = dict(metadata)
-    language = result.get("language")
-    if language is not None and (
-        not isinstance(language, str) or not LANGUAGE_PATTERN.fullmatch(language)
-    ):
-        raise InvalidInput(
-            f"metadata.language {language!r} must be a BCP 47 tag like en or pt-BR (PAM §10)",
-            "metadata.language",
-        )
-    try:
-        jcs_dumps(result)
-    except ValueError as exc:
-        raise InvalidInput(f"metadata is not valid JSON: {exc}", "metadata") from None
-    return result
-
-
-def _optional_text(value: object, name: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return value
-    raise InvalidInput(f"{name} must be text or null, not {value!r}", name)
 
 
 def _is_number(value: object) -> bool:
@@ -500,7 +311,15 @@ def _anchor_of(stored: StoredMemory) -> float | None:
 
 
 def _initial_anchor(memory: Memory) -> float | None:
-    return _anchor_of(StoredMemory(memory, None))
+    """The decay anchor of a memory as it arrives (`_anchor_of` without a stored anchor)."""
+    conf = memory.confidence
+    if not isinstance(conf, Confidence):
+        return None
+    if _is_number(conf.initial):
+        return float(conf.initial)  # type: ignore[arg-type]
+    if _is_number(conf.current):
+        return float(conf.current)  # type: ignore[arg-type]
+    return None
 
 
 @contextlib.contextmanager
@@ -590,18 +409,7 @@ class Vault:
         from memvault.store.sqlite import SQLiteStore
 
         passphrase = cls._passphrase(passphrase)
-        if owner_id is not None and (not isinstance(owner_id, str) or not owner_id.strip()):
-            raise InvalidInput("owner_id must be a non-empty string (PAM §3.1)", "owner_id")
-        if did is not None and (not isinstance(did, str) or not DID_PATTERN.fullmatch(did)):
-            raise InvalidInput(
-                f"did {did!r} must be a DID like did:key:z6Mk… (pattern ^did:[a-z0-9]+:.+$, "
-                "PAM §17)",
-                "did",
-            )
-        if kdf_iter is not None and (
-            isinstance(kdf_iter, bool) or not isinstance(kdf_iter, int) or kdf_iter < 1
-        ):
-            raise InvalidInput("kdf_iter must be a whole number ≥ 1", "kdf_iter")
+        check_owner_fields(owner_id, did, kdf_iter)
         root = vault_home(home)
         if database_path(root).exists():
             raise VaultExists(f"a vault already exists at {root}; it was left untouched")
@@ -730,7 +538,7 @@ class Vault:
     # -- access helpers -------------------------------------------------------------------
 
     def _require_owner(self, actor: str, what: str) -> None:
-        _check_actor(actor)
+        check_actor(actor)
         if actor != OWNER_ACTOR:
             raise AccessDenied(f"only the owner may {what}; {actor!r} is not the owner (PAM §9)")
 
@@ -747,7 +555,7 @@ class Vault:
 
     @staticmethod
     def _protect_dna(memory: Memory, actor: str, what: str) -> None:
-        if _is_background(actor) and memory.is_dna:
+        if is_background(actor) and memory.is_dna:
             raise DNAProtected(
                 f"memory {memory.id} is DNA-class ({memory.type}"
                 f"{'/' + memory.custom_type if isinstance(memory.custom_type, str) else ''}"
@@ -795,29 +603,28 @@ class Vault:
         else settings ``default_decay_model``). Raises InvalidInput naming the field and rule,
         AccessDenied when an agent would reinforce a memory it may not write.
         """
-        actor = _check_actor(actor)
-        content = _check_content(content)
-        custom = _check_type(type, custom_type)
-        tag_list = _check_tags(tags)
-        summary = _optional_text(summary, "summary")
-        platform = _check_platform(platform)
-        method = _check_extraction_method(extraction_method)
+        actor = check_actor(actor)
+        content = check_content(content)
+        custom = check_type(type, custom_type)
+        tag_list = check_tags(tags)
+        summary = optional_text(summary, "summary")
+        platform = check_platform(platform)
+        method = check_extraction_method(extraction_method)
         settings = self.settings
         initial = (
             settings.default_confidence
             if confidence is None
-            else _check_confidence(confidence, "confidence")
+            else check_confidence(confidence, "confidence")
         )
-        model = _check_decay_model(decay_model)
-        visibility = _check_visibility(visibility)
-        if not isinstance(exportable, bool):
-            raise InvalidInput("exportable must be true or false (PAM §9)", "exportable")
-        grants = _check_grants(shared_with)
-        meta = _check_metadata(metadata)
-        start = _timestamp_input(valid_from, "valid_from")
-        until = _timestamp_input(valid_until, "valid_until")
-        conversation_ref = _optional_text(conversation_ref, "conversation_ref")
-        message_ref = _optional_text(message_ref, "message_ref")
+        model = check_decay_model(decay_model)
+        visibility = check_visibility(visibility)
+        exportable = check_exportable(exportable)
+        grants = check_grants(shared_with)
+        meta = check_metadata(metadata)
+        start = timestamp_input(valid_from, "valid_from")
+        until = timestamp_input(valid_until, "valid_until")
+        conversation_ref = optional_text(conversation_ref, "conversation_ref")
+        message_ref = optional_text(message_ref, "message_ref")
         moment = _now(now)
         at = format_timestamp(moment)
         digest = compute_content_hash(content)
@@ -946,15 +753,13 @@ class Vault:
         the vault with the same content hash is skipped (idempotent re-import); with a
         different content hash it is an error — use `update` for that.
         """
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with _gc_paused():
             return self._add_memories(builtins.list(memories), actor, at)
 
     def _add_memories(self, batch: builtins.list[Memory], actor: str, at: str) -> BatchResult:
-        for index, memory in enumerate(batch):
-            if not isinstance(memory, Memory):
-                raise InvalidInput(f"memories[{index}] is not a Memory", "memories")
+        check_batch(batch)
         settings = self.settings
         result = BatchResult()
         created, skipped, id_map = result.created, result.skipped, result.id_map
@@ -964,16 +769,22 @@ class Vault:
                 [m.content_hash for m in batch if m.effective_status == "active"],
                 statuses=("active",),
             )
-            new: dict[str, StoredMemory] = {}
-            rewritten: set[str] = set()  # new memories reinforced later in the batch
+            # The memories to store: id -> position in the batch.
+            new: dict[str, int] = {}
+            # New memories reinforced later in the batch, as they will be stored.
+            rewritten: dict[str, StoredMemory] = {}
             new_active_by_hash: dict[str, str] = {}
             touched: dict[str, StoredMemory] = {}
             reinforce_entries: builtins.list[PendingEntry] = []
             for index, memory in enumerate(batch):
                 memory_id = memory.id
                 digest = memory.content_hash
-                if memory_id in present or memory_id in new:
-                    known = present.get(memory_id) or new[memory_id].memory.content_hash
+                if memory_id in new or memory_id in present:
+                    known = (
+                        present[memory_id]
+                        if memory_id in present
+                        else batch[new[memory_id]].content_hash
+                    )
                     if known != digest:
                         raise InvalidInput(
                             f"memories[{index}] (id {memory_id}): a memory with this id and "
@@ -985,8 +796,10 @@ class Vault:
                     id_map[memory_id] = memory_id
                     continue
                 if memory.effective_status == "active":
-                    target = self._batch_twin(digest, new, new_active_by_hash, touched, twins)
-                    if target is not None:
+                    if digest in new_active_by_hash or digest in twins:
+                        target = self._batch_twin(
+                            digest, batch, new, rewritten, new_active_by_hash, touched, twins
+                        )
                         self._require(target.memory, actor, "write", "reinforce")
                         target_id = target.memory.id
                         updated = self._reinforce(
@@ -994,11 +807,10 @@ class Vault:
                         )
                         if target_id in new:
                             # Reinforced within the batch: still new, not "updated".
-                            new[target_id] = StoredMemory(
+                            rewritten[target_id] = StoredMemory(
                                 updated.memory.evolve(temporal=target.memory.temporal),
                                 updated.decay_anchor,
                             )
-                            rewritten.add(target_id)
                         else:
                             touched[target_id] = updated
                         reinforce_entries.append(
@@ -1008,13 +820,13 @@ class Vault:
                         id_map[memory_id] = target_id
                         continue
                     new_active_by_hash[digest] = memory_id
-                new[memory_id] = StoredMemory(memory, _initial_anchor(memory))
+                new[memory_id] = index
                 created.append(memory_id)
                 id_map[memory_id] = memory_id
             self._check_and_insert(batch, new, rewritten)
             if touched:
                 self._store.update_memories(touched.values())
-            entries = [self._add_entry(s.memory, actor) for s in new.values()]
+            entries = self._add_entries(batch, new, actor)
             entries.extend(reinforce_entries)
             self._audit.append(entries, at)
         return result
@@ -1022,103 +834,69 @@ class Vault:
     def _check_and_insert(
         self,
         batch: Sequence[Memory],
-        new: Mapping[str, StoredMemory],
-        rewritten: set[str],
+        new: Mapping[str, int],
+        rewritten: Mapping[str, StoredMemory],
     ) -> None:
-        """Check every incoming memory (`_check_memories`) and insert the new ones, chunk by
+        """Check every incoming memory (`check_memories`) and insert the new ones, chunk by
         chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
         failure leaves nothing behind. (Checking the next chunk in a helper thread while SQLite
         writes this one was measured: no gain — the GIL hand-offs serialize the two.)"""
-        chunks = [batch[i : i + _CHUNK] for i in range(0, len(batch), _CHUNK)]
-        # The batch position each new memory came from (a later duplicate id is skipped).
-        origin: dict[str, int] = {}
-        for index, memory in enumerate(batch):
-            if memory.id in new and memory.id not in origin:
-                origin[memory.id] = index
-
-        def insert(number: int, documents: Sequence[str | None]) -> None:
-            rows = []
-            start = number * _CHUNK
-            for offset, document in enumerate(documents):
-                memory_id = batch[start + offset].id
-                if origin.get(memory_id) != start + offset:
+        for start in range(0, len(batch), _CHUNK):
+            chunk = batch[start : start + _CHUNK]
+            documents = check_memories(chunk, start)
+            rows: builtins.list[StoredMemory] = []
+            for index, (memory, document) in enumerate(zip(chunk, documents, strict=True), start):
+                if new.get(memory.id) != index:
                     continue  # skipped, or reinforced another memory instead
-                stored = new[memory_id]
-                if memory_id not in rewritten:
-                    stored = StoredMemory(stored.memory, stored.decay_anchor, document)
+                stored = rewritten.get(memory.id)
+                if stored is None:
+                    stored = StoredMemory(memory, _initial_anchor(memory), document)
                 rows.append(stored)
             try:
                 self._store.insert_memories(rows)
             except IntegrityViolation as exc:
                 raise InvalidInput(str(exc), "id") from None
 
-        for number, chunk in enumerate(chunks):
-            insert(number, self._check_memories(chunk, number * _CHUNK))
+    @staticmethod
+    def _add_entries(
+        batch: Sequence[Memory], new: Mapping[str, int], actor: str
+    ) -> builtins.list[PendingEntry]:
+        """The "add" audit entries of a batch's new memories (`_add_entry`, with one details
+        object per distinct type, status and platform: the audit log canonicalizes each
+        once)."""
+        shared: dict[tuple[Any, ...], Mapping[str, Any]] = {}
+        entries: builtins.list[PendingEntry] = []
+        append = entries.append
+        for memory_id, index in new.items():
+            memory = batch[index]
+            key = (memory.type, memory.custom_type, memory.status, memory.provenance.platform)
+            details = shared.get(key)
+            if details is None:
+                details = shared[key] = Vault._add_entry(memory, actor).details
+            append(PendingEntry("add", actor, memory_id, memory.content_hash, details))
+        return entries
 
     @staticmethod
     def _batch_twin(
         digest: str,
-        new: Mapping[str, StoredMemory],
+        batch: Sequence[Memory],
+        new: Mapping[str, int],
+        rewritten: Mapping[str, StoredMemory],
         new_active_by_hash: Mapping[str, str],
         touched: Mapping[str, StoredMemory],
         twins: Mapping[str, Sequence[StoredMemory]],
-    ) -> StoredMemory | None:
+    ) -> StoredMemory:
         """The active memory with this content hash: added earlier in the batch, or in the
         vault (as already reinforced earlier in the batch, if it was)."""
         earlier = new_active_by_hash.get(digest)
         if earlier is not None:
-            return new[earlier]
-        found = twins.get(digest)
-        if found:
-            return touched.get(found[0].memory.id) or found[0]
-        return None
-
-    def _check_memories(self, batch: Sequence[object], start: int = 0) -> builtins.list[str | None]:
-        """Check incoming PAM memories against the PAM memory schema and §6; returns each one's
-        JSON text. InvalidInput names memories[start + index], the id, the path and the rule."""
-        from memvault.formats.pam.schema import validate_memories
-        from memvault.store.codec import memory_to_json
-
-        dumps = orjson.dumps
-        documents: builtins.list[dict[str, Any]] = []
-        for index, memory in enumerate(batch):
-            if not isinstance(memory, Memory):
-                raise InvalidInput(f"memories[{start + index}] is not a Memory", "memories")
-            content = memory.content
-            if isinstance(content, str) and content.strip():
-                if memory.content_hash != compute_content_hash(content):
-                    raise InvalidInput(
-                        f"memories[{start + index}] (id {memory.id!r}): content_hash does not "
-                        "match the content (PAM §6: sha256 of the normalized content)",
-                        "content_hash",
-                    )
-            elif isinstance(content, str):
-                raise InvalidInput(
-                    f"memories[{start + index}] (id {memory.id!r}): content must be non-empty "
-                    "text (PAM §4.1)",
-                    "content",
-                )
-            documents.append(memory_to_json(memory))
-        findings = [f for f in validate_memories(documents, 0) if f.severity == "error"]
-        if findings:
-            first = findings[0]
-            index_text = first.path.partition("[")[2].partition("]")[0]
-            index = int(index_text) if index_text.isdigit() else 0
-            memory = batch[index]
-            memory_id = memory.id if isinstance(memory, Memory) else "?"
-            more = f" (and {len(findings) - 1} more problems)" if len(findings) > 1 else ""
-            section = f" ({first.section})" if first.section else ""
-            field = first.path.split("].", 1)[1] if "]." in first.path else None
-            path = first.path.replace("$.memories[", "", 1).partition("]")[2].lstrip(".")
-            raise InvalidInput(
-                f"memories[{start + index}] (id {memory_id!r}): {path or 'memory'}: "
-                f"{first.message}{section}{more}",
-                field,
-            )
-        try:
-            return [dumps(d).decode() for d in documents]
-        except (TypeError, orjson.JSONEncodeError) as exc:  # pragma: no cover - schema-checked
-            raise InvalidInput(f"a memory is not valid JSON: {exc}", "memories") from None
+            stored = rewritten.get(earlier)
+            if stored is None:
+                memory = batch[new[earlier]]
+                stored = StoredMemory(memory, _initial_anchor(memory))
+            return stored
+        found = twins[digest][0]
+        return touched.get(found.memory.id) or found
 
     # -- reading --------------------------------------------------------------------------
 
@@ -1127,9 +905,7 @@ class Vault:
 
         The full id of the memory with this id, or the only one whose id starts with this
         prefix (like git). Raises NotFound, or AmbiguousId listing the candidates."""
-        if not isinstance(id_or_prefix, str) or not id_or_prefix.strip():
-            raise InvalidInput("a memory id (or a unique prefix of one) is required", "id")
-        key = id_or_prefix.strip()
+        key = check_id(id_or_prefix)
         if self._store.get_memory(key) is not None:
             return key
         candidates = self._store.ids_with_prefix(key, limit=11)
@@ -1154,22 +930,14 @@ class Vault:
         """``get(id_or_prefix, *, actor="user") -> Memory``
 
         Raises NotFound, AmbiguousId, AccessDenied (an agent without read access, PAM §9)."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         memory = self._load(id_or_prefix).memory
         self._require(memory, actor, "read", "read")
         return memory
 
     def _scoped(self, query: MemoryQuery | None, actor: str) -> MemoryQuery:
-        from dataclasses import replace
-
-        query = MemoryQuery() if query is None else query
-        if not isinstance(query, MemoryQuery):
-            raise InvalidInput("query must be a MemoryQuery", "query")
-        if query.limit is not None and query.limit < 0:
-            raise InvalidInput("limit must be ≥ 0", "limit")
-        if query.offset < 0:
-            raise InvalidInput("offset must be ≥ 0", "offset")
-        if not _is_privileged(actor):
+        query = check_query(query)
+        if not is_privileged(actor):
             query = replace(query, readable_by=actor)
         return query
 
@@ -1178,7 +946,7 @@ class Vault:
 
         Memories matching the query (default: active ones, newest first, 50 per page); an
         agent sees only what it may read (PAM §9). `Page.total` counts every match."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         scoped = self._scoped(query, actor)
         items = [s.memory for s in self._store.query_memories(scoped)]
         total = self._store.count_memories(scoped)
@@ -1190,7 +958,7 @@ class Vault:
         """``iter_memories(query=None, *, actor="user") -> Iterator[Memory]``
 
         Every matching memory (limit/offset ignored), streamed in batches — for exports."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         for stored in self._store.iter_memories(self._scoped(query, actor)):
             yield stored.memory
 
@@ -1210,16 +978,8 @@ class Vault:
         matches a prefix; punctuation is ignored. The query's filters, limit and offset apply
         (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
         MemoryQuery's time orders ("-created", "created", "-updated", "updated")."""
-        actor = _check_actor(actor)
-        if not isinstance(text, str):
-            raise InvalidInput("search text must be a string", "text")
-        if order not in ("relevance", "created", "-created", "updated", "-updated"):
-            raise InvalidInput(
-                f"order {order!r} must be relevance, created, -created, updated or -updated",
-                "order",
-            )
-        from dataclasses import replace
-
+        actor = check_actor(actor)
+        check_search(text, order)
         scoped = replace(self._scoped(query, actor), text=text, order=order)  # type: ignore[arg-type]
         return [SearchResult(h.memory.memory, h.score) for h in self._store.search(scoped)]
 
@@ -1256,7 +1016,7 @@ class Vault:
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             stored = self._load(id)
@@ -1268,7 +1028,7 @@ class Vault:
             access_change = not isinstance(visibility, _Unchanged) or not isinstance(
                 exportable, _Unchanged
             )
-            if access_change and not _is_privileged(actor):
+            if access_change and not is_privileged(actor):
                 raise AccessDenied(
                     f"only the owner may change the visibility or exportability of memory "
                     f"{memory.id} (PAM §9)"
@@ -1284,12 +1044,12 @@ class Vault:
             if new_type != memory.type or new_custom != (
                 memory.custom_type if isinstance(memory.custom_type, str) else None
             ):
-                checked = _check_type(new_type, new_custom)
+                checked = check_type(new_type, new_custom)
                 changes["type"] = new_type
                 changes["custom_type"] = checked
                 changed.append("type")
             if not isinstance(content, _Unchanged):
-                text = _check_content(content)
+                text = check_content(content)
                 if text != memory.content:
                     digest = compute_content_hash(text)
                     if digest != memory.content_hash:
@@ -1313,32 +1073,32 @@ class Vault:
                     "status",
                 )
             if not isinstance(tags, _Unchanged):
-                tag_list = _check_tags(tags)
+                tag_list = check_tags(tags)
                 old = memory.tags if isinstance(memory.tags, tuple) else ()
                 if tag_list != old:
                     changes["tags"] = tag_list
                     changed.append("tags")
             if not isinstance(summary, _Unchanged):
-                text_or_none = _optional_text(summary, "summary")
+                text_or_none = optional_text(summary, "summary")
                 if text_or_none != (memory.summary if memory.summary is not MISSING else None):
                     changes["summary"] = text_or_none
                     changed.append("summary")
             access = _access(memory)
             if not isinstance(visibility, _Unchanged):
-                value = _check_visibility(visibility)
+                value = check_visibility(visibility)
                 if value != access.effective_visibility:
                     access = access.evolve(visibility=value)
                     changed.append("visibility")
-            if not isinstance(exportable, _Unchanged):
-                if not isinstance(exportable, bool):
-                    raise InvalidInput("exportable must be true or false (PAM §9)", "exportable")
-                if exportable != access.is_exportable:
-                    access = access.evolve(exportable=exportable)
-                    changed.append("exportable")
+            if (
+                not isinstance(exportable, _Unchanged)
+                and check_exportable(exportable) != access.is_exportable
+            ):
+                access = access.evolve(exportable=exportable)
+                changed.append("exportable")
             if "visibility" in changed or "exportable" in changed:
                 changes["access"] = access
             if not isinstance(metadata, _Unchanged):
-                meta = _check_metadata(metadata)
+                meta = check_metadata(metadata)
                 if meta != (dict(memory.metadata) if isinstance(memory.metadata, Mapping) else {}):
                     changes["metadata"] = meta
                     changed.append("metadata")
@@ -1350,7 +1110,7 @@ class Vault:
             for name, given in validity:
                 if isinstance(given, _Unchanged):
                     continue
-                stamp = _timestamp_input(given, name)
+                stamp = timestamp_input(given, name)
                 if stamp != (getattr(temporal, name) or None):
                     temporal = temporal.evolve(**{name: stamp})
                     changed.append(name)
@@ -1390,8 +1150,8 @@ class Vault:
         to any it has. A private memory becomes "shared" (a grant on a private memory would
         have no effect). Owner only."""
         self._require_owner(actor, "grant access")
-        name = _check_entity(entity)
-        perms = _check_permissions(permissions)
+        name = check_entity(entity)
+        perms = check_permissions(permissions)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             stored = self._load(id)
@@ -1445,7 +1205,7 @@ class Vault:
         self._require_owner(actor, "revoke access")
         if not isinstance(entity, str) or not entity:
             raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
-        removing = PERMISSIONS if permissions is None else _check_permissions(permissions)
+        removing = PERMISSIONS if permissions is None else check_permissions(permissions)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             stored = self._load(id)
@@ -1493,11 +1253,8 @@ class Vault:
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
-        actor = _check_actor(actor)
-        if status not in MEMORY_STATUSES:
-            raise InvalidInput(
-                f"status {status!r} is not one of {', '.join(MEMORY_STATUSES)} (PAM §7)", "status"
-            )
+        actor = check_actor(actor)
+        status = check_status(status)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             stored = self._load(id)
@@ -1562,7 +1319,7 @@ class Vault:
         `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             old_stored = self._load(old)
@@ -1628,13 +1385,9 @@ class Vault:
         same type again returns the existing relation (with the new confidence, if one is
         given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
         relation made here does not change any status; `supersede` does."""
-        actor = _check_actor(actor)
-        if type not in RELATION_TYPES:
-            raise InvalidInput(
-                f"relation type {type!r} is not one of {', '.join(RELATION_TYPES)} (PAM §13.2)",
-                "type",
-            )
-        conf = None if confidence is None else _check_confidence(confidence, "confidence")
+        actor = check_actor(actor)
+        type = check_relation_type(type)
+        conf = None if confidence is None else check_confidence(confidence, "confidence")
         at = format_timestamp(_now(now))
         with self._store.transaction():
             source = self._load(from_id).memory
@@ -1704,10 +1457,10 @@ class Vault:
 
         Relations where the memory is the source or the target, oldest first; for an agent,
         only those whose other end it may read too."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         memory = self.get(id, actor=actor)
         found = self._store.relations_of(memory.id)
-        if _is_privileged(actor):
+        if is_privileged(actor):
             return found
         others = {r.to if r.from_ == memory.id else r.from_ for r in found}
         readable = {
@@ -1726,7 +1479,7 @@ class Vault:
         right to erasure, AIMEM §5.2). Lifecycle changes never delete; this does. The audit
         log keeps *that* it happened (id and content hash), never what it said. Agents need
         the "delete" grant; background work may not erase a DNA-class memory."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             stored = self._load(id)
@@ -1765,8 +1518,8 @@ class Vault:
         are memories with model "none"/null or without a confidence block. Only
         `confidence.current` changes (not `updated_at`: decay is derived state, recomputable
         from the anchor and `last_reinforced`). One audit entry records the run."""
-        actor = _check_actor(actor)
-        if not _is_privileged(actor):
+        actor = check_actor(actor)
+        if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
         moment = _now(now)
         at = format_timestamp(moment)
@@ -1850,10 +1603,10 @@ class Vault:
         """``put_conversation(conversation, *, actor="user", now=None) -> bool``
 
         Store a normalized conversation (PAM §25); True when it was new or changed."""
-        actor = _check_actor(actor)
-        if not _is_privileged(actor):
+        actor = check_actor(actor)
+        if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
-        _check_platform(conversation.platform)
+        check_platform(conversation.platform)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             changed = self._store.put_conversation(conversation)
@@ -1890,7 +1643,7 @@ class Vault:
     ) -> None:
         """``put_embedding(embedding, *, actor="user", now=None)`` — store a vector for a
         memory (PAM §12; replaces the one of the same model)."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         memory = self._load(embedding.memory_id).memory
         self._require(memory, actor, "write", "embed")
         at = format_timestamp(_now(now))
@@ -1920,7 +1673,7 @@ class Vault:
     ) -> None:
         """``record_export(record, *, actor="user", now=None)`` — remember an export made or
         an import taken in (PAM §16 incremental exports need the base)."""
-        actor = _check_actor(actor)
+        actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with self._store.transaction():
             self._store.record_export(record)

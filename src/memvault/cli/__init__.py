@@ -15,7 +15,7 @@ import sys
 import typer
 
 from memvault import __version__
-from memvault.cli import documents, lifecycle, memories, vaultcmd
+from memvault.cli import documents, exchange, lifecycle, memories, signing, vaultcmd
 
 app = typer.Typer(
     name="memvault",
@@ -46,6 +46,8 @@ vaultcmd.register(app)
 memories.register(app)
 lifecycle.register(app)
 documents.register(app)
+exchange.register(app)
+signing.register(app)
 
 #: Set to see the traceback of an unexpected error instead of the one-line report.
 DEBUG_ENV = "MEMVAULT_DEBUG"

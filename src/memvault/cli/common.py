@@ -89,7 +89,8 @@ class VaultOptions:
 
 
 def console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    # emoji=False: Rich would otherwise render "did:key:" as "did🔑".
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:

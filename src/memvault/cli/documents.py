@@ -12,6 +12,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from memvault.cli.signing import (
+    AgeIdentityOption,
+    AgePassphraseFileOption,
+    age_identities,
+    age_passphrase,
+)
 from memvault.findings import EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, ValidationResult
 from memvault.formats.pam.validate import validate_path
 
@@ -22,7 +28,8 @@ def register(app: typer.Typer) -> None:
 
 
 def _console() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    # emoji=False: Rich would otherwise render "did:key:" as "did🔑".
+    return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
 def validate(
@@ -34,12 +41,17 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary lines."),
+    age_passphrase_file: AgePassphraseFileOption = None,
+    age_identity: AgeIdentityOption = None,
 ) -> None:
-    """Check PAM documents against the v1.0 spec: schema, hashes, checksum and references.
+    """Check PAM documents against the v1.0 spec: schema, hashes, checksum, references and
+    signatures (verified, §18.4). Age-encrypted files are decrypted in memory (§21.1).
 
     Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable or usage error.
     """
-    results = [validate_path(p) for p in paths]
+    secret = age_passphrase(age_passphrase_file)
+    identities = age_identities(age_identity)
+    results = [validate_path(p, age_passphrase=secret, age_identities=identities) for p in paths]
     codes = [_exit_code(r, strict) for r in results]
     if as_json:
         payload: Any = [r.to_json() for r in results]
@@ -96,10 +108,16 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
 def inspect(
     path: Path = typer.Argument(..., readable=False, help="A PAM file, export directory or .zip."),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+    age_passphrase_file: AgePassphraseFileOption = None,
+    age_identity: AgeIdentityOption = None,
 ) -> None:
     """Summarize a PAM export: memories by type, status, platform and extraction method, date
     range, relations, conversations, embedding models, integrity and signature status."""
-    result = validate_path(path)
+    result = validate_path(
+        path,
+        age_passphrase=age_passphrase(age_passphrase_file),
+        age_identities=age_identities(age_identity),
+    )
     if as_json:
         payload = {"target": result.target, "kind": result.kind, "valid": result.valid}
         payload.update(result.facts)

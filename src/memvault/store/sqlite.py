@@ -144,40 +144,52 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
-def _memory_row(stored: StoredMemory, tags: list[str] | None = None) -> tuple[Any, ...]:
-    """The memories-table row (without seq) of a memory: id first, document last."""
+def _memory_row(
+    stored: StoredMemory, tags: list[str] | None = None, seq: int | None = None
+) -> tuple[Any, ...]:
+    """The memories-table row of a memory: seq first when given, then id, document last."""
     m = stored.memory
-    created = _epoch(m.temporal.created_at)
+    temporal = m.temporal
+    created = _epoch(temporal.created_at)
     if created is None:
         raise StoreError(
-            f"memory {m.id}: temporal.created_at {m.temporal.created_at!r} is not an ISO 8601 "
+            f"memory {m.id}: temporal.created_at {temporal.created_at!r} is not an ISO 8601 "
             "timestamp (PAM §4.1)"
         )
+    updated = temporal.updated_at
     access = m.access
-    method = m.provenance.extraction_method
-    return (
+    custom = m.custom_type
+    provenance = m.provenance
+    method = provenance.extraction_method
+    document = stored.document
+    row = (
         m.id,
         m.type,
-        m.custom_type if isinstance(m.custom_type, str) else None,
+        custom if isinstance(custom, str) else None,
         m.effective_status,
         m.content_hash,
-        m.provenance.platform,
+        provenance.platform,
         method if isinstance(method, str) else None,
         created,
-        _epoch(m.temporal.updated_at),
+        None if updated is None else _epoch(updated),
         0 if isinstance(access, Access) and not access.is_exportable else 1,
         access.effective_visibility if isinstance(access, Access) else "private",
         stored.decay_anchor,
         " ".join(_tags(m) if tags is None else tags),
-        stored.document if stored.document is not None else dump_memory(m),
+        document if document is not None else dump_memory(m),
     )
+    return row if seq is None else (seq, *row)
 
 
 def _tags(memory: Memory) -> list[str]:
+    """The memory's distinct string tags, in order."""
     tags = memory.tags
-    if not isinstance(tags, (tuple, list)):
+    if not tags or not isinstance(tags, (tuple, list)):
         return []
-    return list(dict.fromkeys(t for t in tags if isinstance(t, str)))
+    try:
+        return [t for t in dict.fromkeys(tags) if isinstance(t, str)]
+    except TypeError:  # an unhashable item (never in a valid memory)
+        return list(dict.fromkeys(t for t in tags if isinstance(t, str)))
 
 
 def _grants(memory: Memory) -> list[tuple[str, str]]:
@@ -209,13 +221,28 @@ _MEMORY_COLUMNS: Final = (
     "created_epoch, updated_epoch, exportable, visibility, decay_anchor, tags_text, document"
 )
 _INSERT_MEMORY: Final = f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES ({', '.join('?' * 15)})"
-_UPDATE_MEMORY: Final = (
-    "UPDATE memories SET type = ?, custom_type = ?, status = ?, content_hash = ?, platform = ?, "
-    "extraction_method = ?, created_epoch = ?, updated_epoch = ?, exportable = ?, "
-    "visibility = ?, decay_anchor = ?, tags_text = ?, document = ? WHERE seq = ?"
+#: The columns of a memories row between id and document, in `_memory_row` order.
+_UPDATABLE: Final = (
+    "type",
+    "custom_type",
+    "status",
+    "content_hash",
+    "platform",
+    "extraction_method",
+    "created_epoch",
+    "updated_epoch",
+    "exportable",
+    "visibility",
+    "decay_anchor",
+    "tags_text",
 )
-_FTS_INSERT: Final = (
-    "INSERT INTO memories_fts (rowid, content, summary, tags, status) VALUES (?, ?, ?, ?, ?)"
+_STATUS: Final = _UPDATABLE.index("status")
+_TAGS_TEXT: Final = _UPDATABLE.index("tags_text")
+#: Index memories from the full-text source view (the same expressions 'rebuild' and
+#: 'integrity-check' use, so the index always agrees with them), for a range of seqs.
+_FTS_INSERT_FROM_SOURCE: Final = (
+    "INSERT INTO memories_fts (rowid, content, summary, tags, status) "
+    "SELECT seq, content, summary, tags, status FROM memories_fts_source"
 )
 _FTS_DELETE: Final = (
     "INSERT INTO memories_fts (memories_fts, rowid, content, summary, tags, status) "
@@ -628,8 +655,9 @@ class SQLiteStore(Store):
     # -- memories -------------------------------------------------------------------------
 
     def insert_memories(self, memories: Iterable[StoredMemory]) -> int:
-        """Insert in one transaction: the rows, their full-text entries, tags and grants, each
-        with one batched statement (`executemany`)."""
+        """Insert in one transaction: the rows and their tags and grants, each with one batched
+        statement (`executemany`), then their full-text entries with one INSERT … SELECT from
+        the rows just written."""
         batch = list(memories)
         if not batch:
             return 0
@@ -639,15 +667,15 @@ class SQLiteStore(Store):
                 self._conn.execute("SELECT COALESCE(max(seq), 0) FROM memories").fetchone()[0]
             )
             rows: list[tuple[Any, ...]] = []
-            fts: list[tuple[Any, ...]] = []
             tags: list[tuple[str, int]] = []
             grants: list[tuple[str, str, int]] = []
+            add_row, add_tags = rows.append, tags.extend
             for seq, stored in enumerate(batch, start=base + 1):
                 memory = stored.memory
                 tag_list = _tags(memory)
-                rows.append((seq, *_memory_row(stored, tag_list)))
-                fts.append((seq, *_fts_values(memory, tag_list)))
-                tags.extend((tag, seq) for tag in tag_list)
+                add_row(_memory_row(stored, tag_list, seq))
+                if tag_list:
+                    add_tags([(tag, seq) for tag in tag_list])
                 access = memory.access
                 if isinstance(access, Access) and access.shared_with:
                     grants.extend((entity, perm, seq) for entity, perm in _grants(memory))
@@ -669,7 +697,7 @@ class SQLiteStore(Store):
                 raise IntegrityViolation(
                     f"memory id {clash[0]} already exists" if clash else "duplicate memory id"
                 ) from None
-            self._conn.executemany(_FTS_INSERT, fts)
+            self._conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE seq > ?", (base,))
             if tags:
                 self._conn.executemany(_TAG_INSERT, tags)
             if grants:
@@ -682,55 +710,83 @@ class SQLiteStore(Store):
 
     def update_memories(self, memories: Iterable[StoredMemory]) -> int:
         """Replace existing memories (unknown ids are skipped; the count says how many were
-        replaced). The full-text entry, tags and grants are rewritten only when they change."""
-        batch = list(memories)
+        replaced; of several with one id the last wins), with batched statements.
+
+        Only what changed is written: a row's indexed columns only when their values change
+        (SQLite rewrites the entries of every index whose column an UPDATE sets, changed or
+        not), the full-text entry, tags and grants only when theirs do. Changing only the
+        document (decay, reinforcement) touches no index at all."""
+        batch = list({m.memory.id: m for m in memories}.values())
         if not batch:
             return 0
         with self.transaction():
             old = self._index_state([m.memory.id for m in batch])
-            updates: list[tuple[Any, ...]] = []
+            updates: dict[tuple[int, ...], list[tuple[Any, ...]]] = {}
             fts_delete: list[tuple[Any, ...]] = []
-            fts_insert: list[tuple[Any, ...]] = []
-            reindex: list[tuple[int, Memory]] = []
+            fts_insert: list[int] = []
+            reindex: list[tuple[int, Memory, list[str]]] = []
+            count = 0
             for stored in batch:
                 memory = stored.memory
                 previous = old.get(memory.id)
                 if previous is None:
                     continue
-                seq, old_fts, old_grants = previous
-                row = _memory_row(stored)
-                updates.append((*row[1:], seq))
-                new_fts = _fts_values(memory)
+                count += 1
+                seq, old_fts, old_grants, old_columns = previous
+                tag_list = _tags(memory)
+                row = _memory_row(stored, tag_list)
+                changed = tuple(i for i, value in enumerate(row[1:-1]) if value != old_columns[i])
+                updates.setdefault(changed, []).append(
+                    (*(row[1 + i] for i in changed), row[-1], seq)
+                )
+                new_fts = _fts_values(memory, tag_list)
                 if new_fts != old_fts:
                     fts_delete.append((seq, *old_fts))
-                    fts_insert.append((seq, *new_fts))
+                    fts_insert.append(seq)
                 if new_fts[2] != old_fts[2] or set(_grants(memory)) != old_grants:
-                    reindex.append((seq, memory))
+                    reindex.append((seq, memory, tag_list))
             if fts_delete:
                 self._conn.executemany(_FTS_DELETE, fts_delete)
-            self._conn.executemany(_UPDATE_MEMORY, updates)
-            if fts_insert:
-                self._conn.executemany(_FTS_INSERT, fts_insert)
-            for seq, memory in reindex:
-                self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
-                self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
-                self._conn.executemany(_TAG_INSERT, [(tag, seq) for tag in _tags(memory)])
-                self._conn.executemany(_GRANT_INSERT, [(e, p, seq) for e, p in _grants(memory)])
-        return len(updates)
+            for changed, rows in updates.items():
+                assignments = "".join(f"{_UPDATABLE[i]} = ?, " for i in changed)
+                self._conn.executemany(
+                    f"UPDATE memories SET {assignments}document = ? WHERE seq = ?", rows
+                )
+            for start in range(0, len(fts_insert), _CHUNK):
+                params: list[Any] = []
+                where = _in("seq", fts_insert[start : start + _CHUNK], params)
+                self._conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE {where}", params)
+            for start in range(0, len(reindex), _CHUNK):
+                params = []
+                where = _in("memory_seq", [r[0] for r in reindex[start : start + _CHUNK]], params)
+                self._conn.execute(f"DELETE FROM memory_tags WHERE {where}", params)
+                self._conn.execute(f"DELETE FROM memory_grants WHERE {where}", params)
+            if reindex:
+                self._conn.executemany(
+                    _TAG_INSERT, [(tag, seq) for seq, _, tags in reindex for tag in tags]
+                )
+                self._conn.executemany(
+                    _GRANT_INSERT,
+                    [(e, p, seq) for seq, memory, _ in reindex for e, p in _grants(memory)],
+                )
+        return count
 
     def _index_state(
         self, memory_ids: Sequence[str]
-    ) -> dict[str, tuple[int, tuple[Any, ...], set[tuple[str, str]]]]:
-        """seq, full-text values (content, summary, tags) and grants as stored now, by id."""
-        state: dict[str, tuple[int, tuple[Any, ...], set[tuple[str, str]]]] = {}
+    ) -> dict[str, tuple[int, tuple[Any, ...], set[tuple[str, str]], tuple[Any, ...]]]:
+        """By id, as stored now: seq, full-text values (content, summary, tags, status),
+        grants, and the values of the `_UPDATABLE` columns."""
+        state: dict[str, tuple[int, tuple[Any, ...], set[tuple[str, str]], tuple[Any, ...]]] = {}
         ids = list(dict.fromkeys(memory_ids))
+        columns = ", ".join(f"m.{c}" for c in _UPDATABLE)
         for start in range(0, len(ids), _CHUNK):
             chunk = ids[start : start + _CHUNK]
             params: list[Any] = []
             where = _in("m.id", chunk, params)
+            # The view's expressions (memories_fts_source), on the rows asked for.
             rows = self._all(
                 "SELECT m.seq, m.id, json_extract(m.document, '$.content'), "
-                "json_extract(m.document, '$.summary'), m.tags_text, m.status "
+                f"json_extract(m.document, '$.summary'), {columns} "
                 f"FROM memories m WHERE {where}",
                 params,
             )
@@ -743,13 +799,11 @@ class SQLiteStore(Store):
                     params,
                 ):
                     by_seq[int(seq)].add((str(entity), str(permission)))
-            for seq, memory_id, content, summary, tags_text, status in rows:
-                summary_text = summary if isinstance(summary, str) else None
-                state[str(memory_id)] = (
-                    int(seq),
-                    (content, summary_text, tags_text, status),
-                    by_seq[int(seq)],
-                )
+            for row in rows:
+                seq, memory_id, content, summary, *values = row
+                # Exactly what the full-text index holds (it is filled from the same view).
+                fts = (content, summary, values[_TAGS_TEXT], values[_STATUS])
+                state[str(memory_id)] = (int(seq), fts, by_seq[int(seq)], tuple(values))
         return state
 
     @staticmethod
@@ -809,7 +863,9 @@ class SQLiteStore(Store):
             params: list[Any] = []
             clauses = [_in("m.content_hash", chunk, params)]
             if statuses is not None:
-                clauses.append(_in("m.status", statuses, params) if statuses else "0")
+                # "+": look rows up by the content-hash index, never by the status index
+                # (which would scan every active memory).
+                clauses.append(_in("+m.status", statuses, params) if statuses else "0")
             sql = (
                 "SELECT document, decay_anchor FROM memories m "
                 f"WHERE {_and(clauses)} ORDER BY m.seq"
@@ -915,7 +971,7 @@ class SQLiteStore(Store):
         with self.transaction():
             state = self._index_state([memory_id]).get(memory_id)
             if state is not None:
-                seq, fts, _ = state
+                seq, fts, _, _ = state
                 self._conn.execute(_FTS_DELETE, (seq, *fts))
                 self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                 self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
@@ -1154,20 +1210,6 @@ class SQLiteStore(Store):
             for r in rows
         ]
 
-    @staticmethod
-    def _audit_row(entry: AuditEntry) -> tuple[Any, ...]:
-        return (
-            entry.seq,
-            entry.at,
-            entry.actor,
-            entry.action,
-            entry.memory_id,
-            entry.content_hash,
-            orjson.dumps(dict(entry.details), option=orjson.OPT_SORT_KEYS).decode(),
-            entry.prev_hash,
-            entry.hash,
-        )
-
     _AUDIT_INSERT: Final = (
         "INSERT INTO audit_log (seq, at, actor, action, memory_id, content_hash, details, "
         "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -1180,7 +1222,21 @@ class SQLiteStore(Store):
         self.append_audit_many([entry])
 
     def append_audit_many(self, entries: Iterable[AuditEntry]) -> None:
-        rows = [self._audit_row(e) for e in entries]
+        rows: list[tuple[Any, ...]] = []
+        # Entries of a batch share their details objects: serialize each one once (the
+        # object is held, so its id stays its own).
+        texts: dict[int, tuple[Any, str]] = {}
+        dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
+        for e in entries:
+            details = e.details
+            known = texts.get(id(details))
+            if known is None:
+                text = dumps(dict(details), option=sort_keys).decode()
+                texts[id(details)] = (details, text)
+            else:
+                text = known[1]
+            row = (e.seq, e.at, e.actor, e.action, e.memory_id, e.content_hash, text)
+            rows.append((*row, e.prev_hash, e.hash))
         with self.transaction():
             try:
                 self._conn.executemany(self._AUDIT_INSERT, rows)

@@ -29,7 +29,6 @@ from memvault.model import parse_timestamp
 SUPPORTED_MAJOR: Final = 1
 IMPLEMENTED_VERSION: Final = (1, 0)
 _VERSION = re.compile(r"^([0-9]+)\.([0-9]+)")
-_BASE64URL = re.compile(r"[A-Za-z0-9_-]+={0,2}")
 #: After this many findings of one rule, further ones are counted, not listed.
 _PER_RULE_LIMIT: Final = 50
 #: Schema findings a newer minor version can legitimately cause (new optional members, new
@@ -564,54 +563,21 @@ class StoreValidator:
                     )
 
     def _check_signature(self) -> None:
-        signature = self.header.get("signature")
-        if not isinstance(signature, Mapping):
+        """§18.4: verify the signature (memvault.crypto.signing) and report what it found —
+        a signature that fails is an error; an absent or null one is no finding (§18.5)."""
+        from memvault.crypto.signing import check_owner_did, verify_signature
+
+        if self.header.get("signature") is None:
             self.facts.signature = "absent"
+            for problem in check_owner_did(self.header):  # §17.2: a did:key must resolve
+                self.report(
+                    problem.severity, problem.code, problem.message, problem.path, problem.section
+                )
             return
-        self.facts.signature = "present, not verified"
-        value = signature.get("value")
-        if isinstance(value, str) and value and not _BASE64URL.fullmatch(value):
+        checksum = {"ok": True, "null-stripped": True, "mismatch": False}
+        result = verify_signature(self.header, checksum_verified=checksum.get(self.facts.integrity))
+        self.facts.signature = result.status
+        for problem in result.problems:
             self.report(
-                "error", "signature-not-base64url",
-                "signature.value is not Base64url (RFC 4648 §5: A-Z a-z 0-9 - _, optional = "
-                "padding)",
-                "$.signature.value", "PAM §18.3",
-            )  # fmt: skip
-        if not isinstance(self.header.get("integrity"), Mapping):
-            self.report(
-                "error",
-                "signature-without-integrity",
-                "the signature payload includes integrity.checksum, but there is no integrity "
-                "block",
-                "$.integrity",
-                "PAM §18.3",
+                problem.severity, problem.code, problem.message, problem.path, problem.section
             )
-        signed = _ts(signature.get("signed_at"))
-        exported = _ts(self.header.get("export_date"))
-        if signed is not None and exported is not None and signed < exported:
-            self.report(
-                "error",
-                "signed-before-export",
-                f"signature.signed_at {signature.get('signed_at')} is before export_date "
-                f"{self.header.get('export_date')}",
-                "$.signature.signed_at",
-                "PAM §18.5",
-            )
-        did = _get(self.header.get("owner"), "did")
-        key_id = signature.get("key_id")
-        if isinstance(did, str) and isinstance(key_id, str) and not key_id.startswith(did + "#"):
-            self.report(
-                "warning",
-                "key-id-not-owner-did-url",
-                f"signature.key_id {key_id!r} is not a DID URL of the owner's DID {did!r}",
-                "$.signature.key_id",
-                "PAM §18.5",
-            )
-        self.report(
-            "warning",
-            "signature-not-verified",
-            "signature present, not verified: this version of memvault does not verify "
-            "signatures yet",
-            "$.signature",
-            "PAM §18.4",
-        )

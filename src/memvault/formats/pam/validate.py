@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -15,20 +15,28 @@ from memvault.formats.pam import companion_checks, reader
 from memvault.formats.pam.reader import Document
 from memvault.formats.pam.store_checks import Reporter, StoreFacts, StoreValidator
 from memvault.jsonread import JSONDocumentError
-from memvault.sources import Entry, SourceError, Target, open_target
+from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
 
 STORE_FILE = "memory-store.json"
 EMBEDDINGS_FILE = "embeddings.json"
 _KNOWN_SCHEMAS = ", ".join(f'"{s}"' for s in reader.KIND_BY_SCHEMA)
 
 
-def validate_path(path: str | os.PathLike[str]) -> ValidationResult:
-    """Validate a PAM file, export directory or zip."""
+def validate_path(
+    path: str | os.PathLike[str],
+    *,
+    age_passphrase: AgePassphrase = None,
+    age_identities: Sequence[str] = (),
+) -> ValidationResult:
+    """Validate a PAM file, export directory or zip; an age-encrypted one is decrypted in
+    memory with `age_passphrase` or `age_identities` (see `memvault.sources.open_target`)."""
     result = ValidationResult(str(path))
     try:
-        target = open_target(path)
+        target = open_target(path, age_passphrase=age_passphrase, age_identities=age_identities)
     except SourceError as exc:
         return _unreadable(result, exc)
+    if target.encryption is not None:
+        result.facts["encryption"] = target.encryption
     try:
         with target:
             if target.kind == "file":

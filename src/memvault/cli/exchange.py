@@ -1,0 +1,287 @@
+"""`memvault export`, `import` and `merge`: PAM exports in and out of the vault, and merging
+an incremental export into its base on files (PAM §16, Appendix E). The rules live in
+`memvault.exchange` and `memvault.formats.pam.merge`; these commands parse, call, report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import typer
+from rich.markup import escape
+
+from memvault.cli.common import (
+    EXIT_REFUSED,
+    HomeOption,
+    JsonOption,
+    PassphraseFileOption,
+    VaultOptions,
+    console,
+    fail,
+    open_vault,
+    print_json,
+    usage_error,
+)
+from memvault.exchange import (
+    EXPORT_FORMATS,
+    ExportHooks,
+    ImportHooks,
+    ImportRefused,
+    export_vault,
+    import_into_vault,
+)
+from memvault.findings import Finding
+from memvault.formats.pam.merge import MergeError, merge_exports
+
+PANEL = "Exchange"
+#: How many validation findings a refused import or merge lists.
+SHOWN_FINDINGS = 20
+
+
+def _n(count: int, singular: str, plural: str | None = None) -> str:
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("export", rich_help_panel=PANEL)(export)
+    app.command("import", rich_help_panel=PANEL)(import_)
+    app.command("merge", rich_help_panel=PANEL)(merge)
+
+
+def export_hooks() -> ExportHooks:
+    """Signing (`export --sign`) and encryption (`export --encrypt`) plug in here."""
+    return ExportHooks()
+
+
+def import_hooks() -> ImportHooks:
+    """Decryption of age files and signature verification plug in here."""
+    return ImportHooks()
+
+
+# -- export -----------------------------------------------------------------------------------
+
+
+def export(
+    output: Path = typer.Option(
+        ...,
+        "--output",
+        "-o",
+        metavar="PATH",
+        help="Where to write: a directory (memory-store.json, conversations/, embeddings.json), "
+        "a path ending in .zip for a zip of it, or .json for the memory-store alone.",
+    ),
+    format: str = typer.Option(
+        "pam", "--format", metavar="FORMAT", help="The interchange format: pam (PAM v1.0)."
+    ),
+    incremental: bool = typer.Option(
+        False,
+        "--incremental",
+        help="Export only what changed since the last export this vault made (PAM §16).",
+    ),
+    since: str | None = typer.Option(
+        None,
+        "--since",
+        metavar="TIMESTAMP",
+        show_default=False,
+        help="Export only what changed at or after this ISO 8601 time (an incremental export).",
+    ),
+    strip_platform_ids: bool = typer.Option(
+        False,
+        "--strip-platform-ids",
+        help="Leave out platform user ids and provider account ids (PAM §21.3).",
+    ),
+    overwrite: bool = typer.Option(
+        False, "--overwrite", help="Replace PATH if it exists (otherwise an existing PATH is kept)."
+    ),
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Export the vault as PAM v1.0. Memories marked exportable: false are never written.
+
+    The export is written under a temporary name and renamed when complete, validates against
+    the PAM schemas, and is recorded in the vault's export registry (the base of the next
+    --incremental export).
+
+    Examples: memvault export -o backup.zip ·
+    memvault export --incremental -o delta.zip ·
+    memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/
+    """
+    if format not in EXPORT_FORMATS:
+        usage_error(
+            f"unknown format {format!r}; supported: {', '.join(EXPORT_FORMATS)}", "--format"
+        )
+    if incremental and since is not None:
+        usage_error("give either --incremental or --since, not both", "--since")
+    options = VaultOptions(home, passphrase_file)
+    with open_vault(options) as vault:
+        result = export_vault(
+            vault,
+            output,
+            format=format,
+            incremental=incremental,
+            since=since,
+            strip_platform_ids=strip_platform_ids,
+            overwrite=overwrite,
+            hooks=export_hooks(),
+        )
+    if as_json:
+        print_json(result.to_json())
+        return
+    out = console()
+    kind = "incremental export" if result.export_type == "incremental" else "export"
+    out.print(
+        f"[green]✓[/] Wrote {kind} [bold]{escape(str(result.path))}[/]: "
+        f"{_n(result.memories, 'memory', 'memories')}, {_n(result.relations, 'relation')}, "
+        f"{_n(result.conversations, 'conversation')}, {_n(result.embeddings, 'embedding')}."
+    )
+    if result.export_type == "incremental":
+        out.print(f"  since {result.since}, base export {result.base_export_id or '—'}")
+    if result.withheld:
+        out.print(
+            f"  {_n(result.withheld, 'memory', 'memories')} marked exportable: false "
+            f"{'was' if result.withheld == 1 else 'were'} left out."
+        )
+    out.print(f"  export id {result.export_id}, checksum {result.checksum}")
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+# -- import -----------------------------------------------------------------------------------
+
+
+def import_(
+    path: Path = typer.Argument(
+        ...,
+        metavar="PATH",
+        help="A PAM memory-store, conversation or embeddings file, an export directory, or a "
+        ".zip of one.",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Apply an incremental export even though its base export is unknown to the vault.",
+    ),
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Import PAM documents into the vault, in one transaction: all of it or nothing.
+
+    The input is validated first and refused, with its findings, if it is not valid PAM. The
+    same fact from two platforms becomes one memory, reinforced; an incremental export updates
+    memories by id and marks retractions (never deletes). Importing the same export twice
+    changes nothing.
+
+    Examples: memvault import chatgpt-export.zip · memvault import delta/
+    """
+    options = VaultOptions(home, passphrase_file)
+    with open_vault(options) as vault:
+        try:
+            result = import_into_vault(vault, path, force=force, hooks=import_hooks())
+        except ImportRefused as exc:
+            _refused(exc.headline, exc.findings, str(exc))
+    if as_json:
+        print_json(result.to_json())
+        return
+    out = console()
+    if result.already_imported:
+        out.print(
+            f"[green]✓[/] Nothing to do: the vault already has export {result.export_id} "
+            f"({escape(str(path))})."
+        )
+        return
+    kind = "incremental export" if result.export_type == "incremental" else "export"
+    out.print(f"[green]✓[/] Imported {kind} [bold]{escape(str(path))}[/]:")
+    out.print(
+        f"  memories: {result.created} new, {result.reinforced} merged into existing ones "
+        f"(reinforced), {result.updated} updated, {result.unchanged} unchanged, {result.kept} "
+        "kept as the vault has them"
+    )
+    out.print(
+        f"  {_n(result.relations, 'relation')}, {_n(result.conversations, 'conversation')}, "
+        f"{_n(result.embeddings, 'embedding')}"
+    )
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _refused(headline: str, findings: list[Finding], full: str) -> NoReturn:
+    if not findings:
+        fail(full)
+    typer.echo(f"error: {headline}; nothing was changed", err=True)
+    for finding in findings[:SHOWN_FINDINGS]:
+        where = f"{finding.file}: " if finding.file else ""
+        section = f" ({finding.section})" if finding.section else ""
+        typer.echo(f"  {where}{finding.path}: {finding.message}{section}", err=True)
+    if len(findings) > SHOWN_FINDINGS:
+        typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
+    raise typer.Exit(EXIT_REFUSED)
+
+
+# -- merge ------------------------------------------------------------------------------------
+
+
+def merge(
+    base: Path = typer.Argument(..., metavar="BASE", help="The base export (file, dir or zip)."),
+    delta: Path = typer.Argument(
+        ..., metavar="DELTA", help="The incremental export to apply to it."
+    ),
+    output: Path = typer.Option(
+        ...,
+        "--output",
+        "-o",
+        metavar="OUT",
+        help="Where to write the merged export: a directory, a .zip, or a .json (memory-store "
+        "alone).",
+    ),
+    force: bool = typer.Option(
+        False,
+        "--force",
+        help="Merge even if the delta's base_export_id is not BASE's export_id (or it is not "
+        "incremental, or the owners differ).",
+    ),
+    overwrite: bool = typer.Option(False, "--overwrite", help="Replace OUT if it exists."),
+    as_json: JsonOption = False,
+) -> None:
+    """Merge an incremental export into its base, without a vault (PAM §16.3, Appendix E).
+
+    Memories of the delta replace those with the same id or are added; retracted memories are
+    marked, never removed; the checksum and total are recomputed. The result takes the delta's
+    export_id, so the next delta applies to it.
+
+    Example: memvault merge full.zip delta.zip -o merged.zip
+    """
+    try:
+        result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
+    except MergeError as exc:
+        if exc.findings:
+            _refused(exc.headline, exc.findings, str(exc))
+        fail(str(exc))
+    if as_json:
+        print_json(
+            {
+                "path": str(result.path),
+                "export_id": result.export_id,
+                "memories": result.memories,
+                "inserted": result.inserted,
+                "updated": result.updated,
+                "kept": result.kept,
+                "relations": result.relations,
+                "conversations": result.conversations,
+                "embeddings": result.embeddings,
+                "checksum": result.checksum,
+                "warnings": result.warnings,
+            }
+        )
+        return
+    out = console()
+    out.print(
+        f"[green]✓[/] Merged into [bold]{escape(str(result.path))}[/]: "
+        f"{_n(result.memories, 'memory', 'memories')} ({result.inserted} added, "
+        f"{result.updated} updated by the delta), {_n(result.relations, 'relation')}, "
+        f"{_n(result.conversations, 'conversation')}, {_n(result.embeddings, 'embedding')}."
+    )
+    out.print(f"  export id {result.export_id}, checksum {result.checksum}")
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -1,0 +1,623 @@
+"""`memvault sign`, `verify`, `keys generate`, `keys list`, `keys export-public`: PAM §17-§18
+signatures with keys kept in the vault; and the age-passphrase options other commands share.
+
+Exit codes: `verify` 0 verified, 1 not verified (unsigned, or the reason it failed), 2 the file
+cannot be read (missing, not a memory-store, an age file without its passphrase). `sign` and
+`keys` 0 done, 1 refused, 2 usage.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import zipfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from memvault.cli.common import (
+    EXIT_OK,
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    HomeOption,
+    JsonOption,
+    PassphraseFileOption,
+    VaultOptions,
+    fail,
+    open_vault,
+    print_json,
+)
+from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
+from memvault.sources import SourceError, open_target
+from memvault.store.base import KeyRecord
+from memvault.vault import Vault
+
+if TYPE_CHECKING:  # the cryptography libraries are loaded by the commands that use them
+    from memvault.crypto.keys import PublicKey, SigningKey
+    from memvault.crypto.signing import VerifyResult
+
+PANEL = "Signatures"
+
+
+def console() -> Console:
+    # emoji=False: Rich would show the ":key:" of "did:key:…" as an emoji.
+    return Console(highlight=False, soft_wrap=True, emoji=False)
+
+
+STORE_FILE = "memory-store.json"
+
+keys_app = typer.Typer(
+    help="Signing keys kept in the vault (PAM §18.2): generate, list, export the public part.",
+    no_args_is_help=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("sign", rich_help_panel=PANEL)(sign)
+    app.command("verify", rich_help_panel=PANEL)(verify)
+    app.add_typer(keys_app, name="keys", rich_help_panel=PANEL)
+
+
+# -- age passphrases, shared with validate / inspect / import / export ------------------------
+
+AgePassphraseFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--age-passphrase-file",
+        metavar="FILE",
+        show_default=False,
+        help="For age-encrypted input (PAM §21.1): read its passphrase from the first line of "
+        f"FILE. Default: ${AGE_PASSPHRASE_ENV}, else a hidden prompt when there is a "
+        "terminal.",
+    ),
+]
+AgeIdentityOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--age-identity",
+        metavar="FILE",
+        show_default=False,
+        help="For input encrypted to age recipients: an identity file (AGE-SECRET-KEY-1…, as "
+        "written by age-keygen). Repeatable.",
+    ),
+]
+
+
+def _first_line(path: Path, what: str) -> str:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read the {what} file {path}: {exc.strerror or exc}", EXIT_USAGE)
+    except UnicodeDecodeError:
+        fail(f"the {what} file {path} is not UTF-8 text", EXIT_USAGE)
+    line = text.splitlines()[0] if text else ""
+    if not line:
+        fail(f"the {what} file {path} is empty (the first line is read)", EXIT_USAGE)
+    return line
+
+
+def _interactive() -> bool:
+    try:
+        return os.isatty(0)
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+def age_passphrase(passphrase_file: Path | None, *, new: bool = False) -> Callable[[], str | None]:
+    """The age passphrase, asked for only when an age file needs one: from `passphrase_file`,
+    else ``$MEMVAULT_AGE_PASSPHRASE``, else a hidden prompt (twice when `new`); None when
+    there is none and no terminal to ask on. Asked once however many files need it."""
+    cache: list[str | None] = []
+
+    def ask() -> str | None:
+        if cache:
+            return cache[0]
+        value: str | None
+        if passphrase_file is not None:
+            value = _first_line(passphrase_file, "age passphrase")
+        elif os.environ.get(AGE_PASSPHRASE_ENV):
+            value = os.environ[AGE_PASSPHRASE_ENV]
+        elif _interactive():
+            try:
+                value = typer.prompt(
+                    "New age passphrase" if new else "Passphrase of the age file",
+                    hide_input=True,
+                    confirmation_prompt="Repeat it" if new else False,
+                    err=True,
+                )
+            except typer.Abort:
+                value = None
+        else:
+            value = None
+        cache.append(value)
+        return value
+
+    return ask
+
+
+def age_identities(files: list[Path] | None) -> list[str]:
+    """The contents of `--age-identity` files (comments allowed, as age-keygen writes)."""
+    identities = []
+    for path in files or []:
+        try:
+            identities.append(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read the age identity file {path}: {exc}", EXIT_USAGE)
+    return identities
+
+
+# -- keys -------------------------------------------------------------------------------------
+
+
+def _record_json(record: KeyRecord) -> dict[str, Any]:
+    from memvault.crypto import keys
+
+    return {
+        "key_id": record.key_id,
+        "algorithm": record.algorithm,
+        "did": record.did,
+        "created_at": record.created_at,
+        "public_key": keys.encode_public_key(keys.decode_public_key_der(record.public_key)),
+    }
+
+
+@keys_app.command("generate")
+def keys_generate(
+    algorithm: str = typer.Option(
+        "Ed25519",
+        "--algorithm",
+        "-a",
+        metavar="ALG",
+        help=f"One of {', '.join(ALGORITHMS)} (PAM §18.2). Ed25519 is recommended.",
+    ),
+    rsa_bits: int | None = typer.Option(
+        None,
+        "--rsa-bits",
+        metavar="N",
+        show_default=False,
+        help="RSA modulus size; at least 2048/3072/4096 for RS256/RS384/RS512 (the default).",
+    ),
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Create a signing key and keep it in the vault.
+
+    The private key is stored (PKCS#8) inside the vault database, which is encrypted with the
+    vault's passphrase; it never leaves the vault. Ed25519, ES256 and ES384 keys get a did:key
+    (PAM §17) that can serve as the owner's DID.
+    """
+    if algorithm not in ALGORITHMS:
+        fail(
+            f"unknown algorithm {algorithm!r}; use one of {', '.join(ALGORITHMS)} (PAM §18.2)",
+            EXIT_USAGE,
+        )
+    from memvault.crypto.keys import InvalidKey, SigningKey
+
+    try:
+        key = SigningKey.new(algorithm, rsa_bits=rsa_bits)
+    except InvalidKey as exc:
+        fail(str(exc), EXIT_USAGE)
+    record = key.to_record()
+    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        # No Vault method for keys yet: the store's, inside one transaction.
+        with vault.store.transaction():
+            vault.store.put_key(record)
+        owner_did = vault.owner.did if isinstance(vault.owner.did, str) else None
+    if as_json:
+        print_json(_record_json(record))
+        return
+    out = console()
+    out.print(f"Generated {algorithm} key [bold]{escape(record.key_id)}[/]")
+    if record.did:
+        out.print(f"DID: {escape(record.did)}")
+        if owner_did is None:
+            out.print(
+                "[dim]The vault owner has no DID; this did:key is the kind PAM §17 recommends.[/]"
+            )
+        elif owner_did != record.did and owner_did.startswith("did:key:"):
+            out.print(
+                f"[yellow]The owner's DID is {escape(owner_did)}, another key: signatures by "
+                "this key will not verify as the owner's (PAM §17.2).[/]"
+            )
+
+
+@keys_app.command("list")
+def keys_list(
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List the vault's signing keys: id, algorithm, DID and creation time."""
+    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        records = vault.store.list_keys()
+    if as_json:
+        print_json([_record_json(r) for r in records])
+        return
+    out = console()
+    if not records:
+        out.print("No keys. Create one with `memvault keys generate`.")
+        return
+    for record in records:
+        out.print(f"[bold]{record.algorithm}[/]  created {record.created_at}")
+        out.print(f"  key id: {escape(record.key_id)}")
+        if record.did:
+            out.print(f"  DID:    {escape(record.did)}")
+
+
+@keys_app.command("export-public")
+def keys_export_public(
+    key: str = typer.Argument(..., metavar="KEY", help="Key id, or a unique part of one."),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        show_default=False,
+        help="Write to FILE (created 0600) instead of standard output.",
+    ),
+    form: str = typer.Option(
+        "pem",
+        "--format",
+        metavar="FORMAT",
+        help="pem (SubjectPublicKeyInfo), jwk, or block (as in signature.public_key).",
+    ),
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+) -> None:
+    """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
+
+    Only the public key is ever written; the private key stays in the vault.
+    """
+    if form not in ("pem", "jwk", "block"):
+        fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
+    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        record = _find_key(vault, key)
+    from memvault.crypto import keys
+
+    public = keys.decode_public_key_der(record.public_key)
+    if form == "pem":
+        text = keys.public_key_pem(public)
+    elif form == "jwk":
+        import orjson
+
+        text = orjson.dumps(keys.jwk(public)).decode() + "\n"
+    else:
+        text = keys.encode_public_key(public) + "\n"
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    _write_atomic(output, lambda handle: handle.write(text.encode()))
+    console().print(f"Wrote the public key of {escape(record.key_id)} to {escape(str(output))}")
+
+
+def _find_key(vault: Vault, wanted: str | None) -> KeyRecord:
+    records = vault.store.list_keys()
+    if not records:
+        fail("the vault has no signing keys; create one with `memvault keys generate`")
+    if wanted is None:
+        if len(records) == 1:
+            return records[0]
+        owner_did = vault.owner.did
+        mine = [r for r in records if r.did is not None and r.did == owner_did]
+        if len(mine) == 1:
+            return mine[0]
+        ids = ", ".join(r.key_id for r in records)
+        fail(f"the vault has {len(records)} keys; choose one with --key ({ids})", EXIT_USAGE)
+    exact = [r for r in records if r.key_id == wanted]
+    if exact:
+        return exact[0]
+    matches = [r for r in records if wanted in r.key_id]
+    if not matches and wanted in ALGORITHMS:
+        matches = [r for r in records if r.algorithm == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        fail(f"no key in the vault matches {wanted!r} (see `memvault keys list`)")
+    fail(f"{wanted!r} matches {len(matches)} keys; give more of the id")
+
+
+# -- sign -------------------------------------------------------------------------------------
+
+
+def sign(
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A memory-store.json, an export directory or a .zip of one."
+    ),
+    output: Path | None = typer.Option(
+        None,
+        "--output",
+        "-o",
+        metavar="OUT",
+        show_default=False,
+        help="Write the signed file (or zip) to OUT. Default: replace FILE (atomically).",
+    ),
+    key: str | None = typer.Option(
+        None,
+        "--key",
+        "-k",
+        metavar="KEY",
+        show_default=False,
+        help="The vault key to sign with: its id, a unique part of it, or its algorithm when "
+        "the vault has one key of it. Default: the only key, or the one whose did:key is the "
+        "owner's DID.",
+    ),
+    signed_at: str | None = typer.Option(
+        None,
+        "--signed-at",
+        metavar="TIME",
+        show_default=False,
+        help="signature.signed_at (ISO 8601). Default: now. Never before export_date (§18.5).",
+    ),
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+) -> None:
+    """Sign a PAM memory-store with a key from the vault (PAM §18).
+
+    The signature covers the integrity checksum, export_id, export_date and owner.id
+    (§18.3), so the file must carry all four and its checksum must match its memories. Only
+    the top-level `signature` member changes; every other byte is kept. In an export directory
+    or zip, the memory-store.json inside is signed.
+    """
+    if not file.exists():
+        fail(f"{file}: no such file or directory", EXIT_USAGE)
+    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        record = _find_key(vault, key)
+    from memvault.crypto.keys import InvalidKey, SigningKey
+    from memvault.crypto.signing import SigningError
+
+    try:
+        signing_key = SigningKey.from_record(record)
+    except InvalidKey as exc:
+        fail(str(exc))
+    try:
+        block = _sign_target(file, output, signing_key, signed_at)
+    except (SigningError, InvalidKey) as exc:
+        fail(str(exc))
+    except SourceError as exc:
+        fail(str(exc), EXIT_USAGE)
+    except OSError as exc:
+        fail(f"cannot write {output or file}: {exc.strerror or exc}")
+    where = output or file
+    console().print(
+        f"Signed {escape(str(where))} with {block['algorithm']} key "
+        f"{escape(str(block['key_id']))} at {block['signed_at']}"
+    )
+
+
+def _sign_target(
+    file: Path, output: Path | None, key: SigningKey, signed_at: str | None
+) -> dict[str, Any]:
+    if file.is_dir():
+        store = file / STORE_FILE
+        if not store.is_file():
+            raise SourceError(str(file), f"no {STORE_FILE} in this directory (PAM §2)")
+        if output is not None:
+            raise SourceError(
+                str(file), "a directory is signed in place; drop -o (or copy the directory first)"
+            )
+        return _sign_file(store, store, key, signed_at)
+    with file.open("rb") as handle:
+        head = handle.read(64)
+    from memvault.crypto.agefile import is_age
+
+    if is_age(head):
+        raise SourceError(
+            str(file),
+            "the file is age-encrypted; decrypt it (age -d), sign, then encrypt it "
+            "again — or sign when exporting (memvault export --sign --encrypt)",
+        )
+    if zipfile.is_zipfile(file):
+        return _sign_zip(file, output or file, key, signed_at)
+    return _sign_file(file, output or file, key, signed_at)
+
+
+def _sign_file(
+    source: Path, target: Path, key: SigningKey, signed_at: str | None
+) -> dict[str, Any]:
+    from memvault.crypto.signing import sign_buffer
+
+    with open_target(source) as opened:
+        entry = opened.entries[0]
+        with entry.open() as buf:
+            blocks: list[dict[str, Any]] = []
+            _write_atomic(
+                target,
+                lambda out: blocks.append(
+                    sign_buffer(buf, key, out, file=entry.display, signed_at=signed_at)
+                ),
+                like=source,
+            )
+    return blocks[0]
+
+
+def _sign_zip(source: Path, target: Path, key: SigningKey, signed_at: str | None) -> dict[str, Any]:
+    from memvault.crypto.signing import sign_buffer
+
+    with open_target(source) as opened:
+        entry = opened.find(STORE_FILE)
+        if entry is None or opened._zip is None:
+            raise SourceError(str(source), f"no {STORE_FILE} in this zip (PAM §2)")
+        archive = opened._zip
+        store_info = entry._info
+        assert store_info is not None
+        blocks: list[dict[str, Any]] = []
+
+        def write(out: IO[bytes]) -> None:
+            with zipfile.ZipFile(out, "w") as new:
+                for info in archive.infolist():
+                    if info.filename == store_info.filename:
+                        big = info.file_size > (1 << 31)
+                        with (
+                            entry.open() as buf,
+                            new.open(_clone(info), "w", force_zip64=big) as member,
+                        ):
+                            blocks.append(
+                                sign_buffer(
+                                    buf, key, member, file=entry.display, signed_at=signed_at
+                                )
+                            )
+                    else:
+                        big = info.file_size > (1 << 31)
+                        with (
+                            archive.open(info) as src,
+                            new.open(_clone(info), "w", force_zip64=big) as dst,
+                        ):
+                            while chunk := src.read(1 << 20):
+                                dst.write(chunk)
+
+        _write_atomic(target, write, like=source)
+    return blocks[0]
+
+
+def _clone(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
+    copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
+    copy.compress_type = info.compress_type
+    copy.external_attr = info.external_attr
+    copy.comment = info.comment
+    return copy
+
+
+def _write_atomic(
+    target: Path, write: Callable[[IO[bytes]], Any], *, like: Path | None = None
+) -> None:
+    """Write through `write` to a temporary name beside `target`, then rename: an interrupted
+    write leaves `target` as it was. New files are 0600; a replaced file keeps its mode."""
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        mode = 0o600
+        for existing in (target, like):
+            if existing is not None and existing.exists():
+                mode = existing.stat().st_mode & 0o777
+                break
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# -- verify -----------------------------------------------------------------------------------
+
+
+def verify(
+    file: Path = typer.Argument(
+        ..., metavar="FILE", help="A memory-store.json, an export directory or a .zip of one."
+    ),
+    public_key: str | None = typer.Option(
+        None,
+        "--public-key",
+        metavar="KEY",
+        show_default=False,
+        help="Require this signer: a file (PEM, JWK) or the key itself (z6Mk…, did:key:…, "
+        "JWK). Without it, any key verifies, subject to the owner's did:key.",
+    ),
+    age_passphrase_file: AgePassphraseFileOption = None,
+    age_identity: AgeIdentityOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Verify the signature of a PAM memory-store (PAM §18.4, §17).
+
+    Recomputes the integrity checksum from the memories, verifies the signature over the
+    checksum, export_id, export_date and owner.id, checks signed_at, and — when owner.did is a
+    did:key — that the signing key and key_id are the owner's. Exit 0 verified; 1 not
+    verified (unsigned, or the reason); 2 unreadable.
+    """
+    from memvault.crypto.signing import SigningError, verify_buffer
+
+    expected = _expected_key(public_key) if public_key is not None else None
+    try:
+        with _store_buffer(file, age_passphrase_file, age_identity) as (buf, display):
+            result = verify_buffer(buf, display, expected_key=expected)
+    except SourceError as exc:
+        fail(exc.message if exc.target in exc.message else str(exc), EXIT_USAGE)
+    except SigningError as exc:
+        fail(str(exc), EXIT_USAGE)
+    _report(file, result, as_json)
+
+
+def _expected_key(text: str) -> PublicKey:
+    from memvault.crypto import keys
+
+    candidate = Path(text)
+    value = text
+    try:
+        if len(text) < 4096 and candidate.is_file():
+            value = candidate.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        fail(f"cannot read the public key file {text}: {exc}", EXIT_USAGE)
+    try:
+        return keys.decode_public_key(value)
+    except keys.InvalidKey as exc:
+        fail(f"--public-key: {exc}", EXIT_USAGE)
+
+
+@contextmanager
+def _store_buffer(
+    file: Path, passphrase_file: Path | None, identities: list[Path] | None
+) -> Iterator[tuple[Any, str]]:
+    with open_target(
+        file,
+        age_passphrase=age_passphrase(passphrase_file),
+        age_identities=age_identities(identities),
+    ) as target:
+        entry = target.entries[0] if target.kind == "file" else target.find(STORE_FILE)
+        if entry is None:
+            raise SourceError(str(file), f"no {STORE_FILE} in this {target.kind} (PAM §2)")
+        with entry.open() as buf:
+            yield buf, entry.display
+
+
+def _report(file: Path, result: VerifyResult, as_json: bool) -> NoReturn:
+    code = EXIT_OK if result.ok else EXIT_REFUSED
+    if as_json:
+        print_json(
+            {
+                "target": str(file),
+                "verified": result.ok,
+                "signed": result.signed,
+                "reason": result.reason,
+                "algorithm": result.algorithm,
+                "key_id": result.key_id,
+                "owner_did": result.owner_did,
+                "problems": [
+                    {
+                        "severity": p.severity,
+                        "code": p.code,
+                        "message": p.message,
+                        "path": p.path,
+                        "section": p.section,
+                    }
+                    for p in result.problems
+                ],
+            }
+        )
+        raise typer.Exit(code)
+    out = console()
+    if result.ok:
+        out.print(
+            f"[bold green]✓ verified[/] {escape(str(file))}  [dim]{result.algorithm}, key "
+            f"{escape(result.key_id or '—')}; owner DID: {escape(result.owner_did)}[/]"
+        )
+    elif not result.signed:
+        out.print(f"[bold red]✗ not verified[/] {escape(str(file))}: the document is not signed")
+    else:
+        out.print(f"[bold red]✗ not verified[/] {escape(str(file))}: {escape(result.reason)}")
+    for problem in result.problems:
+        colour = "red" if problem.severity == "error" else "yellow"
+        out.print(
+            f"  [{colour}]{problem.severity:<7}[/] {problem.code} {problem.path} "
+            f"{problem.section}\n          {escape(problem.message)}"
+        )
+    raise typer.Exit(code)

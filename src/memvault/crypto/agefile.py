@@ -1,0 +1,253 @@
+"""age-encrypted files (PAM §21.1: "Encrypt PAM files at rest"), with `pyrage`.
+
+What memvault writes opens with the standard `age` command-line tool and the reverse:
+``age -d file.age`` (passphrase) or ``age -d -i key.txt file.age`` (an X25519 identity).
+
+- `encrypt(data, passphrase=… | recipients=[…])`: a binary age file (``armor=True`` for the
+  PEM-like ASCII form). Recipients are ``age1…`` X25519 public keys.
+- `decrypt(data, passphrase=… | identities=[…])`: the plaintext; a wrong passphrase or a file
+  for other identities raises `AgeDecryptError` with a message for users.
+- `is_age(head)`: whether bytes start like an age file (binary ``age-encryption.org/v1`` or
+  armored ``-----BEGIN AGE ENCRYPTED FILE-----``).
+
+Passphrase files use scrypt, which age tunes to take about a second: decrypting one costs
+that much CPU on purpose.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import contextlib
+import os
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Final
+
+import pyrage  # type: ignore[import-untyped]  # no type information published
+
+from memvault.crypto import AGE_PASSPHRASE_ENV
+
+__all__ = [
+    "AGE_PASSPHRASE_ENV",
+    "ARMOR_HEADER",
+    "BINARY_HEADER",
+    "AgeDecryptError",
+    "AgeError",
+    "decrypt",
+    "decrypted_path",
+    "encrypt",
+    "encryptor",
+    "generate_identity",
+    "is_age",
+    "needs_passphrase",
+    "write_encrypted",
+]
+
+BINARY_HEADER: Final = b"age-encryption.org/v1\n"
+ARMOR_HEADER: Final = b"-----BEGIN AGE ENCRYPTED FILE-----"
+
+
+class AgeError(ValueError):
+    """Encryption or decryption with age failed; the message says why."""
+
+
+class AgeDecryptError(AgeError):
+    """The file cannot be decrypted: a wrong passphrase, other identities, or damaged data."""
+
+
+def is_age(head: bytes) -> bool:
+    """Whether `head` (the first bytes of a file, 64 are plenty) starts an age file."""
+    stripped = head.lstrip(b" \t\r\n")
+    return head.startswith(BINARY_HEADER) or stripped.startswith(ARMOR_HEADER)
+
+
+def needs_passphrase(data: bytes) -> bool:
+    """Whether an age file is passphrase-encrypted (an scrypt stanza) rather than encrypted to
+    recipients. Reads the header only; armored files are de-armored first."""
+    head = data[:65536]
+    if head.lstrip(b" \t\r\n").startswith(ARMOR_HEADER):
+        body = b"".join(
+            line.strip()
+            for line in head.lstrip(b" \t\r\n").splitlines()[1:]
+            if line.strip() and not line.startswith(b"-----")
+        )
+        try:
+            head = base64.b64decode(body[: len(body) // 4 * 4])
+        except (binascii.Error, ValueError):
+            return False
+    header, _, _ = head.partition(b"\n---")
+    return b"\n-> scrypt " in header
+
+
+def _recipients(recipients: Sequence[str]) -> list[pyrage.x25519.Recipient]:
+    parsed = []
+    for text in recipients:
+        try:
+            parsed.append(pyrage.x25519.Recipient.from_str(text.strip()))
+        except pyrage.RecipientError:
+            raise AgeError(f"{text!r} is not an age recipient (age1… X25519 public key)") from None
+    return parsed
+
+
+def _identities(identities: Sequence[str]) -> list[pyrage.x25519.Identity]:
+    parsed = []
+    for text in identities:
+        for line in text.splitlines() or [text]:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue  # age key files carry comments
+            try:
+                parsed.append(pyrage.x25519.Identity.from_str(line))
+            except pyrage.IdentityError:
+                raise AgeError("not an age identity (AGE-SECRET-KEY-1…)") from None
+    if not parsed:
+        raise AgeError("no age identity given (AGE-SECRET-KEY-1…)")
+    return parsed
+
+
+def encrypt(
+    data: bytes,
+    *,
+    passphrase: str | None = None,
+    recipients: Sequence[str] = (),
+    armor: bool = False,
+) -> bytes:
+    """Encrypt `data` to a passphrase or to ``age1…`` recipients (exactly one of the two)."""
+    if (passphrase is None) == (not recipients):
+        raise AgeError("encrypt to a passphrase or to recipients (one of the two)")
+    try:
+        if passphrase is not None:
+            if not passphrase:
+                raise AgeError("the passphrase is empty")
+            return bytes(pyrage.passphrase.encrypt(data, passphrase, armored=armor))
+        return bytes(pyrage.encrypt(data, _recipients(recipients), armored=armor))
+    except pyrage.EncryptError as exc:
+        raise AgeError(f"age encryption failed: {exc}") from None
+
+
+def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[str] = ()) -> bytes:
+    """Decrypt an age file with a passphrase or with X25519 identities.
+
+    Raises AgeDecryptError with a message a user can act on (never a traceback).
+    """
+    if (passphrase is None) == (not identities):
+        raise AgeError("decrypt with a passphrase or with identities (one of the two)")
+    try:
+        if passphrase is not None:
+            return bytes(pyrage.passphrase.decrypt(data, passphrase))
+        return bytes(pyrage.decrypt(data, _identities(identities)))
+    except pyrage.DecryptError as exc:
+        detail = str(exc).rstrip(".")
+        if passphrase is not None:
+            if not needs_passphrase(data):
+                raise AgeDecryptError(
+                    "cannot decrypt the age file with a passphrase: it is encrypted to "
+                    "recipients (give an identity)"
+                ) from None
+            raise AgeDecryptError(
+                f"cannot decrypt the age file: wrong passphrase ({detail})"
+            ) from None
+        raise AgeDecryptError(
+            f"cannot decrypt the age file with the given identities ({detail})"
+        ) from None
+
+
+def generate_identity() -> tuple[str, str]:
+    """A new X25519 identity: (``AGE-SECRET-KEY-1…``, its ``age1…`` recipient)."""
+    identity = pyrage.x25519.Identity.generate()
+    return str(identity), str(identity.to_public())
+
+
+def write_encrypted(
+    path: str | os.PathLike[str],
+    data: bytes,
+    *,
+    passphrase: str | None = None,
+    recipients: Sequence[str] = (),
+    armor: bool = False,
+) -> Path:
+    """Encrypt `data` and write it to `path` atomically (a temporary name in the same
+    directory, then rename), with owner-only permissions (0600)."""
+    target = Path(path)
+    sealed = encrypt(data, passphrase=passphrase, recipients=recipients, armor=armor)
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(sealed)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def encryptor(
+    *, passphrase: str | None = None, recipients: Sequence[str] = (), armor: bool = False
+) -> Callable[[Path, Path], None]:
+    """A function ``(src, dst)`` that writes `src` encrypted to `dst` (0600): for an exporter
+    that encrypts its finished file before renaming it into place."""
+    if (passphrase is None) == (not recipients):
+        raise AgeError("encrypt to a passphrase or to recipients (one of the two)")
+    if recipients:
+        _recipients(recipients)  # refuse a malformed recipient before any work
+
+    def encrypt_file(src: Path, dst: Path) -> None:
+        data = Path(src).read_bytes()
+        sealed = encrypt(data, passphrase=passphrase, recipients=recipients, armor=armor)
+        fd = os.open(dst, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(sealed)
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    return encrypt_file
+
+
+@contextlib.contextmanager
+def decrypted_path(
+    path: str | os.PathLike[str],
+    *,
+    passphrase: str | Callable[[], str | None] | None = None,
+    identities: Sequence[str] = (),
+) -> Iterator[Path | None]:
+    """A readable path to the plaintext of an age file, for code that wants a path; None when
+    `path` is not an age file. The plaintext lives in an anonymous in-memory file (Linux
+    ``memfd``), never on disk, and is gone when the block ends. Raises AgeError (no
+    passphrase or identities, or they do not decrypt it)."""
+    source = Path(path)
+    if not source.is_file():
+        yield None
+        return
+    with source.open("rb") as handle:
+        if not is_age(handle.read(64)):
+            yield None
+            return
+    data = source.read_bytes()
+    if needs_passphrase(data):
+        given = passphrase() if callable(passphrase) else passphrase
+        if not given:
+            raise AgeError(f"{source} is encrypted with an age passphrase; none was given")
+        plain = decrypt(data, passphrase=given)
+    else:
+        if not identities:
+            raise AgeError(f"{source} is encrypted with age to recipients; no identity given")
+        plain = decrypt(data, identities=identities)
+    del data
+    fd = os.memfd_create("memvault-age", 0)
+    try:
+        _write_all(fd, plain)
+        yield Path(f"/proc/self/fd/{fd}")
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view[: 1 << 24])
+        view = view[written:]

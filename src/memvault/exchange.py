@@ -1,0 +1,1181 @@
+"""Move memories in and out of a vault as PAM v1.0 exports.
+
+    result = export_vault(vault, Path("out.zip"))                      # full export
+    result = export_vault(vault, Path("delta/"), incremental=True)      # since the last one
+    report = import_into_vault(vault, Path("export.zip"))               # one transaction
+
+This module orchestrates; the rules live where they belong: PAM document writing in
+`memvault.formats.pam.writer`, validation in `memvault.formats.pam.validate`, dedup, lifecycle
+and the audit chain in `memvault.vault`. docs/exchange.md explains what is exported, what never
+is, the incremental rules and the dedup decision.
+
+Signing and encryption plug in through `ExportHooks` and `ImportHooks` (the crypto module
+supplies them; this module only calls them at the right moment):
+
+- `ExportHooks.sign(payload)` is called with the PAM §18.3 payload fields (checksum, export_id,
+  export_date, owner_id) once the checksum is known; the block it returns is written as the
+  memory-store's `signature`.
+- `ExportHooks.encrypt(src, dst)` turns the finished single file (the zip, or the lone
+  memory-store) into the encrypted one before it is renamed into place.
+- `ImportHooks.decrypt(path)` is a context manager giving a plain path for an encrypted input
+  (or None when the input is not encrypted); `ImportHooks.verify(path, header)` checks a
+  signature and returns warnings (a failed verification is a loud warning, §18.5/§21.4).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import uuid
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from memvault.audit import AuditLog, PendingEntry
+from memvault.canonical import jcs_dumps
+from memvault.errors import VaultError
+from memvault.findings import Finding
+from memvault.formats.pam import reader
+from memvault.formats.pam.merge import (
+    FINAL_STATUSES,
+    exported_by,
+    file_ref,
+    iter_embeddings,
+    store_entry,
+)
+from memvault.formats.pam.validate import validate_path
+from memvault.formats.pam.writer import (
+    EMBEDDINGS_FILE,
+    SPEC_URI,
+    STORE_FILE,
+    TYPE_REGISTRY,
+    EmbeddingsWriter,
+    ExportStage,
+    MemoryStoreWriter,
+    Signer,
+    WriterError,
+    conversation_filename,
+    iter_chunks,
+    write_document,
+)
+from memvault.jsonread import JSONDocumentError
+from memvault.model import Access, Memory, Relation, parse_timestamp
+from memvault.sources import SourceError, Target, open_target
+from memvault.store.base import (
+    ExportRecord,
+    MemoryQuery,
+    Store,
+    StoredConversation,
+    StoredEmbedding,
+    StoredMemory,
+)
+from memvault.store.codec import memory_from_json, memory_to_json
+from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+
+__all__ = [
+    "EXPORT_FORMATS",
+    "ExchangeError",
+    "ExportError",
+    "ExportHooks",
+    "ExportResult",
+    "ImportConflict",
+    "ImportHooks",
+    "ImportRefused",
+    "ImportResult",
+    "UnknownBase",
+    "export_vault",
+    "import_into_vault",
+]
+
+EXPORT_FORMATS: Final = ("pam",)
+CONVERSATION_SCHEMA: Final = "portable-ai-memory-conversation"
+#: Memories fetched, checked and written per vault round trip.
+_CHUNK: Final = 2000
+
+
+# ---------------------------------------------------------------------------------------------
+# Errors, hooks, results
+# ---------------------------------------------------------------------------------------------
+
+
+class ExchangeError(VaultError):
+    """An export or import that could not be done; the vault is unchanged."""
+
+
+class ExportError(ExchangeError):
+    """The export could not be written (nothing was left at the target)."""
+
+
+class ImportRefused(ExchangeError):
+    """The input was refused before anything was written. `findings` holds the validation
+    errors when the input is not valid PAM."""
+
+    def __init__(
+        self, message: str, findings: Sequence[Finding] = (), *, headline: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
+        #: the message without the findings (for front ends that list them)
+        self.headline = headline or message
+
+
+class UnknownBase(ImportRefused):
+    """An incremental export whose base the vault never made nor imported (PAM §16.3)."""
+
+
+class ImportConflict(ExchangeError):
+    """Applying the input would break a vault rule; the whole import was rolled back."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportHooks:
+    """Where signing and encryption plug into an export (see the module docstring)."""
+
+    sign: Signer | None = None
+    encrypt: Callable[[Path, Path], None] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportHooks:
+    """Where decryption and signature verification plug into an import."""
+
+    decrypt: Callable[[Path], AbstractContextManager[Path | None]] | None = None
+    verify: Callable[[Path, Mapping[str, Any]], list[str]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExportResult:
+    path: Path
+    export_id: str
+    export_type: str
+    export_date: str
+    base_export_id: str | None
+    since: str | None
+    checksum: str
+    memories: int
+    relations: int
+    conversations: int
+    embeddings: int
+    #: memories left out because they are marked exportable: false (PAM §21.1)
+    withheld: int
+    signed: bool = False
+    encrypted: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "export_id": self.export_id,
+            "export_type": self.export_type,
+            "export_date": self.export_date,
+            "base_export_id": self.base_export_id,
+            "since": self.since,
+            "checksum": self.checksum,
+            "memories": self.memories,
+            "relations": self.relations,
+            "conversations": self.conversations,
+            "embeddings": self.embeddings,
+            "withheld": self.withheld,
+            "signed": self.signed,
+            "encrypted": self.encrypted,
+            "warnings": self.warnings,
+        }
+
+
+@dataclass(slots=True)
+class ImportResult:
+    source: str
+    export_id: str | None = None
+    export_type: str = "full"
+    base_export_id: str | None = None
+    #: the vault had already made or imported this export: nothing was done
+    already_imported: bool = False
+    created: int = 0
+    #: incoming memories whose content matched an active memory, which was reinforced
+    reinforced: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    #: memories the vault kept as they were (final status, or the vault's copy is newer)
+    kept: int = 0
+    relations: int = 0
+    conversations: int = 0
+    embeddings: int = 0
+    #: incoming id -> the id it lives under in the vault, where they differ (dedup)
+    merged_into: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(
+            self.created
+            or self.reinforced
+            or self.updated
+            or self.relations
+            or self.conversations
+            or self.embeddings
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "export_id": self.export_id,
+            "export_type": self.export_type,
+            "base_export_id": self.base_export_id,
+            "already_imported": self.already_imported,
+            "created": self.created,
+            "reinforced": self.reinforced,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "kept": self.kept,
+            "relations": self.relations,
+            "conversations": self.conversations,
+            "embeddings": self.embeddings,
+            "merged_into": self.merged_into,
+            "warnings": self.warnings,
+        }
+
+
+# ---------------------------------------------------------------------------------------------
+# Export
+# ---------------------------------------------------------------------------------------------
+
+
+def _moment(now: datetime | None) -> datetime:
+    moment = datetime.now(UTC) if now is None else now
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC).replace(microsecond=0)
+
+
+def _since_text(since: str | datetime) -> str:
+    if isinstance(since, datetime):
+        return format_timestamp(since)
+    try:
+        return format_timestamp(parse_timestamp(since))
+    except ValueError:
+        raise ExportError(
+            f"--since {since!r} is not an ISO 8601 date-time such as 2025-01-31T12:00:00Z"
+        ) from None
+
+
+def _exportable(memory: Memory) -> bool:
+    return not isinstance(memory.access, Access) or memory.access.is_exportable
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What goes into one export."""
+
+    export_type: str
+    since: str | None = None
+    base_export_id: str | None = None
+    #: for a delta: memory, relation and conversation ids the audit log says changed
+    memory_ids: set[str] = field(default_factory=set)
+    relation_ids: set[str] = field(default_factory=set)
+    conversation_ids: set[str] = field(default_factory=set)
+    #: memories whose exportability changed: relations to them may be new to the receiver
+    exposed_ids: set[str] = field(default_factory=set)
+    #: memories at one end of a relation made or changed since
+    relation_sources: set[str] = field(default_factory=set)
+
+
+def _plan(
+    vault: Vault, incremental: bool, since: str | datetime | None, warnings: list[str]
+) -> _Plan:
+    if incremental and since is not None:
+        raise ExportError("give either --incremental or --since, not both")
+    if not incremental and since is None:
+        return _Plan("full")
+    made = [r for r in vault.exports() if r.direction == "exported"]
+    if incremental:
+        if not made:
+            raise ExportError(
+                "the vault has made no export yet, so there is nothing to be incremental to: "
+                "make a full export first (memvault export -o PATH)"
+            )
+        base = made[-1]
+        plan = _Plan("incremental", _since_text(base.at), base.export_id)
+    else:
+        assert since is not None
+        text = _since_text(since)
+        earlier = [r for r in made if _since_text(r.at) <= text]
+        base_id = earlier[-1].export_id if earlier else None
+        if base_id is None:
+            warnings.append(
+                f"no export made by this vault at or before {text}: the delta names no "
+                "base_export_id (PAM §16.2), so a receiver cannot check what it applies to"
+            )
+        plan = _Plan("incremental", text, base_id)
+    _changes_since(vault.store, plan)
+    return plan
+
+
+#: Audit actions that change no memory object (only a relation, or nothing exported).
+_NOT_A_MEMORY_CHANGE: Final = frozenset({"relate", "erase", "export", "import"})
+
+
+def _changes_since(store: Store, plan: _Plan) -> None:
+    """Collect from the audit log what changed at or after `since`: also memories imported
+    since then with older timestamps of their own, embeddings added, relations made or
+    re-weighted, conversations stored, memories made exportable again."""
+    assert plan.since is not None
+    since = plan.since
+    for entry in store.iter_audit():
+        if entry.at < since:  # both UTC YYYY-MM-DDTHH:MM:SSZ: text order is time order
+            continue
+        memory_id = entry.memory_id
+        details = entry.details
+        if memory_id is not None and entry.action not in _NOT_A_MEMORY_CHANGE:
+            plan.memory_ids.add(memory_id)
+        relation_id = details.get("relation_id")
+        if isinstance(relation_id, str) and memory_id is not None:
+            plan.relation_ids.add(relation_id)
+            plan.relation_sources.add(memory_id)
+        if entry.action == "conversation" and isinstance(details.get("conversation_id"), str):
+            plan.conversation_ids.add(details["conversation_id"])
+        changed = details.get("changed")
+        if (
+            entry.action == "update"
+            and memory_id is not None
+            and isinstance(changed, Sequence)
+            and ("exportable" in changed or "access" in changed)
+        ):
+            plan.exposed_ids.add(memory_id)
+    # A memory exported again brings back relations to it, and the pointer of the memories
+    # it superseded (which was null while it was withheld).
+    for memory_id in sorted(plan.exposed_ids):
+        for relation in store.relations_of(memory_id):
+            if relation.type == "supersedes" and relation.from_ == memory_id:
+                plan.memory_ids.add(relation.to)
+
+
+class _Exporter:
+    def __init__(
+        self,
+        vault: Vault,
+        stage: ExportStage,
+        writer: MemoryStoreWriter,
+        plan: _Plan,
+        strip_platform_ids: bool,
+    ) -> None:
+        self.vault = vault
+        self.store = vault.store
+        self.stage = stage
+        self.writer = writer
+        self.plan = plan
+        self.strip = strip_platform_ids
+        self.embeddings = (
+            EmbeddingsWriter(stage.root / EMBEDDINGS_FILE) if stage.companions else None
+        )
+        #: ids of memories withheld (exportable: false): relations to them are dropped
+        self.withheld: set[str] = set()
+        #: exportability of memories looked up for references (superseded_by, relations)
+        self._exportable_cache: dict[str, bool] = {}
+        self.delta_ids: set[str] = set()
+        self.referenced_conversations: set[str] = set()
+        total = self.store.count_memories(MemoryQuery(statuses=None, limit=None))
+        exportable = self.store.count_memories(
+            MemoryQuery(statuses=None, limit=None, exportable_only=True)
+        )
+        self.any_withheld = exportable != total
+        self.memories = 0
+        self.relations = 0
+        self.conversations = 0
+
+    # -- memories -----------------------------------------------------------------------------
+
+    def memories_source(self) -> Iterator[Memory]:
+        if self.plan.export_type == "full":
+            yield from self.vault.iter_memories(MemoryQuery(statuses=None, limit=None))
+            return
+        assert self.plan.since is not None
+        seen: set[str] = set()
+        query = MemoryQuery(
+            statuses=None, limit=None, updated_since=parse_timestamp(self.plan.since)
+        )
+        for stored in self.store.iter_memories(query):
+            seen.add(stored.memory.id)
+            yield stored.memory
+        rest = sorted(self.plan.memory_ids - seen)
+        for chunk in iter_chunks(rest, _CHUNK):
+            for stored in self.store.get_memories(chunk):
+                yield stored.memory
+
+    def write_memories(self) -> None:
+        incremental = self.plan.export_type == "incremental"
+        for memory in self.memories_source():
+            if not _exportable(memory):
+                self.withheld.add(memory.id)
+                continue
+            document = memory_to_json(memory)
+            self._fix_supersession(document)
+            if self.strip:
+                _strip_memory(document)
+            self._attach_embedding(document)
+            self.writer.add_memory(document)
+            self.memories += 1
+            if incremental:
+                self.delta_ids.add(memory.id)
+                ref = memory.provenance.conversation_ref
+                if isinstance(ref, str):
+                    self.referenced_conversations.add(ref)
+
+    def _is_exportable(self, memory_id: str) -> bool:
+        """Whether a memory the vault has (a relation end) is part of the export. After the
+        memories of a full export, `withheld` holds every memory left out."""
+        if memory_id in self.withheld:
+            return False
+        if not self.any_withheld or self.plan.export_type == "full":
+            return True
+        return self._lookup(memory_id)
+
+    def _lookup(self, memory_id: str) -> bool:
+        """Whether `memory_id` exists in the vault and may be exported (cached)."""
+        known = self._exportable_cache.get(memory_id)
+        if known is None:
+            if self.any_withheld:
+                stored = self.store.get_memory(memory_id)
+                known = stored is not None and _exportable(stored.memory)
+            else:
+                known = bool(self.store.existing_ids([memory_id]))
+            if len(self._exportable_cache) < 10_000:
+                self._exportable_cache[memory_id] = known
+        return known
+
+    def _fix_supersession(self, document: dict[str, Any]) -> None:
+        """`superseded_by` naming a withheld memory would disclose its id, and one naming a
+        memory the vault does not have (merged away by dedup, erased) would dangle; one naming
+        the memory itself means nothing (an error for PAM §7 validators). All become null."""
+        temporal = document.get("temporal")
+        if isinstance(temporal, dict):
+            target = temporal.get("superseded_by")
+            if isinstance(target, str) and (
+                target == document["id"] or target in self.withheld or not self._lookup(target)
+            ):
+                temporal["superseded_by"] = None
+
+    def _attach_embedding(self, document: dict[str, Any]) -> None:
+        """§12.1: embedding_ref names the memory's exported embedding, or is null."""
+        if self.embeddings is None:
+            if document.get("embedding_ref") is not None:
+                document["embedding_ref"] = None
+            return
+        stored = self.store.get_embedding(document["id"])
+        if stored is None:
+            if document.get("embedding_ref") is not None:
+                document["embedding_ref"] = None
+            return
+        self.embeddings.add(_embedding_json(stored))
+        document["embedding_ref"] = stored.id
+
+    # -- relations ------------------------------------------------------------------------
+
+    def write_relations(self) -> None:
+        if self.plan.export_type == "full":
+            relations: Iterable[Relation] = self.store.iter_relations()
+        else:
+            relations = self._delta_relations()
+        for relation in relations:
+            if not (self._is_exportable(relation.from_) and self._is_exportable(relation.to)):
+                continue
+            self.writer.add_relation(relation.to_json())
+            self.relations += 1
+
+    def _delta_relations(self) -> Iterator[Relation]:
+        assert self.plan.since is not None
+        found: dict[str, Relation] = {}
+        since = parse_timestamp(self.plan.since)
+        plan = self.plan
+        ends = self.delta_ids | plan.memory_ids | plan.relation_sources | plan.exposed_ids
+        for memory_id in sorted(ends):
+            for relation in self.store.relations_of(memory_id):
+                if relation.id in found:
+                    continue
+                if (
+                    relation.id in self.plan.relation_ids
+                    or relation.from_ in self.plan.exposed_ids
+                    or relation.to in self.plan.exposed_ids
+                    or _at_or_after(relation.created_at, since)
+                ):
+                    found[relation.id] = relation
+        return iter(found.values())
+
+    # -- conversations --------------------------------------------------------------------
+
+    def write_conversations(self) -> None:
+        if self.plan.export_type == "full":
+            conversations: Iterable[StoredConversation] = self.vault.conversations()
+        else:
+            wanted = sorted(self.plan.conversation_ids | self.referenced_conversations)
+            conversations = (
+                c for c in (self.store.get_conversation(i) for i in wanted) if c is not None
+            )
+        for conversation in conversations:
+            entry = self._index_entry(conversation)
+            if entry is not None:
+                self.writer.add_conversation(entry)
+                self.conversations += 1
+
+    def _index_entry(self, conversation: StoredConversation) -> dict[str, Any] | None:
+        document = dict(conversation.document)
+        has_document = document.get("schema") == CONVERSATION_SCHEMA
+        entry: dict[str, Any] = {"id": conversation.id, "platform": conversation.platform}
+        if conversation.title is not None:
+            entry["title"] = conversation.title
+        entry["message_count"] = conversation.message_count
+        temporal: dict[str, Any] = {}
+        doc_temporal = document.get("temporal")
+        created = conversation.created_at or (
+            doc_temporal.get("created_at") if isinstance(doc_temporal, Mapping) else None
+        )
+        if created is not None:
+            temporal["created_at"] = created
+        if conversation.updated_at is not None:
+            temporal["updated_at"] = conversation.updated_at
+        entry["temporal"] = temporal
+        # What the columns do not capture (tags, a non-file storage, explicit nulls, unknown
+        # members) comes from the index entry as it was imported.
+        entry.update(conversation.extra_index)
+        entry.pop("derived_memories", None)
+        if not isinstance(entry.get("temporal"), Mapping) or "created_at" not in entry["temporal"]:
+            return None
+        storage = entry.get("storage")
+        if isinstance(storage, Mapping) and storage.get("type") == "file":
+            entry.pop("storage")  # its file, if any, is the document below
+        if has_document and self.stage.companions:
+            if self.strip:
+                _strip_conversation(document)
+            name = conversation_filename(conversation.id)
+            write_document(self.stage.root / name, document)
+            entry["storage"] = {"type": "file", "ref": name, "format": "json"}
+        return entry
+
+    def close_embeddings(self) -> int:
+        return 0 if self.embeddings is None else self.embeddings.close()
+
+    def abort(self) -> None:
+        if self.embeddings is not None:
+            self.embeddings.abort()
+
+
+def _at_or_after(text: str, moment: datetime) -> bool:
+    try:
+        return parse_timestamp(text) >= moment
+    except ValueError:
+        return False
+
+
+def _strip_memory(document: dict[str, Any]) -> None:
+    """§21.3: no platform user id in a shared export."""
+    provenance = document.get("provenance")
+    if isinstance(provenance, dict) and provenance.get("platform_user_id") is not None:
+        provenance["platform_user_id"] = None
+
+
+def _strip_conversation(document: dict[str, Any]) -> None:
+    """§21.3: no provider account id in a shared export."""
+    provider = document.get("provider")
+    if isinstance(provider, Mapping) and provider.get("account_id") is not None:
+        document["provider"] = {**provider, "account_id": None}
+
+
+def _embedding_json(stored: StoredEmbedding) -> dict[str, Any]:
+    vector: list[float] | None = None
+    if stored.vector is not None:
+        values = array("f")
+        values.frombytes(stored.vector)
+        if sys.byteorder == "big":  # pragma: no cover - the vault stores little-endian
+            values.byteswap()
+        vector = values.tolist()
+    return {
+        "id": stored.id,
+        "memory_id": stored.memory_id,
+        "model": stored.model,
+        "dimensions": stored.dimensions,
+        "created_at": stored.created_at,
+        "vector": vector,
+        "storage": None if stored.storage is None else dict(stored.storage),
+    }
+
+
+def export_vault(
+    vault: Vault,
+    target: str | Path,
+    *,
+    format: str = "pam",
+    incremental: bool = False,
+    since: str | datetime | None = None,
+    strip_platform_ids: bool = False,
+    overwrite: bool = False,
+    hooks: ExportHooks | None = None,
+    actor: str = OWNER_ACTOR,
+    now: datetime | None = None,
+) -> ExportResult:
+    """Export the vault as PAM to `target`: a directory, a `.zip`, or a `.json` (the lone
+    memory-store, without conversations and embeddings).
+
+    A full export by default; `incremental=True` exports what changed since the last export
+    this vault made, `since` what changed at or after that moment (PAM §16). Memories marked
+    `exportable: false` are never written, nor relations touching them (§21.1);
+    `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
+    `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
+    Raises ExportError (nothing is left at the target).
+    """
+    if format not in EXPORT_FORMATS:
+        raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
+    hooks = hooks or ExportHooks()
+    path = Path(target)
+    if path.suffix.lower() == ".age" and hooks.encrypt is None:
+        raise ExportError(f"{path} names an age-encrypted file; encrypt the export or drop .age")
+    warnings: list[str] = []
+    plan = _plan(vault, incremental, since, warnings)
+    export_id = str(uuid.uuid4())
+    export_date = format_timestamp(_moment(now))
+    header: dict[str, Any] = {
+        "schema": "portable-ai-memory",
+        "schema_version": "1.0",
+        "spec_uri": SPEC_URI,
+        "export_id": export_id,
+        "exported_by": exported_by(),
+        "export_date": export_date,
+        "owner": vault.owner.to_json(),
+        "export_type": plan.export_type,
+    }
+    if plan.export_type == "incremental":
+        header["base_export_id"] = plan.base_export_id
+        header["since"] = plan.since
+    header["type_registry"] = TYPE_REGISTRY
+    try:
+        with ExportStage(path, overwrite=overwrite) as stage:
+            writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
+            exporter = _Exporter(vault, stage, writer, plan, strip_platform_ids)
+            try:
+                exporter.write_memories()
+                exporter.write_relations()
+                exporter.write_conversations()
+            except BaseException:
+                exporter.abort()
+                raise
+            embeddings = exporter.close_embeddings()
+            summary = writer.finish(sign=hooks.sign)
+            stage.publish(hooks.encrypt)
+    except (WriterError, OSError) as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    if summary.unindexed_conversations:
+        shown = ", ".join(summary.unindexed_conversations[:5])
+        warnings.append(
+            f"{len(summary.unindexed_conversations)} conversations are referenced by memories "
+            f"but are not in the vault, so they have no index entry: {shown}"
+        )
+    vault.record_export(
+        ExportRecord(
+            export_id=export_id,
+            direction="exported",
+            export_type="incremental" if plan.export_type == "incremental" else "full",
+            at=export_date,
+            format="pam",
+            base_export_id=plan.base_export_id,
+            since=plan.since,
+            checksum=summary.checksum,
+            memory_count=summary.total_memories,
+            path=str(path),
+        ),
+        actor=actor,
+        now=now,
+    )
+    return ExportResult(
+        path=path,
+        export_id=export_id,
+        export_type=plan.export_type,
+        export_date=export_date,
+        base_export_id=plan.base_export_id,
+        since=plan.since,
+        checksum=summary.checksum,
+        memories=summary.total_memories,
+        relations=summary.relations,
+        conversations=summary.conversations,
+        embeddings=embeddings,
+        withheld=len(exporter.withheld),
+        signed=summary.signed,
+        encrypted=hooks.encrypt is not None,
+        warnings=warnings,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Import
+# ---------------------------------------------------------------------------------------------
+
+
+def _finding_text(finding: Finding) -> str:
+    where = f"{finding.file}: " if finding.file else ""
+    section = f" ({finding.section})" if finding.section else ""
+    return f"{where}{finding.path}: {finding.message}{section}"
+
+
+def _refuse_invalid(path: Path) -> list[Finding]:
+    """Validate first (PAM schemas and rules); refuse with the findings. Returns warnings."""
+    result = validate_path(path)
+    if result.valid:
+        return result.warnings
+    errors = result.errors
+    shown = "; ".join(_finding_text(f) for f in errors[:5])
+    more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
+    headline = f"{path} was not imported: it is not valid PAM ({len(errors)} errors)"
+    raise ImportRefused(f"{headline}: {shown}{more}", errors, headline=headline)
+
+
+def import_into_vault(
+    vault: Vault,
+    source: str | Path,
+    *,
+    force: bool = False,
+    hooks: ImportHooks | None = None,
+    actor: str = OWNER_ACTOR,
+    now: datetime | None = None,
+) -> ImportResult:
+    """Import PAM documents (a memory-store, conversation or embeddings file; an export
+    directory; a zip of one) into the vault, in ONE transaction: all of it or nothing.
+
+    The input is validated first; an invalid one is refused (`ImportRefused`, with the
+    findings). An incremental export must apply to an export this vault made or imported
+    (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
+    imported does nothing. Rules: docs/exchange.md, "Import".
+    """
+    hooks = hooks or ImportHooks()
+    path = Path(source)
+    decrypted: AbstractContextManager[Path | None] = (
+        hooks.decrypt(path) if hooks.decrypt is not None else contextlib.nullcontext(None)
+    )
+    with decrypted as plain:
+        readable = path if plain is None else plain
+        warnings = [_finding_text(f) for f in _refuse_invalid(readable)]
+        try:
+            with open_target(readable) as target:
+                importer = _Importer(vault, target, str(path), actor, now, force)
+                importer.result.warnings.extend(warnings)
+                if hooks.verify is not None:
+                    verify = hooks.verify
+                    importer.verify_header = lambda header: verify(readable, header)
+                return importer.run()
+        except (SourceError, JSONDocumentError) as exc:
+            raise ImportRefused(f"{path} was not imported: {exc}") from None
+
+
+class _Importer:
+    def __init__(
+        self,
+        vault: Vault,
+        target: Target,
+        source: str,
+        actor: str,
+        now: datetime | None,
+        force: bool,
+    ) -> None:
+        self.vault = vault
+        self.store = vault.store
+        self.target = target
+        self.actor = actor
+        self.moment = _moment(now)
+        self.at = format_timestamp(self.moment)
+        self.force = force
+        self.result = ImportResult(source)
+        self.audit: list[PendingEntry] = []
+        self.verify_header: Callable[[Mapping[str, Any]], list[str]] | None = None
+        #: incoming ids merged into other memories (dedup): id -> survivor
+        self.remap: dict[str, str] = {}
+
+    def run(self) -> ImportResult:
+        entry = store_entry(self.target)
+        if self.target.kind == "file":
+            assert entry is not None
+            with entry.open() as buf:
+                doc = reader.parse(buf, entry.display)
+                kind = doc.kind
+                if kind == "memory-store":
+                    return self._import_store(doc)
+                with self.store.transaction():
+                    if kind == "conversation":
+                        self._put_conversation(doc.full(), None)
+                    elif kind == "embeddings":
+                        self._import_embeddings(buf, entry.display)
+                    self._flush_audit()
+                return self.result
+        assert entry is not None
+        with entry.open() as buf:
+            return self._import_store(reader.parse(buf, entry.display))
+
+    # -- the memory-store -----------------------------------------------------------------
+
+    def _import_store(self, doc: reader.Document) -> ImportResult:
+        doc.complete_header()
+        header = doc.header
+        result = self.result
+        export_id = header.get("export_id")
+        result.export_id = export_id if isinstance(export_id, str) else None
+        result.export_type = "incremental" if header.get("export_type") == "incremental" else "full"
+        base = header.get("base_export_id")
+        result.base_export_id = base if isinstance(base, str) else None
+        if self.verify_header is not None:
+            result.warnings.extend(self.verify_header(header))
+        known = {r.export_id for r in self.vault.exports()}
+        if result.export_id is not None and result.export_id in known:
+            result.already_imported = True
+            return result
+        incremental = result.export_type == "incremental"
+        if incremental and result.base_export_id not in known:
+            message = (
+                f"{result.source} is an incremental export of base {base!r}, which this vault "
+                "never exported nor imported (PAM §16.3: a delta applies to a known base)"
+            )
+            if not self.force:
+                raise UnknownBase(message + "; import the base first, or use --force")
+            result.warnings.append(message + "; imported anyway (--force)")
+        owner = header.get("owner")
+        owner_id = owner.get("id") if isinstance(owner, Mapping) else None
+        if owner_id != self.vault.owner.id:
+            result.warnings.append(
+                f"the export belongs to owner {owner_id!r}, this vault to "
+                f"{self.vault.owner.id!r}; its memories were imported as the vault owner's"
+            )
+        with self.store.transaction():
+            self._import_memories(doc, incremental)
+            self._import_relations(header.get("relations") or [])
+            self._import_conversations(header.get("conversations_index") or [])
+            emb_entry = None if self.target.kind == "file" else self.target.find(EMBEDDINGS_FILE)
+            if emb_entry is not None:
+                with emb_entry.open() as buf:
+                    self._import_embeddings(buf, emb_entry.display)
+            self._flush_audit()
+            integrity = header.get("integrity")
+            checksum = integrity.get("checksum") if isinstance(integrity, Mapping) else None
+            record_id = result.export_id or (
+                str(uuid.uuid5(uuid.NAMESPACE_URL, f"pam-checksum:{checksum}"))
+                if isinstance(checksum, str)
+                else str(uuid.uuid4())
+            )
+            since = header.get("since")
+            export_date = header.get("export_date")
+            self.vault.record_export(
+                ExportRecord(
+                    export_id=record_id,
+                    direction="imported",
+                    export_type="incremental" if incremental else "full",
+                    at=_record_time(export_date, self.at),
+                    format="pam",
+                    base_export_id=result.base_export_id,
+                    since=since if isinstance(since, str) else None,
+                    checksum=checksum if isinstance(checksum, str) else None,
+                    memory_count=doc.memory_count,
+                    path=result.source,
+                ),
+                actor=self.actor,
+                now=self.moment,
+            )
+        return result
+
+    def _import_memories(self, doc: reader.Document, incremental: bool) -> None:
+        incoming = (
+            memory_from_json(value) for _, _, value in doc.iter_memories(check_duplicates=False)
+        )
+        for chunk in iter_chunks(incoming, _CHUNK):
+            existing = self.store.existing_ids([m.id for m in chunk])
+            new = [m for m in chunk if m.id not in existing]
+            if new:
+                batch = self.vault.add_memories(new, actor=self.actor, now=self.moment)
+                self.result.created += len(batch.created)
+                self.result.reinforced += len(batch.reinforced)
+                self.result.unchanged += len(batch.skipped)
+                for incoming_id in batch.reinforced:
+                    self.remap[incoming_id] = batch.id_map[incoming_id]
+            present = [m for m in chunk if m.id in existing]
+            if present:
+                stored = {s.memory.id: s for s in self.store.get_memories([m.id for m in present])}
+                for memory in present:
+                    self._update(stored[memory.id], memory, incremental)
+        self.result.merged_into = dict(self.remap)
+
+    def _update(self, stored: StoredMemory, incoming: Memory, incremental: bool) -> None:
+        """An incoming memory with an id the vault has: update it (PAM §16.3), unless nothing
+        changed, the vault's copy is in a final state, or (full import) the vault's is newer."""
+        current = stored.memory
+        incoming = _keep_local_privacy(current, incoming)
+        if jcs_dumps(memory_to_json(current)) == jcs_dumps(memory_to_json(incoming)):
+            self.result.unchanged += 1
+            return
+        status, new_status = current.effective_status, incoming.effective_status
+        if status in FINAL_STATUSES and new_status != status:
+            self.result.kept += 1
+            self.result.warnings.append(
+                f"memory {current.id} is {status} in the vault, a final state (PAM §7.1); the "
+                f"incoming copy ({new_status}) was not applied"
+            )
+            return
+        if not incremental and not _newer(incoming, current):
+            self.result.kept += 1
+            return
+        if new_status == "active" and incoming.content_hash != current.content_hash:
+            for twin in self.store.find_by_content_hash(incoming.content_hash):
+                if twin.memory.id != current.id and twin.memory.effective_status == "active":
+                    raise ImportConflict(
+                        f"memory {current.id} would get the same content as active memory "
+                        f"{twin.memory.id} (PAM §6: one active memory per fact); retract or "
+                        "supersede one of them and import again. Nothing was imported."
+                    )
+        anchor = _anchor(incoming)
+        self.store.update_memory(StoredMemory(incoming, anchor))
+        changed = _changed_fields(current, incoming)
+        details: dict[str, Any] = {"changed": changed, "via": "import"}
+        if incoming.content_hash != current.content_hash:
+            details["previous_content_hash"] = current.content_hash
+        self.audit.append(
+            PendingEntry("update", self.actor, incoming.id, incoming.content_hash, details)
+        )
+        self.result.updated += 1
+
+    # -- relations ------------------------------------------------------------------------
+
+    def _import_relations(self, relations: Sequence[Mapping[str, Any]]) -> None:
+        if not relations:
+            return
+        parsed = [Relation.from_json(r) for r in relations]
+        ends = {self.remap.get(e, e) for r in parsed for e in (r.from_, r.to)}
+        hashes = self.store.existing_ids(sorted(ends))
+        # A vault without relations (a first import) need not be asked about each one.
+        had_relations = bool(self.store.relation_stats())
+        added_ids: set[str] = set()
+        added_edges: set[tuple[str, str, str]] = set()
+        skipped = 0
+        for relation in parsed:
+            source = self.remap.get(relation.from_, relation.from_)
+            target = self.remap.get(relation.to, relation.to)
+            if source not in hashes or target not in hashes or source == target:
+                skipped += 1
+                continue
+            relation = relation.evolve(from_=source, to=target)
+            edge = (source, target, relation.type)
+            if relation.id in added_ids or edge in added_edges:
+                continue
+            existing = self.store.relations_of(source) if had_relations else []
+            same_id = next((r for r in existing if r.id == relation.id), None)
+            if same_id is not None:
+                if same_id == relation:
+                    continue
+                self.store.update_relation(relation)
+            elif any((r.from_, r.to, r.type) == edge for r in existing):
+                continue  # the vault already has this edge (under another id)
+            else:
+                self.store.insert_relation(relation)
+            added_ids.add(relation.id)
+            added_edges.add(edge)
+            self.audit.append(
+                PendingEntry(
+                    "relate",
+                    self.actor,
+                    source,
+                    hashes[source],
+                    {
+                        "relation_id": relation.id,
+                        "to": target,
+                        "type": relation.type,
+                        "confidence": relation.confidence
+                        if isinstance(relation.confidence, int | float)
+                        else None,
+                        "via": "import",
+                    },
+                )
+            )
+            self.result.relations += 1
+        if skipped:
+            self.result.warnings.append(
+                f"{skipped} relations were not imported: an end is not in the vault (a delta "
+                "relation into a base this vault lacks) or both ends are now one memory"
+            )
+
+    # -- conversations ----------------------------------------------------------------------
+
+    def _import_conversations(self, index: Sequence[Mapping[str, Any]]) -> None:
+        taken: set[str] = set()
+        for entry in index:
+            ref = file_ref(entry)
+            found = None if ref is None or self.target.kind == "file" else self.target.find(ref)
+            if found is not None:
+                taken.add(found.name)
+                with found.open() as buf:
+                    document = reader.parse(buf, found.display).full()
+                self._put_conversation(document, entry, file_found=True)
+            else:
+                self._put_conversation({}, entry, file_found=False)
+        if self.target.kind == "file":
+            return
+        for file in self.target.entries:
+            if file.name.startswith("conversations/") and file.name not in taken:
+                with file.open() as buf:
+                    doc = reader.parse(buf, file.display)
+                    if doc.kind == "conversation":
+                        self._put_conversation(doc.full(), None)
+
+    def _put_conversation(
+        self,
+        document: Mapping[str, Any],
+        entry: Mapping[str, Any] | None,
+        *,
+        file_found: bool = True,
+    ) -> None:
+        extra: dict[str, Any] = {}
+        if entry is not None:
+            extra = {k: v for k, v in entry.items() if k not in ("id", "derived_memories")}
+            if file_found:
+                extra.pop("storage", None)
+            cid = str(entry["id"])
+            platform = str(entry["platform"])
+            title = entry.get("title")
+            temporal = entry.get("temporal") or {}
+            count = entry.get("message_count")
+        else:
+            cid = str(document["id"])
+            provider = document.get("provider") or {}
+            platform = str(provider.get("name"))
+            title = document.get("title")
+            temporal = document.get("temporal") or {}
+            count = None
+        messages = document.get("messages")
+        if not isinstance(count, int):
+            count = len(messages) if isinstance(messages, list) else 0
+        conversation = StoredConversation(
+            id=cid,
+            platform=platform,
+            document=dict(document),
+            title=title if isinstance(title, str) else None,
+            created_at=temporal.get("created_at"),
+            updated_at=temporal.get("updated_at"),
+            message_count=count,
+            extra_index=extra,
+        )
+        # What Vault.put_conversation does, with the audit entries batched (an export may
+        # hold tens of thousands of conversations). The validator checked the platform.
+        if self.store.put_conversation(conversation):
+            self.audit.append(
+                PendingEntry(
+                    "conversation",
+                    self.actor,
+                    details={
+                        "conversation_id": conversation.id,
+                        "platform": conversation.platform,
+                        "messages": conversation.message_count,
+                    },
+                )
+            )
+            self.result.conversations += 1
+
+    # -- embeddings -----------------------------------------------------------------------
+
+    def _import_embeddings(self, buf: Any, file: str) -> None:
+        """Embeddings of memories in the vault (PAM §12). Those of incoming memories merged
+        into another one are left out: the survivor keeps its own."""
+        _, items = iter_embeddings(buf, file)
+        missing = 0
+        for chunk in iter_chunks(items, 500):
+            ids = [e.get("memory_id") for e in chunk]
+            present = self.store.existing_ids([i for i in ids if isinstance(i, str)])
+            for emb in chunk:
+                memory_id = emb.get("memory_id")
+                if not isinstance(memory_id, str) or memory_id in self.remap:
+                    continue
+                if memory_id not in present:
+                    missing += 1
+                    continue
+                stored = _stored_embedding(emb)
+                if self.store.get_embedding(memory_id) == stored:
+                    continue
+                # Vault.put_embedding, with the audit entries batched.
+                self.store.put_embedding(stored)
+                self.audit.append(
+                    PendingEntry(
+                        "embedding",
+                        self.actor,
+                        memory_id,
+                        present[memory_id],
+                        {"model": stored.model, "dimensions": stored.dimensions},
+                    )
+                )
+                self.result.embeddings += 1
+        if missing:
+            self.result.warnings.append(
+                f"{missing} embeddings belong to memories that are not in the vault; they were "
+                "left out"
+            )
+
+    def _flush_audit(self) -> None:
+        if self.audit:
+            AuditLog(self.store).append(self.audit, self.at)
+            self.audit = []
+
+
+def _record_time(export_date: object, fallback: str) -> str:
+    if isinstance(export_date, str):
+        try:
+            return format_timestamp(parse_timestamp(export_date))
+        except ValueError:
+            pass
+    return fallback
+
+
+def _stored_embedding(emb: Mapping[str, Any]) -> StoredEmbedding:
+    vector = emb.get("vector")
+    data = None
+    if isinstance(vector, list):
+        values = array("f", (float(v) for v in vector))
+        if sys.byteorder == "big":  # pragma: no cover
+            values.byteswap()
+        data = values.tobytes()
+    storage = emb.get("storage")
+    return StoredEmbedding(
+        id=str(emb["id"]),
+        memory_id=str(emb["memory_id"]),
+        model=str(emb["model"]),
+        dimensions=int(emb["dimensions"]),
+        created_at=str(emb["created_at"]),
+        vector=data,
+        storage=dict(storage) if isinstance(storage, Mapping) else None,
+    )
+
+
+def _keep_local_privacy(current: Memory, incoming: Memory) -> Memory:
+    """A memory the owner marked exportable: false here stays so, whatever the sender says."""
+    if _exportable(current):
+        return incoming
+    access = incoming.access if isinstance(incoming.access, Access) else Access()
+    return incoming.evolve(access=access.evolve(exportable=False))
+
+
+def _last_change(memory: Memory) -> datetime | None:
+    for text in (memory.temporal.updated_at, memory.temporal.created_at):
+        if isinstance(text, str):
+            try:
+                return parse_timestamp(text)
+            except ValueError:
+                continue
+    return None
+
+
+def _newer(incoming: Memory, current: Memory) -> bool:
+    a, b = _last_change(incoming), _last_change(current)
+    return a is not None and (b is None or a > b)
+
+
+def _anchor(memory: Memory) -> float | None:
+    conf = memory.confidence
+    for value in (getattr(conf, "initial", None), getattr(conf, "current", None)):
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+    return None
+
+
+def _changed_fields(old: Memory, new: Memory) -> list[str]:
+    a, b = memory_to_json(old), memory_to_json(new)
+    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))
