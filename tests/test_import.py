@@ -4,10 +4,11 @@ leaves the vault unchanged."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,7 @@ from exchangekit import T0, documents, official_conversation, state
 from memvault.canonical import content_hash, integrity_checksum
 from memvault.exchange import (
     ImportConflict,
+    ImportHooks,
     ImportRefused,
     UnknownBase,
     export_vault,
@@ -419,3 +421,25 @@ def test_derived_memories_are_advisory_pam_14_1(vault: Vault, tmp_path: Path) ->
         if c["id"] == conversation.id
     )
     assert added.id in entry["derived_memories"]
+
+
+def test_decrypt_and_verify_hooks(vault: Vault, tmp_path: Path) -> None:
+    sealed = tmp_path / "export.zip.enc"
+    sealed.write_bytes(b"SEALED" + EXAMPLE_EXPORT.with_suffix(".zip").read_bytes())
+    seen: list[Any] = []
+
+    @contextlib.contextmanager
+    def decrypt(path: Path) -> Iterator[Path | None]:
+        plain = tmp_path / "plain.zip"
+        plain.write_bytes(path.read_bytes().removeprefix(b"SEALED"))
+        yield plain
+        plain.unlink()
+
+    def verify(path: Path, header: Any) -> list[str]:
+        seen.append((path.name, header["export_id"]))
+        return ["signature: does not verify (test)"]
+
+    result = import_into_vault(vault, sealed, hooks=ImportHooks(decrypt=decrypt, verify=verify))
+    assert result.created == 14 and "signature: does not verify (test)" in result.warnings
+    assert seen == [("plain.zip", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9")]
+    assert not (tmp_path / "plain.zip").exists()

@@ -29,6 +29,7 @@ statuses of the delta's memories and the embedding ids are held.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Iterator, Mapping
@@ -199,36 +200,22 @@ class _Source:
     target: Target
     store: Entry
     doc: reader.Document
-    buf_cm: Any
 
     @property
     def header(self) -> dict[str, Any]:
         return self.doc.header
 
 
-def _open(path: Path) -> _Source:
-    target = open_target(path)
-    try:
-        entry = store_entry(target)
-        if entry is None:  # pragma: no cover - validation found it
-            raise MergeError(f"{path}: no {STORE_FILE} (PAM §2)")
-        cm = entry.open()
-        buf = cm.__enter__()
-        try:
-            doc = reader.parse(buf, entry.display)
-            doc.complete_header()
-        except BaseException:
-            cm.__exit__(None, None, None)
-            raise
-        return _Source(target, entry, doc, cm)
-    except BaseException:
-        target.close()
-        raise
-
-
-def _close(source: _Source) -> None:
-    source.buf_cm.__exit__(None, None, None)
-    source.target.close()
+def _open(path: Path, stack: contextlib.ExitStack) -> _Source:
+    """Open an export for reading; everything opened is closed with `stack`."""
+    target = stack.enter_context(open_target(path))
+    entry = store_entry(target)
+    if entry is None:  # pragma: no cover - validation found it
+        raise MergeError(f"{path}: no {STORE_FILE} (PAM §2)")
+    buf = stack.enter_context(entry.open())
+    doc = reader.parse(buf, entry.display)
+    doc.complete_header()
+    return _Source(target, entry, doc)
 
 
 def merge_exports(
@@ -246,15 +233,10 @@ def merge_exports(
     try:
         _check_valid(base_path, "base")
         _check_valid(delta_path, "delta")
-        base_src = _open(base_path)
-        try:
-            delta_src = _open(delta_path)
-            try:
-                return _merge(base_src, delta_src, out_path, force, overwrite, now)
-            finally:
-                _close(delta_src)
-        finally:
-            _close(base_src)
+        with contextlib.ExitStack() as stack:
+            base_src = _open(base_path, stack)
+            delta_src = _open(delta_path, stack)
+            return _merge(base_src, delta_src, out_path, force, overwrite, now)
     except (SourceError, JSONDocumentError, WriterError) as exc:
         raise MergeError(str(exc)) from None
 
@@ -314,10 +296,8 @@ def _merge(
         writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
         kept: list[str] = []
         updated = 0
-        base_ids = 0
         for _, _, memory in base.doc.iter_memories():
             memory_id = memory["id"]
-            base_ids += 1
             if memory_id in delta_status:
                 status = str(memory.get("status", "active"))
                 if status in FINAL_STATUSES and delta_status[memory_id] != status:
