@@ -78,6 +78,7 @@ from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
 
 __all__ = [
     "EXPORT_FORMATS",
+    "SIGNATURE_WARNING",
     "ExchangeError",
     "ExportError",
     "ExportHooks",
@@ -100,6 +101,11 @@ _CHUNK: Final = 2000
 # ---------------------------------------------------------------------------------------------
 # Errors, hooks, results
 # ---------------------------------------------------------------------------------------------
+
+
+#: How an import warning about a signature that does not verify starts (§18.5: a loud
+#: warning, never a silent pass and never a refusal).
+SIGNATURE_WARNING: Final = "SIGNATURE NOT VERIFIED"
 
 
 class ExchangeError(VaultError):
@@ -717,12 +723,23 @@ def _finding_text(finding: Finding) -> str:
     return f"{where}{finding.path}: {finding.message}{section}"
 
 
-def _refuse_invalid(path: Path) -> list[Finding]:
-    """Validate first (PAM schemas and rules); refuse with the findings. Returns warnings."""
+def _refuse_invalid(path: Path) -> list[str]:
+    """Validate first (PAM schemas and rules); refuse with the findings. Returns warnings.
+
+    A signature that does not verify is not a refusal on import (§18.5: importers verify but
+    do not reject): those findings (`SIGNATURE_CODES`) come first among the warnings, marked
+    SIGNATURE NOT VERIFIED, so the user cannot miss them. `validate` keeps them as errors."""
+    from memvault.crypto.signing import SIGNATURE_CODES
+
     result = validate_path(path)
-    if result.valid:
-        return result.warnings
-    errors = result.errors
+    errors = [f for f in result.errors if f.code not in SIGNATURE_CODES]
+    unverified = [
+        f"{SIGNATURE_WARNING}: {_finding_text(f)} [{f.code}]"
+        for f in result.errors
+        if f.code in SIGNATURE_CODES
+    ]
+    if not errors:
+        return unverified + [_finding_text(f) for f in result.warnings]
     shown = "; ".join(_finding_text(f) for f in errors[:5])
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     headline = f"{path} was not imported: it is not valid PAM ({len(errors)} errors)"
@@ -753,7 +770,7 @@ def import_into_vault(
     )
     with decrypted as plain:
         readable = path if plain is None else plain
-        warnings = [_finding_text(f) for f in _refuse_invalid(readable)]
+        warnings = _refuse_invalid(readable)
         try:
             with open_target(readable) as target:
                 importer = _Importer(vault, target, str(path), actor, now, force)

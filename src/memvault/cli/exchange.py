@@ -4,6 +4,8 @@ an incremental export into its base on files (PAM §16, Appendix E). The rules l
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import NoReturn
 
@@ -12,6 +14,7 @@ from rich.markup import escape
 
 from memvault.cli.common import (
     EXIT_REFUSED,
+    EXIT_USAGE,
     HomeOption,
     JsonOption,
     PassphraseFileOption,
@@ -22,8 +25,15 @@ from memvault.cli.common import (
     print_json,
     usage_error,
 )
+from memvault.cli.signing import (
+    AgeIdentityOption,
+    AgePassphraseFileOption,
+    age_identities,
+    age_passphrase,
+)
 from memvault.exchange import (
     EXPORT_FORMATS,
+    SIGNATURE_WARNING,
     ExportHooks,
     ImportHooks,
     ImportRefused,
@@ -32,6 +42,8 @@ from memvault.exchange import (
 )
 from memvault.findings import Finding
 from memvault.formats.pam.merge import MergeError, merge_exports
+from memvault.store.base import KeyRecord
+from memvault.vault import Vault
 
 PANEL = "Exchange"
 #: How many validation findings a refused import or merge lists.
@@ -48,14 +60,84 @@ def register(app: typer.Typer) -> None:
     app.command("merge", rich_help_panel=PANEL)(merge)
 
 
-def export_hooks() -> ExportHooks:
-    """Signing (`export --sign`) and encryption (`export --encrypt`) plug in here."""
-    return ExportHooks()
+def export_hooks(
+    vault: Vault,
+    *,
+    sign: bool = False,
+    key: str | None = None,
+    passphrase: str | None = None,
+    recipients: list[str] | None = None,
+) -> ExportHooks:
+    """Signing (`export --sign`, with a vault key, §18) and encryption (`export --encrypt` to a
+    passphrase or `--recipient age1…`, §21.1) for `export_vault`."""
+    from memvault.crypto.agefile import AgeError, encryptor
+    from memvault.crypto.keys import InvalidKey, SigningKey
+    from memvault.crypto.signing import signer
+
+    sign_hook = None
+    if sign:
+        record = _signing_key(vault, key)
+        try:
+            did = vault.owner.did
+            owner_did = did if isinstance(did, str) else None
+            sign_hook = signer(SigningKey.from_record(record), owner_did=owner_did)
+        except InvalidKey as exc:
+            fail(str(exc))
+    encrypt_hook = None
+    if passphrase is not None or recipients:
+        try:
+            encrypt_hook = encryptor(passphrase=passphrase, recipients=recipients or ())
+        except AgeError as exc:
+            fail(str(exc), EXIT_USAGE)
+    return ExportHooks(sign=sign_hook, encrypt=encrypt_hook)
 
 
-def import_hooks() -> ImportHooks:
-    """Decryption of age files and signature verification plug in here."""
-    return ImportHooks()
+def _signing_key(vault: Vault, wanted: str | None) -> KeyRecord:
+    """The key `--key` names (as `memvault sign --key` matches it); without `--key`, the only
+    key, else the one of the owner's DID, else the most recent."""
+    from memvault.cli.signing import _find_key
+
+    records = vault.store.list_keys()
+    if not records:
+        fail("the vault has no signing keys to sign the export with; run `memvault keys generate`")
+    if wanted is not None:
+        return _find_key(vault, wanted)
+    if len(records) == 1:
+        return records[0]
+    owner_did = vault.owner.did
+    mine = [r for r in records if r.did is not None and r.did == owner_did]
+    if len(mine) == 1:
+        return mine[0]
+    return max(records, key=lambda r: r.created_at)
+
+
+def import_hooks(
+    passphrase: Callable[[], str | None] | None = None, identities: list[str] | None = None
+) -> ImportHooks:
+    """Decryption of age files (a passphrase asked for only when one is needed, or X25519
+    identities). Signatures are verified by the validation an import starts with; one that
+    does not verify is a loud warning (`SIGNATURE_WARNING`), never a refusal (§18.5)."""
+    from memvault.crypto.agefile import decrypted_path
+
+    def decrypt(path: Path) -> AbstractContextManager[Path | None]:
+        return decrypted_path(path, passphrase=passphrase, identities=identities or ())
+
+    return ImportHooks(decrypt=decrypt)
+
+
+@contextmanager
+def _age_errors() -> Iterator[None]:
+    """An age file that cannot be decrypted: one line, exit 1, nothing changed."""
+    from memvault.crypto.agefile import AgeError
+
+    try:
+        yield
+    except AgeError as exc:
+        fail(f"{exc}; nothing was imported")
+
+
+def _with_age_suffix(output: Path) -> Path:
+    return output if output.suffix.lower() == ".age" else output.with_name(output.name + ".age")
 
 
 # -- export -----------------------------------------------------------------------------------
@@ -93,6 +175,39 @@ def export(
     overwrite: bool = typer.Option(
         False, "--overwrite", help="Replace PATH if it exists (otherwise an existing PATH is kept)."
     ),
+    sign: bool = typer.Option(
+        False,
+        "--sign",
+        help="Sign the memory-store with a vault key (PAM §18; see `memvault keys generate`).",
+    ),
+    key: str | None = typer.Option(
+        None,
+        "--key",
+        metavar="KEY_ID",
+        show_default=False,
+        help="With --sign: the key to sign with (an id, a unique part of one, or an "
+        "algorithm). Default: the only key, else the owner's DID key, else the most recent.",
+    ),
+    encrypt: bool = typer.Option(
+        False,
+        "--encrypt",
+        help="Encrypt the export with an age passphrase (PAM §21.1), asked for twice on a "
+        "hidden prompt; the output gets .age. `age -d` decrypts it.",
+    ),
+    encrypt_passphrase_file: Path | None = typer.Option(
+        None,
+        "--encrypt-passphrase-file",
+        metavar="FILE",
+        show_default=False,
+        help="Encrypt with the age passphrase on the first line of FILE (implies --encrypt).",
+    ),
+    recipient: list[str] | None = typer.Option(
+        None,
+        "--recipient",
+        metavar="AGE1…",
+        show_default=False,
+        help="Encrypt to this age X25519 recipient (age1…) instead of a passphrase. Repeatable.",
+    ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     as_json: JsonOption = False,
@@ -105,7 +220,8 @@ def export(
 
     Examples: memvault export -o backup.zip ·
     memvault export --incremental -o delta.zip ·
-    memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/
+    memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/ ·
+    memvault export --sign --encrypt -o backup.zip  (writes backup.zip.age)
     """
     if format not in EXPORT_FORMATS:
         usage_error(
@@ -113,18 +229,42 @@ def export(
         )
     if incremental and since is not None:
         usage_error("give either --incremental or --since, not both", "--since")
-    options = VaultOptions(home, passphrase_file)
-    with open_vault(options) as vault:
-        result = export_vault(
-            vault,
-            output,
-            format=format,
-            incremental=incremental,
-            since=since,
-            strip_platform_ids=strip_platform_ids,
-            overwrite=overwrite,
-            hooks=export_hooks(),
+    if key is not None and not sign:
+        usage_error("--key chooses the signing key; give --sign too", "--key")
+    encrypt = encrypt or encrypt_passphrase_file is not None
+    if encrypt and recipient:
+        usage_error(
+            "encrypt to a passphrase (--encrypt) or to --recipient, not both", "--recipient"
         )
+    age_secret: str | None = None
+    if encrypt:
+        age_secret = age_passphrase(encrypt_passphrase_file, new=True)()
+        if not age_secret:
+            fail(
+                "--encrypt needs a passphrase: give --encrypt-passphrase-file or "
+                "$MEMVAULT_AGE_PASSPHRASE, or run on a terminal to be asked",
+                EXIT_USAGE,
+            )
+    if encrypt or recipient:
+        output = _with_age_suffix(output)
+    options = VaultOptions(home, passphrase_file)
+    from memvault.crypto.signing import SigningError
+
+    with open_vault(options) as vault:
+        hooks = export_hooks(vault, sign=sign, key=key, passphrase=age_secret, recipients=recipient)
+        try:
+            result = export_vault(
+                vault,
+                output,
+                format=format,
+                incremental=incremental,
+                since=since,
+                strip_platform_ids=strip_platform_ids,
+                overwrite=overwrite,
+                hooks=hooks,
+            )
+        except SigningError as exc:
+            fail(f"cannot sign the export: {exc}; nothing was written")
     if as_json:
         print_json(result.to_json())
         return
@@ -143,6 +283,10 @@ def export(
             f"{'was' if result.withheld == 1 else 'were'} left out."
         )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
+    if result.signed:
+        out.print("  signed (PAM §18); check it with `memvault verify`")
+    if result.encrypted:
+        out.print("  encrypted with age (PAM §21.1)")
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
 
@@ -155,13 +299,15 @@ def import_(
         ...,
         metavar="PATH",
         help="A PAM memory-store, conversation or embeddings file, an export directory, or a "
-        ".zip of one.",
+        ".zip of one; any of the files may be age-encrypted (.age).",
     ),
     force: bool = typer.Option(
         False,
         "--force",
         help="Apply an incremental export even though its base export is unknown to the vault.",
     ),
+    age_passphrase_file: AgePassphraseFileOption = None,
+    age_identity: AgeIdentityOption = None,
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     as_json: JsonOption = False,
@@ -171,16 +317,22 @@ def import_(
     The input is validated first and refused, with its findings, if it is not valid PAM. The
     same fact from two platforms becomes one memory, reinforced; an incremental export updates
     memories by id and marks retractions (never deletes). Importing the same export twice
-    changes nothing.
+    changes nothing. An age-encrypted file is decrypted in memory. A signature is verified:
+    one that does not verify is a loud warning, not a refusal (PAM §18.5).
 
-    Examples: memvault import chatgpt-export.zip · memvault import delta/
+    Examples: memvault import chatgpt-export.zip · memvault import delta/ ·
+    memvault import backup.zip.age --age-passphrase-file pass.txt
     """
+    hooks = import_hooks(age_passphrase(age_passphrase_file), age_identities(age_identity))
     options = VaultOptions(home, passphrase_file)
-    with open_vault(options) as vault:
+    with open_vault(options) as vault, _age_errors():
         try:
-            result = import_into_vault(vault, path, force=force, hooks=import_hooks())
+            result = import_into_vault(vault, path, force=force, hooks=hooks)
         except ImportRefused as exc:
             _refused(exc.headline, exc.findings, str(exc))
+    for warning in result.warnings:
+        if warning.startswith(SIGNATURE_WARNING):
+            typer.echo(f"WARNING: {warning}", err=True)
     if as_json:
         print_json(result.to_json())
         return
@@ -203,7 +355,10 @@ def import_(
         f"{_n(result.embeddings, 'embedding')}"
     )
     for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")
 
 
 def _refused(headline: str, findings: list[Finding], full: str) -> NoReturn:
