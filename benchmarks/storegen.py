@@ -39,6 +39,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+import base58
 import orjson
 
 Json = dict[str, Any]
@@ -1011,9 +1012,9 @@ def build_store(n: int, seed: int = 0, *, omit_nulls: bool = False) -> Json:
         memories = _strip_nulls(memories)
         relations = _strip_nulls(relations)
         conversations = _strip_nulls(conversations)
-    owner_key = "".join(
-        rng.choice("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz") for _ in range(44)
-    )
+    # A well-formed did:key (multicodec 0xed01 + a 32-byte Ed25519 key, base58btc): §17.2
+    # requires the DID to resolve, and a did:key resolves offline.
+    owner_key = base58.b58encode(b"\xed\x01" + rng.randbytes(32)).decode("ascii")
     store: Json = {
         "schema": "portable-ai-memory",
         "schema_version": "1.0",
@@ -1023,7 +1024,7 @@ def build_store(n: int, seed: int = 0, *, omit_nulls: bool = False) -> Json:
         "export_date": (EPOCH + timedelta(days=1126)).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "owner": {
             "id": _uuid4(rng),
-            "did": f"did:key:z6Mk{owner_key}",
+            "did": f"did:key:z{owner_key}",
             "created_at": EPOCH.strftime("%Y-%m-%dT%H:%M:%SZ"),
         },
         "memories": memories,

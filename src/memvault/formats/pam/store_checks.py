@@ -458,7 +458,10 @@ class StoreValidator:
                     "PAM §14.1",
                     cid,
                 )
-            for mid in by_conversation.get(cid, []):
+            expected = by_conversation.get(cid, [])
+            if len(listed) == len(expected) and listed_set.issuperset(expected):
+                continue  # exactly the memories whose conversation_ref names it (§14.1)
+            for mid in expected:
                 if mid not in listed_set:
                     self.report(
                         "error",
