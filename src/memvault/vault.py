@@ -29,6 +29,7 @@ import builtins
 import contextlib
 import gc
 import os
+import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -164,6 +165,10 @@ EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else
 
 #: add_memories checks and writes a batch in chunks of this many memories.
 _CHUNK: Final = 4096
+#: decay commits after this many memories (one transaction, one audit entry each) and pauses
+#: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
+_DECAY_CHUNK: Final = 5000
+_DECAY_PAUSE: Final = 0.01
 _NUMBER: Final = (int, float)
 _SEQUENCE: Final = (tuple, list)
 
@@ -1517,79 +1522,115 @@ class Vault:
         formulas in `memvault.decay`). DNA-class memories are never decayed (AIMEM §5.1), nor
         are memories with model "none"/null or without a confidence block. Only
         `confidence.current` changes (not `updated_at`: decay is derived state, recomputable
-        from the anchor and `last_reinforced`). One audit entry records the run."""
+        from the anchor and `last_reinforced`).
+
+        The run goes through the vault in chunks of `_DECAY_CHUNK` memories (5,000), one
+        transaction each: a chunk's memories are read and written under the same write lock,
+        and other writers wait at most one chunk, never the whole run. Each chunk appends one
+        audit entry (its counts and a digest of its changes), committed with it; a run that
+        stops half-way leaves whole, recorded chunks, and running again finishes the job
+        (decay is idempotent). Memories added while it runs are left to the next run."""
         actor = check_actor(actor)
         if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
         moment = _now(now)
         at = format_timestamp(moment)
         settings = self.settings
+        # DNA types are left out in the query already; custom DNA and pinned memories are
+        # skipped by `_decay_chunk`. The candidates' ids are read once, from an index; each
+        # chunk reads its memories (and checks them again) inside its own transaction.
+        non_dna = tuple(t for t in MEMORY_TYPES if t not in DNA_TYPES)
+        ids = self._store.memory_ids(MemoryQuery(statuses=("active",), types=non_dna, limit=None))
+        totals = [0, 0, 0, 0]  # examined, updated, protected, unchanged
+        parts = max(1, -(-len(ids) // _DECAY_CHUNK))
+        for part in range(parts):
+            chunk = ids[part * _DECAY_CHUNK : (part + 1) * _DECAY_CHUNK]
+            with self._store.transaction(), _gc_paused():
+                examined = protected = 0
+                if part == 0:
+                    protected = examined = self._store.count_memories(
+                        MemoryQuery(statuses=("active",), types=tuple(DNA_TYPES), limit=None)
+                    )
+                candidates = [
+                    s
+                    for s in self._store.get_memories(chunk)
+                    if s.memory.effective_status == "active" and s.memory.type in non_dna
+                ]
+                updates, digest_items, counts = self._decay_chunk(candidates, moment, settings)
+                examined += counts[0]
+                protected += counts[1]
+                if updates:
+                    self._store.update_memories(updates)
+                details: dict[str, Any] = {
+                    "updated": len(updates),
+                    "examined": examined,
+                    "protected": protected,
+                    "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
+                }
+                if parts > 1:
+                    details["part"] = f"{part + 1}/{parts}"
+                self._audit.append([PendingEntry("decay", actor, details=details)], at)
+            for i, value in enumerate((examined, len(updates), protected, counts[2])):
+                totals[i] += value
+            if part + 1 < parts:
+                # Let a writer that waited for this chunk in before the next one.
+                time.sleep(_DECAY_PAUSE)
+        return DecayReport(at, *totals)
+
+    @staticmethod
+    def _decay_chunk(
+        candidates: Iterable[StoredMemory], moment: datetime, settings: DecaySettings
+    ) -> tuple[
+        builtins.list[StoredMemory], builtins.list[builtins.list[Any]], tuple[int, int, int]
+    ]:
+        """The decayed memories among `candidates` (active, not of a DNA type), the digest
+        items of the changes, and the counts (examined, protected, unchanged)."""
         examined = protected = unchanged = 0
         updates: builtins.list[StoredMemory] = []
-        digest_items: builtins.list[builtins.list[Any]] = []
-        with self._store.transaction():
-            # DNA types are left out in the query already; custom DNA and pinned ones below.
-            candidates = MemoryQuery(
-                statuses=("active",),
-                types=tuple(t for t in MEMORY_TYPES if t not in DNA_TYPES),
-                limit=None,
+        digest_items: builtins.list[Any] = []
+        # Memories imported together share timestamps: parse each text once.
+        since_cache: dict[str, datetime | None] = {}
+        for stored in candidates:
+            examined += 1
+            memory = stored.memory
+            if memory.is_dna:
+                protected += 1
+                continue
+            conf = _confidence_block(memory)
+            if conf is None or conf.decay_model not in DECAYING_MODELS:
+                unchanged += 1
+                continue
+            anchor = _anchor_of(stored)
+            if anchor is None:
+                unchanged += 1
+                continue
+            since_text = (
+                conf.last_reinforced
+                if isinstance(conf.last_reinforced, str)
+                else memory.temporal.created_at
             )
-            protected = self._store.count_memories(
-                MemoryQuery(statuses=("active",), types=tuple(sorted(DNA_TYPES)), limit=None)
-            )
-            examined = protected
-            for stored in self._store.iter_memories(candidates):
-                examined += 1
-                memory = stored.memory
-                if memory.is_dna:
-                    protected += 1
-                    continue
-                conf = _confidence_block(memory)
-                if conf is None or conf.decay_model not in DECAYING_MODELS:
-                    unchanged += 1
-                    continue
-                anchor = _anchor_of(stored)
-                if anchor is None:
-                    unchanged += 1
-                    continue
-                since_text = (
-                    conf.last_reinforced
-                    if isinstance(conf.last_reinforced, str)
-                    else memory.temporal.created_at
-                )
+            if since_text in since_cache:
+                since = since_cache[since_text]
+            else:
                 try:
                     since = parse_timestamp(since_text)
                 except ValueError:
-                    unchanged += 1
-                    continue
-                value = decayed_confidence(
-                    str(conf.decay_model), anchor, elapsed_days(since, moment), settings
-                )
-                if _is_number(conf.current) and round_confidence(float(conf.current)) == value:  # type: ignore[arg-type]
-                    unchanged += 1
-                    continue
-                updates.append(
-                    StoredMemory(memory.evolve(confidence=conf.evolve(current=value)), anchor)
-                )
-                digest_items.append([memory.id, value])
-            if updates:
-                self._store.update_memories(updates)
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "decay",
-                        actor,
-                        details={
-                            "updated": len(updates),
-                            "examined": examined,
-                            "protected": protected,
-                            "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
-                        },
-                    )
-                ],
-                at,
+                    since = None
+                since_cache[since_text] = since
+            if since is None:
+                unchanged += 1
+                continue
+            value = decayed_confidence(
+                str(conf.decay_model), anchor, elapsed_days(since, moment), settings
             )
-        return DecayReport(at, examined, len(updates), protected, unchanged)
+            if _is_number(conf.current) and round_confidence(float(conf.current)) == value:  # type: ignore[arg-type]
+                unchanged += 1
+                continue
+            updates.append(
+                StoredMemory(memory.evolve(confidence=conf.evolve(current=value)), anchor)
+            )
+            digest_items.append([memory.id, value])
+        return updates, digest_items, (examined, protected, unchanged)
 
     # -- conversations, embeddings, exports ----------------------------------------------
 

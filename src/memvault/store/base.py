@@ -241,6 +241,11 @@ class Store(ABC):
         """Of these ids, the ones that exist, with their content hash."""
         return {m.memory.id: m.memory.content_hash for m in self.get_memories(list(memory_ids))}
 
+    def memory_ids(self, query: MemoryQuery) -> list[str]:
+        """The ids of every matching memory, in storage order (limit, offset and text are
+        ignored): a cheap snapshot for work done in chunks. Backends answer from an index."""
+        return [s.memory.id for s in self.iter_memories(query)]
+
     def memory_hashes(self) -> Iterator[tuple[str, str]]:
         """(id, content_hash) of every memory, any status (for audit cross-checks)."""
         for stored in self.iter_memories(MemoryQuery(statuses=None)):
