@@ -398,9 +398,10 @@ def test_decay_reports_counts_and_spares_dna(ids: dict[str, str], home: Path) ->
     assert "Dry run" in ok("decay", "--dry-run").stdout
 
     real = ok("decay", "--json").json()
-    assert {k: v for k, v in real.items() if k not in ("at", "dry_run")} == {
-        k: v for k, v in dry.items() if k not in ("at", "dry_run")
-    }
+    # The real run comes a moment after the dry run: memories added seconds ago may have
+    # decayed by a hair in between, so only the counts that cannot move are compared exactly.
+    assert real["examined"] == dry["examined"] and real["protected"] == dry["protected"]
+    assert real["updated"] >= dry["updated"]
     fact = ok("show", old_fact.id, "--json").json()["memory"]
     identity = ok("show", old_identity.id, "--json").json()["memory"]
     assert fact["confidence"]["current"] < 0.8
