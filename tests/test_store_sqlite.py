@@ -482,6 +482,59 @@ def test_search_candidate_cap_ranks_recent_matches(store: SQLiteStore) -> None:
     assert {h.memory.memory.id for h in got} == {s.memory.id for s in items[3:]}
 
 
+def test_search_equals_a_plain_bm25_reference(tmp_path: Path) -> None:
+    """Every way `search` narrows its candidates (status in the index; other filters as a list
+    of passing memories; none) ranks exactly what a plain query does: bm25 of the words over
+    every match, the filters tested on each memory, the `search_candidates` newest kept."""
+    import random
+
+    rng = random.Random(7)
+    words = ["lisboa", "porto", "café", "chá", "python", "rust", "gato", "cão"]
+    s = make_store(tmp_path / "vault.db")
+    s.search_candidates = 15
+    s.insert_memories(
+        [
+            stored(
+                " ".join(rng.choices(words, k=rng.randint(1, 6))) + f" n{i}",
+                type=rng.choice(["fact", "preference", "skill"]),
+                status=rng.choice(["active", "active", "active", "retracted", "archived"]),
+                tags=rng.sample(["home", "work", "food"], rng.randint(0, 2)),
+                platform=rng.choice(["chatgpt", "claude"]),
+                summary=rng.choice([None, "lisboa", "rust"]),
+            )
+            for i in range(300)
+        ]
+    )
+    seq_of = dict(s.execute_raw("SELECT id, seq FROM memories"))
+    for _ in range(150):
+        query = MemoryQuery(
+            text=" ".join(rng.sample(words, rng.randint(1, 2))),
+            statuses=rng.choice([None, ("active",), ("active", "archived"), ("retracted",)]),
+            types=rng.choice([(), ("fact",)]),
+            tags=rng.choice([(), ("work",)]),
+            platforms=rng.choice([(), ("claude",)]),
+            order="relevance",
+            limit=rng.choice([5, 50, None]),
+            offset=rng.choice([0, 3]),
+        )
+        passing = {
+            seq_of[m.memory.id]
+            for m in s.query_memories(replace(query, text=None, limit=None, offset=0))
+        }
+        scores = s.execute_raw(
+            "SELECT rowid, bm25(memories_fts, 1.0, 1.0, 1.0, 0.0) FROM memories_fts "
+            "WHERE memories_fts MATCH ?",
+            (fts_query(query.text or ""),),
+        )
+        candidates = sorted((r for r in scores if r[0] in passing), key=lambda r: -r[0])
+        ranked = sorted(candidates[: s.search_candidates], key=lambda r: (r[1], -r[0]))
+        end = None if query.limit is None else query.offset + query.limit
+        expected = [(seq, -score) for seq, score in ranked[query.offset : end]]
+        got = [(seq_of[h.memory.memory.id], h.score) for h in s.search(query)]
+        assert got == expected, query
+    s.close()
+
+
 def test_fts_query_is_always_safe() -> None:
     assert fts_query("") is None
     assert fts_query("  ,;  ") is None

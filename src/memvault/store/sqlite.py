@@ -946,42 +946,52 @@ class SQLiteStore(Store):
             )
             sql += _limit(query, ordered_params)
             return [SearchHit(self._stored(r), 0.0) for r in self._all(sql, ordered_params)]
-        if fts_query(query.text or "", query.statuses) is None:
+        text = query.text or ""
+        filtered = fts_query(text, query.statuses)
+        words = fts_query(text)
+        if filtered is None or words is None:
             return []
-        # The match holds the words only; the filters (status too) are tested on the memories.
-        # (The status is an indexed column of the full-text index, but in the match it makes
-        # bm25 count the memories with that status — every active one — on every query: a rare
-        # word took fifteen times as long at 100,000 memories.)
-        params: list[Any] = [fts_query(query.text or "")]
-        if _where(replace(query, statuses=None), [], with_text=False) or query.statuses not in (
-            None,
-            ("active",),
-        ):
-            # A selective filter: the set of memories it lets through, from its indexes (a
-            # bloom-filtered list), tested for each match. "+" keeps SQLite from handing the
-            # rowid list to FTS5, which would then run the match once per memory.
+        # bm25 scores the words only. (Put in the same match, the status filter would make
+        # bm25 count the memories with that status — every active one — on every query.)
+        scored = f"SELECT memories_fts.rowid AS seq, {_BM25} AS score FROM memories_fts"
+        others = _where(replace(query, statuses=None), [], with_text=False)
+        params: list[Any]
+        if others:
+            # A narrower filter (type, tag, platform, date, access…): the memories it lets
+            # through, listed once from their indexes, tested for each match newest first.
+            # ("+": SQLite would otherwise hand the list to FTS5, which runs the match again
+            # for every memory in it.)
             sub: list[Any] = []
-            where = (
-                "memories_fts MATCH ? AND +memories_fts.rowid IN (SELECT m.seq FROM memories m "
-                f"WHERE {_and(_where(query, sub, with_text=False))})"
+            where = _and(_where(query, sub, with_text=False))
+            ctes = (
+                f"scored AS ({scored} WHERE memories_fts MATCH ? AND +memories_fts.rowid IN "
+                f"(SELECT m.seq FROM memories m WHERE {where}) "
+                "ORDER BY memories_fts.rowid DESC LIMIT ?)"
             )
-            params.extend(sub)
-            join = ""
+            params = [words, *sub, self.search_candidates]
+        elif query.statuses is None:
+            ctes = (
+                f"scored AS ({scored} WHERE memories_fts MATCH ? "
+                "ORDER BY memories_fts.rowid DESC LIMIT ?)"
+            )
+            params = [words, self.search_candidates]
         else:
-            # Active memories only (or any): most matches pass, so test each match's row,
-            # newest first, and stop at the candidate cap.
-            clauses = _where(query, params, with_text=False)
-            join = "JOIN memories m ON m.seq = memories_fts.rowid" if clauses else ""
-            where = " AND ".join(["memories_fts MATCH ?", *clauses])
-        params.append(self.search_candidates)
+            # Status only (the usual "active"): the candidates come from the match with the
+            # status (an indexed column), newest first, rowids only; bm25 then scores the words
+            # over just those rows (from the oldest candidate's rowid on).
+            ctes = (
+                "candidates(seq) AS MATERIALIZED (SELECT rowid FROM memories_fts "
+                "WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?), "
+                f"scored AS ({scored} WHERE memories_fts MATCH ? "
+                "AND memories_fts.rowid >= (SELECT min(seq) FROM candidates) "
+                "AND +memories_fts.rowid IN (SELECT seq FROM candidates))"
+            )
+            params = [filtered, self.search_candidates, words]
         top = _limit(query, params)
         sql = (
-            "SELECT m.document, m.decay_anchor, top.score FROM ("
-            "SELECT seq, score FROM ("
-            f"SELECT memories_fts.rowid AS seq, {_BM25} AS score FROM memories_fts {join} "
-            f"WHERE {where} ORDER BY memories_fts.rowid DESC LIMIT ?"
-            f") ORDER BY score, seq DESC{top}"
-            ") AS top JOIN memories m ON m.seq = top.seq ORDER BY top.score, top.seq DESC"
+            f"WITH {ctes}, top AS (SELECT seq, score FROM scored ORDER BY score, seq DESC{top}) "
+            "SELECT m.document, m.decay_anchor, top.score FROM top "
+            "JOIN memories m ON m.seq = top.seq ORDER BY top.score, top.seq DESC"
         )
         rows = self._all(sql, params)
         return [SearchHit(self._stored(r), -float(r[2])) for r in rows]
