@@ -37,7 +37,9 @@ from memvault.canonical import (
     strip_nulls,
 )
 
-EXAMPLE_STORE = Path("/work/shared/spec/pam/examples/example-memory-store.json")
+EXAMPLE_STORE = (
+    Path(__file__).resolve().parents[2] / "shared/spec/pam/examples/example-memory-store.json"
+)
 
 
 def _speedups_dumps(value: object) -> bytes:
