@@ -102,6 +102,66 @@ class Entry:
         assert self._zip is not None and self._info is not None
         yield _read_zip_entry(self._zip, self._info, self.display)
 
+    @contextmanager
+    def stream(self) -> Iterator[IO[bytes]]:
+        """The entry as a binary file object read incrementally (for inputs of gigabytes):
+        memory stays bounded. A zip member that expands past its declared size raises
+        SourceError (code ``zip-bomb``) from `read`."""
+        if self._data is not None:
+            yield io.BytesIO(self._data)
+            return
+        if self._path is not None:
+            try:
+                handle = self._path.open("rb")
+            except OSError as exc:
+                raise _os_error(self.display, exc) from None
+            with handle:
+                yield handle
+            return
+        assert self._zip is not None and self._info is not None
+        try:
+            member = self._zip.open(self._info)
+        except _ZIP_ERRORS as exc:
+            raise SourceError(
+                self.display, f"cannot read archive entry ({exc})", code="bad-zip"
+            ) from None
+        with member:
+            bounded = _BoundedMember(
+                member, min(self._info.file_size, MAX_ENTRY_BYTES), self.display
+            )
+            yield io.BufferedReader(bounded, 1 << 16)
+
+
+class _BoundedMember(io.RawIOBase):
+    """A zip member read as a stream that refuses to expand past its declared size (the
+    header's sizes can lie) and turns decompression failures into SourceError."""
+
+    def __init__(self, member: IO[bytes], limit: int, where: str) -> None:
+        super().__init__()
+        self._member = member
+        self._limit = limit
+        self._read = 0
+        self._where = where
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        view = memoryview(buffer).cast("B")
+        try:
+            data = self._member.read(len(view))
+        except _ZIP_ERRORS as exc:
+            raise SourceError(
+                self._where, f"cannot read archive entry ({exc})", code="bad-zip"
+            ) from None
+        self._read += len(data)
+        if self._read > self._limit:
+            raise SourceError(
+                self._where, "entry is larger than its header declares", code="zip-bomb"
+            )
+        view[: len(data)] = data
+        return len(data)
+
 
 @dataclass(slots=True)
 class Target:

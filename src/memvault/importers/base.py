@@ -1,0 +1,108 @@
+"""The interface every provider importer implements.
+
+An importer reads a `sources.Target` (the export as a zip, a folder or a single file) and
+yields, streaming, two kinds of records:
+
+- `ImportedConversation`: a PAM normalized conversation document (§25; a dict that validates
+  against the official conversation schema), with `import_metadata` filled from the context;
+- `ImportedMemory`: a PAM memory object (a dict per the memory-store schema, `content_hash`
+  computed) for memories the provider itself exports (ChatGPT custom instructions and `bio`
+  writes, Claude `memories.json`, a pasted memory list…).
+
+Importers never touch the vault: the caller stores what they yield, in one transaction.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memvault.sources import Target
+
+
+@dataclass(frozen=True, slots=True)
+class ImporterId:
+    """``provider`` is the PAM platform name (§11.4: chatgpt, claude, gemini, copilot, grok…);
+    ``version`` is this importer's format version (§25.5), kept when a newer one is added."""
+
+    provider: str
+    version: str
+
+    @property
+    def importer_version(self) -> str:
+        """E.g. ``chatgpt-importer/2026.11``."""
+        return f"{self.provider}-importer/{self.version}"
+
+
+@dataclass(slots=True)
+class ImportContext:
+    """What every record of one import shares, and where importers report what they met."""
+
+    #: RFC 3339 UTC, the moment of the import (also the `extracted_at` of exported memories)
+    imported_at: str
+    #: `import_metadata.importer`, e.g. ``memvault/0.4.0``
+    importer: str
+    #: path of the file or archive the user named, as shown to them
+    source_file: str
+    #: ``sha256:<hex>`` of that file, when it is a single file or an archive
+    source_checksum: str | None = None
+    #: non-fatal things worth telling the user (entry, record, what was odd)
+    warnings: list[str] = field(default_factory=list)
+    #: called with the number of bytes read so far, for progress bars
+    progress: Any = None
+
+    def import_metadata(
+        self, importer: ImporterId, source_file: str | None = None
+    ) -> dict[str, Any]:
+        """The `import_metadata` block of a conversation (§25)."""
+        block: dict[str, Any] = {
+            "importer": self.importer,
+            "importer_version": importer.importer_version,
+            "imported_at": self.imported_at,
+            "source_file": source_file or self.source_file,
+        }
+        if self.source_checksum is not None:
+            block["source_checksum"] = self.source_checksum
+        return block
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedConversation:
+    document: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedMemory:
+    memory: Mapping[str, Any]
+
+
+ImportRecord = ImportedConversation | ImportedMemory
+
+
+class ImportFormatError(Exception):
+    """The export is not what the importer expects: names the entry, the record and the
+    field, e.g. ``conversations.json: conversation 12 (id …): field 'mapping': expected an
+    object``."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+class Importer(ABC):
+    """One provider's export format."""
+
+    id: ImporterId
+
+    @abstractmethod
+    def sniff(self, target: Target) -> bool:
+        """True when the target's content (entry names and the first bytes of the main
+        file, never the whole file) looks like this provider's export."""
+
+    @abstractmethod
+    def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
+        """Yield the conversations and memories of the export, streaming (bounded memory
+        however large the input). Raise ImportFormatError for input that cannot be read."""
