@@ -190,9 +190,9 @@ def test_pam_21_1_import_with_a_wrong_passphrase_changes_nothing(
 # -- §18.5 import verifies signatures ---------------------------------------------------------
 
 
-def test_pam_18_5_tampered_signed_export_imports_with_a_loud_warning(
-    signed_vault: dict[str, str], tmp_path: Path
-) -> None:
+def _tampered_signed_export(tmp_path: Path) -> Path:
+    """A signed export edited afterwards, with content hash and checksum resealed: only the
+    signature can tell."""
     out = tmp_path / "signed.json"
     ok("export", "--sign", "-o", out)
     store = json.loads(out.read_text())
@@ -201,11 +201,34 @@ def test_pam_18_5_tampered_signed_export_imports_with_a_loud_warning(
     memory["content_hash"] = content_hash(memory["content"])
     store["integrity"]["checksum"] = integrity_checksum(store["memories"])
     out.write_text(json.dumps(store))
+    return out
+
+
+def test_pam_18_5_tampered_signed_export_is_refused_vault_unchanged(
+    signed_vault: dict[str, str], tmp_path: Path
+) -> None:
+    out = _tampered_signed_export(tmp_path)
     # only the signature is broken: validate reports it as an error, verify fails
     assert mv("validate", out).exit_code != 0
     assert mv("verify", out).exit_code == 1
     other = empty_vault(tmp_path)
-    run = ok("import", out, "--home", other)
+    before = listed(other)
+    message = refused("import", out, "--home", other)
+    assert "signature does not verify" in message and "nothing was changed" in message
+    assert "--allow-unverified" in message and "§18.4" in message
+    assert listed(other) == before and before["total"] == 0
+    # into the vault that signed it: unchanged as well (audit log included)
+    state = snapshot()
+    refused("import", out)
+    assert snapshot() == state
+
+
+def test_pam_18_5_allow_unverified_imports_with_a_loud_warning(
+    signed_vault: dict[str, str], tmp_path: Path
+) -> None:
+    out = _tampered_signed_export(tmp_path)
+    other = empty_vault(tmp_path)
+    run = ok("import", out, "--home", other, "--allow-unverified")
     assert "WARNING: SIGNATURE NOT VERIFIED" in run.stderr
     assert "signature-invalid" in run.stderr
     assert "SIGNATURE NOT VERIFIED" in run.stdout

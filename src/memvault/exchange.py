@@ -723,26 +723,34 @@ def _finding_text(finding: Finding) -> str:
     return f"{where}{finding.path}: {finding.message}{section}"
 
 
-def _refuse_invalid(path: Path) -> list[str]:
+def _refuse_invalid(path: Path, allow_unverified: bool = False) -> list[str]:
     """Validate first (PAM schemas and rules); refuse with the findings. Returns warnings.
 
-    A signature that does not verify is not a refusal on import (§18.5: importers verify but
-    do not reject): those findings (`SIGNATURE_CODES`) come first among the warnings, marked
-    SIGNATURE NOT VERIFIED, so the user cannot miss them. `validate` keeps them as errors."""
+    A signed document whose signature does not verify (`SIGNATURE_CODES`) is refused too: a
+    signature that is present and wrong means the file was changed after signing or signed by
+    someone else, and importing it would pass off altered memories as the signer's. §18.5
+    forbids rejecting *unsigned* exports, which import normally. With `allow_unverified` the
+    user accepts such a file knowingly: the findings come first among the warnings, marked
+    SIGNATURE NOT VERIFIED, so they cannot be missed (docs/decisions.md)."""
     from memvault.crypto.signing import SIGNATURE_CODES
 
     result = validate_path(path)
+    signature = [f for f in result.errors if f.code in SIGNATURE_CODES]
     errors = [f for f in result.errors if f.code not in SIGNATURE_CODES]
-    unverified = [
-        f"{SIGNATURE_WARNING}: {_finding_text(f)} [{f.code}]"
-        for f in result.errors
-        if f.code in SIGNATURE_CODES
-    ]
+    if not allow_unverified:
+        errors = signature + errors
+    unverified = [f"{SIGNATURE_WARNING}: {_finding_text(f)} [{f.code}]" for f in signature]
     if not errors:
         return unverified + [_finding_text(f) for f in result.warnings]
     shown = "; ".join(_finding_text(f) for f in errors[:5])
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-    headline = f"{path} was not imported: it is not valid PAM ({len(errors)} errors)"
+    if signature and not allow_unverified:
+        headline = (
+            f"{path} was not imported: its signature does not verify (PAM §18.5; pass "
+            "--allow-unverified to import it anyway)"
+        )
+    else:
+        headline = f"{path} was not imported: it is not valid PAM ({len(errors)} errors)"
     raise ImportRefused(f"{headline}: {shown}{more}", errors, headline=headline)
 
 
@@ -751,6 +759,7 @@ def import_into_vault(
     source: str | Path,
     *,
     force: bool = False,
+    allow_unverified: bool = False,
     hooks: ImportHooks | None = None,
     actor: str = OWNER_ACTOR,
     now: datetime | None = None,
@@ -759,7 +768,8 @@ def import_into_vault(
     directory; a zip of one) into the vault, in ONE transaction: all of it or nothing.
 
     The input is validated first; an invalid one is refused (`ImportRefused`, with the
-    findings). An incremental export must apply to an export this vault made or imported
+    findings), and so is a signed one whose signature does not verify, unless
+    `allow_unverified`. An incremental export must apply to an export this vault made or imported
     (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
     imported does nothing. Rules: docs/exchange.md, "Import".
     """
@@ -770,7 +780,7 @@ def import_into_vault(
     )
     with decrypted as plain:
         readable = path if plain is None else plain
-        warnings = _refuse_invalid(readable)
+        warnings = _refuse_invalid(readable, allow_unverified)
         try:
             with open_target(readable) as target:
                 importer = _Importer(vault, target, str(path), actor, now, force)

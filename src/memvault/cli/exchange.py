@@ -116,7 +116,7 @@ def import_hooks(
 ) -> ImportHooks:
     """Decryption of age files (a passphrase asked for only when one is needed, or X25519
     identities). Signatures are verified by the validation an import starts with; one that
-    does not verify is a loud warning (`SIGNATURE_WARNING`), never a refusal (§18.5)."""
+    does not verify refuses the import unless the user allows it (then `SIGNATURE_WARNING`)."""
     from memvault.crypto.agefile import decrypted_path
 
     def decrypt(path: Path) -> AbstractContextManager[Path | None]:
@@ -306,6 +306,12 @@ def import_(
         "--force",
         help="Apply an incremental export even though its base export is unknown to the vault.",
     ),
+    allow_unverified: bool = typer.Option(
+        False,
+        "--allow-unverified",
+        help="Import a signed export whose signature does not verify (refused otherwise), "
+        "with a loud warning.",
+    ),
     age_passphrase_file: AgePassphraseFileOption = None,
     age_identity: AgeIdentityOption = None,
     home: HomeOption = None,
@@ -318,7 +324,8 @@ def import_(
     same fact from two platforms becomes one memory, reinforced; an incremental export updates
     memories by id and marks retractions (never deletes). Importing the same export twice
     changes nothing. An age-encrypted file is decrypted in memory. A signature is verified:
-    one that does not verify is a loud warning, not a refusal (PAM §18.5).
+    a signed file whose signature does not verify is refused unless --allow-unverified (then a
+    loud warning); an unsigned file imports normally (PAM §18.5).
 
     Examples: memvault import chatgpt-export.zip · memvault import delta/ ·
     memvault import backup.zip.age --age-passphrase-file pass.txt
@@ -327,7 +334,9 @@ def import_(
     options = VaultOptions(home, passphrase_file)
     with open_vault(options) as vault, _age_errors():
         try:
-            result = import_into_vault(vault, path, force=force, hooks=hooks)
+            result = import_into_vault(
+                vault, path, force=force, allow_unverified=allow_unverified, hooks=hooks
+            )
         except ImportRefused as exc:
             _refused(exc.headline, exc.findings, str(exc))
     for warning in result.warnings:
