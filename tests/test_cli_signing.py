@@ -304,3 +304,41 @@ def test_sign_to_an_unwritable_place_is_a_clear_error(vault: Path, tmp_path: Pat
     message = refused("sign", path, "-o", tmp_path / "a-directory")
     assert message.startswith("error: cannot write")
     assert path.read_bytes() == STORE.read_bytes()
+
+
+# -- §17: the owner's did:key derived from the signing key ----------------------------------
+
+
+@pytest.mark.parametrize("algorithm", ["Ed25519", "ES256", "ES384"])
+def test_pam_17_2_keys_generate_owner_did_signs_exports_that_verify(
+    home: Path,  # noqa: F811
+    tmp_path: Path,
+    algorithm: str,
+) -> None:
+    """A vault whose owner DID is its signing key's did:key writes exports that carry both
+    RECOMMENDED members — `owner.did` (§17.2) and `signature` (§18.5) — and verify."""
+    ok("init")
+    made = ok("keys", "generate", "-a", algorithm, "--owner-did", "--json").json()
+    assert made["owner_did"] == made["did"] and made["did"].startswith("did:key:")
+    ok("add", "User prefers short answers.", "--type", "preference")
+    out = tmp_path / "signed.json"
+    ok("export", "--sign", "-o", out)
+    store = json.loads(out.read_text())
+    assert store["owner"]["did"] == made["did"]
+    assert store["signature"]["key_id"].startswith(made["did"] + "#")
+    assert ok("verify", "--json", out).json()["verified"] is True
+    ok("validate", out)
+    audit = ok("audit", "--limit", "0", "--json").json()
+    actions = [e["action"] for e in (audit["entries"] if isinstance(audit, dict) else audit)]
+    assert "key" in actions and "owner-did" in actions
+
+
+def test_pam_17_keys_generate_owner_did_refused_for_rsa_vault_unchanged(
+    home: Path,  # noqa: F811
+) -> None:
+    ok("init")
+    before = ok("audit", "--limit", "0", "--json").json()
+    message = refused("keys", "generate", "-a", "RS256", "--owner-did", code=2)
+    assert "has no did:key" in message and "§17" in message
+    assert keys_json() == []
+    assert ok("audit", "--limit", "0", "--json").json() == before

@@ -1,9 +1,10 @@
-"""PAM v1.0 requirements the validator implements that no other test names by section.
+"""PAM v1.0 requirements that no other test names by section.
 
 docs/conformance.md lists every normative requirement with the tests that cover it; the tests
-here close the gaps that table showed. Each one breaks a single rule of a valid document (or
-keeps a document that the rule must not reject) and asserts the finding's code, severity,
-section and JSON path, through `validate_path` as a user would run it.
+here close the gaps that table showed. The validator tests break a single rule of a valid
+document (or keep a document that the rule must not reject) and assert the finding's code,
+severity, section and JSON path, through `validate_path` as a user would run it. The vault and
+exchange tests at the end use a real encrypted vault and real export files.
 """
 
 from __future__ import annotations
@@ -11,16 +12,25 @@ from __future__ import annotations
 import json
 import shutil
 import socket
+import uuid
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from exchangekit import assert_clean, documents, vector
+from memvault.crypto.did import did_key
+from memvault.errors import InvalidInput
+from memvault.exchange import export_vault, import_into_vault
 from memvault.findings import Finding, ValidationResult
 from memvault.formats.pam.validate import validate_path
+from memvault.store.base import StoredEmbedding
+from memvault.vault import Vault
 from pamdocs import EXAMPLES, by_code, lone_store, official, only, reseal, write
+from vaultkit import PASSPHRASE, make_vault, pam_memory
 
 Doc = dict[str, Any]
 
@@ -656,3 +666,113 @@ def test_pam_25_2_conversation_schema_identifier(export: Path) -> None:
     result = validate_path(export)
     finding = one(result, "wrong-document-kind", "error", "PAM §2", "$.schema")
     assert finding.file == str(first_conversation(export)) and result.exit_code == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# The vault and PAM exchange: owner identity, embeddings on import
+# ---------------------------------------------------------------------------------------------
+
+
+def store_header(path: Path) -> Doc:
+    """The memory-store of an export (file, directory or zip), without its memories."""
+    docs = documents(path)
+    store = docs.get("memory-store.json") or next(iter(docs.values()))
+    return {k: v for k, v in store.items() if k != "memories"}
+
+
+def test_pam_3_1_owner_id_is_the_same_in_every_export(tmp_path: Path) -> None:
+    """Official schema, Owner: `id` is "a UUID v4 or a stable unique identifier that persists
+    across exports" — full and incremental, after reopening, after importing another owner's
+    export."""
+    home = tmp_path / "vault"
+    with make_vault(home) as vault:
+        owner = vault.owner.id
+        vault.add("Lives in Lisbon", "fact")
+        export_vault(vault, tmp_path / "full.json")
+        vault.add("Works at Acme", "fact")
+        export_vault(vault, tmp_path / "delta.zip", incremental=True)
+    with make_vault(tmp_path / "other") as other:
+        stranger = other.owner.id
+        other.add("Plays the cello", "skill")
+        export_vault(other, tmp_path / "foreign.json")
+    with Vault.open(home, PASSPHRASE) as vault:
+        result = import_into_vault(vault, tmp_path / "foreign.json")
+        assert result.created == 1
+        assert any(stranger in warning for warning in result.warnings), result.warnings
+        assert vault.owner.id == owner
+        export_vault(vault, tmp_path / "after-import")
+    assert uuid.UUID(owner).version == 4 and stranger != owner
+    for name in ("full.json", "delta.zip", "after-import"):
+        header = store_header(tmp_path / name)
+        assert header["owner"]["id"] == owner, name
+        assert_clean(tmp_path / name, allowed=("incremental-memory-before-since",))
+
+
+def test_pam_17_2_vault_refuses_an_owner_did_key_that_does_not_resolve(tmp_path: Path) -> None:
+    """A did:key resolves offline; one that does not would make every export of the vault
+    invalid (`owner-did-unresolvable`), so the vault is not created with it."""
+    for bad in ("did:key:z6MkBOGUS0OIl", "did:key:z6Mk"):
+        with pytest.raises(InvalidInput) as caught:
+            make_vault(tmp_path / "bad", did=bad)
+        assert caught.value.field == "did" and "§17.2" in str(caught.value), bad
+        assert not (tmp_path / "bad").exists()
+
+
+def test_pam_17_2_owner_did_is_written_in_every_export(tmp_path: Path) -> None:
+    """§17.2 rule 1 recommends `owner.did` for shared exports: a vault whose owner has a DID
+    writes it in every export, and the export validates (the did:key resolves, rule 2)."""
+    did = did_key(Ed25519PrivateKey.generate().public_key())
+    with make_vault(tmp_path / "vault", did=did) as vault:
+        vault.add("Lives in Lisbon", "fact")
+        export_vault(vault, tmp_path / "full.zip")
+        vault.add("Works at Acme", "fact")
+        export_vault(vault, tmp_path / "delta.json", incremental=True)
+    for name in ("full.zip", "delta.json"):
+        assert store_header(tmp_path / name)["owner"]["did"] == did, name
+        assert_clean(tmp_path / name, allowed=("incremental-memory-before-since",))
+        assert validate_path(tmp_path / name).facts["memory_store"]["signature"] == "absent"
+
+
+def test_pam_12_1_5_content_not_the_embedding_decides_what_is_imported(tmp_path: Path) -> None:
+    """§12.1 rule 5: `content` is always the authoritative source, never the embedding. Two
+    memories with the same vector stay two memories with their own content; a memory whose
+    content the vault already has is merged into it by content hash (§6) and its embedding is
+    not attached to the survivor; the imported memories are found by their content."""
+    same = vector(0.25, -0.5, 1.0)
+    with make_vault(tmp_path / "sender") as sender:
+        lisbon = sender.add("Lives in Lisbon", "fact").memory
+        acme = sender.add("Works at Acme", "fact").memory
+        for name, memory in (("e-lisbon", lisbon), ("e-acme", acme)):
+            sender.put_embedding(
+                StoredEmbedding(name, memory.id, "mini-3d", 3, "2026-01-01T00:00:00Z", same)
+            )
+        export_vault(sender, tmp_path / "export")
+    assert (tmp_path / "export" / "embeddings.json").is_file()
+    with make_vault(tmp_path / "receiver") as receiver:
+        known = receiver.add("lives in LISBON", "fact").memory  # same §6 hash, no embedding
+        result = import_into_vault(receiver, tmp_path / "export")
+        assert (result.created, result.reinforced) == (1, 1)
+        assert result.merged_into == {lisbon.id: known.id}
+        assert receiver.get(known.id).content == "lives in LISBON"
+        assert receiver.get_embedding(known.id) is None
+        imported = receiver.get(acme.id)
+        assert (imported.content, imported.content_hash) == (acme.content, acme.content_hash)
+        embedding = receiver.get_embedding(acme.id)
+        assert embedding is not None and embedding.vector == same
+        assert [hit.memory.id for hit in receiver.search("acme")] == [acme.id]
+        assert [hit.memory.id for hit in receiver.search("lisbon")] == [known.id]
+
+
+def test_pam_19_4_vault_takes_and_exports_unregistered_custom_types(tmp_path: Path) -> None:
+    """The vault accepts any custom_type, typed by the owner or imported, and exports it as
+    it is; nothing consults the type registry."""
+    unregistered = "Not Registered · anywhere"
+    imported = pam_memory("Keeps a grocery list", type="custom", custom_type="grocery_list_v0")
+    with make_vault(tmp_path / "vault") as vault:
+        added = vault.add("Buys oat milk", "custom", custom_type=unregistered).memory
+        vault.add_memories([imported])
+        export_vault(vault, tmp_path / "export.json")
+    store = documents(tmp_path / "export.json")["export.json"]
+    written = {m["id"]: m["custom_type"] for m in store["memories"]}
+    assert written == {added.id: unregistered, imported.id: "grocery_list_v0"}
+    assert_clean(tmp_path / "export.json")

@@ -84,6 +84,7 @@ from memvault.store.base import (
     AuditEntry,
     ExportRecord,
     IntegrityViolation,
+    KeyRecord,
     MemoryQuery,
     Store,
     StoredConversation,
@@ -1737,6 +1738,59 @@ class Vault:
     def exports(self) -> builtins.list[ExportRecord]:
         """Exports made and imports taken in, oldest first."""
         return self._store.list_exports()
+
+    # -- signing keys and the owner's DID ---------------------------------------------------
+
+    def add_key(
+        self,
+        record: KeyRecord,
+        *,
+        owner_did: bool = False,
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> Owner:
+        """``add_key(record, *, owner_did=False, actor="user", now=None) -> Owner``
+
+        Keep a signing key (PAM §18.2; the private part inside the encrypted database). With
+        `owner_did`, the key's did:key becomes the owner's DID (§17: "derived from the signing
+        key"), so exports carry a DID their signature verifies against. Owner only; audited.
+        Returns the owner as it now is."""
+        self._require_owner(actor, "add signing keys")
+        if owner_did and not record.did:
+            raise InvalidInput(
+                f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
+                "do); it cannot be the owner's DID (PAM §17)",
+                "owner_did",
+            )
+        if self._store.get_key(record.key_id) is not None:
+            raise InvalidInput(f"the vault already has a key {record.key_id!r}", "key_id")
+        at = format_timestamp(_now(now))
+        owner = self._owner
+        entries = [
+            PendingEntry(
+                "key",
+                actor,
+                details={"key_id": record.key_id, "algorithm": record.algorithm, "did": record.did},
+            )
+        ]
+        if owner_did and record.did != owner.did:
+            check_owner_fields(None, record.did, None)
+            previous = owner.did if isinstance(owner.did, str) else None
+            owner = owner.evolve(did=record.did)
+            entries.append(
+                PendingEntry("owner-did", actor, details={"from": previous, "to": record.did})
+            )
+        with self._store.transaction():
+            self._store.put_key(record)
+            if owner is not self._owner:
+                self._store.set_owner(owner)
+            self._audit.append(entries, at)
+        self._owner = owner
+        return owner
+
+    def keys(self) -> builtins.list[KeyRecord]:
+        """``keys() -> list[KeyRecord]`` — the vault's signing keys."""
+        return self._store.list_keys()
 
     # -- audit and stats ------------------------------------------------------------------
 

@@ -314,6 +314,18 @@ def check_owner_fields(owner_id: object, did: object, kdf_iter: object) -> None:
             f"did {did!r} must be a DID like did:key:z6Mk… (pattern ^did:[a-z0-9]+:.+$, PAM §17)",
             "did",
         )
+    if isinstance(did, str):
+        # §17.2: an owner DID MUST resolve. A did:key resolves offline, so one that does not
+        # is refused here rather than making every export of the vault invalid.
+        from memvault.crypto.did import DIDError, is_did_key, resolve_did_key
+
+        if is_did_key(did):
+            try:
+                resolve_did_key(did)
+            except DIDError as exc:
+                raise InvalidInput(
+                    f"{exc} (PAM §17.2: the owner DID must resolve)", "did"
+                ) from None
     if kdf_iter is not None and (
         isinstance(kdf_iter, bool) or not isinstance(kdf_iter, int) or kdf_iter < 1
     ):

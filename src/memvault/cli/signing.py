@@ -33,6 +33,7 @@ from memvault.cli.common import (
     print_json,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
+from memvault.errors import VaultError
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
 from memvault.vault import Vault
@@ -183,6 +184,12 @@ def keys_generate(
         show_default=False,
         help="RSA modulus size; at least 2048/3072/4096 for RS256/RS384/RS512 (the default).",
     ),
+    owner_did: bool = typer.Option(
+        False,
+        "--owner-did",
+        help="Make the new key's did:key the owner's DID (Ed25519, ES256, ES384), so exports "
+        "carry a DID their signatures verify against (PAM §17).",
+    ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     as_json: JsonOption = False,
@@ -191,7 +198,9 @@ def keys_generate(
 
     The private key is stored (PKCS#8) inside the vault database, which is encrypted with the
     vault's passphrase; it never leaves the vault. Ed25519, ES256 and ES384 keys get a did:key
-    (PAM §17) that can serve as the owner's DID.
+    (PAM §17); --owner-did makes it the owner's DID.
+
+    Example: memvault keys generate --algorithm Ed25519 --owner-did
     """
     if algorithm not in ALGORITHMS:
         fail(
@@ -206,24 +215,28 @@ def keys_generate(
         fail(str(exc), EXIT_USAGE)
     record = key.to_record()
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        # No Vault method for keys yet: the store's, inside one transaction.
-        with vault.store.transaction():
-            vault.store.put_key(record)
-        owner_did = vault.owner.did if isinstance(vault.owner.did, str) else None
+        try:
+            owner = vault.add_key(record, owner_did=owner_did)
+        except VaultError as exc:
+            fail(str(exc), EXIT_USAGE)
+        current_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
-        print_json(_record_json(record))
+        print_json({**_record_json(record), "owner_did": current_did})
         return
     out = console()
     out.print(f"Generated {algorithm} key [bold]{escape(record.key_id)}[/]")
     if record.did:
         out.print(f"DID: {escape(record.did)}")
-        if owner_did is None:
+        if owner_did:
+            out.print("The owner's DID is now this did:key (PAM §17).")
+        elif current_did is None:
             out.print(
-                "[dim]The vault owner has no DID; this did:key is the kind PAM §17 recommends.[/]"
+                "[dim]The vault owner has no DID; this did:key is the kind PAM §17 recommends "
+                "(--owner-did makes it the owner's).[/]"
             )
-        elif owner_did != record.did and owner_did.startswith("did:key:"):
+        elif current_did != record.did and current_did.startswith("did:key:"):
             out.print(
-                f"[yellow]The owner's DID is {escape(owner_did)}, another key: signatures by "
+                f"[yellow]The owner's DID is {escape(current_did)}, another key: signatures by "
                 "this key will not verify as the owner's (PAM §17.2).[/]"
             )
 
@@ -236,7 +249,7 @@ def keys_list(
 ) -> None:
     """List the vault's signing keys: id, algorithm, DID and creation time."""
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        records = vault.store.list_keys()
+        records = vault.keys()
     if as_json:
         print_json([_record_json(r) for r in records])
         return
@@ -298,7 +311,7 @@ def keys_export_public(
 
 
 def _find_key(vault: Vault, wanted: str | None) -> KeyRecord:
-    records = vault.store.list_keys()
+    records = vault.keys()
     if not records:
         fail("the vault has no signing keys; create one with `memvault keys generate`")
     if wanted is None:
