@@ -448,7 +448,7 @@ def test_cli_export(
     both = run_cli("export", "--home", home, "--incremental", "--since", "2025-01-01T00:00:00Z",
                    "-o", tmp_path / "x")  # fmt: skip
     assert both.exit_code == 2
-    bad = run_cli("export", "--home", home, "--format", "aimem", "-o", tmp_path / "x")
+    bad = run_cli("export", "--home", home, "--format", "xml", "-o", tmp_path / "x")
     assert bad.exit_code == 2 and "pam" in bad.output
 
 

@@ -1,4 +1,5 @@
-"""`memvault validate` and `memvault inspect`: check and summarize PAM documents."""
+"""`memvault validate` and `memvault inspect`: check and summarize PAM documents and AIMEM
+bundles."""
 
 from __future__ import annotations
 
@@ -36,7 +37,8 @@ def validate(
     paths: list[Path] = typer.Argument(
         ...,
         readable=False,  # unreadable paths are reported per path (exit 2), not as usage errors
-        help="Memory-store, conversation or embeddings files, export directories or .zip.",
+        help="Memory-store, conversation or embeddings files, export directories or .zip; "
+        "AIMEM bundles (.aimem.json) and NDJSON streams.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
@@ -46,12 +48,14 @@ def validate(
 ) -> None:
     """Check PAM documents against the v1.0 spec: schema, hashes, checksum, references and
     signatures (verified, §18.4). Age-encrypted files are decrypted in memory (§21.1).
+    AIMEM bundles and NDJSON streams (detected by content) are checked against every MUST of
+    AIMEM §2, the checksum first (a mismatch is the only finding, status 409).
 
     Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable or usage error.
     """
     secret = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
-    results = [validate_path(p, age_passphrase=secret, age_identities=identities) for p in paths]
+    results = [_validate_target(p, secret, identities) for p in paths]
     codes = [_exit_code(r, strict) for r in results]
     if as_json:
         payload: Any = [r.to_json() for r in results]
@@ -64,6 +68,33 @@ def validate(
             ok = sum(1 for c in codes if c == EXIT_VALID)
             console.print(f"{ok} of {len(results)} valid")
     raise typer.Exit(max(codes))
+
+
+def _validate_target(path: Path, secret: Any, identities: Any) -> ValidationResult:
+    """An AIMEM bundle or NDJSON stream (detected by content; also age-encrypted, or the one
+    bundle of a zip) or a PAM target."""
+    from memvault.formats.aimem.container import validate_bundle_at
+
+    report = validate_bundle_at(path, age_passphrase=secret, age_identities=identities)
+    if report is not None:
+        return report.to_validation_result()
+    result = validate_path(path, age_passphrase=secret, age_identities=identities)
+    if result.facts.get("encryption") == "age" and _bundle_inside(result):
+        # An age file whose name does not say "bundle" is tried as PAM first (one decryption
+        # for PAM files); it held a bundle after all.
+        report = validate_bundle_at(
+            path, age_passphrase=secret, age_identities=identities, decrypt=True
+        )
+        if report is not None:
+            return report.to_validation_result()
+    return result
+
+
+def _bundle_inside(result: ValidationResult) -> bool:
+    """Whether the PAM validator met an AIMEM bundle, or a zip without a PAM export."""
+    return result.kind == "aimem-bundle" or any(
+        f.code == "no-memory-store" for f in result.findings
+    )
 
 
 def _exit_code(result: ValidationResult, strict: bool) -> int:
@@ -85,6 +116,9 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
     store = result.facts.get("memory_store")
     if store:
         detail.append(f"{store['memories']} memories")
+    counts = result.facts.get("counts") if result.kind == "aimem-bundle" else None
+    if counts:
+        detail.append(f"{result.facts.get('form')} form, {counts['chunks']} chunks")
     detail.append(f"{len(errors)} error{'s' * (len(errors) != 1)}")
     detail.append(f"{len(warnings)} warning{'s' * (len(warnings) != 1)}")
     console.print(f"{status} {escape(result.target)}  [dim]{result.kind}; {', '.join(detail)}[/]")
@@ -106,17 +140,18 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
 
 
 def inspect(
-    path: Path = typer.Argument(..., readable=False, help="A PAM file, export directory or .zip."),
+    path: Path = typer.Argument(
+        ..., readable=False, help="A PAM file, export directory or .zip, or an AIMEM bundle."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
     age_passphrase_file: AgePassphraseFileOption = None,
     age_identity: AgeIdentityOption = None,
 ) -> None:
     """Summarize a PAM export: memories by type, status, platform and extraction method, date
-    range, relations, conversations, embedding models, integrity and signature status."""
-    result = validate_path(
-        path,
-        age_passphrase=age_passphrase(age_passphrase_file),
-        age_identities=age_identities(age_identity),
+    range, relations, conversations, embedding models, integrity and signature status. For an
+    AIMEM bundle or NDJSON stream: envelope, record counts and checksum."""
+    result = _validate_target(
+        path, age_passphrase(age_passphrase_file), age_identities(age_identity)
     )
     if as_json:
         payload = {"target": result.target, "kind": result.kind, "valid": result.valid}
@@ -133,6 +168,8 @@ def inspect(
     store = result.facts.get("memory_store")
     if store:
         _inspect_store(console, store)
+    if result.kind == "aimem-bundle" and "counts" in result.facts:
+        _inspect_bundle(console, result.facts)
     embeddings = result.facts.get("embeddings")
     if embeddings:
         models = ", ".join(f"{m} ×{n}" for m, n in embeddings["models"].items()) or "none"
@@ -141,6 +178,31 @@ def inspect(
         console.print(f"Conversation files checked: {result.facts['conversation_files']}")
     if not result.valid:
         console.print("[dim]Run `memvault validate` for the findings.[/]")
+
+
+def _inspect_bundle(console: Console, facts: dict[str, Any]) -> None:
+    legacy = " (legacy name)" if facts.get("legacy_format") else ""
+    console.print(
+        f"AIMEM v{escape(str(facts.get('version')))} {escape(str(facts.get('format')))}{legacy}, "
+        f"{facts['form']} form; producer {escape(str(facts.get('producer')))}, "
+        f"tenant {escape(str(facts.get('tenant_id')))}"
+    )
+    since = f" since {escape(str(facts['since']))}" if "since" in facts else ""
+    exported, scope = escape(str(facts.get("exported_at"))), escape(str(facts.get("scope")))
+    console.print(f"Exported: {exported}  scope {scope}{since}")
+    counts = facts["counts"]
+    console.print(
+        f"Chunks: {counts['chunks']}  Edges: {counts['edges']}  Entities: {counts['entities']}  "
+        f"Chunk-entity links: {counts['chunk_entities']}"
+    )
+    if "embedding_model" in facts:
+        console.print(
+            f"Embeddings: {escape(str(facts['embedding_model']))} "
+            f"({escape(str(facts.get('embedding_dim')))}d)"
+        )
+    if facts.get("extra_members"):
+        console.print(f"Extra members: {escape(', '.join(facts['extra_members']))}")
+    console.print(f"Checksum: {escape(str(facts.get('checksum')))}")
 
 
 def _inspect_store(console: Console, store: dict[str, Any]) -> None:

@@ -1,0 +1,1145 @@
+"""Move memories in and out of a vault as AIMEM bundles (draft-vu-aimem-bundle-00).
+
+    result = export_bundle(vault, Path("brain.aimem.json"))              # §2, scope FULL
+    result = export_bundle(vault, Path("brain.ndjson"), form="ndjson")   # §3.1 stream form
+    result = import_bundle(vault, Path("brain.aimem.json"))              # one transaction
+
+The record mapping is `memvault.formats.mapping`; reading, validating, writing and signatures
+are `memvault.formats.aimem`; dedup, lifecycle and the audit chain are `memvault.vault`. This
+module applies the bundle rules that need the vault: §2.9 idempotency on the chunk URN, the
+§5.3 signature check and its audit record, the §2.7 embedding-model rule, and the export
+scopes. docs/aimem-mapping.md records every decision.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import uuid
+from array import array
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final, Literal
+
+import orjson
+
+from memvault.audit import AuditLog, PendingEntry
+from memvault.canonical import jcs_dumps
+from memvault.errors import InvalidInput
+from memvault.exchange import (
+    SIGNATURE_WARNING,
+    ExportError,
+    ImportRefused,
+    decay_anchor_of,
+    embedding_json,
+    record_time,
+    utc_moment,
+)
+from memvault.findings import Finding
+from memvault.formats.aimem.checksum import ARRAYS
+from memvault.formats.aimem.container import LocatedBundle, locate_bundle
+from memvault.formats.aimem.errors import STATUS_CONFLICT, BundleError, Problem
+from memvault.formats.aimem.reader import BundleReader, open_bundle
+from memvault.formats.aimem.writer import BundleWriter, form_for_path
+from memvault.formats.mapping import (
+    FORMAT,
+    META_KEY,
+    VERSION,
+    BundleAssembler,
+    GraphParts,
+    MappingError,
+    bundle_to_pam,
+    chunk_fields,
+    chunk_to_memory,
+    graph_parts,
+    memory_id_of,
+    pam_to_bundle,
+)
+from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, Relation, parse_timestamp
+from memvault.sources import AgePassphrase
+from memvault.store.base import ExportRecord, MemoryQuery, StoredEmbedding, StoredMemory
+from memvault.store.codec import memory_from_json, memory_to_json
+from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+
+__all__ = [
+    "SCOPES",
+    "AimemExportResult",
+    "AimemImportResult",
+    "BundleRefused",
+    "ConvertError",
+    "ConvertResult",
+    "convert_file",
+    "export_bundle",
+    "import_bundle",
+    "producer_namespace",
+]
+
+SCOPES: Final = ("FULL", "DNA_ONLY", "SINCE")
+#: Chunks mapped, looked up and written per round trip to the store (bounded memory).
+_BATCH: Final = 2000
+#: Vault meta keys: the producer namespace, embedding models taken in, merged chunk ids.
+PRODUCER_META: Final = "aimem.producer"
+MODELS_META: Final = "aimem.embedding_models"
+ALIAS_META: Final = "aimem.alias:"
+#: Vault meta key prefix: SHA-256 of the AIMEM fields of the chunk a memory was imported from.
+CHUNK_META: Final = "aimem.chunk:"
+_FINAL: Final = frozenset({"retracted", "archived"})
+_CHUNK_ONLY: Final = frozenset({"id", "embedding", "x-pam"})
+
+
+def producer_namespace(vault: Vault) -> str:
+    """The vault's AIMEM Producer Namespace (§2.3): the one set in the vault's meta table
+    (``aimem.producer``), else ``memvault-`` and 12 hex digits of SHA-256 of the owner id —
+    stable for the vault, distinct between vaults, and no personal data in it."""
+    stored = vault.store.get_meta(PRODUCER_META)
+    if stored:
+        return stored
+    digest = hashlib.sha256(vault.owner.id.encode("utf-8")).hexdigest()[:12]
+    return f"memvault-{digest}"
+
+
+# ---------------------------------------------------------------------------------------------
+# Import
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class AimemImportResult:
+    source: str
+    form: str = "json"
+    producer: str | None = None
+    checksum: str | None = None
+    #: §5.3: verified, unsigned, invalid, unverifiable or skipped
+    signature: str = "unsigned"
+    created: int = 0
+    #: chunks whose content matched an active memory, which was reinforced (PAM §6)
+    reinforced: int = 0
+    #: chunks with a newer created_at than the vault's copy, applied (§2.9 rule 3)
+    updated: int = 0
+    #: chunks the vault already had, identical (§2.9 rule 1)
+    unchanged: int = 0
+    #: chunks older than the vault's copy, or whose copy is retracted/archived
+    kept: int = 0
+    relations: int = 0
+    embeddings: int = 0
+    embeddings_dropped: int = 0
+    #: chunks refused (§2.9 rule 2, §2.2 content_hash): the rest of the bundle was imported
+    rejected: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return bool(
+            self.created or self.reinforced or self.updated or self.relations or self.embeddings
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "format": "aimem",
+            "form": self.form,
+            "producer": self.producer,
+            "checksum": self.checksum,
+            "signature": self.signature,
+            "created": self.created,
+            "reinforced": self.reinforced,
+            "updated": self.updated,
+            "unchanged": self.unchanged,
+            "kept": self.kept,
+            "relations": self.relations,
+            "embeddings": self.embeddings,
+            "embeddings_dropped": self.embeddings_dropped,
+            "rejected": [p.to_json() for p in self.rejected],
+            "warnings": self.warnings,
+        }
+
+
+class BundleRefused(ImportRefused):
+    """A bundle refused as a whole (nothing imported); `problems` say why, `status` is the
+    HTTP status of the AIMEM profile (409 checksum, 422 malformed)."""
+
+    def __init__(self, message: str, problems: Sequence[Problem], status: int) -> None:
+        super().__init__(
+            f"{message}: " + "; ".join(str(p) for p in problems[:5]),
+            [p.to_finding() for p in problems],
+            headline=message,
+        )
+        self.problems = list(problems)
+        self.status = status
+
+
+def import_bundle(
+    vault: Vault,
+    source: str | Path | LocatedBundle,
+    *,
+    verify_signature: bool = True,
+    allow_unverified: bool = False,
+    public_key: Any = None,
+    embedding_models: Collection[str] | None = None,
+    strict: bool = False,
+    age_passphrase: AgePassphrase = None,
+    age_identities: Sequence[str] = (),
+    actor: str = OWNER_ACTOR,
+    now: datetime | None = None,
+) -> AimemImportResult:
+    """Import an AIMEM bundle (``.aimem.json`` or NDJSON; age-encrypted, decrypted in memory
+    with `age_passphrase` or `age_identities`; or the one bundle of a zip) in ONE transaction.
+
+    The checksum is verified before anything else (§2.8, `BundleRefused` status 409); a
+    malformed bundle is refused whole (422). A chunk that conflicts with the vault (§2.9 rule
+    2: same URN and created_at, other content or fields) or whose content_hash is wrong
+    (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
+    rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
+    """
+    moment = utc_moment(now)
+    if isinstance(source, LocatedBundle):
+        found: LocatedBundle | None = source
+    else:
+        try:
+            found = locate_bundle(
+                source,
+                age_passphrase=age_passphrase,
+                age_identities=list(age_identities),
+                decrypt=True,  # the caller says it is a bundle, whatever its name
+            )
+        except BundleError as exc:
+            raise BundleRefused(f"{source} was not imported", exc.problems, exc.status) from None
+    path = found.path if found is not None else Path(source)  # type: ignore[arg-type]
+    shown = found.display if found is not None else str(path)
+    result = AimemImportResult(shown)
+    try:
+        # Not found as a bundle: open it anyway, for the error that says why it is not one.
+        reader = open_bundle(found.source() if found is not None else path)
+    except BundleError as exc:
+        raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
+    with reader:
+        result.form = reader.form
+        result.checksum = reader.checksum
+        producer = reader.envelope.get("producer")
+        result.producer = producer if isinstance(producer, str) else None
+        signature_entry = _check_signature(
+            found, verify_signature, allow_unverified, public_key, result, actor
+        )
+        importer = _Importer(vault, reader, result, actor, moment, embedding_models)
+        try:
+            importer.run(signature_entry, strict)
+        except BundleError as exc:
+            raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
+    return result
+
+
+def _check_signature(
+    found: LocatedBundle | None,
+    verify: bool,
+    allow_unverified: bool,
+    public_key: Any,
+    result: AimemImportResult,
+    actor: str,
+) -> PendingEntry | None:
+    """§5.3: verify ``<bundle>.sig`` when present. One that does not verify (or cannot: no
+    key to check it against) refuses the bundle, as for PAM (§18.5), unless
+    `allow_unverified`: then it is a loud warning. A verification skipped by choice
+    (`verify` False), or accepted unverified, is an audit entry (§5.3: the decision is
+    logged)."""
+    signed = found is not None and found.signed
+    if not verify:
+        result.signature = "skipped"
+        present = "a signature file is present" if signed else "the bundle is unsigned"
+        return PendingEntry(
+            "signature",
+            actor,
+            details={
+                "format": "aimem",
+                "status": "skipped",
+                "reason": f"verification skipped at the user's request ({present})",
+                "checksum": result.checksum,
+            },
+        )
+    if found is None or not signed:
+        result.signature = "unsigned"
+        return None
+    check = found.verify_signature(public_key)
+    result.signature = check.status
+    if check.ok:
+        return None
+    label = found.signature_label
+    if not allow_unverified:
+        raise BundleRefused(
+            f"{found.display} was not imported: its signature {label} does not verify (AIMEM "
+            "§5.3; pass --allow-unverified to import it anyway)",
+            [
+                Problem(
+                    "signature-" + check.status,
+                    check.message,
+                    "",
+                    "§5.3",
+                    file=check.signature_file or label,
+                )
+            ],
+            422,
+        )
+    result.warnings.append(f"{SIGNATURE_WARNING}: {label}: {check.message} (AIMEM §5.3)")
+    return PendingEntry(
+        "signature",
+        actor,
+        details={
+            "format": "aimem",
+            "status": check.status,
+            "reason": "imported unverified at the user's request: " + check.message,
+            "checksum": result.checksum,
+        },
+    )
+
+
+class _Importer:
+    def __init__(
+        self,
+        vault: Vault,
+        reader: BundleReader,
+        result: AimemImportResult,
+        actor: str,
+        moment: datetime,
+        embedding_models: Collection[str] | None,
+    ) -> None:
+        self.vault = vault
+        self.store = vault.store
+        self.reader = reader
+        self.result = result
+        self.actor = actor
+        self.moment = moment
+        self.at = format_timestamp(moment)
+        self.audit: list[PendingEntry] = []
+        env = reader.envelope
+        self.producer = str(env.get("producer"))
+        model = env.get("embedding_model")
+        self.model = model if isinstance(model, str) else None
+        self.keep_embeddings = self._model_supported(embedding_models)
+        #: incoming memory ids that live under another id in the vault (dedup)
+        self.remap: dict[str, str] = {}
+        #: chunk index -> problem, for chunks refused before mapping (§2.2)
+        self.refused: dict[int, Problem] = {}
+        self.parts = GraphParts()
+
+    def _model_supported(self, explicit: Collection[str] | None) -> bool:
+        """§2.7: the vault keeps vectors of the models it was told to (`explicit`), else of
+        the models it already took in; a vault that took in none adopts the bundle's."""
+        if self.model is None or not self.reader.has_embeddings:
+            return True
+        if explicit is not None:
+            supported = self.model in explicit
+        else:
+            text = self.store.get_meta(MODELS_META)
+            known = orjson.loads(text) if text else []
+            supported = not known or self.model in known
+        if not supported:
+            self.result.warnings.append(
+                f"embedding-model-unsupported: embedding_model {self.model!r} is not one this "
+                "vault uses; the chunks' embeddings were dropped and nothing was re-embedded "
+                "(AIMEM §2.7)"
+            )
+        return supported
+
+    # -- the two passes ---------------------------------------------------------------------
+
+    def run(self, signature_entry: PendingEntry | None, strict: bool) -> None:
+        problems = [p for p in self.reader.envelope_problems() if p.severity == "error"]
+        if problems:
+            raise BundleError(problems)
+        self._first_pass()
+        if strict and self.refused:
+            raise BundleError(list(self.refused.values()))
+        with self.store.transaction():
+            self._second_pass()
+            self._import_relations()
+            if strict and self.result.rejected:
+                raise BundleError(self.result.rejected)
+            if signature_entry is not None:
+                self.audit.append(signature_entry)
+            self._flush()
+            if self.result.changed:
+                self._record()
+
+    def _first_pass(self) -> None:
+        """Check every record (§2) and gather the graph: edges, entities, links and the chunk
+        → memory ids. Chunks are not kept (bounded memory: the records are small)."""
+        edges: list[dict[str, Any]] = []
+        entities: list[dict[str, Any]] = []
+        links: list[dict[str, Any]] = []
+        ids: dict[str, str] = {}
+        first: str | None = None
+        fatal: list[Problem] = []
+        for record in self.reader.records():
+            errors = [p for p in record.problems if p.severity == "error"]
+            if record.kind == "chunk":
+                chunk = record.value
+                if errors:
+                    if all(p.code == "content-hash-mismatch" for p in errors):
+                        self.refused[record.index] = errors[0]
+                    else:
+                        fatal.extend(errors)
+                    continue
+                memory_id = memory_id_of(chunk)
+                if memory_id != chunk["id"]:
+                    ids[chunk["id"]] = memory_id
+                if first is None:
+                    first = memory_id
+                continue
+            if errors:
+                fatal.extend(errors)
+                continue
+            target = {"edge": edges, "entity": entities, "chunk_entity": links}[record.kind]
+            target.append(record.value)
+        if fatal:
+            raise BundleError(fatal)
+        if first is None and entities:
+            # §4 Level 2 ingests every valid bundle; entities live in a memory's metadata, and
+            # a bundle without chunks has none to hold them: dropped, and said so.
+            self.result.warnings.append(
+                f"entities-without-chunks: {len(entities)} entities were not imported: the "
+                "bundle has no chunks, and the vault keeps entities with the memories they "
+                "belong to (AIMEM §2.5)"
+            )
+            entities = []
+        self.ids = ids
+        try:
+            self.parts = graph_parts(edges, entities, links, _Identity(ids), first)
+        except MappingError as exc:
+            raise BundleError([Problem("unmappable", str(exc), exc.path, "§2.5")]) from None
+
+    def _chunks(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        yield from enumerate(self.reader.iter_array("chunks"))
+
+    def _second_pass(self) -> None:
+        batch: list[tuple[int, dict[str, Any]]] = []
+        for item in self._chunks():
+            batch.append(item)
+            if len(batch) >= _BATCH:
+                self._batch(batch)
+                batch = []
+        if batch:
+            self._batch(batch)
+
+    def _map(self, index: int, chunk: Mapping[str, Any]) -> tuple[Memory, dict[str, Any] | None]:
+        memory_id = memory_id_of(chunk)
+        try:
+            memory_json, embedding = chunk_to_memory(
+                chunk,
+                producer=self.producer,
+                embedding_model=self.model,
+                graph=self.parts.for_memory(memory_id),
+                path=f"/chunks/{index}",
+            )
+            return memory_from_json(memory_json), embedding
+        except (MappingError, ValueError, TypeError) as exc:
+            path = exc.path if isinstance(exc, MappingError) else f"/chunks/{index}"
+            raise BundleError(
+                [Problem("unmappable", str(exc), path, "§2.2", record=str(chunk.get("id")))]
+            ) from None
+
+    def _batch(self, batch: list[tuple[int, dict[str, Any]]]) -> None:
+        result = self.result
+        mapped: list[tuple[int, Mapping[str, Any], Memory, dict[str, Any] | None]] = []
+        for position, raw in batch:
+            if position in self.refused:
+                result.rejected.append(self.refused[position])
+                continue
+            mapped_memory, mapped_embedding = self._map(position, raw)
+            mapped.append((position, raw, mapped_memory, mapped_embedding))
+        ids = [m.id for _, _, m, _ in mapped]
+        present = self.store.existing_ids(ids)
+        stored = {s.memory.id: s for s in self.store.get_memories(sorted(present))}
+        new: list[Memory] = []
+        new_embeddings: dict[str, dict[str, Any]] = {}
+        digests: dict[str, str] = {}
+        for index, chunk, memory, embedding in mapped:
+            if memory.id in stored:
+                self._existing(index, chunk, memory, embedding, stored[memory.id])
+                continue
+            alias = self.store.get_meta(ALIAS_META + memory.id)
+            if alias is not None and self.store.existing_ids([alias]):
+                # Merged into another memory when first imported: nothing to do (§2.9).
+                self.remap[memory.id] = alias
+                result.unchanged += 1
+                continue
+            if embedding is not None and not self.keep_embeddings:
+                # §2.7: dropped (never re-embedded), so the memory names no embedding.
+                memory = memory.evolve(embedding_ref=MISSING)
+                result.embeddings_dropped += 1
+                embedding = None
+            new.append(memory)
+            digests[memory.id] = _fields_digest(chunk)
+            if embedding is not None:
+                new_embeddings[memory.id] = embedding
+        if new:
+            try:
+                added = self.vault.add_memories(new, actor=self.actor, now=self.moment)
+            except InvalidInput as exc:
+                raise BundleError([Problem("not-storable", str(exc), "/chunks", "§2.2")]) from None
+            result.created += len(added.created)
+            result.reinforced += len(added.reinforced)
+            result.unchanged += len(added.skipped)
+            for incoming in added.reinforced:
+                target = added.id_map[incoming]
+                self.remap[incoming] = target
+                self.store.set_meta(ALIAS_META + incoming, target)
+            for memory_id in added.created:
+                self.store.set_meta(CHUNK_META + memory_id, digests[memory_id])
+                if memory_id in new_embeddings:
+                    self._embedding(memory_id, new_embeddings[memory_id], None)
+
+    def _existing(
+        self,
+        index: int,
+        chunk: Mapping[str, Any],
+        incoming: Memory,
+        embedding: dict[str, Any] | None,
+        stored: StoredMemory,
+    ) -> None:
+        """§2.9 for a chunk whose URN (memory id) the vault has."""
+        current = stored.memory
+        mine = chunk_fields(memory_to_json(current))
+        theirs = {k: v for k, v in chunk.items() if k not in _CHUNK_ONLY}
+        mine.pop("embedding", None)
+        theirs.pop("embedding", None)
+        when_mine = _instant(mine["created_at"])
+        when_theirs = _instant(theirs.get("created_at"))
+        digest = _fields_digest(theirs)
+        if when_mine is not None and when_mine == when_theirs:
+            # Compared with the chunk as first imported (the vault's copy may have moved on:
+            # reinforced, tagged, pinned) and with the memory as it is now.
+            recorded = self.store.get_meta(CHUNK_META + current.id)
+            if recorded == digest or jcs_dumps(mine) == jcs_dumps(theirs):
+                self.result.unchanged += 1  # rule 1: a no-op
+                if embedding is not None:
+                    self._embedding(current.id, embedding, current)
+                return
+            differs = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+            what = (
+                "different content (content_hash)"
+                if "content" in differs
+                else "different " + ", ".join(differs)
+            )
+            self._reject(
+                index,
+                chunk,
+                "chunk-conflict",
+                f"chunk {chunk['id']} has the created_at of the vault's copy but {what}; a "
+                "chunk is never changed in place under the same created_at (AIMEM §2.9 rule 2, "
+                "§5.4)",
+            )
+            return
+        if when_theirs is None or when_mine is None or when_theirs < when_mine:
+            self.result.kept += 1  # the vault's copy is newer
+            return
+        # Rule 3 (a newer created_at): memvault updates, keeping local privacy and final states.
+        if current.effective_status in _FINAL:
+            self.result.kept += 1
+            self.result.warnings.append(
+                f"memory {current.id} is {current.effective_status} in the vault (PAM §7.1); the "
+                f"newer chunk {chunk['id']} was not applied"
+            )
+            return
+        updated = incoming.evolve(id=current.id)
+        if isinstance(current.access, Access) and not current.access.is_exportable:
+            access = incoming.access if isinstance(incoming.access, Access) else Access()
+            updated = updated.evolve(access=access.evolve(exportable=False))
+        if updated.content_hash != current.content_hash:
+            for twin in self.store.find_by_content_hash(updated.content_hash):
+                if twin.memory.id != current.id and twin.memory.effective_status == "active":
+                    self._reject(
+                        index,
+                        chunk,
+                        "chunk-conflict-duplicate",
+                        f"chunk {chunk['id']} would give memory {current.id} the content of "
+                        f"active memory {twin.memory.id} (PAM §6: one active memory per fact)",
+                    )
+                    return
+        self.store.update_memory(StoredMemory(updated, decay_anchor_of(updated)))
+        self.store.set_meta(CHUNK_META + updated.id, digest)
+        details: dict[str, Any] = {"via": "aimem", "chunk": chunk["id"]}
+        if updated.content_hash != current.content_hash:
+            details["previous_content_hash"] = current.content_hash
+        self.audit.append(
+            PendingEntry("update", self.actor, updated.id, updated.content_hash, details)
+        )
+        self.result.updated += 1
+        if embedding is not None:
+            self._embedding(current.id, embedding, updated)
+
+    def _reject(self, index: int, chunk: Mapping[str, Any], code: str, message: str) -> None:
+        self.result.rejected.append(
+            Problem(
+                code,
+                message,
+                f"/chunks/{index}",
+                "§2.9",
+                STATUS_CONFLICT,
+                file=self.reader.file,
+                record=str(chunk.get("id")),
+            )
+        )
+
+    def _embedding(self, memory_id: str, emb: Mapping[str, Any], memory: Memory | None) -> None:
+        """Store a chunk's vector (§2.7) unless its model is unsupported (then dropped)."""
+        if not self.keep_embeddings:
+            self.result.embeddings_dropped += 1
+            return
+        vector = emb.get("vector")
+        data = None
+        if isinstance(vector, list):
+            values = array("f", (float(v) for v in vector))
+            if sys.byteorder == "big":  # pragma: no cover - the vault stores little-endian
+                values.byteswap()
+            data = values.tobytes()
+        storage = emb.get("storage")
+        stored = StoredEmbedding(
+            id=str(emb.get("id")),
+            memory_id=memory_id,
+            model=str(emb.get("model")),
+            dimensions=int(emb.get("dimensions") or 0),
+            created_at=str(emb.get("created_at")),
+            vector=data,
+            storage=dict(storage) if isinstance(storage, Mapping) else None,
+        )
+        if self.store.get_embedding(memory_id) == stored:
+            return
+        if memory is None:
+            found = self.store.get_memory(memory_id)
+            content_hash = found.memory.content_hash if found is not None else None
+        else:
+            content_hash = memory.content_hash
+        self.store.put_embedding(stored)
+        self.audit.append(
+            PendingEntry(
+                "embedding",
+                self.actor,
+                memory_id,
+                content_hash,
+                {"model": stored.model, "dimensions": stored.dimensions, "via": "aimem"},
+            )
+        )
+        self.result.embeddings += 1
+        if self.store.get_meta(MODELS_META) is None:
+            self.store.set_meta(MODELS_META, orjson.dumps([stored.model]).decode())
+
+    def _import_relations(self) -> None:
+        """The bundle's ``x-pam`` edges: PAM relations (§13) between memories the vault has."""
+        if not self.parts.relations:
+            return
+        skipped = 0
+        for data in self.parts.relations:
+            try:
+                relation = Relation.from_json(data)
+            except ValueError:
+                skipped += 1
+                continue
+            source = self.remap.get(relation.from_, relation.from_)
+            target = self.remap.get(relation.to, relation.to)
+            ends = self.store.existing_ids([source, target])
+            if source not in ends or target not in ends or source == target:
+                skipped += 1
+                continue
+            relation = relation.evolve(from_=source, to=target)
+            existing = self.store.relations_of(source)
+            same = next((r for r in existing if r.id == relation.id), None)
+            if same is not None:
+                if same == relation:
+                    continue
+                self.store.update_relation(relation)
+            elif any((r.from_, r.to, r.type) == (source, target, relation.type) for r in existing):
+                continue
+            else:
+                self.store.insert_relation(relation)
+            confidence = relation.confidence
+            self.audit.append(
+                PendingEntry(
+                    "relate",
+                    self.actor,
+                    source,
+                    ends[source],
+                    {
+                        "relation_id": relation.id,
+                        "to": target,
+                        "type": relation.type,
+                        "confidence": confidence if isinstance(confidence, int | float) else None,
+                        "via": "aimem",
+                    },
+                )
+            )
+            self.result.relations += 1
+        if skipped:
+            self.result.warnings.append(
+                f"{skipped} PAM relations (x-pam edges) were not imported: an end is not in the "
+                "vault or both ends are now one memory"
+            )
+
+    def _flush(self) -> None:
+        if self.audit:
+            AuditLog(self.store).append(self.audit, self.at)
+            self.audit = []
+
+    def _record(self) -> None:
+        env = self.reader.envelope
+        checksum = self.reader.checksum or ""
+        scope = env.get("scope")
+        since = env.get("since")
+        self.vault.record_export(
+            ExportRecord(
+                export_id=str(uuid.uuid5(uuid.NAMESPACE_URL, f"aimem-checksum:{checksum}")),
+                direction="imported",
+                export_type="incremental" if scope == "SINCE" else "full",
+                at=record_time(env.get("exported_at"), self.at),
+                format="aimem",
+                since=since if isinstance(since, str) else None,
+                checksum=checksum or None,
+                memory_count=self.reader.counts.get("chunks", 0),
+                path=self.result.source,
+            ),
+            actor=self.actor,
+            now=self.moment,
+        )
+
+
+class _Identity(dict[str, str]):
+    """chunk id → memory id where they differ; every other chunk id maps to itself."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return dict.get(self, key, key)
+
+
+def _fields_digest(chunk: Mapping[str, Any]) -> str:
+    """SHA-256 of a chunk's own AIMEM fields (RFC 8785), without id, embedding and x-pam."""
+    fields = {k: v for k, v in chunk.items() if k not in _CHUNK_ONLY}
+    return hashlib.sha256(jcs_dumps(fields)).hexdigest()
+
+
+def _instant(value: object) -> datetime | None:
+    if not isinstance(value, str):
+        return None
+    try:
+        return parse_timestamp(value)
+    except ValueError:
+        return None
+
+
+# ---------------------------------------------------------------------------------------------
+# Export
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class AimemExportResult:
+    path: Path
+    form: str
+    producer: str
+    scope: str
+    since: str | None
+    exported_at: str
+    checksum: str
+    chunks: int
+    edges: int
+    entities: int
+    chunk_entities: int
+    embeddings: int
+    #: memories left out because they are marked exportable: false (PAM §21.1)
+    withheld: int
+    bytes_written: int
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "format": "aimem",
+            "form": self.form,
+            "producer": self.producer,
+            "scope": self.scope,
+            "since": self.since,
+            "exported_at": self.exported_at,
+            "checksum": self.checksum,
+            "chunks": self.chunks,
+            "edges": self.edges,
+            "entities": self.entities,
+            "chunk_entities": self.chunk_entities,
+            "embeddings": self.embeddings,
+            "withheld": self.withheld,
+            "bytes": self.bytes_written,
+            "warnings": self.warnings,
+        }
+
+
+def _in_scope(memory: Memory, scope: str) -> bool:
+    return scope != "DNA_ONLY" or memory.is_dna
+
+
+def export_bundle(
+    vault: Vault,
+    target: str | Path,
+    *,
+    scope: Literal["FULL", "DNA_ONLY", "SINCE"] | str = "FULL",
+    since: str | datetime | None = None,
+    form: Literal["json", "ndjson"] | None = None,
+    producer: str | None = None,
+    embeddings: bool = False,
+    overwrite: bool = False,
+    actor: str = OWNER_ACTOR,
+    now: datetime | None = None,
+) -> AimemExportResult:
+    """Export the vault as an AIMEM bundle: ``.aimem.json`` or NDJSON (§3.1, `form`, by
+    default from the file name).
+
+    `scope` FULL (every memory, any status), DNA_ONLY (§5.1 DNA-class and pinned memories)
+    or SINCE (created or updated at or after `since`). Memories marked `exportable: false`
+    are never written (PAM §21.1), nor edges, links or relations touching them. Embeddings
+    are left out unless `embeddings` (§5.5: they leak content). The bundle is written under a
+    temporary name and renamed; the export is recorded in the vault's export registry.
+    Raises ExportError (nothing is left at the target).
+    """
+    if scope not in SCOPES:
+        raise ExportError(f"scope {scope!r} is not one of {', '.join(SCOPES)} (AIMEM §2.1)")
+    since_text: str | None = None
+    if scope == "SINCE":
+        if since is None:
+            raise ExportError("scope SINCE needs --since (an ISO 8601 time, AIMEM §2.1)")
+        moment_since = since if isinstance(since, datetime) else _instant(since)
+        if moment_since is None:
+            raise ExportError(f"--since {since!r} is not an ISO 8601 date-time")
+        since_text = format_timestamp(moment_since)
+    elif since is not None:
+        raise ExportError("--since goes with --scope SINCE")
+    namespace = producer or producer_namespace(vault)
+    moment = utc_moment(now)
+    exported_at = format_timestamp(moment)
+    path = Path(target)
+    store = vault.store
+    query = MemoryQuery(
+        statuses=MEMORY_STATUSES,
+        limit=None,
+        order="created",
+        updated_since=parse_timestamp(since_text) if since_text else None,
+    )
+    # Pass 1: which memories go in (ids, in order), the graph they carry, the embedding model.
+    ids: list[str] = []
+    withheld = 0
+    models: dict[tuple[str, int], int] = {}
+    did = vault.owner.did
+    envelope: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "producer": namespace,
+        "tenant_id": did if isinstance(did, str) and did else vault.owner.id,
+        "exported_at": exported_at,
+        "scope": scope,
+    }
+    if since_text is not None:
+        envelope["since"] = since_text
+    assembler = BundleAssembler(namespace, envelope=envelope)
+    for memory in vault.iter_memories(query, actor=actor):
+        if not _in_scope(memory, scope):
+            continue
+        if isinstance(memory.access, Access) and not memory.access.is_exportable:
+            withheld += 1
+            continue
+        ids.append(memory.id)
+        assembler.note(memory_to_json(memory))
+        if embeddings:
+            stored = store.get_embedding(memory.id)
+            if stored is not None and stored.vector is not None:
+                key = (stored.model, stored.dimensions)
+                models[key] = models.get(key, 0) + 1
+    if models:
+        (model, dim), _ = max(models.items(), key=lambda kv: kv[1])
+        envelope["embedding_model"] = model
+        envelope["embedding_dim"] = dim
+        assembler.embedding_model = model
+    assembler.envelope = dict(envelope)
+    exported = set(ids)
+    for relation in store.iter_relations():
+        if relation.from_ in exported and relation.to in exported:
+            assembler.add_relation(relation.to_json())
+    assembler.finish_graph()
+    warnings: list[str] = []
+    chunk_count = embedded = 0
+    try:
+        with BundleWriter(
+            path, envelope, form=form or form_for_path(path), overwrite=overwrite
+        ) as writer:
+            for start in range(0, len(ids), _BATCH):
+                for stored_memory in store.get_memories(ids[start : start + _BATCH]):
+                    memory_json = _without_outside_refs(
+                        memory_to_json(stored_memory.memory), exported
+                    )
+                    emb_json = None
+                    if embeddings:
+                        emb = store.get_embedding(stored_memory.memory.id)
+                        emb_json = None if emb is None else embedding_json(emb)
+                    if isinstance(memory_json.get("embedding_ref"), str) and (
+                        emb_json is None or not assembler.fits(emb_json)
+                    ):
+                        # The vector stays behind: PAM §12.1 wants the reference null then,
+                        # so the bundle converts back to a valid PAM export.
+                        memory_json["embedding_ref"] = None
+                    chunk = assembler.chunk(memory_json, emb_json, first=chunk_count == 0)
+                    embedded += "embedding" in chunk and chunk["embedding"] is not None
+                    writer.add_chunk(chunk)
+                    chunk_count += 1
+            for entity in assembler.entities:
+                writer.add_entity(entity)
+            for edge in assembler.edges:
+                writer.add_edge(edge)
+            for link in assembler.links:
+                writer.add_chunk_entity(link)
+            summary = writer.finish()
+    except FileExistsError:
+        raise ExportError(f"{path} exists; use --overwrite to replace it") from None
+    except BundleError as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    except (MappingError, OSError) as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    warnings.extend(str(p) for p in summary.warnings)
+    vault.record_export(
+        ExportRecord(
+            export_id=str(uuid.uuid4()),
+            direction="exported",
+            export_type="incremental" if scope == "SINCE" else "full",
+            at=exported_at,
+            format="aimem",
+            since=since_text,
+            checksum=summary.checksum,
+            memory_count=chunk_count,
+            path=str(path),
+        ),
+        actor=actor,
+        now=moment,
+    )
+    return AimemExportResult(
+        path=path,
+        form=summary.form,
+        producer=namespace,
+        scope=scope,
+        since=since_text,
+        exported_at=exported_at,
+        checksum=summary.checksum,
+        chunks=chunk_count,
+        edges=len(assembler.edges),
+        entities=len(assembler.entities),
+        chunk_entities=len(assembler.links),
+        embeddings=embedded,
+        withheld=withheld,
+        bytes_written=summary.bytes_written,
+        warnings=warnings,
+    )
+
+
+def _without_outside_refs(memory: dict[str, Any], exported: set[str]) -> dict[str, Any]:
+    """A memory as exported: `superseded_by` and AIMEM edges naming a memory the bundle does
+    not hold (withheld as exportable: false, out of scope, erased) are left out, so its
+    ``x-pam`` never discloses their ids (as the PAM export does for `superseded_by`)."""
+    temporal = memory.get("temporal")
+    if isinstance(temporal, dict):
+        target = temporal.get("superseded_by")
+        if isinstance(target, str) and target not in exported:
+            memory["temporal"] = {**temporal, "superseded_by": None}
+    metadata = memory.get("metadata")
+    block = metadata.get(META_KEY) if isinstance(metadata, dict) else None
+    if isinstance(metadata, dict) and isinstance(block, dict):
+        edges = block.get("edges")
+        if isinstance(edges, list):
+            kept = [e for e in edges if not isinstance(e, dict) or e.get("target_id") in exported]
+            if len(kept) != len(edges):
+                trimmed = {k: v for k, v in block.items() if k != "edges"}
+                if kept:
+                    trimmed["edges"] = kept
+                memory["metadata"] = {**metadata, META_KEY: trimmed}
+    return memory
+
+
+# ---------------------------------------------------------------------------------------------
+# Conversion between files, without a vault
+# ---------------------------------------------------------------------------------------------
+
+
+class ConvertError(ExportError):
+    """A conversion that could not be done; nothing was written. `findings` lists what is
+    wrong with the input (PAM findings or AIMEM problems)."""
+
+    def __init__(self, message: str, findings: Sequence[Finding] = ()) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
+
+
+@dataclass(frozen=True, slots=True)
+class ConvertResult:
+    path: Path
+    to: str
+    memories: int
+    relations: int
+    embeddings: int
+    checksum: str | None
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "path": str(self.path),
+            "to": self.to,
+            "memories": self.memories,
+            "relations": self.relations,
+            "embeddings": self.embeddings,
+            "checksum": self.checksum,
+            "warnings": self.warnings,
+        }
+
+
+def convert_file(
+    source: str | Path,
+    output: str | Path,
+    *,
+    to: Literal["aimem", "pam"] | str,
+    producer: str = "memvault",
+    form: Literal["json", "ndjson"] | None = None,
+    overwrite: bool = False,
+) -> ConvertResult:
+    """Convert PAM files to an AIMEM bundle (``to="aimem"``) or a bundle to PAM files
+    (``to="pam"``), losslessly (`memvault.formats.mapping`). The input is validated first;
+    the output is written under a temporary name and renamed. A PAM output ending in
+    ``.json`` is the memory-store alone; any other name is a directory with
+    ``memory-store.json`` and, when the bundle has embeddings, ``embeddings.json``.
+    Raises ConvertError."""
+    src, out = Path(source), Path(output)
+    if out.exists() and not overwrite:
+        raise ConvertError(f"{out} exists; use --overwrite to replace it")
+    if to == "aimem":
+        return _pam_to_aimem(src, out, producer, form, overwrite)
+    if to == "pam":
+        return _aimem_to_pam(src, out, overwrite)
+    raise ConvertError(f"--to {to!r}: convert to aimem or pam")
+
+
+def _pam_to_aimem(
+    src: Path, out: Path, producer: str, form: Literal["json", "ndjson"] | None, overwrite: bool
+) -> ConvertResult:
+    from memvault.formats.pam import reader
+    from memvault.formats.pam.merge import store_entry
+    from memvault.formats.pam.validate import validate_path
+    from memvault.formats.pam.writer import EMBEDDINGS_FILE
+    from memvault.sources import SourceError, open_target
+
+    checked = validate_path(src)
+    if checked.errors or not checked.kind.startswith(("memory-store", "export")):
+        if not checked.errors:
+            raise ConvertError(f"{src} is a PAM {checked.kind}, not a memory-store or export")
+        raise ConvertError(f"{src} is not valid PAM ({len(checked.errors)} errors)", checked.errors)
+    try:
+        with open_target(src) as target:
+            entry = store_entry(target)
+            if entry is None:
+                raise ConvertError(f"{src} has no memory-store.json")
+            with entry.open() as buf:
+                store = reader.parse(buf, entry.display).full()
+            embeddings = None
+            found = None if target.kind == "file" else target.find(EMBEDDINGS_FILE)
+            if found is not None:
+                with found.open() as buf:
+                    embeddings = orjson.loads(bytes(buf))
+    except SourceError as exc:
+        raise ConvertError(f"cannot read {src}: {exc}") from None
+    try:
+        bundle = pam_to_bundle(store, embeddings, producer=producer)
+    except MappingError as exc:
+        raise ConvertError(f"{src}: {exc}") from None
+    envelope = {k: v for k, v in bundle.items() if k not in ARRAYS}
+    try:
+        with BundleWriter(out, envelope, form=form, overwrite=overwrite) as writer:
+            for record in bundle.get("chunks", []):
+                writer.add_chunk(record)
+            for record in bundle.get("entities", []):
+                writer.add_entity(record)
+            for record in bundle.get("edges", []):
+                writer.add_edge(record)
+            for record in bundle.get("chunk_entities", []):
+                writer.add_chunk_entity(record)
+            summary = writer.finish()
+    except BundleError as exc:
+        raise ConvertError(
+            f"the bundle for {src} breaks an AIMEM rule: {exc}",
+            [p.to_finding() for p in exc.problems],
+        ) from None
+    except OSError as exc:
+        raise ConvertError(f"cannot write {out}: {exc}") from None
+    chunks = bundle.get("chunks", [])
+    return ConvertResult(
+        out,
+        "aimem",
+        len(chunks),
+        len(bundle.get("edges", [])),
+        sum(1 for c in chunks if isinstance(c.get("embedding"), str)),
+        summary.checksum,
+        [str(p) for p in summary.warnings],
+    )
+
+
+def _aimem_to_pam(src: Path, out: Path, overwrite: bool) -> ConvertResult:
+    import os
+    import shutil
+    import tempfile
+
+    from memvault.formats.pam.writer import EMBEDDINGS_FILE, STORE_FILE, write_document
+
+    try:
+        with open_bundle(src) as reader:
+            problems = [p for p in reader.envelope_problems() if p.severity == "error"]
+            for record in reader.records():
+                problems.extend(p for p in record.problems if p.severity == "error")
+            if problems:
+                raise BundleError(problems)
+            bundle: dict[str, Any] = dict(reader.envelope)
+            for name in reader.arrays:
+                bundle[name] = list(reader.iter_array(name))
+    except BundleError as exc:
+        raise ConvertError(
+            f"{src} is not a valid AIMEM bundle", [p.to_finding() for p in exc.problems]
+        ) from None
+    try:
+        store, embeddings = bundle_to_pam(bundle)
+    except MappingError as exc:
+        raise ConvertError(f"{src}: {exc}") from None
+    warnings: list[str] = []
+    lone = out.suffix.lower() == ".json"
+    if lone and embeddings is not None:
+        warnings.append(
+            f"{len(embeddings['embeddings'])} embeddings were not written: a lone memory-store "
+            "has no embeddings file (convert to a directory to keep them)"
+        )
+    parent = out.parent if str(out.parent) else Path(".")
+    staged = Path(tempfile.mkdtemp(prefix="." + out.name + ".", dir=parent))
+    try:
+        write_document(staged / STORE_FILE, store)
+        if embeddings is not None and not lone:
+            write_document(staged / EMBEDDINGS_FILE, embeddings)
+        if out.exists():
+            if out.is_dir():
+                shutil.rmtree(out)
+            else:
+                out.unlink()
+        if lone:
+            os.replace(staged / STORE_FILE, out)
+        else:
+            os.replace(staged, out)
+    except OSError as exc:
+        raise ConvertError(f"cannot write {out}: {exc}") from None
+    finally:
+        if staged.exists():
+            shutil.rmtree(staged, ignore_errors=True)
+    return ConvertResult(
+        out,
+        "pam",
+        len(store["memories"]),
+        len(store.get("relations") or []),
+        0 if embeddings is None else len(embeddings["embeddings"]),
+        None,
+        warnings,
+    )

@@ -1,0 +1,229 @@
+"""AIMEM bundles on the command line: the `--format aimem` branch of `export`, bundles given
+to `import` (either form, in an age file or a zip), and `convert --to aimem|pam`. The rules
+live in `memvault.aimem_exchange` and `memvault.formats.mapping`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+from rich.markup import escape
+
+from memvault.cli.common import (
+    EXIT_REFUSED,
+    VaultOptions,
+    console,
+    fail,
+    open_vault,
+    plural,
+    print_json,
+    refuse_with_findings,
+    usage_error,
+)
+from memvault.exchange import SIGNATURE_WARNING, ImportRefused
+from memvault.formats.aimem.validate import is_producer_namespace
+
+if TYPE_CHECKING:
+    from memvault.formats.aimem.container import LocatedBundle
+    from memvault.sources import AgePassphrase
+
+
+def find_bundle(path: Path, ask_age: AgePassphrase, identities: list[str]) -> LocatedBundle | None:
+    """An AIMEM bundle in either form, recognized by content (`format`), not by name: the
+    file, an age file of one (decrypted in memory) or a zip holding one."""
+    from memvault.formats.aimem.container import locate_bundle
+    from memvault.formats.aimem.errors import BundleError
+
+    try:
+        return locate_bundle(path, age_passphrase=ask_age, age_identities=identities)
+    except BundleError as exc:
+        refuse_with_findings(
+            f"{path} was not imported", [p.to_finding() for p in exc.problems], str(exc)
+        )
+
+
+def sealed_bundle(
+    path: Path, refused: ImportRefused, ask_age: AgePassphrase, identities: list[str]
+) -> LocatedBundle | None:
+    """An age file whose name does not say "bundle" is imported as PAM first (one decryption
+    for PAM files); when PAM found a bundle in it (or a zip with no PAM export), the bundle."""
+    from memvault.formats.aimem.container import is_age_file, locate_bundle
+    from memvault.formats.aimem.errors import BundleError
+
+    codes = {f.code for f in refused.findings}
+    if not codes & {"unsupported-kind", "no-memory-store"} or not is_age_file(path):
+        return None
+    try:
+        return locate_bundle(path, age_passphrase=ask_age, age_identities=identities, decrypt=True)
+    except BundleError:
+        return None
+
+
+def export_aimem(
+    output: Path,
+    scope: str | None,
+    since: str | None,
+    stream: bool,
+    producer: str | None,
+    with_embeddings: bool,
+    overwrite: bool,
+    home: Path | None,
+    passphrase_file: Path | None,
+    as_json: bool,
+) -> None:
+    """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.aimem_exchange)."""
+    from memvault.aimem_exchange import SCOPES, export_bundle
+    from memvault.exchange import ExportError
+
+    chosen = (scope or ("SINCE" if since is not None else "FULL")).upper()
+    if chosen not in SCOPES:
+        usage_error(f"--scope {scope!r}: use FULL, DNA_ONLY or SINCE (AIMEM §2.1)", "--scope")
+    if chosen == "SINCE" and since is None:
+        usage_error("--scope SINCE needs --since TIMESTAMP", "--since")
+    if producer is not None and not is_producer_namespace(producer):
+        usage_error(
+            f"--producer {producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] "
+            "(AIMEM §2.3)",
+            "--producer",
+        )
+    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        try:
+            result = export_bundle(
+                vault,
+                output,
+                scope=chosen,
+                since=since,
+                form="ndjson" if stream else None,
+                producer=producer,
+                embeddings=with_embeddings,
+                overwrite=overwrite,
+            )
+        except ExportError as exc:
+            fail(f"{exc}; nothing was written")
+    if as_json:
+        print_json(result.to_json())
+        return
+    out = console()
+    form = "NDJSON stream" if result.form == "ndjson" else "bundle"
+    out.print(
+        f"[green]✓[/] Wrote AIMEM {form} [bold]{escape(str(result.path))}[/] ({result.scope}): "
+        f"{plural(result.chunks, 'chunk')}, {plural(result.edges, 'edge')}, "
+        f"{plural(result.entities, 'entity', 'entities')}, "
+        f"{plural(result.embeddings, 'embedding')}."
+    )
+    if result.withheld:
+        out.print(
+            f"  {plural(result.withheld, 'memory', 'memories')} marked exportable: false "
+            f"{'was' if result.withheld == 1 else 'were'} left out."
+        )
+    out.print(f"  producer {result.producer}, checksum {result.checksum}")
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def import_aimem(
+    bundle: LocatedBundle,
+    options: VaultOptions,
+    allow_unverified: bool,
+    skip_signature_check: bool,
+    embedding_models: list[str] | None,
+    strict: bool,
+    as_json: bool,
+) -> None:
+    """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
+    from memvault.aimem_exchange import import_bundle
+
+    with open_vault(options) as vault:
+        try:
+            result = import_bundle(
+                vault,
+                bundle,
+                verify_signature=not skip_signature_check,
+                allow_unverified=allow_unverified,
+                embedding_models=embedding_models or None,
+                strict=strict,
+            )
+        except ImportRefused as exc:
+            refuse_with_findings(exc.headline, exc.findings, str(exc))
+    for warning in result.warnings:
+        if warning.startswith(SIGNATURE_WARNING):
+            typer.echo(f"WARNING: {warning}", err=True)
+    for problem in result.rejected:
+        typer.echo(f"error: chunk rejected: {problem}", err=True)
+    if as_json:
+        print_json(result.to_json())
+    else:
+        out = console()
+        out.print(f"[green]✓[/] Imported AIMEM bundle [bold]{escape(bundle.display)}[/]:")
+        out.print(
+            f"  chunks: {result.created} new, {result.reinforced} merged into existing memories "
+            f"(reinforced), {result.updated} updated (newer created_at), {result.unchanged} "
+            f"unchanged, {result.kept} kept as the vault has them, {len(result.rejected)} "
+            "rejected"
+        )
+        out.print(
+            f"  {plural(result.relations, 'relation')}, {plural(result.embeddings, 'embedding')}; "
+            f"signature: {result.signature}"
+        )
+        for warning in result.warnings:
+            if warning.startswith(SIGNATURE_WARNING):
+                out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+            else:
+                out.print(f"[yellow]warning:[/] {escape(warning)}")
+    if result.rejected:
+        typer.echo(
+            f"error: {plural(len(result.rejected), 'chunk')} rejected (listed above); the rest of "
+            "the bundle was imported",
+            err=True,
+        )
+        raise typer.Exit(EXIT_REFUSED)
+
+
+def convert_interchange(
+    path: str,
+    output: Path,
+    to: str,
+    *,
+    producer: str,
+    stream: bool,
+    overwrite: bool,
+    as_json: bool,
+) -> None:
+    """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
+    vault, losslessly (memvault.formats.mapping)."""
+    from memvault.aimem_exchange import ConvertError, convert_file
+
+    target = to.lower()
+    if target not in ("aimem", "pam"):
+        usage_error(f"--to {to!r}: convert to aimem or pam", "--to")
+    if not is_producer_namespace(producer):
+        usage_error(f"--producer {producer!r}: 1-63 characters of [a-z0-9-] (AIMEM §2.3)")
+    try:
+        result = convert_file(
+            path,
+            output,
+            to=target,
+            producer=producer,
+            form="ndjson" if stream else None,
+            overwrite=overwrite,
+        )
+    except ConvertError as exc:
+        if exc.findings:
+            refuse_with_findings(str(exc), exc.findings, str(exc))
+        fail(f"{exc}; nothing was written")
+    if as_json:
+        print_json(result.to_json())
+        return
+    out = console()
+    what = "AIMEM bundle" if result.to == "aimem" else "PAM"
+    out.print(
+        f"[green]✓[/] Converted [bold]{escape(path)}[/] to {what} "
+        f"[bold]{escape(str(result.path))}[/]: {plural(result.memories, 'memory', 'memories')}, "
+        f"{plural(result.relations, 'relation' if result.to == 'pam' else 'edge')}, "
+        f"{plural(result.embeddings, 'embedding')}."
+    )
+    if result.checksum:
+        out.print(f"  checksum {result.checksum}")
+    for warning in result.warnings:
+        out.print(f"[yellow]warning:[/] {escape(warning)}")

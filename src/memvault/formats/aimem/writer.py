@@ -1,0 +1,346 @@
+"""Write AIMEM bundles — ``.aimem.json`` or NDJSON (§3.1) — from records as they come.
+
+`BundleWriter` takes records one at a time (from generators), checks each against the same
+rules the reader applies, and spools its RFC 8785 bytes to a temporary file per array in the
+target's directory, so memory holds one record plus the ids. `finish` checks the
+cross-references, computes the checksum from the spools (two passes over them, in canonical
+order: the checksum sits in the envelope, written first), writes the bundle to a temporary
+name beside the target, fsyncs it and renames it into place. Nothing is left behind when a
+record is refused or writing fails.
+
+The JSON form is written in canonical form itself (RFC 8785, the checksum in its sorted place),
+so its bytes are what §2.8 hashes plus the checksum member. The NDJSON form has the canonical
+envelope on the first line, then chunks, entities, edges and chunk-entity links, one per
+line, each tagged with ``_kind``. Both forms always carry all four arrays.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Final
+
+from memvault.canonical import CanonicalizationError, jcs_dumps
+from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canonical_order
+from memvault.formats.aimem.errors import BundleError, Problem, pointer
+from memvault.formats.aimem.reader import ARRAY_OF, KIND_OF, Form
+from memvault.formats.aimem.validate import BundleRules, check_format_version
+
+__all__ = ["BundleWriter", "WriteSummary", "form_for_path", "write_bundle"]
+
+_NDJSON_SUFFIXES: Final = (".ndjson", ".jsonl")
+_LINE_ORDER: Final = ("chunks", "entities", "edges", "chunk_entities")
+
+
+def form_for_path(path: str | os.PathLike[str]) -> Form:
+    """``ndjson`` for a ``.ndjson``/``.jsonl`` name, else ``json`` (``.aimem.json``)."""
+    return "ndjson" if str(path).lower().endswith(_NDJSON_SUFFIXES) else "json"
+
+
+@dataclass(frozen=True, slots=True)
+class WriteSummary:
+    """What `BundleWriter.finish` wrote."""
+
+    path: Path
+    form: Form
+    checksum: str
+    counts: dict[str, int] = field(default_factory=dict)
+    bytes_written: int = 0
+    warnings: tuple[Problem, ...] = ()
+
+
+class BundleWriter:
+    """Streaming bundle writer; see the module docstring.
+
+    `envelope` holds the top-level members other than the record arrays (a ``checksum`` in it
+    is replaced). `form` defaults from the file name (`form_for_path`). An existing file at
+    `path` is only replaced with `overwrite`. Use as a context manager, or call `finish` /
+    `abort`. Records that break a §2 rule raise `BundleError` at `add` (cross-references at
+    `finish`); the target is then left untouched.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        envelope: Mapping[str, Any],
+        *,
+        form: Form | None = None,
+        overwrite: bool = False,
+    ) -> None:
+        self.path = Path(path)
+        self.form: Form = form or form_for_path(self.path)
+        if self.path.exists() and not overwrite:
+            raise FileExistsError(f"{self.path} exists (pass overwrite=True to replace it)")
+        self.envelope = {k: v for k, v in envelope.items() if k != "checksum"}
+        file = str(self.path)
+        problems = [p for p in check_format_version(self.envelope, file)]
+        inline = [a for a in ARRAYS if a in self.envelope]
+        if inline:
+            problems.append(
+                Problem(
+                    "envelope-has-records",
+                    f"pass {', '.join(inline)} as records, not in the envelope",
+                    "/" + inline[0],
+                    "§2.1",
+                    file=file,
+                )
+            )
+        self._rules = BundleRules(self.envelope, file=file)
+        # The checksum is computed at finish; a placeholder keeps check_envelope quiet on it.
+        probe = BundleRules({**self.envelope, "checksum": "sha256:" + "0" * 64}, file=file)
+        problems.extend(probe.check_envelope())
+        if any(p.severity == "error" for p in problems):
+            raise BundleError(problems)
+        self.warnings: list[Problem] = [p for p in problems if p.severity == "warning"]
+        self.counts: dict[str, int] = dict.fromkeys(ARRAYS, 0)
+        self._pending: list[tuple[str, int, str, str]] = []  # unresolved references
+        self._has_embeddings = False
+        directory = self.path.parent if str(self.path.parent) else Path(".")
+        self._dir = directory
+        self._spools: dict[str, IO[bytes]] = {}
+        try:
+            for array in ARRAYS:
+                self._spools[array] = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
+        except OSError:
+            self._close_spools()
+            raise
+        self._done = False
+
+    # ---------------------------------------------------------------------------- records
+
+    def __enter__(self) -> BundleWriter:
+        return self
+
+    def __exit__(self, exc_type: object, *exc: object) -> None:
+        if exc_type is None and not self._done:
+            self.finish()
+        else:
+            self.abort()
+
+    def add(self, kind: str, record: Mapping[str, Any]) -> None:
+        """Add one record; `kind` is ``chunk``/``edge``/``entity``/``chunk_entity`` or the
+        array name. Raises BundleError when the record breaks a §2 rule."""
+        if self._done:
+            raise ValueError("the writer is finished")
+        array = ARRAY_OF.get(kind, kind)
+        if array not in ARRAYS:
+            raise ValueError(f"unknown record kind {kind!r}")
+        index = self.counts[array]
+        problems = self._check(array, index, record)
+        errors = [p for p in problems if p.severity == "error"]
+        if errors:
+            raise BundleError(errors)
+        self.warnings.extend(problems)
+        try:
+            canon = jcs_dumps(record)
+        except CanonicalizationError as exc:
+            raise BundleError(
+                [
+                    Problem(
+                        "not-canonicalizable",
+                        f"RFC 8785 has no form for a value in it: {exc}",
+                        pointer(array, index),
+                        "§2.8",
+                        file=str(self.path),
+                    )
+                ]
+            ) from None
+        spool = self._spools[array]
+        spool.write(canon)
+        spool.write(b"\n")  # canonical JSON has no raw newline: one record per line
+        self.counts[array] = index + 1
+
+    def _check(self, array: str, index: int, record: Any) -> list[Problem]:
+        rules = self._rules
+        if array == "chunks":
+            first_embedding = (
+                not self._has_embeddings
+                and isinstance(record, Mapping)
+                and record.get("embedding") is not None
+            )
+            if first_embedding:
+                self._has_embeddings = True
+                missing = rules._embedding_envelope(True)
+                if missing:
+                    return missing
+            return rules.check_chunk(index, record)
+        if array == "entities":
+            return rules.check_entity(index, record)
+        if not isinstance(record, Mapping):
+            section = "§2.4" if array == "edges" else "§2.6"
+            return [rules._not_object(record, pointer(array, index), section, "the record")]
+        # References are resolved at finish: an edge may come before its chunks.
+        refs = (
+            (("source_id", "chunks"), ("target_id", "chunks"))
+            if array == "edges"
+            else (("chunk_id", "chunks"), ("entity_id", "entities"))
+        )
+        for name, target in refs:
+            ref = record.get(name)
+            if isinstance(ref, str):
+                self._pending.append(
+                    (array, index, name, ref if target == "chunks" else "\0" + ref)
+                )
+        everything = _Everything()
+        if array == "edges":
+            return rules.check_edge(index, record, everything)
+        return rules.check_chunk_entity(index, record, everything, everything)
+
+    def add_chunk(self, chunk: Mapping[str, Any]) -> None:
+        """Add a chunk record (§2.2)."""
+        self.add("chunks", chunk)
+
+    def add_edge(self, edge: Mapping[str, Any]) -> None:
+        """Add an edge record (§2.4)."""
+        self.add("edges", edge)
+
+    def add_entity(self, entity: Mapping[str, Any]) -> None:
+        """Add an entity record (§2.5)."""
+        self.add("entities", entity)
+
+    def add_chunk_entity(self, link: Mapping[str, Any]) -> None:
+        """Add a chunk-entity link (§2.6)."""
+        self.add("chunk_entities", link)
+
+    # ----------------------------------------------------------------------------- finish
+
+    def _unresolved(self) -> list[Problem]:
+        chunk_ids, entity_ids = self._rules.chunk_ids, self._rules.entity_ids
+        out: list[Problem] = []
+        for array, index, name, ref in self._pending:
+            if ref.startswith("\0"):
+                if ref[1:] in entity_ids:
+                    continue
+                code, what, section, ref = "link-unknown-entity", "an entity", "§2.6", ref[1:]
+            else:
+                if ref in chunk_ids:
+                    continue
+                code = "edge-unknown-chunk" if array == "edges" else "link-unknown-chunk"
+                what, section = "a chunk", "§2.4" if array == "edges" else "§2.6"
+            out.append(
+                Problem(
+                    code,
+                    f'"{name}" {ref!r} is not the id of {what} in this bundle',
+                    pointer(array, index, name),
+                    section,
+                    file=str(self.path),
+                )
+            )
+        return out
+
+    def finish(self) -> WriteSummary:
+        """Check references, compute the checksum, write and rename; returns a summary."""
+        if self._done:
+            raise ValueError("the writer is finished")
+        try:
+            problems = self._unresolved()
+            if problems:
+                raise BundleError(problems)
+            hasher = CanonicalBundleHasher(self.envelope, ARRAYS)
+            for array in hasher.order:
+                hasher.start(array)
+                for line in self._lines(array):
+                    hasher.add_canonical(array, line)
+            checksum = hasher.finish()
+            envelope = {**self.envelope, "checksum": checksum}
+            written = self._publish(envelope)
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+        self._close_spools()
+        return WriteSummary(
+            self.path, self.form, checksum, dict(self.counts), written, tuple(self.warnings)
+        )
+
+    def _lines(self, array: str) -> Iterator[bytes]:
+        spool = self._spools[array]
+        spool.flush()
+        spool.seek(0)
+        for line in spool:
+            yield line[:-1]
+
+    def _publish(self, envelope: dict[str, Any]) -> int:
+        fd, tmp = tempfile.mkstemp(prefix="." + self.path.name + ".", suffix=".tmp", dir=self._dir)
+        try:
+            with os.fdopen(fd, "wb", buffering=1 << 20) as out:
+                if self.form == "json":
+                    self._write_json(out, envelope)
+                else:
+                    self._write_ndjson(out, envelope)
+                out.flush()
+                os.fsync(out.fileno())
+                size = out.tell()
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        return size
+
+    def _write_json(self, out: IO[bytes], envelope: Mapping[str, Any]) -> None:
+        out.write(b"{")
+        for i, key in enumerate(canonical_order([*envelope, *ARRAYS])):
+            if i:
+                out.write(b",")
+            out.write(jcs_dumps(key) + b":")
+            if key not in ARRAYS:
+                out.write(jcs_dumps(envelope[key]))
+                continue
+            out.write(b"[")
+            for n, line in enumerate(self._lines(key)):
+                if n:
+                    out.write(b",")
+                out.write(line)
+            out.write(b"]")
+        out.write(b"}\n")
+
+    def _write_ndjson(self, out: IO[bytes], envelope: Mapping[str, Any]) -> None:
+        out.write(jcs_dumps(envelope) + b"\n")
+        for array in _LINE_ORDER:
+            tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
+            for line in self._lines(array):
+                out.write(tag + (b"," + line[1:] if line != b"{}" else b"}") + b"\n")
+
+    def abort(self) -> None:
+        """Drop everything written so far; the target is left as it was."""
+        self._done = True
+        self._close_spools()
+
+    def _close_spools(self) -> None:
+        for spool in self._spools.values():
+            spool.close()
+
+
+class _Everything:
+    """A container holding every string: references are checked at `finish` instead."""
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, str)
+
+
+def write_bundle(
+    path: str | os.PathLike[str],
+    envelope: Mapping[str, Any],
+    chunks: Iterable[Mapping[str, Any]] = (),
+    edges: Iterable[Mapping[str, Any]] = (),
+    entities: Iterable[Mapping[str, Any]] = (),
+    chunk_entities: Iterable[Mapping[str, Any]] = (),
+    *,
+    form: Form | None = None,
+    overwrite: bool = False,
+) -> WriteSummary:
+    """Write a bundle from iterables of records (consumed once, in this order); see
+    `BundleWriter`. Returns the summary, with the checksum."""
+    with BundleWriter(path, envelope, form=form, overwrite=overwrite) as writer:
+        for array, records in (
+            ("chunks", chunks),
+            ("entities", entities),
+            ("edges", edges),
+            ("chunk_entities", chunk_entities),
+        ):
+            for record in records:
+                writer.add(array, record)
+        return writer.finish()
