@@ -325,7 +325,10 @@ def _open_age(
 def _directory_entries(root: Path, shown: str) -> list[Entry]:
     entries = []
     try:
-        for path in sorted(root.rglob("*.json")):
+        for path in sorted(root.rglob("*")):
+            # JSON documents and provider CSV exports (Copilot); nothing else is read.
+            if path.suffix.lower() not in (".json", ".csv"):
+                continue
             if path.is_symlink() or not path.is_file():
                 continue
             rel = path.relative_to(root).as_posix()

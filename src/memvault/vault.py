@@ -79,7 +79,7 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
-from memvault.paths import database_path, ensure_home, vault_home
+from memvault.paths import PASSPHRASE_ENV, database_path, ensure_home, vault_home
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -160,7 +160,6 @@ __all__ = [
     "format_timestamp",
 ]
 
-PASSPHRASE_ENV: Final = "MEMVAULT_PASSPHRASE"
 SETTINGS_META_KEY: Final = "settings"
 EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else None
 
@@ -1668,6 +1667,151 @@ class Vault:
                     at,
                 )
         return changed
+
+    def put_conversations(
+        self,
+        conversations: Iterable[StoredConversation],
+        *,
+        ignore: Iterable[str] = ("import_metadata",),
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+    ) -> builtins.list[tuple[str, str, int]]:
+        """``put_conversations(conversations, *, ignore=("import_metadata",), actor="user",
+        now=None) -> [(id, outcome, new_messages)]``
+
+        Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
+        entry per conversation that is new or changed. A conversation equal to the stored one
+        except for the top-level members in `ignore` (by default `import_metadata`, which
+        names the moment of an import) is left as it is: importing the same export again
+        changes nothing. `outcome` is "new", "updated" or "unchanged"; `new_messages` counts
+        message ids the stored version did not have."""
+        actor = check_actor(actor)
+        if not is_privileged(actor):
+            raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
+        from memvault.store.sqlite import EncodedDocument, SQLiteStore
+
+        skip = frozenset(ignore)
+        at = format_timestamp(_now(now))
+        outcomes: builtins.list[tuple[str, str, int]] = []
+        entries: builtins.list[PendingEntry] = []
+        batch = builtins.list(conversations)
+        for conversation in batch:
+            check_platform(conversation.platform)
+        store = self._store
+        fresh_rows: builtins.list[StoredConversation] = []
+        fresh_ids: set[str] = set()
+
+        def audit(conversation: StoredConversation) -> None:
+            entries.append(
+                PendingEntry(
+                    "conversation",
+                    actor,
+                    details={
+                        "conversation_id": conversation.id,
+                        "platform": conversation.platform,
+                        "messages": conversation.message_count,
+                    },
+                )
+            )
+
+        def insert_fresh() -> None:
+            if isinstance(store, SQLiteStore):
+                store.add_conversations(fresh_rows)
+            else:
+                for row in fresh_rows:
+                    store.put_conversation(row)
+            fresh_rows.clear()
+
+        with store.transaction():
+            # Which ids are stored, asked once for the batch (inside the write transaction):
+            # an import into an empty or unrelated vault then inserts without reading back.
+            present = (
+                store.conversation_ids(c.id for c in batch)
+                if isinstance(store, SQLiteStore)
+                else {c.id for c in batch if store.get_conversation(c.id) is not None}
+            )
+            for conversation in batch:
+                document = conversation.document
+                if conversation.id not in present and conversation.id not in fresh_ids:
+                    fresh_ids.add(conversation.id)
+                    fresh_rows.append(conversation)
+                    audit(conversation)
+                    if isinstance(document, EncodedDocument):
+                        # Serialized by an importer from a document of message_count messages.
+                        count = conversation.message_count
+                    else:
+                        messages = document.get("messages")
+                        count = len(messages) if isinstance(messages, builtins.list) else 0
+                    outcomes.append((conversation.id, "new", count))
+                    continue
+                if fresh_rows:  # the same id twice in one batch: the first must be stored
+                    insert_fresh()
+                existing = store.get_conversation(conversation.id)
+                messages = document.get("messages")
+                incoming = messages if isinstance(messages, builtins.list) else []
+                if existing is None:
+                    outcome, fresh = "new", len(incoming)
+                else:
+                    old, new = existing.document, document
+                    if {k: v for k, v in old.items() if k not in skip} == {
+                        k: v for k, v in new.items() if k not in skip
+                    }:
+                        outcomes.append((conversation.id, "unchanged", 0))
+                        continue
+                    before = old.get("messages")
+                    known = {
+                        m.get("id")
+                        for m in (before if isinstance(before, builtins.list) else [])
+                        if isinstance(m, Mapping)
+                    }
+                    outcome = "updated"
+                    fresh = sum(
+                        1
+                        for m in incoming
+                        if not isinstance(m, Mapping) or m.get("id") not in known
+                    )
+                if store.put_conversation(conversation):
+                    audit(conversation)
+                    outcomes.append((conversation.id, outcome, fresh))
+                else:
+                    outcomes.append((conversation.id, "unchanged", 0))
+            if fresh_rows:
+                insert_fresh()
+            if entries:
+                self._audit.append(entries, at)
+        return outcomes
+
+    def add_memories_unless_known(
+        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> tuple[BatchResult, builtins.list[str]]:
+        """``add_memories_unless_known(memories, *, actor="user", now=None) -> (BatchResult,
+        known_ids)``
+
+        `add_memories` for memories a provider exports again with every export (custom
+        instructions, the memory tool's writes): an incoming memory whose id is in the vault
+        with the same content hash, or whose content hash is already an active memory's, is
+        left out (listed in `known_ids`) instead of reinforcing it — an export restating a
+        memory is not new evidence for it. The rest go through `add_memories` in the caller's
+        transaction (or one of their own)."""
+        actor = check_actor(actor)
+        at = format_timestamp(_now(now))
+        batch = builtins.list(memories)
+        with self._store.transaction():
+            present = self._store.existing_ids([m.id for m in batch])
+            active = self._store.find_by_content_hashes(
+                [m.content_hash for m in batch], statuses=("active",)
+            )
+            known: builtins.list[str] = []
+            fresh: builtins.list[Memory] = []
+            for memory in batch:
+                if present.get(memory.id) == memory.content_hash or memory.content_hash in active:
+                    known.append(memory.id)
+                else:
+                    fresh.append(memory)
+            if not fresh:
+                return BatchResult(), known
+            with _gc_paused():
+                return self._add_memories(fresh, actor, at), known
 
     def get_conversation(self, conversation_id: str) -> StoredConversation:
         """``get_conversation(conversation_id) -> StoredConversation`` (NotFound if absent)."""

@@ -81,6 +81,24 @@ class ImportedMemory:
 ImportRecord = ImportedConversation | ImportedMemory
 
 
+@dataclass(frozen=True, slots=True)
+class ItemDone:
+    """In `Importer.read_shard`: every record of the export's item `index` was yielded."""
+
+    index: int
+
+
+@dataclass(frozen=True, slots=True)
+class ShardEnd:
+    """Last of `Importer.read_shard`: warnings that hold only when every shard gives them
+    (about the whole export, e.g. feedback for a conversation no shard met)."""
+
+    warnings: tuple[str, ...]
+
+
+ShardRecord = ImportRecord | ItemDone | ShardEnd
+
+
 class ImportFormatError(Exception):
     """The export is not what the importer expects: names the entry, the record and the
     field, e.g. ``conversations.json: conversation 12 (id …): field 'mapping': expected an
@@ -106,3 +124,16 @@ class Importer(ABC):
     def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
         """Yield the conversations and memories of the export, streaming (bounded memory
         however large the input). Raise ImportFormatError for input that cannot be read."""
+
+    #: Whether `read_shard` is implemented.
+    shardable: bool = False
+
+    def read_shard(
+        self, target: Target, context: ImportContext, shard: int, shards: int
+    ) -> Iterator[ShardRecord]:
+        """`read` split over `shards` processes: the records of the items whose index modulo
+        `shards` is `shard`, each item's followed by `ItemDone` (items of other shards are
+        skipped, not converted), then one `ShardEnd`. Warnings about the export as a whole
+        (made before the first item) are given by shard 0 only. Merged in item order and
+        with memories kept once by id, the shards yield what `read` does."""
+        raise NotImplementedError(f"{self.id.provider} cannot split its reading")

@@ -25,7 +25,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -1148,7 +1148,7 @@ class SQLiteStore(Store):
     # -- conversations and embeddings -----------------------------------------------------
 
     def put_conversation(self, conversation: StoredConversation) -> bool:
-        document = orjson.dumps(dict(conversation.document), option=orjson.OPT_SORT_KEYS).decode()
+        document = _document_text(conversation.document)
         extra = orjson.dumps(dict(conversation.extra_index), option=orjson.OPT_SORT_KEYS).decode()
         row = (
             conversation.platform,
@@ -1177,6 +1177,42 @@ class SQLiteStore(Store):
                 (*row, conversation.id),
             )
         return True
+
+    def conversation_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of `ids` are stored conversations (one query per 500 ids)."""
+        wanted = list(dict.fromkeys(ids))
+        found: set[str] = set()
+        for at in range(0, len(wanted), 500):
+            chunk = wanted[at : at + 500]
+            marks = ", ".join("?" * len(chunk))
+            rows = self._all(f"SELECT id FROM conversations WHERE id IN ({marks})", chunk)
+            found.update(str(row[0]) for row in rows)
+        return found
+
+    def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
+        """Insert conversations known to be absent (`conversation_ids`): one statement for
+        the batch, no read-back; a present id fails the transaction."""
+        rows = [
+            (
+                c.id,
+                c.platform,
+                c.title,
+                c.created_at,
+                c.updated_at,
+                c.message_count,
+                orjson.dumps(dict(c.extra_index), option=orjson.OPT_SORT_KEYS).decode()
+                if c.extra_index
+                else "{}",
+                _document_text(c.document),
+            )
+            for c in conversations
+        ]
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
+                "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
 
     @staticmethod
     def _conversation(row: Any) -> StoredConversation:
@@ -1521,3 +1557,39 @@ def _statements(script: str) -> Iterator[str]:
             buffer = ""
     if buffer.strip():
         yield buffer.strip()
+
+
+class EncodedDocument(Mapping[str, Any]):
+    """A conversation document already serialized as the store keeps it (orjson, sorted
+    keys): the store writes the text as it is and parses it only if something reads it. An
+    import serializes documents in the process that converts them, so the writing process
+    never builds them."""
+
+    __slots__ = ("_value", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._value: dict[str, Any] | None = None
+
+    def _loaded(self) -> dict[str, Any]:
+        if self._value is None:
+            value = orjson.loads(self.text)
+            if not isinstance(value, dict):
+                raise TypeError("an encoded conversation document must be a JSON object")
+            self._value = value
+        return self._value
+
+    def __getitem__(self, key: str) -> Any:
+        return self._loaded()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded())
+
+    def __len__(self) -> int:
+        return len(self._loaded())
+
+
+def _document_text(document: Mapping[str, Any]) -> str:
+    if isinstance(document, EncodedDocument):
+        return document.text
+    return orjson.dumps(dict(document), option=orjson.OPT_SORT_KEYS).decode()

@@ -1,0 +1,165 @@
+"""Provider import speed and memory: a large ChatGPT export into a fresh vault, against the
+official PAM SDK converting the same file.
+
+    .venv/bin/python benchmarks/importers.py [--megabytes 300]
+
+Generates (once, in the git-ignored benchmarks/data/) a ChatGPT `conversations.json` of about
+the given size with the test generator (tests/providergen/chatgpt.py: branching chats, code,
+browsing, images, memory-tool writes, English and Portuguese), then in one run:
+
+1. `memvault import FILE` into a fresh vault (its own process);
+2. `memvault convert FILE -o DIR` (the same importer writing PAM files, no vault);
+3. `pam convert FILE -o DIR --provider chatgpt` of the official SDK (portable-ai-memory
+   1.0.0, in its own venv);
+
+and prints wall time, CPU time and peak RSS of each, and the ratios (SDK / memvault: above 1
+means memvault is faster or smaller). Targets: ≥ 10× faster, under 150 MB peak RSS.
+
+`memvault import` reads the export in child processes while it writes to the vault (see
+docs/importers.md, "Performance"): its peak RSS is that of its largest process (what
+``wait4`` reports), and the peak of all its processes together is sampled from /proc too
+(pages the children share with the parent are counted in each, so it overstates).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from peers import fmt_bytes, fmt_ratio, run_measured, sdk_venv
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+DATA = BENCH / "data"
+_WRITE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[3])
+from providergen.chatgpt import write_conversations
+path = Path(sys.argv[1])
+path.parent.mkdir(parents=True, exist_ok=True)
+partial = path.with_name(path.name + ".partial")
+count = write_conversations(partial, int(sys.argv[2]) << 20)
+partial.replace(path)
+print(count)
+"""
+
+
+def _descendants(pid: int) -> list[int]:
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        try:
+            with open(f"/proc/{current}/task/{current}/children") as handle:
+                children = [int(c) for c in handle.read().split()]
+        except OSError:
+            continue
+        found.extend(children)
+        todo.extend(children)
+    return found
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) << 10
+    except OSError:
+        pass
+    return 0
+
+
+@contextmanager
+def tree_rss() -> Iterator[list[int]]:
+    """The peak, sampled every 20 ms, of the summed RSS of this process's descendants."""
+    peak = [0]
+    stop = threading.Event()
+
+    def sample() -> None:
+        while not stop.wait(0.02):
+            peak[0] = max(peak[0], sum(_rss(p) for p in _descendants(os.getpid())))
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    try:
+        yield peak
+    finally:
+        stop.set()
+        thread.join()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--megabytes", type=int, default=300)
+    parser.add_argument("--skip-sdk", action="store_true", help="Measure memvault only.")
+    args = parser.parse_args()
+    source = DATA / f"chatgpt-{args.megabytes}mb" / "conversations.json"
+    if not source.exists():
+        # A separate process: a child's peak RSS counts the memory of the process forking it.
+        subprocess.run(
+            [sys.executable, "-c", _WRITE, str(source), str(args.megabytes), str(REPO / "tests")],
+            check=True,
+        )
+    size = source.stat().st_size
+    print(f"input: {source} ({fmt_bytes(size)})")
+    memvault = Path(sys.executable).with_name("memvault")
+    with tempfile.TemporaryDirectory(dir=DATA) as scratch:
+        home = Path(scratch) / "vault"
+        env = {
+            **os.environ,
+            "MEMVAULT_HOME": str(home),
+            "MEMVAULT_PASSPHRASE": "benchmark passphrase",
+        }
+        subprocess.run([str(memvault), "init"], env=env, check=True, capture_output=True)
+        with tree_rss() as together:
+            ours = run_measured([str(memvault), "import", str(source), "--json"], env=env)
+        if not ours.ok:
+            raise SystemExit(f"memvault import failed: {ours.stderr.strip()[-2000:]}")
+        print(f"memvault import:  {ours.summary()}")
+        print(f"  all its processes together: peak RSS {fmt_bytes(together[0])} (sampled)")
+        print(f"  {ours.stdout.strip().replace(chr(10), ' ')[:400]}")
+        converted = run_measured(
+            [str(memvault), "convert", str(source), "-o", str(Path(scratch) / "mv-out")]
+        )
+        if not converted.ok:
+            raise SystemExit(f"memvault convert failed: {converted.stderr.strip()[-2000:]}")
+        print(f"memvault convert: {converted.summary()}")
+        if args.skip_sdk:
+            return
+        pam = sdk_venv()
+        out = Path(scratch) / "sdk-out"
+        sdk = run_measured(
+            [str(pam), "convert", str(source), "-o", str(out), "--provider", "chatgpt"]
+        )
+        print(f"SDK pam convert:  {sdk.summary()}")
+        if not sdk.ok:
+            print(f"  (SDK failed: {(sdk.stderr or sdk.stdout).strip()[-500:]})")
+        shutil.rmtree(out, ignore_errors=True)
+    print(
+        f"convert, like for like: SDK / memvault = {fmt_ratio(sdk.seconds, converted.seconds)} "
+        f"(time), {fmt_ratio(sdk.peak_rss_bytes, converted.peak_rss_bytes)} (peak RSS)"
+    )
+    print(
+        f"import: time: SDK / memvault = {fmt_ratio(sdk.seconds, ours.seconds)}; "
+        f"peak RSS: SDK / memvault = {fmt_ratio(sdk.peak_rss_bytes, ours.peak_rss_bytes)} "
+        f"({fmt_bytes(ours.peak_rss_bytes)} vs {fmt_bytes(sdk.peak_rss_bytes)})"
+    )
+    fast = sdk.seconds >= 10 * ours.seconds
+    small = ours.peak_rss_bytes < 150 << 20
+    verdict = {True: "met", False: "MISSED"}
+    print(f"targets: ≥10× faster {verdict[fast]}; under 150 MB peak RSS {verdict[small]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Which importer reads a target: by content (entry names, the first bytes of a file — never
+the whole file), or forced by name (``--from PROVIDER``).
+
+`REGISTRY` lists the provider modules; each defines a module-level ``IMPORTER``. A PAM
+memory-store, conversation file or export (read by `memvault.exchange`, not by an importer)
+is told apart by `looks_like_pam`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from typing import Final
+
+from memvault.importers.base import Importer
+from memvault.sources import SourceError, Target
+
+#: Provider modules under memvault.importers, in the order their `sniff` is tried.
+REGISTRY: Final[tuple[str, ...]] = ("chatgpt", "claude", "gemini", "copilot", "grok", "memory_text")
+
+#: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
+ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt"}
+
+#: What each provider's sniff looks for, for the error when nothing matches.
+LOOKED_FOR: Final = {
+    "chatgpt": "conversations.json starting with a JSON array whose objects have 'mapping'",
+    "claude": "conversations.json whose first bytes have 'chat_messages' (or memories.json, "
+    "projects.json, users.json with 'conversations_memory', 'prompt_template', "
+    "'email_address')",
+    "gemini": "My Activity/Gemini Apps/MyActivity.json (or Minha atividade/Apps do "
+    "Gemini/MinhaAtividade.json): a JSON array of events whose 'header' names Gemini or Bard",
+    "copilot": "copilot-activity-history.csv, copilot-chat-activity.csv, "
+    "copilot-in-Microsoft-365-apps-activity.csv, windows-apps-copilot-activity-history.csv, "
+    "or a CSV whose header has Conversation, Time, Author, Message (or ChatName, CreatedAt, "
+    "MessageContent, Author; or ClientApp, Timestamp, Prompt)",
+    "grok": "prod-grok-backend.json: a JSON object starting with 'conversations', "
+    "'projects', 'tasks' or 'media_posts'",
+    "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
+}
+
+_PAM_MARK: Final = b'"portable-ai-memory'
+_HEAD: Final = 4096
+
+
+class DetectionError(Exception):
+    """No importer recognized the target (or the forced name is unknown)."""
+
+
+def load(name: str) -> Importer:
+    """The importer of a provider module, by its name or alias (``--from``)."""
+    module = ALIASES.get(name.lower(), name.lower().replace("-", "_"))
+    if module not in REGISTRY:
+        known = ", ".join(sorted({*(m.replace("_", "-") for m in REGISTRY)}))
+        raise DetectionError(f"unknown provider {name!r}; known: {known}")
+    imported = importlib.import_module(f"memvault.importers.{module}")
+    importer = imported.IMPORTER
+    if not isinstance(importer, Importer):
+        raise DetectionError(f"memvault.importers.{module}.IMPORTER is not an Importer")
+    return importer
+
+
+def importers() -> Iterator[tuple[str, Importer]]:
+    for module in REGISTRY:
+        yield module, load(module)
+
+
+def looks_like_pam(target: Target) -> bool:
+    """A PAM document or export: a JSON object whose first bytes name a portable-ai-memory
+    schema (memory-store, conversation or embeddings), or a folder/zip with memory-store.json.
+    """
+    if any(e.name.rsplit("/", 1)[-1] == "memory-store.json" for e in target.entries):
+        return True
+    for entry in target.entries[:1] if target.kind == "file" else []:
+        try:
+            with entry.stream() as stream:
+                head = stream.read(_HEAD)
+        except SourceError:
+            return False
+        stripped = head.lstrip(b"\xef\xbb\xbf \t\r\n")
+        return stripped[:1] == b"{" and _PAM_MARK in head
+    return False
+
+
+def detect(target: Target) -> Importer:
+    """The importer whose `sniff` recognizes the target; DetectionError listing what was
+    looked for when none does (a PAM input is named as such)."""
+    for _module, importer in importers():
+        if importer.sniff(target):
+            return importer
+    if looks_like_pam(target):
+        raise DetectionError(
+            f"{target.path} is a PAM document or export, not a provider export; "
+            "use `memvault import` without --from"
+        )
+    looked = "; ".join(f"{m.replace('_', '-')}: {LOOKED_FOR.get(m, 'its own files')}"
+                       for m in REGISTRY)  # fmt: skip
+    names = ", ".join(e.name for e in target.entries[:8]) or "no files"
+    raise DetectionError(
+        f"{target.path} is not an export memvault recognizes (it holds: {names}). Looked for — "
+        f"{looked}. Name the provider with --from PROVIDER if it is one of these."
+    )

@@ -1,0 +1,688 @@
+"""Google Gemini: the Takeout activity log `My Activity/Gemini Apps/MyActivity.json`
+(Portuguese Takeout: `Minha atividade/Apps do Gemini/MinhaAtividade.json`), in the Takeout
+zip, in its folder, or alone.
+
+The log is one JSON array of events, one per prompt and response, newest first — not
+conversations (PAM importer mappings §3). Three event shapes are read, per event:
+
+- variant A: ``details: [{name: "Request"|"Response", value}]``;
+- variant B: ``userInteractions: [{userInteraction: {request, response, …}}]`` where request
+  and response are JSON strings;
+- the common real shape: ``title: "Prompted <text>"`` (``"Comando: <text>"`` in Portuguese)
+  with the response as HTML in ``safeHtmlItem: [{html}]``; the HTML becomes text here and
+  stays verbatim in the message's ``raw_metadata``.
+
+Events are grouped by the conversation id in ``titleUrl`` (``…/app/<id>``); events without
+one are sorted by time and start a new conversation after a gap of more than
+`SESSION_GAP` (see docs/importers.md). Every event is kept verbatim in the ``raw_metadata``
+of its first message, so nothing the provider exported is dropped.
+
+The file is streamed twice (ijson): a first pass keeps a small index per event (ids, time,
+size); later passes load only the events of a batch of conversations whose total size stays
+under `BATCH_BYTES`, so memory is bounded however large the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import mimetypes
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from html.parser import HTMLParser
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import ijson
+import orjson
+
+from memvault.importers.base import (
+    ImportContext,
+    ImportedConversation,
+    Importer,
+    ImporterId,
+    ImportFormatError,
+    ImportRecord,
+)
+from memvault.importers.common import (
+    UTF8_BOM,
+    BinaryReader,
+    Progress,
+    Rejoined,
+    batches,
+    fill_times,
+    kind,
+    parse_iso,
+    short_title,
+)
+from memvault.importers.ids import stable_id
+from memvault.sources import Entry, SourceError, Target
+
+PROVIDER: Final = "gemini"
+#: Events without a conversation id further apart than this start a new conversation.
+SESSION_GAP: Final = timedelta(minutes=30)
+#: Upper bound (bytes of event JSON) of the events held in memory at once.
+BATCH_BYTES: Final = 32 << 20
+_SNIFF_BYTES: Final = 8192
+_EXPORT_FORMAT: Final = "takeout-my-activity"
+
+#: Activity file names, lower-cased, per Takeout locale: (folder, file).
+_ACTIVITY_PATHS: Final = (
+    ("gemini apps", "myactivity.json"),
+    ("apps do gemini", "minhaatividade.json"),
+)
+_ACTIVITY_FILES: Final = frozenset(name for _, name in _ACTIVITY_PATHS)
+#: `title` prefixes that carry the user's prompt (English and Portuguese Takeout).
+_PROMPT_PREFIXES: Final = ("Prompted ", "Comando: ", "Comando ")
+_REQUEST_NAMES: Final = frozenset({"request", "prompt", "solicitação", "pedido", "comando"})
+_RESPONSE_NAMES: Final = frozenset({"response", "resposta"})
+_CONVERSATION_ID: Final = re.compile(r"^[A-Za-z0-9_-]{6,}$")
+
+
+class GeminiImporter(Importer):
+    id = ImporterId(PROVIDER, "2026.11")
+
+    def sniff(self, target: Target) -> bool:
+        if any(_is_activity_path(e.name) for e in target.entries):
+            return True
+        candidates = [
+            e for e in target.entries if target.kind == "file" or e.name.lower() in _ACTIVITY_FILES
+        ]
+        return any(_looks_like_activity(_head(e)) for e in candidates)
+
+    def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
+        entries = _activity_entries(target)
+        if not entries:
+            raise ImportFormatError(
+                str(target.path),
+                "no Gemini activity file (My Activity/Gemini Apps/MyActivity.json) in it",
+            )
+        # The first pass reads every file whole, once: it is what the progress bar counts.
+        progress = Progress(context.progress)
+        index = [
+            slot for n, entry in enumerate(entries) for slot in _index_entry(n, entry, progress)
+        ]
+        for batch in batches(_group(index), lambda group: group.size, BATCH_BYTES):
+            wanted = {(s.entry, s.ordinal) for group in batch for s in group.slots}
+            events = _load_events(entries, wanted)
+            for group in batch:
+                yield ImportedConversation(_conversation(group, events, entries, context))
+
+
+IMPORTER: Final = GeminiImporter()
+
+
+# -- locating and sniffing -----------------------------------------------------------------
+
+
+def _is_activity_path(name: str) -> bool:
+    parts = name.lower().split("/")
+    return len(parts) >= 2 and (parts[-2], parts[-1]) in _ACTIVITY_PATHS
+
+
+def _head(entry: Entry) -> bytes:
+    try:
+        with entry.stream() as stream:
+            return stream.read(_SNIFF_BYTES)
+    except SourceError:
+        return b""
+
+
+def _looks_like_activity(head: bytes) -> bool:
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not text.startswith(b"["):
+        return False
+    body = text[1:].lstrip()
+    return (
+        body.startswith(b"{")
+        and b'"header"' in text
+        and (b"Gemini" in text or b"Bard" in text)
+        and (b'"time"' in text or b'"title"' in text)
+    )
+
+
+def _activity_entries(target: Target) -> list[Entry]:
+    named = [e for e in target.entries if _is_activity_path(e.name)]
+    if named:
+        return sorted(named, key=lambda e: e.name)
+    if target.kind == "file":
+        return list(target.entries)
+    return [
+        e
+        for e in target.entries
+        if e.name.lower() in _ACTIVITY_FILES and _looks_like_activity(_head(e))
+    ]
+
+
+# -- pass 1: a small index of every event ---------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Slot:
+    entry: int
+    ordinal: int
+    conversation_id: str | None
+    time: datetime | None
+    #: SHA-256 of the event's canonical JSON: the same event in two files is read once
+    digest: str
+    size: int
+
+
+def _where(entry: Entry, ordinal: int) -> str:
+    return f"{entry.display}: event {ordinal}"
+
+
+def _events(entry: Entry, progress: Progress | None = None) -> Iterator[tuple[int, Any]]:
+    """The entry's top-level array items, streamed; a clear error for anything else. The
+    bytes read are reported to `progress` when one is given."""
+    try:
+        with entry.stream() as raw:
+            stream = progress.counted(raw) if progress is not None else raw
+            reader = _json_array(stream, entry.display)
+            ordinal = -1
+            try:
+                for ordinal, event in enumerate(ijson.items(reader, "item", use_float=True)):
+                    yield ordinal, event
+            except ijson.JSONError as exc:
+                raise ImportFormatError(
+                    f"{entry.display}: event {ordinal + 1}", f"not valid JSON ({_reason(exc)})"
+                ) from None
+    except SourceError as exc:
+        raise ImportFormatError(exc.target, exc.message) from None
+
+
+def _reason(exc: Exception) -> str:
+    """The parser's message, first line only (yajl adds a drawing of where it stopped)."""
+    detail = exc.args[0] if exc.args else exc
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    return str(detail).strip().split("\n", 1)[0]
+
+
+def _json_array(stream: BinaryReader, where: str) -> Rejoined:
+    """The stream minus a UTF-8 byte order mark, after checking that it holds a JSON array."""
+    head = stream.read(_SNIFF_BYTES).removeprefix(UTF8_BOM)
+    first = head.lstrip()[:1]
+    if first != b"[":
+        what = "the file is empty" if not first else f"it starts with {first!r}"
+        raise ImportFormatError(
+            where, f"expected a JSON array of Takeout activity events, but {what}"
+        )
+    return Rejoined(head, stream)
+
+
+def _index_entry(n: int, entry: Entry, progress: Progress) -> Iterator[_Slot]:
+    for ordinal, event in _events(entry, progress):
+        where = _where(entry, ordinal)
+        if not isinstance(event, dict):
+            raise ImportFormatError(where, f"expected an object, got {kind(event)}")
+        raw = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
+        _turns(event, where, convert=False)  # every event is checked before anything is yielded
+        yield _Slot(
+            entry=n,
+            ordinal=ordinal,
+            conversation_id=_conversation_id(event, where),
+            time=_event_time(event, where),
+            digest=hashlib.sha256(raw).hexdigest(),
+            size=len(raw),
+        )
+
+
+def _event_time(event: dict[str, Any], where: str) -> datetime | None:
+    value = event.get("time")
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ImportFormatError(where, f"field 'time': expected a string, got {kind(value)}")
+    try:
+        return parse_iso(value)  # Takeout writes UTC ("Z"); a bare time is read as UTC
+    except ValueError:
+        raise ImportFormatError(
+            where, f"field 'time': {value!r} is not an ISO 8601 timestamp"
+        ) from None
+
+
+def _conversation_id(event: dict[str, Any], where: str) -> str | None:
+    url = event.get("titleUrl")
+    if url is None:
+        return None
+    if not isinstance(url, str):
+        raise ImportFormatError(where, f"field 'titleUrl': expected a string, got {kind(url)}")
+    parts = [p for p in urlsplit(url).path.split("/") if p]
+    # https://gemini.google.com/app/<id> or …/app/c/<id> (Bard: …/chat/<id>); a bare …/app
+    # names no conversation
+    anchor = next((p for p in parts if p in ("app", "chat")), None)
+    if anchor is None:
+        return None
+    tail = parts[parts.index(anchor) + 1 :]
+    if tail[:1] == ["c"]:
+        tail = tail[1:]
+    if len(tail) == 1 and _CONVERSATION_ID.match(tail[0]):
+        return tail[0]
+    return None
+
+
+# -- grouping --------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Group:
+    #: the provider's conversation id, or None for a time-gap session
+    conversation_id: str | None
+    slots: list[_Slot]
+
+    @property
+    def size(self) -> int:
+        return sum(s.size for s in self.slots)
+
+
+def _fill_times(slots: list[_Slot]) -> None:
+    """An event without `time` takes the time of the event before it in its file (the log is
+    ordered), else the first one of the file, else the Unix epoch (`fill_times`)."""
+    by_entry: dict[int, list[_Slot]] = {}
+    for slot in slots:
+        by_entry.setdefault(slot.entry, []).append(slot)
+    for entry_slots in by_entry.values():
+        entry_slots.sort(key=lambda s: s.ordinal)
+        for slot, moment in zip(
+            entry_slots, fill_times([s.time for s in entry_slots]), strict=True
+        ):
+            slot.time = moment
+
+
+def _group(slots: list[_Slot]) -> list[_Group]:
+    _fill_times(slots)
+    seen: set[str] = set()
+    by_id: dict[str, list[_Slot]] = {}
+    loose: list[_Slot] = []
+    for slot in slots:
+        if slot.digest in seen:  # the same event in two activity files
+            continue
+        seen.add(slot.digest)
+        if slot.conversation_id is not None:
+            by_id.setdefault(slot.conversation_id, []).append(slot)
+        else:
+            loose.append(slot)
+    groups = [_Group(cid, sorted(group, key=_order)) for cid, group in by_id.items()]
+    session: list[_Slot] = []
+    for slot in sorted(loose, key=_order):
+        assert slot.time is not None
+        if session and slot.time - _time(session[-1]) > SESSION_GAP:
+            groups.append(_Group(None, session))
+            session = []
+        session.append(slot)
+    if session:
+        groups.append(_Group(None, session))
+    groups.sort(key=lambda g: (_time(g.slots[0]), g.slots[0].digest))
+    return groups
+
+
+def _time(slot: _Slot) -> datetime:
+    assert slot.time is not None
+    return slot.time
+
+
+def _order(slot: _Slot) -> tuple[datetime, str]:
+    return (_time(slot), slot.digest)
+
+
+def _load_events(entries: list[Entry], wanted: set[tuple[int, int]]) -> dict[tuple[int, int], Any]:
+    loaded: dict[tuple[int, int], Any] = {}
+    for n, entry in enumerate(entries):
+        if not any(e == n for e, _ in wanted):
+            continue
+        for ordinal, event in _events(entry):
+            if (n, ordinal) in wanted:
+                loaded[(n, ordinal)] = event
+    return loaded
+
+
+# -- one event into messages -----------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Turn:
+    role: str
+    text: str
+    #: event members this message carries instead of the first message's copy of the event
+    #: (the response HTML goes with the response)
+    raw: dict[str, Any]
+
+
+def _turns(event: dict[str, Any], where: str, *, convert: bool = True) -> list[_Turn]:
+    """The messages of one event; `convert=False` only checks the event (HTML responses are
+    left unconverted, as the first pass needs no text)."""
+    if "details" in event:
+        return _detail_turns(event["details"], where)
+    if "userInteractions" in event:
+        return _interaction_turns(event["userInteractions"], where)
+    turns: list[_Turn] = []
+    title = event.get("title")
+    if title is not None and not isinstance(title, str):
+        raise ImportFormatError(where, f"field 'title': expected a string, got {kind(title)}")
+    prompt = _strip_prompt_prefix(title) if title else None
+    if prompt is not None:
+        turns.append(_Turn("user", prompt, {}))
+    html = event.get("safeHtmlItem")
+    if html is not None:
+        turns.append(
+            _Turn("assistant", _html_items_text(html, where, convert), {"safeHtmlItem": html})
+        )
+    return turns
+
+
+def _strip_prompt_prefix(title: str) -> str | None:
+    for prefix in _PROMPT_PREFIXES:
+        if title.startswith(prefix):
+            return title[len(prefix) :]
+    return None
+
+
+def _detail_turns(details: Any, where: str) -> list[_Turn]:
+    if not isinstance(details, list):
+        raise ImportFormatError(where, f"field 'details': expected an array, got {kind(details)}")
+    turns = []
+    for i, item in enumerate(details):
+        at = f"field 'details[{i}]'"
+        if not isinstance(item, dict):
+            raise ImportFormatError(where, f"{at}: expected an object, got {kind(item)}")
+        name, value = item.get("name"), item.get("value")
+        if not isinstance(name, str):
+            raise ImportFormatError(where, f"{at}.name: expected a string, got {kind(name)}")
+        role = (
+            "user"
+            if name.lower() in _REQUEST_NAMES
+            else "assistant"
+            if name.lower() in _RESPONSE_NAMES
+            else None
+        )
+        if role is None:  # another detail (kept with the event in raw_metadata)
+            continue
+        if not isinstance(value, str):
+            raise ImportFormatError(where, f"{at}.value: expected a string, got {kind(value)}")
+        turns.append(_Turn(role, value, {}))
+    return turns
+
+
+def _interaction_turns(interactions: Any, where: str) -> list[_Turn]:
+    if not isinstance(interactions, list):
+        raise ImportFormatError(
+            where, f"field 'userInteractions': expected an array, got {kind(interactions)}"
+        )
+    turns = []
+    for i, item in enumerate(interactions):
+        at = f"field 'userInteractions[{i}]'"
+        inner = item.get("userInteraction") if isinstance(item, dict) else None
+        if not isinstance(inner, dict):
+            raise ImportFormatError(where, f"{at}.userInteraction: expected an object")
+        for key, role in (("request", "user"), ("response", "assistant")):
+            value = inner.get(key)
+            if value is None:
+                continue
+            if not isinstance(value, str):
+                raise ImportFormatError(
+                    where, f"{at}.userInteraction.{key}: expected a JSON string, got {kind(value)}"
+                )
+            turns.append(_Turn(role, _embedded_text(value), {}))
+    return turns
+
+
+def _embedded_text(value: str) -> str:
+    """The text of a request/response JSON string: its ``text`` members in order, else every
+    string in it; a string that is not JSON is the text itself."""
+    try:
+        parsed = json.loads(value)
+    except ValueError:
+        return value
+    texts = list(_strings(parsed, only_text=True)) or list(_strings(parsed, only_text=False))
+    return "\n".join(t for t in texts if t)
+
+
+def _strings(value: Any, *, only_text: bool, key: str | None = None) -> Iterator[str]:
+    if isinstance(value, str):
+        if not only_text or key == "text":
+            yield value
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item, only_text=only_text, key=key)
+    elif isinstance(value, dict):
+        for k, item in value.items():
+            yield from _strings(item, only_text=only_text, key=k)
+
+
+def _html_items_text(items: Any, where: str, convert: bool) -> str:
+    if not isinstance(items, list):
+        raise ImportFormatError(
+            where, f"field 'safeHtmlItem': expected an array, got {kind(items)}"
+        )
+    texts = []
+    for i, item in enumerate(items):
+        html = item.get("html") if isinstance(item, dict) else None
+        if not isinstance(html, str):
+            raise ImportFormatError(where, f"field 'safeHtmlItem[{i}].html': expected a string")
+        texts.append(html_to_text(html) if convert else "")
+    return "\n\n".join(t for t in texts if t)
+
+
+def _fold_spaces(data: str) -> str:
+    """Every run of whitespace as one space, as a browser shows it (str.split: C speed)."""
+    folded = " ".join(data.split())
+    if not folded:
+        return " " if data else ""
+    return (" " if data[0].isspace() else "") + folded + (" " if data[-1].isspace() else "")
+
+
+class _HtmlText(HTMLParser):
+    """HTML to plain text: paragraphs, headings and lists are separated by a blank line,
+    list items and rows start a line ("- " before an item), `<pre>` keeps its spacing,
+    scripts and styles are dropped, entities are decoded."""
+
+    _PARAGRAPHS: Final = frozenset(
+        {"p", "ul", "ol", "pre", "blockquote", "table", "hr", "section", "article"}
+        | {"h1", "h2", "h3", "h4", "h5", "h6"}
+    )
+    _LINES: Final = frozenset({"li", "tr", "div", "dt", "dd"})
+    _SKIP: Final = frozenset({"script", "style"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self._pending = 0  # line breaks owed before the next text: 1 = new line, 2 = blank line
+        self._prefix = ""
+        self._pre = 0
+        self._skip = 0
+
+    def _block(self, level: int) -> None:
+        self._pending = max(self._pending, level)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self._SKIP:
+            self._skip += 1
+        elif tag == "br":
+            self.parts.append("\n")
+        elif tag in self._PARAGRAPHS:
+            self._block(2)
+            self._pre += tag == "pre"
+        elif tag in self._LINES:
+            self._block(1)
+            self._prefix = "- " if tag == "li" else ""
+        elif tag in ("td", "th"):
+            self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self._SKIP:
+            self._skip = max(0, self._skip - 1)
+        elif tag in self._PARAGRAPHS:
+            self._block(2)
+            self._pre = max(0, self._pre - (tag == "pre"))
+        elif tag in self._LINES:
+            self._block(1)
+
+    def handle_data(self, data: str) -> None:
+        if self._skip:
+            return
+        text = data if self._pre else _fold_spaces(data)
+        if not text.strip() and not self._pre:
+            if not self._pending:
+                self.parts.append(text)
+            return
+        if self._pending or not self.parts:  # a line starts: no leading space
+            if self.parts:
+                self.parts.append("\n" * self._pending)
+            text = text if self._pre else text.lstrip()
+        self.parts.append(self._prefix + text)
+        self._pending, self._prefix = 0, ""
+
+
+def html_to_text(html: str) -> str:
+    """The visible text of an HTML fragment (a Gemini response in Takeout)."""
+    parser = _HtmlText()
+    parser.feed(html)
+    parser.close()
+    text = "\n".join(line.rstrip(" ") for line in "".join(parser.parts).split("\n"))
+    while "\n\n\n" in text:  # str.replace is much faster than a regex here
+        text = text.replace("\n\n\n", "\n\n")
+    return text.strip()
+
+
+_ATTACHMENT_FIELDS: Final = ("attachedFiles", "attachments", "imageFile")
+
+
+def _attachments(event: dict[str, Any]) -> list[dict[str, Any]]:
+    """File names Takeout lists with an event (the files sit beside the activity log)."""
+    names: list[str] = []
+    for field in _ATTACHMENT_FIELDS:
+        value = event.get(field)
+        if isinstance(value, str):
+            names.append(value)
+        elif isinstance(value, list):
+            names.extend(v for v in value if isinstance(v, str))
+    result = []
+    for name in names:
+        mime = mimetypes.guess_type(name)[0]
+        major = (mime or "").split("/")[0]
+        kind = major if major in ("image", "audio", "video") else "file"
+        if mime in ("application/pdf", "application/msword") or (mime or "").startswith(
+            ("text/", "application/vnd.openxmlformats")
+        ):
+            kind = "document"
+        result.append({"type": kind, "name": name, "mime_type": mime, "ref": name})
+    return result
+
+
+# -- documents ---------------------------------------------------------------------------------
+
+
+def _rfc3339(when: datetime) -> str:
+    """Milliseconds written out when the time has only milliseconds (``.500Z``), else
+    microseconds — unlike `common.rfc3339`, which drops trailing zeros. Gemini's ids are
+    made from this text (time-gap sessions), so it stays as gemini-importer/2026.11 wrote it
+    (PAM §25.5)."""
+    when = when.astimezone(UTC)
+    if when.microsecond % 1000 == 0:
+        stamp = when.strftime("%Y-%m-%dT%H:%M:%S") + (
+            f".{when.microsecond // 1000:03d}" if when.microsecond else ""
+        )
+    else:
+        stamp = when.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    return stamp + "Z"
+
+
+def _text_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _conversation(
+    group: _Group,
+    events: dict[tuple[int, int], Any],
+    entries: list[Entry],
+    context: ImportContext,
+) -> dict[str, Any]:
+    first = group.slots[0]
+    every_turns = [
+        _turns(events[(s.entry, s.ordinal)], _where(entries[s.entry], s.ordinal))
+        for s in group.slots
+    ]
+    prompts = [next((t.text for t in turns if t.role == "user"), "") for turns in every_turns]
+    if group.conversation_id is not None:
+        key: tuple[str, ...] = ("id", group.conversation_id)
+    else:
+        # A session is named by its first event: a newer export that adds later events to it
+        # keeps its id.
+        key = ("session", _rfc3339(_time(first)), _text_digest(prompts[0]))
+    conversation_id = stable_id(PROVIDER, "conversation", *key)
+    messages: list[dict[str, Any]] = []
+    silent: list[Any] = []
+    occurrences: dict[tuple[str, str], int] = {}
+    for slot, prompt, turns in zip(group.slots, prompts, every_turns, strict=True):
+        entry = entries[slot.entry]
+        event = events[(slot.entry, slot.ordinal)]
+        when = _rfc3339(_time(slot))
+        event_key = (when, _text_digest(prompt))
+        seen = occurrences.get(event_key, 0)
+        occurrences[event_key] = seen + 1
+        if not turns:
+            silent.append({"entry": entry.name, "event": event})
+            continue
+        moved = {key for turn in turns for key in turn.raw}
+        for i, turn in enumerate(turns):
+            raw: dict[str, Any] = {"entry": entry.name, **turn.raw}
+            if i == 0:
+                raw["takeout_event"] = {k: v for k, v in event.items() if k not in moved}
+            message: dict[str, Any] = {
+                "id": stable_id(
+                    PROVIDER, "message", *key, *event_key, str(seen), turn.role, str(i)
+                ),
+                "role": turn.role,
+                "content": {"type": "text", "text": turn.text},
+                "created_at": when,
+                "parent_id": None,
+                "children_ids": [],
+                "raw_metadata": raw,
+            }
+            if turn.role == "user":
+                message["attachments"] = _attachments(event)
+            if event.get("time") is None:
+                raw["time_missing"] = True
+            messages.append(message)
+    title = next(
+        (m["content"]["text"] for m in messages if m["role"] == "user" and m["content"]["text"]),
+        None,
+    )
+    raw_metadata: dict[str, Any] = {
+        "grouping": "titleUrl" if group.conversation_id is not None else "time-gap",
+        "entries": sorted({entries[s.entry].name for s in group.slots}),
+    }
+    if silent:
+        raw_metadata["events_without_messages"] = silent
+    return {
+        "schema": "portable-ai-memory-conversation",
+        "schema_version": "1.0",
+        "id": conversation_id,
+        "provider": {
+            "name": PROVIDER,
+            "conversation_id": group.conversation_id,
+            "export_format_version": _EXPORT_FORMAT,
+        },
+        "title": short_title(title),
+        "temporal": {
+            "created_at": _rfc3339(_time(first)),
+            "updated_at": _rfc3339(_time(group.slots[-1])),
+        },
+        "participants": _participants(messages),
+        "messages": messages,
+        "raw_metadata": raw_metadata,
+        "import_metadata": context.import_metadata(GeminiImporter.id),
+    }
+
+
+def _participants(messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    roles = {m["role"] for m in messages}
+    result = []
+    if "user" in roles:
+        result.append({"role": "user", "name": None})
+    if "assistant" in roles:
+        result.append({"role": "assistant", "name": "Gemini"})
+    return result

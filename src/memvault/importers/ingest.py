@@ -1,0 +1,217 @@
+"""Store what an importer yields in the vault: in one transaction, streaming.
+
+Conversations are written in small batches as they arrive (never all held at once); memories
+are gathered (a provider exports few) and added at the end, still inside the same transaction,
+so an error anywhere — a damaged conversation halfway through a gigabyte file — leaves the
+vault exactly as it was. Importing the same export again changes nothing
+(`Vault.put_conversations` ignores `import_metadata`; `Vault.add_memories_unless_known` skips
+memories the vault already has); a newer export of the same account adds only what is new.
+The export is read and converted by child processes while this one writes (`pipe`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from memvault import __version__
+from memvault.errors import InvalidInput
+from memvault.importers.base import (
+    ImportContext,
+    ImportedConversation,
+    ImportedMemory,
+    Importer,
+    ImportRecord,
+)
+from memvault.importers.pipe import reader_processes
+from memvault.model import Memory
+from memvault.sources import Target
+from memvault.store.base import StoredConversation
+from memvault.vault import Vault, format_timestamp
+
+#: The actor importers write as (background work: owner rights, DNA-protected memories kept).
+IMPORT_ACTOR: Final = "system:import"
+#: Conversations per `put_conversations` call.
+BATCH: Final = 128
+#: Reader processes at most: with more, writing to the vault (one process) is the bottleneck.
+MAX_READERS: Final = 2
+
+__all__ = ["IMPORT_ACTOR", "IngestResult", "ingest", "make_context", "store_records"]
+
+
+@dataclass(slots=True)
+class IngestResult:
+    """What one import did."""
+
+    importer: str
+    conversations_new: int = 0
+    conversations_updated: int = 0
+    conversations_unchanged: int = 0
+    messages_new: int = 0
+    messages_total: int = 0
+    memories_new: int = 0
+    memories_reinforced: int = 0
+    memories_unchanged: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "importer": self.importer,
+            "conversations": {
+                "new": self.conversations_new,
+                "updated": self.conversations_updated,
+                "unchanged": self.conversations_unchanged,
+            },
+            "messages": {"new": self.messages_new, "total": self.messages_total},
+            "memories": {
+                "new": self.memories_new,
+                "reinforced": self.memories_reinforced,
+                "unchanged": self.memories_unchanged,
+            },
+            "warnings": list(self.warnings),
+        }
+
+
+def make_context(
+    source_file: str,
+    checksum: str | None,
+    *,
+    progress: Callable[[int], None] | None = None,
+    now: datetime | None = None,
+) -> ImportContext:
+    """The context of one import: now, memvault's version, the file the user named."""
+    moment = now or datetime.now(UTC)
+    return ImportContext(
+        imported_at=format_timestamp(moment),
+        importer=f"memvault/{__version__}",
+        source_file=source_file,
+        source_checksum=checksum,
+        progress=progress,
+    )
+
+
+def file_checksum(path: Any) -> str | None:
+    """``sha256:<hex>`` of a regular file, read in chunks; None for a directory."""
+    import hashlib
+    from pathlib import Path
+
+    p = Path(path)
+    if not p.is_file():
+        return None
+    digest = hashlib.sha256()
+    with p.open("rb") as handle:
+        while chunk := handle.read(1 << 20):
+            digest.update(chunk)
+    return "sha256:" + digest.hexdigest()
+
+
+def stored(document: Any) -> StoredConversation:
+    """A conversation document as the vault stores it (its index columns filled)."""
+    provider = document.get("provider") or {}
+    temporal = document.get("temporal") or {}
+    messages = document.get("messages") or []
+    title = document.get("title")
+    return StoredConversation(
+        id=str(document["id"]),
+        platform=str(provider.get("name")),
+        document=document,
+        title=title if isinstance(title, str) else None,
+        created_at=temporal.get("created_at"),
+        updated_at=temporal.get("updated_at"),
+        message_count=len(messages),
+    )
+
+
+def store_records(
+    vault: Vault,
+    records: Iterable[ImportRecord | StoredConversation],
+    result: IngestResult,
+    *,
+    on_conversation: Callable[[int], None] | None = None,
+    actor: str = IMPORT_ACTOR,
+) -> IngestResult:
+    """Store records in ONE transaction (all or nothing); counts go into `result`.
+    A conversation may come ready to store (`StoredConversation`, from `reader_process`)."""
+    memories: list[Memory] = []
+    batch: list[StoredConversation] = []
+    seen = 0
+
+    def flush() -> None:
+        for _cid, outcome, fresh in vault.put_conversations(batch, actor=actor):
+            if outcome == "new":
+                result.conversations_new += 1
+            elif outcome == "updated":
+                result.conversations_updated += 1
+            else:
+                result.conversations_unchanged += 1
+            result.messages_new += fresh
+        batch.clear()
+
+    with vault.store.transaction():
+        for record in records:
+            if isinstance(record, ImportedConversation | StoredConversation):
+                conversation = (
+                    stored(record.document) if isinstance(record, ImportedConversation) else record
+                )
+                result.messages_total += conversation.message_count
+                batch.append(conversation)
+                seen += 1
+                if on_conversation is not None:
+                    on_conversation(seen)
+                if len(batch) >= BATCH:
+                    flush()
+            elif isinstance(record, ImportedMemory):
+                try:
+                    memories.append(Memory.from_json(record.memory))
+                except (TypeError, ValueError, KeyError) as exc:
+                    raise InvalidInput(
+                        f"memory {record.memory.get('id')}: not a PAM memory object ({exc})",
+                        "memory",
+                    ) from None
+        if batch:
+            flush()
+        if memories:
+            added, known = vault.add_memories_unless_known(memories, actor=actor)
+            result.memories_new += len(added.created)
+            result.memories_reinforced += len(added.reinforced)
+            result.memories_unchanged += len(known) + len(added.skipped)
+    return result
+
+
+def ingest(
+    vault: Vault,
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    *,
+    on_conversation: Callable[[int], None] | None = None,
+    actor: str = IMPORT_ACTOR,
+    readers: int | None = None,
+) -> IngestResult:
+    """Read `target` with `importer` and store everything in one transaction.
+
+    The export is read and converted by `readers` child processes (`reader_processes`) while
+    this one writes to the vault; by default one per core (at most two) where the platform
+    can fork, none (this process reads) with ``readers=0``.
+
+    Raises ImportFormatError / SourceError for unreadable input and InvalidInput for records
+    the vault refuses; in every case nothing was changed."""
+    result = IngestResult(importer.id.importer_version)
+    if readers is None:
+        readers = min(MAX_READERS, os.cpu_count() or 1) if hasattr(os, "fork") else 0
+    if readers > 0:
+        with reader_processes(importer, target, context, readers) as records:
+            store_records(vault, records, result, on_conversation=on_conversation, actor=actor)
+    else:
+        store_records(
+            vault,
+            importer.read(target, context),
+            result,
+            on_conversation=on_conversation,
+            actor=actor,
+        )
+    result.warnings.extend(context.warnings)
+    return result

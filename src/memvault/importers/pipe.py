@@ -1,0 +1,322 @@
+"""An export read and converted in child processes while the importing process writes.
+
+Parsing and converting a large export is Python work, and so is writing it to the encrypted
+vault: on a machine with several cores they overlap. `reader_processes` forks; each child runs
+the importer and serializes every conversation once (orjson, sorted keys: exactly the text the
+store keeps), and sends it with its index columns through a pipe; the parent gets
+`StoredConversation`s whose document is that text (`EncodedDocument`) and stores them without
+building the documents again. Memories, read progress, warnings and the child's error come
+through the same pipe, so the parent raises the same exception, with the same message, as if
+it had read the export itself.
+
+With several children, an importer that can split its reading (`Importer.read_shard`) gives
+each child every n-th item; the parent takes the items back in the export's order, so records,
+warnings, the first error and which duplicate memory is kept are those of one reader.
+
+The parent keeps its one transaction: an error on either side leaves the vault as it was.
+Memory stays bounded: a pipe blocks its child while the parent is behind.
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import os
+import pickle
+import signal
+import struct
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from typing import IO, Any, Final
+
+import orjson
+
+from memvault.importers.base import (
+    ImportContext,
+    ImportedConversation,
+    ImportedMemory,
+    Importer,
+    ImportFormatError,
+    ItemDone,
+    ShardEnd,
+)
+from memvault.sources import Target
+from memvault.store.base import StoredConversation
+from memvault.store.sqlite import EncodedDocument
+
+__all__ = ["reader_processes"]
+
+#: A frame: its kind and the length of its payload.
+_FRAME: Final = struct.Struct("<cI")
+_CONVERSATION: Final = b"C"  # index columns (JSON), a newline, the document (JSON)
+_MEMORY: Final = b"M"  # a PAM memory object (JSON)
+_PROGRESS: Final = b"P"  # bytes of the export read so far (decimal)
+_WARNINGS: Final = b"W"  # new warnings (JSON array)
+_ITEM_DONE: Final = b"I"  # the item's records are all sent (its index, decimal)
+_SHARD_END: Final = b"S"  # warnings that hold if every shard gives them (JSON array)
+_ERROR: Final = b"E"  # the exception that stopped the reader (pickled type, args, members)
+_DONE: Final = b"D"
+_BUFFER: Final = 1 << 20
+#: Conversations a child converts between two garbage collections.
+_COLLECT_EVERY: Final = 2000
+
+Record = StoredConversation | ImportedMemory
+
+
+@dataclass(slots=True)
+class _Child:
+    pid: int
+    stream: IO[bytes]
+    finished: bool = False  # sent DONE or ERROR, or its end was read
+    reaped: bool = False
+
+
+@contextmanager
+def reader_processes(
+    importer: Importer, target: Target, context: ImportContext, count: int = 1
+) -> Iterator[Iterator[Record]]:
+    """Fork `count` children that read `target` with `importer` (several only when it is
+    `shardable`); yields the records they send, in the export's order. The context's progress
+    callback is called, and its warnings extended, here."""
+    if count > 1 and not (importer.shardable and _archive_reopenable(target)):
+        count = 1
+    children: list[_Child] = []
+    try:
+        for shard in range(count):
+            read_fd, write_fd = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - a child (its work is checked through the parent)
+                # Whatever happens, the child never returns into the caller's code (its vault
+                # transaction is the parent's).
+                status = 1
+                try:
+                    os.close(read_fd)
+                    for other in children:
+                        other.stream.close()
+                    if count > 1:
+                        _reopen_archive(target)
+                    status = _run_child(importer, target, context, write_fd, shard, count)
+                finally:
+                    os._exit(status)
+            os.close(write_fd)
+            children.append(_Child(pid, os.fdopen(read_fd, "rb", buffering=_BUFFER)))
+        if count == 1:
+            yield _single(children[0], context)
+        else:
+            yield _merged(children, context)
+    finally:
+        for child in children:
+            child.stream.close()  # a child still writing gets EPIPE and stops
+            if not child.finished:
+                # It has nothing to clean up (it only reads); do not wait for it to notice.
+                with suppress(ProcessLookupError):
+                    os.kill(child.pid, signal.SIGKILL)
+            if not child.reaped:
+                os.waitpid(child.pid, 0)
+
+
+def _archive_reopenable(target: Target) -> bool:
+    """Whether each child can have its own handle on the target's zip archive: forked
+    processes share a file's offset, and zipfile seeks before it reads. An archive in memory
+    (decrypted) is copied with the process, one on disk is opened again by name."""
+    archive = target._zip  # the archive the entries read from
+    if archive is None or isinstance(archive.fp, io.BytesIO):
+        return True
+    return isinstance(archive.filename, str) and os.path.isfile(archive.filename)
+
+
+def _reopen_archive(target: Target) -> None:  # pragma: no cover - runs in a child
+    archive = target._zip  # the archive the entries read from
+    if archive is not None and not isinstance(archive.fp, io.BytesIO) and archive.filename:
+        archive.fp = open(archive.filename, "rb")  # noqa: SIM115 - lives as long as the child
+
+
+def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, bytes]]:
+    read = child.stream.read
+    unpack = _FRAME.unpack
+    size_of_head = _FRAME.size
+    while True:
+        head = read(size_of_head)
+        if len(head) < size_of_head:
+            _, status = os.waitpid(child.pid, 0)
+            child.finished = child.reaped = True
+            code = os.waitstatus_to_exitcode(status)
+            how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+            raise ImportFormatError(
+                context.source_file,
+                f"the process reading the export stopped before the end ({how}, out of "
+                "memory?); nothing was imported",
+            )
+        kind, size = unpack(head)
+        payload = read(size)
+        if kind == _ERROR:
+            child.finished = True
+            raise _unpickle_error(payload)
+        if kind == _DONE:
+            child.finished = True
+        yield kind, payload
+
+
+def _conversation(payload: bytes) -> StoredConversation:
+    split = payload.index(b"\n")
+    cid, platform, title, created, updated, count = orjson.loads(payload[:split])
+    return StoredConversation(
+        id=cid,
+        platform=platform,
+        document=EncodedDocument(payload[split + 1 :].decode()),
+        title=title,
+        created_at=created,
+        updated_at=updated,
+        message_count=count,
+    )
+
+
+def _single(child: _Child, context: ImportContext) -> Iterator[Record]:
+    loads = orjson.loads
+    for kind, payload in _frames(child, context):
+        if kind == _CONVERSATION:
+            yield _conversation(payload)
+        elif kind == _MEMORY:
+            yield ImportedMemory(loads(payload))
+        elif kind == _PROGRESS:
+            if context.progress is not None:
+                context.progress(int(payload))
+        elif kind in (_WARNINGS, _SHARD_END):
+            context.warnings.extend(loads(payload))
+        elif kind == _DONE:
+            return
+
+
+def _merged(children: list[_Child], context: ImportContext) -> Iterator[Record]:
+    """Item i from child i mod n, until the child whose turn it is has no more."""
+    loads = orjson.loads
+    frames = [_frames(child, context) for child in children]
+    ends: list[list[str] | None] = [None] * len(children)
+    seen_memories: set[str] = set()
+    index = 0
+    while True:
+        shard = index % len(children)
+        for kind, payload in frames[shard]:
+            if kind == _CONVERSATION:
+                yield _conversation(payload)
+            elif kind == _MEMORY:
+                memory = loads(payload)
+                if memory.get("id") not in seen_memories:
+                    seen_memories.add(memory.get("id"))
+                    yield ImportedMemory(memory)
+            elif kind == _PROGRESS:
+                if shard == 0 and context.progress is not None:
+                    context.progress(int(payload))
+            elif kind == _WARNINGS:
+                context.warnings.extend(loads(payload))
+            elif kind == _ITEM_DONE:
+                break
+            elif kind == _SHARD_END:
+                ends[shard] = loads(payload)
+            elif kind == _DONE:
+                # The export has no item `index`: the others have no more either.
+                for other, rest in enumerate(frames):
+                    if other != shard:
+                        for kind, payload in rest:
+                            if kind == _SHARD_END:
+                                ends[other] = loads(payload)
+                            elif kind == _DONE:
+                                break
+                shared = [set(end or ()) for end in ends]
+                context.warnings.extend(w for w in ends[0] or () if all(w in s for s in shared))
+                return
+        index += 1
+
+
+def _run_child(
+    importer: Importer, target: Target, context: ImportContext, fd: int, shard: int, count: int
+) -> int:
+    """Run the importer and send what it yields; the exit status."""
+    from memvault.importers.ingest import stored
+
+    # What the parent built is not this process's garbage to scan, and converting allocates
+    # so many containers (none in cycles) that automatic collection costs a fifth of the
+    # time: collect now and then instead, so memory stays bounded all the same.
+    gc.freeze()
+    gc.disable()
+    converted = 0
+    out = os.fdopen(fd, "wb", buffering=_BUFFER)
+    pack = _FRAME.pack
+    write = out.write
+    dumps = orjson.dumps
+    sort_keys = orjson.OPT_SORT_KEYS
+
+    def send(kind: bytes, payload: bytes) -> None:
+        write(pack(kind, len(payload)))
+        write(payload)
+
+    def send_warnings() -> None:
+        if context.warnings:
+            send(_WARNINGS, dumps(context.warnings))
+            context.warnings.clear()
+
+    if context.progress is not None:
+        context.progress = lambda done: send(_PROGRESS, str(done).encode())
+    records: Iterator[Any] = (
+        importer.read(target, context)
+        if count == 1
+        else importer.read_shard(target, context, shard, count)
+    )
+    try:
+        for record in records:
+            if isinstance(record, ImportedConversation):
+                row = stored(record.document)
+                head = dumps(
+                    [
+                        row.id,
+                        row.platform,
+                        row.title,
+                        row.created_at,
+                        row.updated_at,
+                        row.message_count,
+                    ]
+                )
+                send(_CONVERSATION, head + b"\n" + dumps(record.document, option=sort_keys))
+                converted += 1
+                if converted % _COLLECT_EVERY == 0:
+                    gc.collect()
+            elif isinstance(record, ImportedMemory):
+                send(_MEMORY, dumps(dict(record.memory)))
+            elif isinstance(record, ItemDone):
+                send_warnings()
+                send(_ITEM_DONE, str(record.index).encode())
+            elif isinstance(record, ShardEnd):
+                send_warnings()
+                send(_SHARD_END, dumps(list(record.warnings)))
+        send_warnings()
+        send(_DONE, b"")
+        out.flush()
+        return 0
+    except BrokenPipeError:  # the parent stopped reading: it has its own error
+        return 1
+    except BaseException as exc:
+        try:
+            send(_ERROR, _pickle_error(exc))
+            out.flush()
+        except OSError:
+            pass
+        return 1
+
+
+def _pickle_error(exc: BaseException) -> bytes:
+    """The exception as its type, args and members: exceptions whose constructor takes other
+    arguments than their args (ImportFormatError, SourceError) come back whole."""
+    members = dict(getattr(exc, "__dict__", {}))
+    try:
+        return pickle.dumps((type(exc), exc.args, members))
+    except Exception:
+        return pickle.dumps((RuntimeError, (f"{type(exc).__name__}: {exc}",), {}))
+
+
+def _unpickle_error(payload: bytes) -> BaseException:
+    kind, args, members = pickle.loads(payload)
+    exc: BaseException = kind.__new__(kind, *args)
+    exc.args = args
+    exc.__dict__.update(members)
+    return exc

@@ -1,0 +1,243 @@
+"""Provider imports read by child processes while the importing process writes (PAM §25
+conversations, one transaction): whatever the number of readers, the vault ends up with the
+same conversations, memories, counts, warnings and audit entries, and a bad conversation gives
+the same error and changes nothing. Also the streamed reading of conversations.json: items
+larger than the read window, pretty-printed files, escapes orjson refuses."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+from collections.abc import Iterator
+from dataclasses import replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from memvault.importers.base import (
+    ImportContext,
+    ImportedConversation,
+    ImportFormatError,
+    ImportRecord,
+)
+from memvault.importers.chatgpt import IMPORTER, ChatGPTImporter
+from memvault.importers.ingest import ingest, make_context, stored
+from memvault.sources import Target, open_target
+from memvault.store.sqlite import EncodedDocument
+from memvault.vault import Vault
+from providergen import chatgpt as gen
+from providergen import write_folder, write_zip
+from vaultkit import make_vault
+
+NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+def damaged_export(seed: int) -> dict[str, bytes]:
+    """An export whose graphs are damaged here and there (unknown roles, reordered or foreign
+    children, lost parents, empty nodes), with feedback for a conversation it does not hold:
+    every path that warns."""
+    files = gen.export(seed=seed, count=23)
+    convs = json.loads(files["conversations.json"])
+    rng = random.Random(seed)
+    for conv in convs:
+        keys = list(conv["mapping"])
+        for _ in range(3):
+            node = conv["mapping"][rng.choice(keys)]
+            op = rng.randrange(6)
+            if op == 0:
+                node["children"] = list(reversed(node.get("children", [])))
+            elif op == 1:
+                node["children"] = [*node.get("children", []), rng.choice(keys)]
+            elif op == 2:
+                node["parent"] = rng.choice([*keys, None, "missing"])
+            elif op == 3:
+                node["message"] = None
+            elif op == 4 and node.get("message"):
+                node["message"]["author"] = {"role": "critic", "name": "x", "metadata": {"a": 1}}
+            elif op == 5 and node.get("message"):
+                node["message"]["content"] = {"content_type": "mystery", "text": "?"}
+    files["conversations.json"] = json.dumps(convs).encode()
+    feedback = json.loads(files["message_feedback.json"])
+    feedback.append({**feedback[0], "conversation_id": "not-in-this-export"})
+    files["message_feedback.json"] = json.dumps(feedback).encode()
+    return files
+
+
+def imported(tmp_path: Path, path: Path, readers: int) -> tuple[Any, ...]:
+    """Everything an import leaves in a fresh vault, minus the moment it ran."""
+    with make_vault(tmp_path / f"vault-{readers}") as vault:
+        with open_target(path) as target:
+            result = ingest(
+                vault, IMPORTER, target, make_context(str(path), None, now=NOW), readers=readers
+            )
+        return (
+            result.to_json(),
+            conversations(vault),
+            sorted((m.id, m.content_hash) for m in vault.iter_memories()),
+            [(e.action, e.actor, e.details) for e in vault.audit_log() if e.action != "init"],
+        )
+
+
+def conversations(vault: Vault) -> list[tuple[str, Any]]:
+    return sorted((c.id, dict(c.document)) for c in vault.conversations())
+
+
+@pytest.mark.parametrize("shape", ["zip", "folder", "damaged"])
+def test_pam_25_readers_in_child_processes_store_what_one_reader_stores(
+    shape: str, tmp_path: Path
+) -> None:
+    files = damaged_export(4) if shape == "damaged" else gen.export(seed=5, count=17)
+    if shape == "zip":
+        path = write_zip(files, tmp_path / "export.zip")
+    else:
+        path = write_folder(files, tmp_path / "export")
+    alone = imported(tmp_path, path, readers=0)
+    assert alone[0]["conversations"]["new"] == (23 if shape == "damaged" else 17)
+    if shape == "damaged":
+        warnings = alone[0]["warnings"]
+        assert any("not-in-this-export" in w for w in warnings)
+        assert any("'critic'" in w for w in warnings)
+    for readers in (1, 2):
+        assert imported(tmp_path, path, readers) == alone, readers
+
+
+@pytest.mark.parametrize("bad", [7, 8])
+@pytest.mark.parametrize("readers", [0, 1, 2])
+def test_a_bad_conversation_is_the_same_error_with_any_number_of_readers(
+    bad: int, readers: int, tmp_path: Path
+) -> None:
+    files = gen.export(seed=9, count=12)
+    convs = json.loads(files["conversations.json"])
+    convs[bad]["mapping"] = "broken"
+    convs[bad + 2]["mapping"] = ["also broken, but after the first"]
+    files["conversations.json"] = json.dumps(convs).encode()
+    path = write_zip(files, tmp_path / "bad.zip")
+    with make_vault(tmp_path / "v") as vault:
+        before = (vault.stats(), [e.hash for e in vault.audit_log()])
+        with open_target(path) as target, pytest.raises(ImportFormatError) as caught:
+            ingest(vault, IMPORTER, target, make_context(str(path), None), readers=readers)
+        assert (
+            f"conversations.json: conversation {bad} (id {convs[bad]['conversation_id']}): "
+            "field 'mapping': expected an object"
+        ) in str(caught.value)
+        assert (vault.stats(), [e.hash for e in vault.audit_log()]) == before
+
+
+@pytest.mark.parametrize("readers", [0, 2])
+def test_invalid_json_names_the_conversation_with_any_number_of_readers(
+    readers: int, tmp_path: Path
+) -> None:
+    data = gen.export(seed=3, count=6)["conversations.json"]
+    at = data.index(b"Conversa 5")
+    path = tmp_path / "conversations.json"
+    path.write_bytes(data[:at] + b"\xff" + data[at + 1 :])
+    with make_vault(tmp_path / "v") as vault:
+        with open_target(path) as target, pytest.raises(ImportFormatError) as caught:
+            ingest(vault, IMPORTER, target, make_context(str(path), None), readers=readers)
+        assert "conversations.json: conversation 5: not valid JSON" in str(caught.value)
+        assert vault.stats()["conversations"] == 0
+
+
+def read_documents(path: Path) -> list[dict[str, Any]]:
+    with open_target(path) as target:
+        return [
+            dict(r.document)
+            for r in IMPORTER.read(target, make_context(path.name, None, now=NOW))
+            if isinstance(r, ImportedConversation)
+        ]
+
+
+def test_items_larger_than_the_read_window_and_pretty_printed_files(tmp_path: Path) -> None:
+    """A conversation of several MiB spans many reads; whitespace between and inside items
+    (an indented file) is skipped; the documents equal those of the compact file."""
+    convs = gen.conversations(6, 5)
+    node = next(n for n in convs[2]["mapping"].values() if n["message"])
+    node["message"]["content"] = {"content_type": "text", "parts": ["ação " * 700_000]}
+    compact = tmp_path / "compact" / "conversations.json"
+    pretty = tmp_path / "pretty" / "conversations.json"
+    for path, text in ((compact, json.dumps(convs)), (pretty, json.dumps(convs, indent=2))):
+        path.parent.mkdir()
+        path.write_text("\n " + text + "\n\n", encoding="utf-8")
+    documents = read_documents(compact)
+    assert len(documents) == 5
+    assert any(m["content"].get("text") == "ação " * 700_000 for m in documents[2]["messages"])
+    assert read_documents(pretty) == documents
+
+
+@pytest.mark.parametrize(
+    ("tail", "reason"),
+    [
+        (b"", "unexpected end of data"),
+        (b"] x", "trailing data after the array"),
+        (b",]", "expected"),
+        (b"}", "expected ',' or ']'"),
+    ],
+)
+def test_a_damaged_array_is_refused_naming_the_conversation(
+    tail: bytes, reason: str, tmp_path: Path
+) -> None:
+    data = gen.export(seed=3, count=2)["conversations.json"]
+    path = tmp_path / "conversations.json"
+    path.write_bytes(data[:-1] + tail)
+    with pytest.raises(ImportFormatError) as caught:
+        read_documents(path)
+    assert "conversations.json: conversation 2: not valid JSON" in str(caught.value)
+    assert reason in str(caught.value)
+
+
+def test_a_lone_surrogate_escape_imports_as_before(tmp_path: Path) -> None:
+    """orjson refuses a lone UTF-16 surrogate escape (a cut emoji); such a conversation is
+    read by yajl instead, which replaces it, so the export still imports."""
+    convs = gen.conversations(8, 2)
+    node = next(n for n in convs[1]["mapping"].values() if n["message"])
+    node["message"]["content"] = {"content_type": "text", "parts": ["cut emoji: MARK"]}
+    path = tmp_path / "conversations.json"
+    path.write_bytes(json.dumps(convs).encode().replace(b"MARK", b"\\ud83d!"))
+    documents = read_documents(path)
+    texts = [m["content"].get("text") or "" for m in documents[1]["messages"]]
+    assert any(t.startswith("cut emoji: ") and t.endswith("!") for t in texts)
+
+
+class _DyingImporter(ChatGPTImporter):
+    """The ChatGPT importer in a process that is killed after its third conversation (as
+    the out-of-memory killer would)."""
+
+    def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
+        for count, record in enumerate(super().read(target, context)):
+            if count == 3:
+                os.kill(os.getpid(), signal.SIGKILL)
+            yield record
+
+
+def test_a_reader_that_dies_is_a_clear_error_and_changes_nothing(tmp_path: Path) -> None:
+    path = write_zip(gen.export(seed=2, count=8), tmp_path / "export.zip")
+    with make_vault(tmp_path / "v") as vault:
+        before = (vault.stats(), [e.hash for e in vault.audit_log()])
+        with open_target(path) as target, pytest.raises(ImportFormatError) as caught:
+            ingest(vault, _DyingImporter(), target, make_context(str(path), None), readers=1)
+        assert "the process reading the export stopped before the end" in str(caught.value)
+        assert "killed by signal 9" in str(caught.value)
+        assert (vault.stats(), [e.hash for e in vault.audit_log()]) == before
+
+
+def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None:
+    """`put_conversations` inserts a batch's new conversations in one statement; one that
+    comes again later in the same batch is compared with the first (stored) version."""
+    documents = read_documents(write_folder(gen.export(seed=1, count=1), tmp_path / "e"))
+    first = stored(documents[0])
+    longer = dict(documents[0], title="Renamed")
+    encoded = replace(
+        stored(longer),
+        document=EncodedDocument(orjson.dumps(longer, option=orjson.OPT_SORT_KEYS).decode()),
+    )
+    with make_vault(tmp_path / "v") as vault:
+        outcomes = vault.put_conversations([first, first, encoded])
+        assert [o[1] for o in outcomes] == ["new", "unchanged", "updated"]
+        assert vault.get_conversation(first.id).document["title"] == "Renamed"
+        audited = [e.details for e in vault.audit_log() if e.action == "conversation"]
+        assert [d["conversation_id"] for d in audited] == [first.id] * 2
