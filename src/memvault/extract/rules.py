@@ -1,0 +1,1770 @@
+"""Offline, deterministic memory extraction from user messages (English and Portuguese).
+
+Each user message is cut into clauses; each clause is checked against rejection filters
+(questions, hypotheticals, reported speech, uncertainty, one-off task wording) and then against
+an ordered list of first-person patterns. The first pattern that matches a clause turns it into
+a third-person `Candidate`:
+
+- English statements become English content: ``I live in Lisbon`` → ``User lives in Lisbon``.
+- Portuguese statements stay Portuguese: ``eu moro em Lisboa`` → ``O usuário mora em Lisboa``
+  (the user's own words are kept; no translation is attempted). ``metadata.language`` says which.
+
+The confidence of each pattern is calibrated on the labeled set in ``tests/extraction_eval/``
+(see `CALIBRATION` and docs/extraction.md). Nothing here touches the network or the vault.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Final
+
+from memvault import __version__
+from memvault.extract.base import Candidate, UserMessage, fold
+
+__all__ = [
+    "CALIBRATION",
+    "EXTRACTOR",
+    "RULES",
+    "Rule",
+    "clauses",
+    "extract_message",
+    "extract_messages",
+    "rejection",
+]
+
+#: PAM §11 `provenance.extractor` of rule-extracted memories.
+EXTRACTOR: Final = f"memvault-rules/{__version__}"
+DEFAULT_CONFIDENCE: Final = 0.7
+
+#: Precision of each pattern measured on the tuning part of the labeled set
+#: (`python benchmarks/extraction.py --calibrate`), mapped to a confidence:
+#: 0.5 + 0.45 × (tp + 1) / (n + 2) — Laplace-smoothed so a pattern seen twice is not "certain".
+#: Patterns missing here (never fired on the set) get `DEFAULT_CONFIDENCE`.
+CALIBRATION: Final[Mapping[str, float]] = {
+    "en.context.just": 0.8,  # 1/1
+    "en.context.state": 0.84,  # 2/2
+    "en.context.this_period": 0.8,  # 1/1
+    "en.environment.my_device": 0.8,  # 1/1
+    "en.environment.on": 0.8,  # 1/1
+    "en.environment.remote": 0.8,  # 1/1
+    "en.environment.use": 0.84,  # 2/2
+    "en.fact.allergic": 0.8,  # 1/1
+    "en.fact.born": 0.8,  # 1/1
+    "en.fact.diet": 0.8,  # 1/1
+    "en.fact.have_condition": 0.8,  # 1/1
+    "en.fact.live": 0.86,  # 3/3
+    "en.fact.moved": 0.8,  # 1/1
+    "en.fact.no_longer_live": 0.8,  # 1/1
+    "en.fact.work_at": 0.84,  # 2/2
+    "en.goal.goal_is": 0.8,  # 1/1
+    "en.goal.learning": 0.8,  # 1/1
+    "en.goal.training": 0.8,  # 1/1
+    "en.goal.trying": 0.84,  # 2/2
+    "en.goal.want": 0.84,  # 2/2
+    "en.identity.age": 0.8,  # 1/1
+    "en.identity.from": 0.8,  # 1/1
+    "en.identity.name": 0.84,  # 2/2
+    "en.identity.nationality": 0.8,  # 1/1
+    "en.identity.occupation": 0.88,  # 4/4
+    "en.identity.pronouns": 0.8,  # 1/1
+    "en.instruction.always": 0.8,  # 1/1
+    "en.instruction.call_me": 0.8,  # 1/1
+    "en.instruction.dont": 0.8,  # 1/1
+    "en.instruction.from_now_on": 0.8,  # 1/1
+    "en.instruction.never": 0.8,  # 1/1
+    "en.instruction.when_you": 0.8,  # 1/1
+    "en.preference.dislike": 0.84,  # 2/2
+    "en.preference.fan": 0.8,  # 1/1
+    "en.preference.favorite": 0.8,  # 1/1
+    "en.preference.like": 0.8,  # 1/1
+    "en.preference.not_fan": 0.8,  # 1/1
+    "en.preference.prefer": 0.84,  # 2/2
+    "en.project.maintain": 0.8,  # 1/1
+    "en.project.my_project": 0.8,  # 1/1
+    "en.project.working_on": 0.86,  # 3/3
+    "en.relationship.count": 0.8,  # 1/1
+    "en.relationship.married": 0.8,  # 1/1
+    "en.relationship.my_x_is": 0.8,  # 1/1
+    "en.relationship.my_x_name": 0.84,  # 2/2
+    "en.relationship.named": 0.8,  # 1/1
+    "en.skill.been_doing": 0.8,  # 1/1
+    "en.skill.good_at": 0.84,  # 2/2
+    "en.skill.know_how": 0.8,  # 1/1
+    "en.skill.speak": 0.8,  # 1/1
+    "en.skill.years": 0.8,  # 1/1
+    "pt.context.just": 0.8,  # 1/1
+    "pt.context.state": 0.8,  # 1/1
+    "pt.context.this_period": 0.8,  # 1/1
+    "pt.environment.my_device": 0.8,  # 1/1
+    "pt.environment.remote": 0.8,  # 1/1
+    "pt.environment.use": 0.8,  # 1/1
+    "pt.fact.allergic": 0.8,  # 1/1
+    "pt.fact.born": 0.8,  # 1/1
+    "pt.fact.diet": 0.8,  # 1/1
+    "pt.fact.live": 0.86,  # 3/3
+    "pt.fact.moved": 0.8,  # 1/1
+    "pt.fact.no_longer_live": 0.8,  # 1/1
+    "pt.fact.work_at": 0.8,  # 1/1
+    "pt.goal.goal_is": 0.8,  # 1/1
+    "pt.goal.learning": 0.8,  # 1/1
+    "pt.goal.saving": 0.8,  # 1/1
+    "pt.goal.training": 0.8,  # 1/1
+    "pt.goal.want": 0.8,  # 1/1
+    "pt.identity.age": 0.8,  # 1/1
+    "pt.identity.from": 0.8,  # 1/1
+    "pt.identity.name": 0.84,  # 2/2
+    "pt.identity.nationality": 0.8,  # 1/1
+    "pt.identity.occupation": 0.86,  # 3/3
+    "pt.instruction.call_me": 0.8,  # 1/1
+    "pt.instruction.dont": 0.8,  # 1/1
+    "pt.instruction.from_now_on": 0.8,  # 1/1
+    "pt.instruction.never": 0.8,  # 1/1
+    "pt.instruction.verb_always": 0.8,  # 1/1
+    "pt.preference.dislike": 0.8,  # 1/1
+    "pt.preference.favorite_f": 0.8,  # 1/1
+    "pt.preference.hate": 0.8,  # 1/1
+    "pt.preference.like": 0.8,  # 1/1
+    "pt.preference.love": 0.8,  # 1/1
+    "pt.preference.prefer": 0.84,  # 2/2
+    "pt.project.my_project": 0.8,  # 1/1
+    "pt.project.working_on": 0.84,  # 2/2
+    "pt.relationship.count": 0.8,  # 1/1
+    "pt.relationship.married": 0.8,  # 1/1
+    "pt.relationship.meu": 0.8,  # 1/1
+    "pt.relationship.minha": 0.8,  # 1/1
+    "pt.relationship.named_m": 0.8,  # 1/1
+    "pt.skill.good_at": 0.8,  # 1/1
+    "pt.skill.know_how": 0.8,  # 1/1
+    "pt.skill.program": 0.8,  # 1/1
+    "pt.skill.speak": 0.8,  # 1/1
+    "pt.skill.years": 0.8,  # 1/1
+}
+
+# -- clauses ---------------------------------------------------------------------------------
+
+_SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
+#: A new first-person clause after "but"/"and" ("I live in Porto but I work in Lisbon").
+#: Also after a colon that introduces one ("Quick update: I moved to Lisbon").
+_CLAUSE_JOIN: Final = re.compile(
+    r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
+    r"tenho|trabalho|prefiro|gosto|estou)\b)",
+    re.IGNORECASE,
+)
+_FILLER: Final = re.compile(
+    r"^(?:(?:oh|ok|okay|well|so|also|btw|by the way|actually|anyway|fyi|just so you know|"
+    r"for context|for the record|some context|quick context|background|context|note|hi|hello|"
+    r"hey|yes|yeah|yep|no|nope|right|and|but|honestly|basically|olá|oi|então|bom|bem|aliás|"
+    r"ah|enfim|só para você saber|só pra você saber|para contexto|pra contexto|contexto|sim|"
+    r"não|e|mas|na verdade|ah sim|a propósito|por sinal)\s*[,:!]\s*"
+    r"|(?:also|btw|by the way|actually|anyway|fyi|so|and|oh|well|honestly|basically|now|"
+    r"these days|nowadays|lately|aliás|então|enfim|ah|na verdade|e|mas|a propósito|agora|"
+    r"hoje em dia)\s+)+",
+    re.IGNORECASE,
+)
+
+#: Rejection filters, in both languages. A clause that matches one yields nothing.
+_QUESTION_START: Final = re.compile(
+    r"^(?:what|how|why|when(?! you\b)|where|who|whom|which|whose|can you|could you|would you|"
+    r"will you|"
+    r"do you|did you|are you|is it|is there|are there|should i|shall i|can i|could i|may i|"
+    r"do i|am i|would it|o que|como|por que|porque|quando|onde|quem|qual|quais|você pode|"
+    r"voce pode|será que|sera que|devo|tem como|é possível)\b",
+    re.IGNORECASE,
+)
+_HYPOTHETICAL: Final = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|assuming|assume|pretend|hypothetically|"
+    r"let's say|lets say|say that|what if|in case|unless|wish|would be|i'd be|"
+    r"se eu|se fosse|caso eu|suponha|supondo|imagine|imagina|e se|hipoteticamente|"
+    r"digamos que|finja|fingir|quem me dera|seria|gostaria de ser)\b",
+    re.IGNORECASE,
+)
+_REPORTED: Final = re.compile(
+    r"\b(?:said|says|told me|tells me|thinks|claims|claimed|wrote|writes|according to|"
+    r"quoting|quote|asked me|"
+    r"disse|diz que|falou que|contou que|acha que|escreveu|segundo|de acordo com|perguntou)\b"
+    r"|[\"“”«»]",
+    re.IGNORECASE,
+)
+_UNCERTAIN: Final = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|might|may be|not sure|unsure|i guess|i suppose|"
+    r"i think i|i'm thinking about|i am thinking about|considering|kind of|sort of|"
+    r"talvez|provavelmente|possivelmente|acho que|não sei se|nao sei se|pode ser que|"
+    r"estou pensando em|to pensando em|quem sabe|sei lá|sei la)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF: Final = re.compile(
+    r"\b(?:for this|this time|this one|in this (?:answer|reply|case|one|email|message)|"
+    r"for now|right now|here below|nesta resposta|desta vez|por enquanto|neste caso)\b",
+    re.IGNORECASE,
+)
+_CHANGE: Final = re.compile(
+    r"\b(?:now|nowadays|these days|anymore|no longer|moved|switched|changed|recently started|"
+    r"just started|agora|hoje em dia|já não|ja nao|mudei|me mudei|mudei-me|troquei|passei a|"
+    r"não .{1,30} mais|deixei de)\b",
+    re.IGNORECASE,
+)
+
+
+def clauses(text: str) -> Iterator[str]:
+    """The clauses of a message: sentences, split again before a new first-person clause."""
+    for sentence in _SENTENCE.split(text):
+        for clause in _CLAUSE_JOIN.split(sentence):
+            stripped = clause.strip()
+            if stripped:
+                yield stripped
+
+
+def rejection(clause: str) -> str | None:
+    """Why a clause yields nothing (question, hypothetical, reported, uncertain, one-off), or
+    None when it may be a statement."""
+    body = _FILLER.sub("", clause).strip()
+    if body.endswith("?") or _QUESTION_START.match(body):
+        return "question"
+    if _HYPOTHETICAL.search(body):
+        return "hypothetical"
+    if _REPORTED.search(body):
+        return "reported"
+    if _UNCERTAIN.search(body):
+        return "uncertain"
+    if _ONE_OFF.search(body):
+        return "one-off"
+    return None
+
+
+# -- values ----------------------------------------------------------------------------------
+
+_CUT_EN: Final = re.compile(
+    r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
+    r"and my|and we|where i|when i|if)\b.*$|\s*[;:(].*$"
+    # A comma ends the value only before a new clause ("…, so no meat"), not inside a list
+    # ("short, concise answers").
+    r"|\s*,\s*(?:but|so|and i|and my|which|because|since|as|please|i|i'm|i've|my|we|it|"
+    r"it's|this|that|though|although|who|where|when|especially|except|not|both)\b.*$",
+    re.IGNORECASE,
+)
+_CUT_PT: Final = re.compile(
+    r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
+    r"se|já que)\b.*$|\s*[;:(].*$"
+    r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
+    r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já)\b.*$",
+    re.IGNORECASE,
+)
+_TRAIL: Final = re.compile(
+    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|"
+    r"these days|nowadays|anymore|agora|hoje em dia|mais))+$|[\s.!…:)]+$",
+    re.IGNORECASE,
+)
+_PRONOUNS_EN: Final = (
+    (re.compile(r"\bmy\b", re.IGNORECASE), "their"),
+    (re.compile(r"\bmine\b", re.IGNORECASE), "theirs"),
+    (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
+    (re.compile(r"\bme\b", re.IGNORECASE), "them"),
+    (re.compile(r"\bI'm\b|\bI am\b", re.IGNORECASE), "they are"),
+    (re.compile(r"\bI\b"), "they"),
+    (re.compile(r"\bour\b", re.IGNORECASE), "their"),
+)
+_PRONOUNS_PT: Final = (
+    (re.compile(r"\bmeu\b", re.IGNORECASE), "seu"),
+    (re.compile(r"\bminha\b", re.IGNORECASE), "sua"),
+    (re.compile(r"\bmeus\b", re.IGNORECASE), "seus"),
+    (re.compile(r"\bminhas\b", re.IGNORECASE), "suas"),
+    (re.compile(r"\beu\b", re.IGNORECASE), "ele"),
+)
+_MAX_WORDS: Final = 12
+
+
+def clean(value: str | None, language: str) -> str | None:
+    """A captured value, cut at the first clause boundary, without trailing filler, and with
+    first-person pronouns turned into third-person ones. None when nothing is left or the
+    value is too long to be one fact."""
+    if value is None:
+        return None
+    text = (_CUT_PT if language == "pt" else _CUT_EN).sub("", value.strip())
+    previous = None
+    while previous != text:
+        previous = text
+        text = _TRAIL.sub("", text).strip()
+    if not text or len(text.split()) > _MAX_WORDS:
+        return None
+    for pattern, replacement in _PRONOUNS_PT if language == "pt" else _PRONOUNS_EN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _key(value: str) -> str:
+    return " ".join(fold(value).split())
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """What a rule made of a clause (before provenance is attached)."""
+
+    content: str
+    slot: str | None
+    value: str | None
+    polarity: bool = True
+    change: bool = False
+    derived: tuple[tuple[str, str, str | None, str | None], ...] = ()
+
+
+Render = Callable[[re.Match[str], str], Hit | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One first-person pattern: `pattern` is matched at the start of a clause (after
+    fillers); `render` writes the third-person content."""
+
+    id: str
+    language: str
+    type: str
+    pattern: re.Pattern[str]
+    render: Render
+
+
+def _compile(regex: str) -> re.Pattern[str]:
+    return re.compile(r"^(?:" + regex + r")", re.IGNORECASE)
+
+
+def _template(
+    text: str,
+    slot: str | Callable[[dict[str, str]], str] | None = None,
+    value: str | None = "v",
+    *,
+    polarity: bool = True,
+    change: bool = False,
+    language: str = "en",
+    raw: tuple[str, ...] = (),
+    lower: tuple[str, ...] = (),
+) -> Render:
+    """A renderer filling `text` with the cleaned named groups; `slot` names the subject slot
+    (a string, or a function of the groups) whose value is the group `value`."""
+
+    raw_groups = frozenset(raw)
+
+    def render(match: re.Match[str], clause: str) -> Hit | None:
+        groups: dict[str, str] = {}
+        for name, raw in match.groupdict().items():
+            if raw is None:
+                groups[name] = ""
+                continue
+            cleaned = " ".join(raw.split()) if name in raw_groups else clean(raw, language)
+            if cleaned is None:
+                return None
+            if name in lower:
+                cleaned = cleaned.lower()
+            groups[name] = cleaned
+        if value is not None and not groups.get(value):
+            return None
+        the_slot = slot(groups) if callable(slot) else slot
+        content = " ".join(text.format(**groups).split())
+        return Hit(
+            content=content,
+            slot=the_slot,
+            value=_key(groups[value]) if value is not None else None,
+            polarity=polarity,
+            change=change or bool(_CHANGE.search(clause)),
+        )
+
+    return render
+
+
+def _head_en(groups: dict[str, str]) -> str:
+    """The subject slot of an English preference: its last noun ("concise answers" →
+    "answer"), before "over/to/than"."""
+    words = re.split(r"\s+(?:over|to|than|instead of|rather than)\s+", groups["v"])[0].split()
+    head = fold(words[-1]) if words else ""
+    return "prefers:" + (head[:-1] if head.endswith("s") and len(head) > 3 else head)
+
+
+def _head_pt(groups: dict[str, str]) -> str:
+    """The subject slot of a Portuguese preference: its first noun ("respostas curtas" →
+    "resposta"), skipping articles."""
+    words = [
+        w for w in fold(groups["v"]).split() if w not in {"o", "a", "os", "as", "um", "uma", "de"}
+    ]
+    head = words[0] if words else ""
+    return "prefers:" + (head[:-1] if head.endswith("s") and len(head) > 3 else head)
+
+
+def _likes(groups: dict[str, str]) -> str:
+    return "likes:" + _key(groups["v"])
+
+
+# Word lists used inside patterns.
+_JOBS_EN: Final = (
+    r"engineer|developer|programmer|scientist|designer|teacher|professor|nurse|doctor|"
+    r"physician|surgeon|lawyer|attorney|manager|analyst|architect|consultant|student|"
+    r"researcher|writer|journalist|editor|accountant|founder|co-?founder|ceo|cto|cfo|"
+    r"freelancer|dentist|pharmacist|chef|cook|electrician|plumber|translator|photographer|"
+    r"musician|artist|marketer|economist|psychologist|therapist|veterinarian|vet|pilot|"
+    r"librarian|administrator|admin|technician|mechanic|paramedic|firefighter|officer|"
+    r"entrepreneur|tutor|lecturer|intern|director|lead|specialist|sysadmin|devops|"
+    r"statistician|biologist|chemist|physicist|mathematician|farmer|carpenter|barista|"
+    r"waiter|waitress|recruiter|coach|trainer|illustrator|animator|producer|copywriter"
+)
+_JOBS_PT: Final = (
+    r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
+    r"enfermeir[oa]|médic[oa]|medic[oa]|advogad[oa]|gerente|analista|arquitet[oa]|"
+    r"consultor(?:a)?|estudante|pesquisador(?:a)?|escritor(?:a)?|jornalista|contador(?:a)?|"
+    r"fundador(?:a)?|cofundador(?:a)?|empreendedor(?:a)?|tradutor(?:a)?|fotógraf[oa]|"
+    r"músic[oa]|economista|psicólog[oa]|dentista|farmacêutic[oa]|veterinári[oa]|piloto|"
+    r"chef|cozinheir[oa]|vendedor(?:a)?|bibliotecári[oa]|técnic[oa]|mecânic[oa]|"
+    r"eletricista|dev|product manager|data engineer|freelancer|diretor(?:a)?|"
+    r"coordenador(?:a)?|estagiári[oa]|bióloga?o?|químic[oa]|físic[oa]|matemátic[oa]|"
+    r"agricultor(?:a)?|barista|recrutador(?:a)?|treinador(?:a)?|ilustrador(?:a)?|"
+    r"produtor(?:a)?|redator(?:a)?|administrador(?:a)?|servidor(?:a)? públic[oa]"
+)
+_NATIONALITIES_EN: Final = (
+    r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
+    r"italian|indian|chinese|japanese|korean|canadian|mexican|argentinian|argentine|"
+    r"chilean|colombian|peruvian|dutch|belgian|swiss|austrian|swedish|norwegian|danish|"
+    r"finnish|polish|ukrainian|russian|greek|turkish|egyptian|nigerian|kenyan|"
+    r"south african|australian|angolan|mozambican|cape verdean|filipino|vietnamese|thai|"
+    r"indonesian|israeli|iranian|pakistani|czech|hungarian|romanian"
+)
+_NATIONALITIES_PT: Final = (
+    r"brasileir[oa]|portugues(?:a)?|português|angolan[oa]|moçambican[oa]|cabo-verdian[oa]|"
+    r"american[oa]|inglês|inglesa|alem[ãa]o|alemã|francês|francesa|espanhol(?:a)?|"
+    r"italian[oa]|argentin[oa]|chilen[oa]|colombian[oa]|mexican[oa]|japones(?:a)?|"
+    r"japonês|chinês|chinesa|indian[oa]|canadense|holandês|holandesa|suíç[oa]|"
+    r"uruguai[oa]|paraguai[oa]|peruan[oa]|venezuelan[oa]"
+)
+_LANGS_EN: Final = (
+    r"english|portuguese|spanish|french|german|italian|japanese|mandarin|chinese|cantonese|"
+    r"korean|russian|arabic|dutch|hindi|swedish|polish|turkish|greek|hebrew|catalan|"
+    r"ukrainian|czech|finnish|norwegian|danish|romanian|vietnamese|thai|indonesian|tagalog|"
+    r"swahili|esperanto|latin"
+)
+_LANGS_PT: Final = (
+    r"português|portugues|inglês|ingles|espanhol|francês|frances|alemão|alemao|italiano|"
+    r"japonês|japones|mandarim|chinês|chines|coreano|russo|árabe|arabe|holandês|holandes|"
+    r"hindi|sueco|polonês|turco|grego|hebraico|catalão|ucraniano|latim|esperanto|libras"
+)
+_LANG_LIST_EN: Final = rf"(?:{_LANGS_EN})(?:(?:,\s*|\s+and\s+|,\s*and\s+)(?:{_LANGS_EN}))*"
+_LANG_LIST_PT: Final = rf"(?:{_LANGS_PT})(?:(?:,\s*|\s+e\s+)(?:{_LANGS_PT}))*"
+_REL_EN: Final = (
+    r"wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|spouse|daughter|son|kid|child|"
+    r"mother|mom|mum|father|dad|brother|sister|grandmother|grandfather|grandma|grandpa|"
+    r"aunt|uncle|cousin|niece|nephew|boss|manager|co-?founder|business partner|colleague|"
+    r"coworker|co-worker|best friend|friend|roommate|flatmate|mentor|dog|cat|puppy|"
+    r"stepdaughter|stepson|twin|baby|toddler|teammate|therapist|doctor"
+)
+_REL_PT_F: Final = (
+    r"filha|esposa|mulher|mãe|mae|irmã|irma|avó|tia|prima|namorada|noiva|chefe|sócia|"
+    r"socia|amiga|melhor amiga|colega|gata|cachorra|companheira|parceira|sobrinha|neta|"
+    r"enteada|cunhada|sogra|gestora|terapeuta|médica"
+)
+_REL_PT_M: Final = (
+    r"filho|marido|esposo|pai|irmão|irmao|avô|tio|primo|namorado|noivo|chefe|sócio|socio|"
+    r"amigo|melhor amigo|colega|gato|cachorro|cão|cao|companheiro|parceiro|sobrinho|neto|"
+    r"enteado|cunhado|sogro|gestor|terapeuta|médico"
+)
+#: A person's or pet's name: capitalized words (case-sensitive even in IGNORECASE patterns).
+_NAME: Final = r"(?-i:[A-ZÀ-Ý][a-zà-ÿ'’-]+(?:\s+[A-ZÀ-Ý][a-zà-ÿ'’-]+){0,2})"
+#: Capitalized words that are not names.
+_NOT_NAMES: Final = frozenset(
+    fold(w)
+    for w in [
+        "I",
+        "The",
+        "A",
+        "An",
+        "He",
+        "She",
+        "It",
+        "They",
+        "We",
+        "You",
+        "My",
+        "Is",
+        "Was",
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+        "Ele",
+        "Ela",
+        "Eles",
+        "Elas",
+        "Eu",
+        "Você",
+        "Meu",
+        "Minha",
+        "Hoje",
+        "Amanhã",
+        "Ontem",
+        "Also",
+        "Too",
+    ]
+)
+_NAT_WORDS: Final = frozenset(
+    fold(w) for w in re.sub(r"[()?:\[\]]", " ", _NATIONALITIES_EN + "|" + _LANGS_EN).split("|")
+)
+_PLACE: Final = r"(?P<v>[^;.!?]+)"
+#: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
+_WHERE: Final = (
+    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and|now|these days|because|but|last|"
+    r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
+    r"desde|há|ha|perto|e|agora|porque|mas|faz|hoje em dia|no ano|ano passado|este ano|"
+    r"em (?:19|20)\d\d|em (?:janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|"
+    r"outubro|novembro|dezembro))\b|\s*[,;.!?]|\s*$)"
+)
+_REST: Final = r"(?P<v>[^;!?]+)"
+_SMALL_NUMBERS_EN: Final = r"a|an|one|two|three|four|five|six|\d+"
+_SMALL_NUMBERS_PT: Final = r"um|uma|dois|duas|três|tres|quatro|cinco|seis|\d+"
+#: "I want to …" that asks for help right now rather than stating a goal.
+_REQUEST_VERBS_EN: Final = (
+    r"know|ask|understand|see|check|make sure|find out|confirm|clarify|start|begin|thank|"
+    r"try (?:this|that|it)|be clear|say|mention|add|continue|go back|change|rewrite|fix|"
+    r"write (?:an? )?(?:email|letter|message|reply|text|post|note)|send|share|tell you|"
+    r"compare|test|debug|convert|translate|summarize|get (?:a|an|the|some|your)|have "
+    r"(?:a|an|the)|talk about|discuss|print|run|create a (?:table|list|function|script)|"
+    r"order|book|buy|cancel|reply|respond|finish (?:this|the)|do (?:this|that)|use (?:this|"
+    r"that|it)|generate|draft|outline|plan (?:a|my|the) (?:trip|day|party|meeting|menu|"
+    r"dinner)|read|watch|make (?:a|an|the) (?:list|table|chart|plot|graph|summary)|"
+    r"improve (?:this|the|my) (?:text|code|email|paragraph|essay)"
+)
+_REQUEST_VERBS_PT: Final = (
+    r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|começar|agradecer|"
+    r"dizer|mencionar|adicionar|continuar|voltar|mudar|reescrever|corrigir|escrever (?:um|uma) "
+    r"(?:e-?mail|carta|mensagem|resposta|texto|post)|enviar|mandar|compartilhar|comparar|"
+    r"testar|traduzir|resumir|que você|que voce|que vc|uma|um|falar sobre|discutir|"
+    r"imprimir|rodar|executar|criar (?:uma|um) (?:tabela|lista|função|script)|pedir|"
+    r"comprar|cancelar|responder|fazer (?:isso|isto|uma lista|uma tabela)|gerar|ler|assistir"
+)
+
+
+def _r(
+    rule_id: str, language: str, type: str, regex: str, render: Render | str, **kw: object
+) -> Rule:
+    renderer = (
+        _template(render, language=language, **kw)  # type: ignore[arg-type]
+        if isinstance(render, str)
+        else render
+    )
+    return Rule(rule_id, language, type, _compile(regex), renderer)
+
+
+def _occupation(language: str) -> Render:
+    def render(match: re.Match[str], clause: str) -> Hit | None:
+        role = clean(match.group("role"), language)
+        org_raw = match.group("org")
+        org = clean(org_raw, language) if org_raw else None
+        if role is None:
+            return None
+        prep = (match.group("prep") or "").lower()
+        change = bool(_CHANGE.search(clause))
+        # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
+        named = org is not None and (org[:1].isupper() or org[:1].isdigit())
+        if language == "pt":
+            content = f"O usuário é {role}" + (f" {prep} {org}" if org else "")
+            derived = (
+                (("fact", f"O usuário trabalha {prep} {org}", "employer", _key(org)),)
+                if org and named
+                else ()
+            )
+        else:
+            article = "an" if role[:1].lower() in "aeiou" else "a"
+            content = f"User is {article} {role}" + (f" {prep} {org}" if org else "")
+            derived = (
+                (
+                    (
+                        "fact",
+                        f"User works {'at' if prep != 'for' else 'for'} {org}",
+                        "employer",
+                        _key(org),
+                    ),
+                )
+                if org and named
+                else ()
+            )
+        return Hit(content, "occupation", _key(role), True, change, derived)
+
+    return render
+
+
+def _relationship(language: str, gender: str = "") -> Render:
+    def render(match: re.Match[str], clause: str) -> Hit | None:
+        name = match.group("name").strip()
+        rel = match.group("rel").lower()
+        if fold(name.split()[0]) in _NOT_NAMES or fold(name) in _NAT_WORDS:
+            return None
+        if language == "pt":
+            article = "A" if gender == "f" else "O"
+            content = f"{article} {rel} do usuário se chama {name}"
+        else:
+            content = f"User's {rel} is named {name}"
+        return Hit(content, f"relationship:{fold(rel)}:{fold(name)}", fold(name))
+
+    return render
+
+
+def _name_only(match: re.Match[str], clause: str) -> Hit | None:
+    name = match.group("v").strip()
+    if fold(name.split()[0]) in _NOT_NAMES or fold(name) in _NAT_WORDS:
+        return None
+    return Hit(f"User's name is {name}", "name", fold(name))
+
+
+def _residence_pt(match: re.Match[str], clause: str) -> Hit | None:
+    place = clean(match.group("v"), "pt")
+    if place is None:
+        return None
+    lowered = place.lower()
+    # "em" + article contracts: em o Porto → no Porto, em a Bahia → na Bahia.
+    for article, contraction in (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas ")):
+        if lowered.startswith(article):
+            place_text = contraction + place[len(article) :]
+            break
+    else:
+        place_text = "em " + place
+    negative = bool(
+        re.search(r"\b(?:já não|ja nao|não .* mais|nao .* mais|deixei de)", clause, re.I)
+    )
+    bare = re.sub(r"^(?:o|a|os|as)\s+", "", place, flags=re.I)
+    if negative:
+        return Hit(f"O usuário já não mora {place_text}", "residence", _key(bare), False, True)
+    return Hit(
+        f"O usuário mora {place_text}",
+        "residence",
+        _key(bare),
+        True,
+        bool(_CHANGE.search(clause)),
+    )
+
+
+_I_AM: Final = r"i(?:'m|’m| am)"
+_I_HAVE: Final = r"i(?:'ve|’ve| have)"
+_EU: Final = r"(?:eu\s+)?"
+
+RULES: Final[tuple[Rule, ...]] = (
+    # ---- English -------------------------------------------------------------------------
+    # instruction: standing requests to the assistant
+    _r(
+        "en.instruction.call_me",
+        "en",
+        "instruction",
+        rf"(?:please\s+)?(?:call me|address me as|refer to me as)\s+(?P<v>{_NAME})",
+        "User wants to be called {v}",
+        slot="address",
+    ),
+    _r(
+        "en.instruction.always",
+        "en",
+        "instruction",
+        r"(?:please\s+)?(?:from now on,?\s+|going forward,?\s+|in (?:the )?future,?\s+)?"
+        r"(?:always)\s+" + _REST,
+        "User wants the assistant to always {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.never",
+        "en",
+        "instruction",
+        r"(?:please\s+)?(?:from now on,?\s+|going forward,?\s+)?(?:never|don't ever|do not ever)"
+        r"\s+" + _REST,
+        "User wants the assistant to never {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.from_now_on",
+        "en",
+        "instruction",
+        r"(?:please\s+)?(?:from now on|going forward|in (?:all )?(?:the )?future "
+        r"(?:answers|replies|responses|chats)?|by default|in all your (?:answers|replies|"
+        r"responses)),?\s+(?:please\s+)?" + _REST,
+        "User wants the assistant to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.dont",
+        "en",
+        "instruction",
+        r"(?:please\s+)?(?:don't|do not)\s+(?P<v>(?:use|add|include|put|give me|call me|"
+        r"mention|apologi[sz]e|repeat|start|end|sign|recommend|suggest|assume|explain basic|"
+        r"say)\b[^;!?]*)",
+        "User wants the assistant not to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.when_you",
+        "en",
+        "instruction",
+        r"(?:whenever|every time|each time|when) you\s+(?P<a>[^,]+),\s*(?:please\s+)?"
+        r"(?P<v>[^;!?]+)",
+        "When the assistant {a}, User wants it to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.want_you",
+        "en",
+        "instruction",
+        r"i (?:want|need|'d like|would like) you to (?:always\s+)?(?P<v>(?:answer|reply|respond|"
+        r"write|speak|talk|use|keep|be|explain|give)\b[^;!?]*)",
+        "User wants the assistant to {v}",
+        slot=None,
+    ),
+    # identity
+    _r(
+        "en.identity.name",
+        "en",
+        "identity",
+        rf"my name(?:'s| is)\s+(?P<v>{_NAME})",
+        "User's name is {v}",
+        slot="name",
+    ),
+    _r(
+        "en.identity.called",
+        "en",
+        "identity",
+        rf"{_I_AM} called\s+(?P<v>{_NAME})",
+        "User's name is {v}",
+        slot="name",
+    ),
+    _r(
+        "en.identity.age",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years old|\s*(?:yo|y/o)\b|\s*$)",
+        "User is {v} years old",
+        slot="age",
+    ),
+    _r(
+        "en.identity.pronouns",
+        "en",
+        "identity",
+        r"my pronouns are\s+(?P<v>\w+\s*/\s*\w+(?:\s*/\s*\w+)?)",
+        "User's pronouns are {v}",
+        slot="pronouns",
+    ),
+    _r(
+        "en.identity.occupation",
+        "en",
+        "identity",
+        rf"(?:{_I_AM}|i work as|i've been working as|i have been working as)\s+"
+        rf"(?:a|an)\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        rf"(?:\s+(?P<prep>at|for|in)\s+(?P<org>[^,;.!?]+))?(?:[,;.!]|$)",
+        _occupation("en"),
+    ),
+    _r(
+        "en.identity.nationality",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:a\s+)?(?P<v>{_NATIONALITIES_EN})(?:\s+citizen)?\s*(?:[,;.!]|$)",
+        "User is {v}",
+        slot="origin",
+    ),
+    _r(
+        "en.identity.from",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:originally\s+)?from\s+{_WHERE}",
+        "User is from {v}",
+        slot="origin",
+    ),
+    _r(
+        "en.identity.im_name",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?P<v>{_NAME})\s*(?:[,.!]|$)",
+        _name_only,
+    ),
+    # relationship
+    _r(
+        "en.relationship.named",
+        "en",
+        "relationship",
+        rf"{_I_HAVE}\s+(?:a|an|one)\s+(?P<rel>{_REL_EN})\s+(?:named|called)\s+(?P<name>{_NAME})",
+        _relationship("en"),
+    ),
+    _r(
+        "en.relationship.my_x_is",
+        "en",
+        "relationship",
+        rf"my\s+(?:(?:little|older|younger|big|baby|\d+[- ]year[- ]old)\s+)?(?P<rel>{_REL_EN})"
+        rf"(?:'s name is|(?:'s| is) (?:called|named))\s+(?P<name>{_NAME})",
+        _relationship("en"),
+    ),
+    _r(
+        "en.relationship.my_x_name",
+        "en",
+        "relationship",
+        rf"my\s+(?:(?:little|older|younger|big|baby|\d+[- ]year[- ]old)\s+)?(?P<rel>{_REL_EN}),?"
+        rf"\s+(?P<name>{_NAME})\b",
+        _relationship("en"),
+    ),
+    _r(
+        "en.relationship.married",
+        "en",
+        "relationship",
+        rf"{_I_AM}\s+married\s+to\s+(?P<v>{_NAME})",
+        "User is married to {v}",
+        slot="spouse",
+    ),
+    _r(
+        "en.relationship.count",
+        "en",
+        "relationship",
+        rf"{_I_HAVE}\s+(?P<n>{_SMALL_NUMBERS_EN})\s+(?P<v>(?:kids|children|sons|daughters|"
+        r"brothers|sisters|siblings|grandchildren|son|daughter|brother|sister|kid|child|"
+        r"dogs|cats|dog|cat))\b",
+        "User has {n} {v}",
+        slot=None,
+    ),
+    # fact
+    _r(
+        "en.fact.live",
+        "en",
+        "fact",
+        rf"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
+        rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located))\s+in\s+{_WHERE}",
+        "User lives in {v}",
+        slot="residence",
+    ),
+    _r(
+        "en.fact.moved",
+        "en",
+        "fact",
+        rf"(?:{_I_HAVE}|i|we(?:'ve| have)?)\s+(?:just\s+|recently\s+|finally\s+)?(?:moved|"
+        rf"relocated)\s+(?:from\s+(?P<old>[^,;.!?]+?)\s+)?to\s+{_WHERE}",
+        "User lives in {v}",
+        slot="residence",
+        change=True,
+    ),
+    _r(
+        "en.fact.no_longer_live",
+        "en",
+        "fact",
+        r"i\s+(?:no longer|don't|do not)\s+live\s+in\s+(?P<v>[^,;.!?]+?)\s+any\s?more"
+        r"|i\s+no longer\s+live\s+in\s+(?P<w>[^,;.!?]+)",
+        lambda m, c: _no_longer_en(m),
+    ),
+    _r(
+        "en.fact.born",
+        "en",
+        "fact",
+        rf"i was born in\s+{_WHERE}",
+        "User was born in {v}",
+        slot="birthplace",
+    ),
+    _r(
+        "en.fact.work_at",
+        "en",
+        "fact",
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        "User works {p} {v}",
+        slot="employer",
+    ),
+    _r(
+        "en.fact.joined",
+        "en",
+        "fact",
+        rf"{_I_HAVE}\s+(?:just\s+|recently\s+)?(?:joined|started (?:a new job )?at)\s+"
+        r"(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        "User works at {v}",
+        slot="employer",
+        change=True,
+    ),
+    _r(
+        "en.fact.diet",
+        "en",
+        "fact",
+        rf"{_I_AM}\s+(?:a\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|pescatarian|celiac|"
+        r"lactose[- ]intolerant|gluten[- ]intolerant|diabetic|colou?r ?blind|left-handed|"
+        r"right-handed|deaf|blind|dyslexic|autistic|an? (?:early bird|night owl))\b",
+        "User is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.allergic",
+        "en",
+        "fact",
+        rf"{_I_AM}\s+(?:very\s+|severely\s+)?allergic\s+to\s+{_PLACE}",
+        "User is allergic to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.have_condition",
+        "en",
+        "fact",
+        rf"{_I_HAVE}\s+(?P<v>(?:type [12] )?diabetes|asthma|adhd|celiac disease|migraines|"
+        r"a (?:peanut|nut|gluten|shellfish) allergy|(?:a|an) [\w\s-]*(?:car|house|apartment|"
+        r"flat|bike|motorcycle|garden))\b",
+        "User has {v}",
+        slot=None,
+    ),
+    # preference
+    _r(
+        "en.preference.prefer",
+        "en",
+        "preference",
+        r"i\s+(?:really\s+|much\s+|strongly\s+|generally\s+|usually\s+|definitely\s+|"
+        r"always\s+|now\s+|still\s+)?(?:prefer|would rather have|'d rather have)\s+" + _PLACE,
+        "User prefers {v}",
+        slot=_head_en,
+    ),
+    _r(
+        "en.preference.like",
+        "en",
+        "preference",
+        r"i\s+(?:really\s+|absolutely\s+|just\s+|also\s+|totally\s+)?(?:like|love|enjoy|adore)"
+        r"\s+(?!you\b|it\b|this\b|that\b|the idea\b|your\b)" + _PLACE,
+        "User likes {v}",
+        slot=_likes,
+    ),
+    _r(
+        "en.preference.fan",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+(?:a\s+)?(?:big\s+|huge\s+)?fan\s+of\s+{_PLACE}",
+        "User likes {v}",
+        slot=_likes,
+    ),
+    _r(
+        "en.preference.dislike",
+        "en",
+        "preference",
+        r"i\s+(?:really\s+)?(?:hate|dislike|detest|can't stand|cannot stand|don't like|"
+        r"do not like|don't enjoy|do not enjoy|don't care for)\s+" + _PLACE,
+        "User dislikes {v}",
+        slot=_likes,
+        polarity=False,
+    ),
+    _r(
+        "en.preference.not_fan",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+not\s+(?:a\s+)?(?:big\s+)?fan\s+of\s+{_PLACE}",
+        "User dislikes {v}",
+        slot=_likes,
+        polarity=False,
+    ),
+    _r(
+        "en.preference.favorite",
+        "en",
+        "preference",
+        r"my\s+(?:all-time\s+)?favou?rite\s+(?P<what>[\w\s-]{2,30}?)\s+(?:is|are)\s+" + _PLACE,
+        "User's favorite {what} is {v}",
+        slot=lambda g: "favorite:" + _key(g["what"]),
+    ),
+    # skill
+    _r(
+        "en.skill.speak",
+        "en",
+        "skill",
+        rf"i\s+(?:also\s+)?(?:speak|can speak|am fluent in|'m fluent in)\s+(?:fluent\s+)?"
+        rf"(?P<v>{_LANG_LIST_EN})\b",
+        "User speaks {v}",
+        slot=None,
+        raw=("v",),
+    ),
+    _r(
+        "en.skill.native",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:a\s+)?(?:native|fluent)\s+(?P<v>{_LANGS_EN})\s+speaker",
+        "User is a native {v} speaker",
+        slot=None,
+    ),
+    _r(
+        "en.skill.good_at",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:very\s+|really\s+|quite\s+|pretty\s+|fairly\s+)?(?P<a>good|great|"
+        r"skilled|proficient|fluent|experienced|an expert|expert|comfortable|advanced)\s+"
+        r"(?:at|in|with)\s+" + _PLACE,
+        "User is {a} in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.years",
+        "en",
+        "skill",
+        rf"{_I_HAVE}\s+(?:over\s+|more than\s+|about\s+|almost\s+)?(?P<n>\d+|a few|several|"
+        r"many|two|three|four|five|ten|fifteen|twenty)\+?\s+years?\s+of\s+experience\s+"
+        r"(?:in|with|as)\s+" + _PLACE,
+        "User has {n} years of experience in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.been_doing",
+        "en",
+        "skill",
+        rf"{_I_HAVE}\s+been\s+(?P<a>coding|programming|writing|working|playing|developing)\s+"
+        r"(?:in|with)?\s*(?P<v>[^,;.!?]+?)\s+for\s+(?P<n>(?:over\s+|about\s+)?[\w\s]+?years?)",
+        "User has been {a} in {v} for {n}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.know_how",
+        "en",
+        "skill",
+        r"i\s+(?:already\s+)?know how to\s+" + _PLACE,
+        "User knows how to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.can",
+        "en",
+        "skill",
+        r"i\s+can\s+(?P<a>code|program|play|cook|drive|swim|sing|draw|paint|dance|knit|sew|"
+        r"read music|ski|surf)\b\s*(?P<v>[^,;.!?]*)",
+        "User can {a} {v}",
+        value="a",
+        slot=None,
+    ),
+    # goal
+    _r(
+        "en.goal.training",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for\s+{_PLACE}",
+        "User is training for {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.goal_is",
+        "en",
+        "goal",
+        r"my\s+(?:main\s+|big\s+|biggest\s+|long-term\s+|current\s+)?(?:goal|dream|aim|"
+        r"objective|plan|resolution)(?:\s+for\s+[\w\s]+?)?\s+is\s+to\s+" + _PLACE,
+        "User's goal is to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.trying",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:currently\s+|really\s+)?(?P<a>trying|planning|hoping|aiming|saving up|"
+        r"saving|working hard)\s+(?:to|for)\s+(?!.*\b(?:understand|figure out|fix|get this|"
+        r"make this|debug|solve)\b)" + _PLACE,
+        "User is {a} to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.learning",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:currently\s+|slowly\s+|still\s+)?learning\s+{_PLACE}",
+        "User is learning {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.want",
+        "en",
+        "goal",
+        r"i(?:\s+(?:really\s+)?(?:want|hope|plan|intend|aim|would love|would like)|(?:'d|’d)\s+"
+        rf"(?:really\s+)?(?:love|like))\s+to\s+(?!(?:{_REQUEST_VERBS_EN})\b)(?:be able to\s+)?"
+        + _PLACE,
+        "User wants to {v}",
+        slot=None,
+    ),
+    # project
+    _r(
+        "en.project.working_on",
+        "en",
+        "project",
+        rf"(?:{_I_AM}|we(?:'re| are))\s+(?:currently\s+|now\s+)?(?P<a>working on|building|"
+        r"developing|writing|creating|designing|launching|making)\s+"
+        r"(?!(?:an?|the|this|that|my)\s+(?:email|message|letter|reply|response|comment|"
+        r"question|post|cover letter|quick)\b)" + _PLACE,
+        "User is {a} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.project.my_project",
+        "en",
+        "project",
+        r"(?:my|our)\s+(?:current\s+|side\s+|main\s+|new\s+|personal\s+|pet\s+|open[- ]source\s+)*"
+        r"(?:project|startup|company|app|book|thesis|podcast|business|side hustle)\s+"
+        r"(?:is|is called|is named)\s+" + _PLACE,
+        "User's project is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.project.maintain",
+        "en",
+        "project",
+        rf"(?:i\s+(?:maintain|run|own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
+        r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:a|an|my own|the)?\s*" + _PLACE,
+        "User runs {v}",
+        slot=None,
+    ),
+    # environment
+    _r(
+        "en.environment.use",
+        "en",
+        "environment",
+        r"(?:i|we)\s+(?:mainly\s+|mostly\s+|only\s+|primarily\s+|usually\s+|now\s+)?use\s+"
+        r"(?!(?:it|this|that|them|these|those|your|a lot|the same)\b)" + _PLACE,
+        "User uses {v}",
+        slot=None,
+    ),
+    _r(
+        "en.environment.on",
+        "en",
+        "environment",
+        rf"{_I_AM}\s+(?:on|running|using)\s+(?P<v>(?:a\s+)?(?:mac(?:book)?|macos|windows|linux|"
+        r"ubuntu|debian|fedora|arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|"
+        r"thinkpad|raspberry pi)[^,;.!?]*)",
+        "User is on {v}",
+        slot=None,
+    ),
+    _r(
+        "en.environment.my_device",
+        "en",
+        "environment",
+        r"my\s+(?P<what>laptop|computer|machine|pc|desktop|phone|os|operating system|editor|"
+        r"ide|setup|stack|tech stack|server|home server|car|keyboard|monitor|home office|"
+        r"shell|terminal|browser)\s+is\s+(?:a\s+|an\s+)?" + _PLACE,
+        "User's {what} is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.environment.remote",
+        "en",
+        "environment",
+        r"i\s+(?:mostly\s+|usually\s+|mainly\s+)?work\s+(?P<v>remotely|from home|remote|"
+        r"in an office|from a coworking space|at night|night shifts)",
+        "User works {v}",
+        slot=None,
+    ),
+    # context
+    _r(
+        "en.context.state",
+        "en",
+        "context",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+|still\s+)?(?P<v>(?:on vacation|on holiday|on leave|"
+        r"on (?:parental|maternity|paternity|sick) leave|traveling|travelling|between jobs|"
+        r"unemployed|job hunting|looking for (?:a\s+)?(?:new\s+)?job|pregnant|expecting a baby|"
+        r"recovering from [^,;.!?]+|studying for [^,;.!?]+|in (?-i:[A-Z])[^,;.!?]* (?:this|"
+        r"next) (?:week|month)|moving (?:house|next [\w]+)|retired|in my (?:first|second|"
+        r"third|final|last) year [^,;.!?]+)"
+        r"(?:\s+(?:until|till|for|since|after|through|this|next|in|at)\b[^,;.!?]*)?)",
+        "User is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.context.this_period",
+        "en",
+        "context",
+        r"(?P<p>this|next) (?P<w>week|month|weekend|semester|year|summer),?\s+i(?:'m|’m| am|"
+        r"'ll be| will be)\s+" + _PLACE,
+        "User is {v} {p} {w}",
+        slot=None,
+    ),
+    _r(
+        "en.context.just",
+        "en",
+        "context",
+        rf"(?:{_I_HAVE}|i)\s+just\s+(?P<a>started|finished|got|had|lost|graduated|"
+        r"become|quit|left|had)\s+" + _PLACE,
+        "User just {a} {v}",
+        slot=None,
+    ),
+    # ---- Portuguese ----------------------------------------------------------------------
+    _r(
+        "pt.instruction.call_me",
+        "pt",
+        "instruction",
+        rf"(?:por favor,?\s+)?(?:pode\s+)?(?:me chame|me chama|me chamar|chame-me)\s+de\s+"
+        rf"(?P<v>{_NAME})",
+        "O usuário quer ser chamado de {v}",
+        slot="address",
+    ),
+    _r(
+        "pt.instruction.always",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?(?:a partir de agora,?\s+|daqui (?:pra|para) frente,?\s+)?sempre\s+"
+        + _REST,
+        "O usuário quer que o assistente sempre {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.instruction.verb_always",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?(?P<a>responda|escreva|fale|use|explique|me responda|me escreva|"
+        r"me explique|traga|mostre|coloque)\s+(?P<v>sempre\b[^;!?]*)",
+        "O usuário quer que o assistente {a} {v}",
+        slot=None,
+        lower=("a",),
+    ),
+    _r(
+        "pt.instruction.never",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?nunca\s+" + _REST,
+        "O usuário quer que o assistente nunca {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.instruction.from_now_on",
+        "pt",
+        "instruction",
+        r"(?:a partir de agora|daqui (?:pra|para) frente|de agora em diante|por padrão|"
+        r"em todas as (?:suas\s+)?respostas),?\s+(?:por favor,?\s+)?" + _REST,
+        "O usuário quer que o assistente {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.instruction.dont",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?não\s+(?P<v>(?:use|usa|coloque|inclua|escreva|me chame|peça|"
+        r"repita|comece|termine|assine|recomende|sugira|assuma|explique o básico|adicione|"
+        r"me dê|me de)\b[^;!?]*)",
+        "O usuário quer que o assistente não {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.instruction.want_you",
+        "pt",
+        "instruction",
+        r"(?:eu\s+)?(?:quero|prefiro|gostaria) que (?:você|voce|vc)\s+(?:sempre\s+)?"
+        r"(?P<v>(?:responda|escreva|fale|use|seja|explique|mantenha|me trate)\b[^;!?]*)",
+        "O usuário quer que o assistente {v}",
+        slot=None,
+    ),
+    # identity
+    _r(
+        "pt.identity.name",
+        "pt",
+        "identity",
+        rf"(?:o\s+)?meu nome é\s+(?P<v>{_NAME})",
+        "O nome do usuário é {v}",
+        slot="name",
+    ),
+    _r(
+        "pt.identity.called",
+        "pt",
+        "identity",
+        rf"{_EU}(?:me chamo|chamo-me)\s+(?P<v>{_NAME})",
+        "O nome do usuário é {v}",
+        slot="name",
+    ),
+    _r(
+        "pt.identity.age",
+        "pt",
+        "identity",
+        rf"{_EU}tenho\s+(?P<v>\d{{1,3}})\s+anos(?:\s+de idade)?\s*(?:[,;.!]|$)",
+        "O usuário tem {v} anos",
+        slot="age",
+    ),
+    _r(
+        "pt.identity.occupation",
+        "pt",
+        "identity",
+        rf"{_EU}(?:sou|trabalho como|atuo como)\s+(?:um\s+|uma\s+)?"
+        rf"(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
+        r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
+        r"de software|de dados|de produto|de ux))*)"
+        r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+))?"
+        r"(?:[,;.!]|$)",
+        _occupation("pt"),
+    ),
+    _r(
+        "pt.identity.nationality",
+        "pt",
+        "identity",
+        rf"{_EU}sou\s+(?P<v>{_NATIONALITIES_PT})\s*(?:[,;.!]|$)",
+        "O usuário é {v}",
+        slot="origin",
+    ),
+    _r(
+        "pt.identity.from",
+        "pt",
+        "identity",
+        rf"{_EU}sou\s+(?P<p>de|do|da|dos|das)\s+{_WHERE}",
+        "O usuário é {p} {v}",
+        slot="origin",
+    ),
+    # relationship
+    _r(
+        "pt.relationship.named_f",
+        "pt",
+        "relationship",
+        rf"{_EU}tenho\s+uma\s+(?P<rel>{_REL_PT_F})\s+(?:chamada|que se chama)\s+"
+        rf"(?P<name>{_NAME})",
+        _relationship("pt", "f"),
+    ),
+    _r(
+        "pt.relationship.named_m",
+        "pt",
+        "relationship",
+        rf"{_EU}tenho\s+um\s+(?P<rel>{_REL_PT_M})\s+(?:chamado|que se chama)\s+"
+        rf"(?P<name>{_NAME})",
+        _relationship("pt", "m"),
+    ),
+    _r(
+        "pt.relationship.minha",
+        "pt",
+        "relationship",
+        rf"(?:a\s+)?minha\s+(?P<rel>{_REL_PT_F})(?:\s+se chama|\s+é a|,)?\s+(?P<name>{_NAME})\b",
+        _relationship("pt", "f"),
+    ),
+    _r(
+        "pt.relationship.meu",
+        "pt",
+        "relationship",
+        rf"(?:o\s+)?meu\s+(?P<rel>{_REL_PT_M})(?:\s+se chama|\s+é o|,)?\s+(?P<name>{_NAME})\b",
+        _relationship("pt", "m"),
+    ),
+    _r(
+        "pt.relationship.married",
+        "pt",
+        "relationship",
+        rf"{_EU}sou\s+casad[oa]\s+com\s+(?:a\s+|o\s+)?(?P<v>{_NAME})",
+        "O usuário é casado com {v}",
+        slot="spouse",
+    ),
+    _r(
+        "pt.relationship.count",
+        "pt",
+        "relationship",
+        rf"{_EU}tenho\s+(?P<n>{_SMALL_NUMBERS_PT})\s+(?P<v>filhos|filhas|filho|filha|irmãos|"
+        r"irmãs|irmão|irmã|netos|netas|gatos|gatas|cachorros|cães|gato|cachorro)\b",
+        "O usuário tem {n} {v}",
+        slot=None,
+    ),
+    # fact
+    _r(
+        "pt.fact.no_longer_live",
+        "pt",
+        "fact",
+        rf"{_EU}(?:já não|ja nao|não|nao)\s+(?:moro|vivo)\s+(?:mais\s+)?(?:em|no|na|nos|nas)\s+"
+        rf"(?P<v>[^,;.!?]+?)(?:\s+mais)?\s*(?:[,;.!]|$)",
+        _residence_pt,
+    ),
+    _r(
+        "pt.fact.left_home",
+        "pt",
+        "fact",
+        rf"{_EU}deixei de (?:morar|viver)\s+(?:em|no|na)\s+{_WHERE}",
+        _residence_pt,
+    ),
+    _r(
+        "pt.fact.live",
+        "pt",
+        "fact",
+        rf"(?:{_EU}|agora\s+|hoje\s+)(?:agora\s+|atualmente\s+|hoje\s+)?(?:moro|vivo|resido|"
+        r"estou morando)\s+(?:agora\s+)?(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
+        lambda m, c: _residence_pt_prefixed(m, c),
+    ),
+    _r(
+        "pt.fact.moved",
+        "pt",
+        "fact",
+        rf"{_EU}(?:me mudei|mudei-me|mudei|nos mudamos)\s+(?:de\s+(?P<old>[^,;.!?]+?)\s+)?"
+        r"(?:para|pra)\s+(?P<v>[^,;.!?]+)",
+        lambda m, c: _moved_pt(m, c),
+    ),
+    _r(
+        "pt.fact.born",
+        "pt",
+        "fact",
+        rf"{_EU}nasci\s+(?P<p>em|no|na)\s+{_WHERE}",
+        "O usuário nasceu {p} {v}",
+        slot="birthplace",
+    ),
+    _r(
+        "pt.fact.work_at",
+        "pt",
+        "fact",
+        rf"{_EU}(?:agora\s+|atualmente\s+)?trabalho\s+(?P<p>na|no|em|para a|para o|para)\s+"
+        r"(?!casa\b|home\b|remot)(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        "O usuário trabalha {p} {v}",
+        slot="employer",
+    ),
+    _r(
+        "pt.fact.diet",
+        "pt",
+        "fact",
+        rf"{_EU}sou\s+(?P<v>vegetarian[oa]|vegan[oa]?|celíac[oa]|intolerante (?:à|a) lactose|"
+        r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista)\b",
+        "O usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.allergic",
+        "pt",
+        "fact",
+        rf"{_EU}(?:sou alérgic[oa]|tenho alergia)\s+(?:a|à|ao|de)\s+{_PLACE}",
+        "O usuário tem alergia a {v}",
+        slot=None,
+    ),
+    # preference
+    _r(
+        "pt.preference.prefer",
+        "pt",
+        "preference",
+        rf"{_EU}(?:agora\s+|sempre\s+|geralmente\s+)?prefiro\s+(?!que\b)" + _PLACE,
+        "O usuário prefere {v}",
+        slot=_head_pt,
+    ),
+    _r(
+        "pt.preference.like",
+        "pt",
+        "preference",
+        rf"{_EU}(?:realmente\s+|também\s+)?(?:gosto|curto)\s+(?:muito\s+|bastante\s+)?"
+        r"(?:de\s+|do\s+|da\s+|dos\s+|das\s+)" + _PLACE,
+        "O usuário gosta de {v}",
+        slot=_likes,
+    ),
+    _r(
+        "pt.preference.love",
+        "pt",
+        "preference",
+        rf"{_EU}(?:adoro|amo)\s+(?!você|voce|vc\b|isso|isto)" + _PLACE,
+        "O usuário adora {v}",
+        slot=_likes,
+    ),
+    _r(
+        "pt.preference.dislike",
+        "pt",
+        "preference",
+        rf"{_EU}(?:não gosto|nao gosto)\s+(?:muito\s+)?(?:de\s+|do\s+|da\s+|dos\s+|das\s+)"
+        + _PLACE,
+        "O usuário não gosta de {v}",
+        slot=_likes,
+        polarity=False,
+    ),
+    _r(
+        "pt.preference.hate",
+        "pt",
+        "preference",
+        rf"{_EU}(?:odeio|detesto|não suporto|nao suporto)\s+" + _PLACE,
+        "O usuário não gosta de {v}",
+        slot=_likes,
+        polarity=False,
+    ),
+    _r(
+        "pt.preference.favorite_m",
+        "pt",
+        "preference",
+        r"(?:o\s+)?meu\s+(?P<what>[\w\s]{2,25}?)\s+(?:favorito|preferido)\s+é\s+" + _PLACE,
+        "O {what} favorito do usuário é {v}",
+        slot=lambda g: "favorite:" + _key(g["what"]),
+    ),
+    _r(
+        "pt.preference.favorite_f",
+        "pt",
+        "preference",
+        r"(?:a\s+)?minha\s+(?P<what>[\w\s]{2,25}?)\s+(?:favorita|preferida)\s+é\s+" + _PLACE,
+        "A {what} favorita do usuário é {v}",
+        slot=lambda g: "favorite:" + _key(g["what"]),
+    ),
+    # skill
+    _r(
+        "pt.skill.speak",
+        "pt",
+        "skill",
+        rf"{_EU}(?:também\s+)?falo\s+(?:fluentemente\s+)?(?P<v>{_LANG_LIST_PT})\b",
+        "O usuário fala {v}",
+        slot=None,
+        raw=("v",),
+    ),
+    _r(
+        "pt.skill.good_at",
+        "pt",
+        "skill",
+        rf"{_EU}sou\s+(?:muito\s+|bem\s+|bastante\s+)?(?P<a>bom|boa|fluente|experiente|"
+        r"especialista|proficiente|avançad[oa])\s+(?:em|com|no|na|nos|nas)\s+" + _PLACE,
+        "O usuário é {a} em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.years",
+        "pt",
+        "skill",
+        rf"{_EU}tenho\s+(?:mais de\s+|quase\s+|uns\s+|cerca de\s+)?(?P<n>\d+|dois|três|"
+        r"cinco|dez|vários|muitos)\s+anos\s+de\s+experiência\s+(?:em|com|como)\s+" + _PLACE,
+        "O usuário tem {n} anos de experiência em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.program",
+        "pt",
+        "skill",
+        rf"{_EU}(?:programo|codo|desenvolvo)\s+em\s+{_PLACE}",
+        "O usuário programa em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.know_how",
+        "pt",
+        "skill",
+        rf"{_EU}(?:já\s+)?sei\s+(?!se\b|que\b|lá\b|la\b|disso|não|nao)(?P<v>\w+(?:ar|er|ir)\b"
+        r"[^,;.!?]*)",
+        "O usuário sabe {v}",
+        slot=None,
+    ),
+    # goal
+    _r(
+        "pt.goal.training",
+        "pt",
+        "goal",
+        rf"{_EU}estou\s+(?:treinando|me preparando|a treinar|a preparar-me)\s+para\s+(?:a\s+|o\s+|"
+        r"uma\s+|"
+        r"um\s+)?" + _PLACE,
+        "O usuário está treinando para {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.goal_is",
+        "pt",
+        "goal",
+        r"(?:o\s+|a\s+)?(?:meu|minha)\s+(?:maior\s+|principal\s+|grande\s+)?(?:objetivo|meta|"
+        r"sonho|plano)(?:\s+para\s+[\w\s]+?)?\s+é\s+" + _PLACE,
+        "O objetivo do usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.learning",
+        "pt",
+        "goal",
+        rf"{_EU}(?:estou|to|tô)\s+(?:aprendendo|estudando)\s+(?!para\b|pra\b)" + _PLACE,
+        "O usuário está aprendendo {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.saving",
+        "pt",
+        "goal",
+        rf"{_EU}estou\s+(?:juntando dinheiro|economizando|poupando)\s+(?:para|pra)\s+{_PLACE}",
+        "O usuário está juntando dinheiro para {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.want",
+        "pt",
+        "goal",
+        rf"{_EU}(?:quero|pretendo|planejo|espero|gostaria de|sonho em)\s+"
+        rf"(?!(?:{_REQUEST_VERBS_PT})\b)(?:conseguir\s+)?(?P<v>\w+(?:ar|er|ir|or)\b[^,;.!?]*)",
+        "O usuário quer {v}",
+        slot=None,
+    ),
+    # project
+    _r(
+        "pt.project.working_on",
+        "pt",
+        "project",
+        rf"{_EU}(?:estou|to|tô)\s+(?P<a>trabalhando|construindo|desenvolvendo|escrevendo|"
+        r"criando|montando|lançando)\s+(?:em\s+|n[uo]m\s+|n[ua]ma\s+|no\s+|na\s+)?"
+        r"(?!(?:um|uma|o|a|esse|essa|este|esta)\s+(?:e-?mail|mensagem|carta|resposta|"
+        r"comentário|pergunta|post)\b)" + _PLACE,
+        lambda m, c: _project_pt(m, c),
+    ),
+    _r(
+        "pt.project.my_project",
+        "pt",
+        "project",
+        r"(?:o\s+|a\s+)?(?:meu|minha|nosso|nossa)\s+(?:atual\s+)?(?:projeto|startup|empresa|"
+        r"app|aplicativo|livro|tese|dissertação|podcast|negócio)(?:\s+(?:atual|paralelo|"
+        r"pessoal|novo|nova))?\s+(?:é|se chama)\s+" + _PLACE,
+        "O projeto do usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.project.maintain",
+        "pt",
+        "project",
+        rf"{_EU}(?:mantenho|toco|fundei|criei|administro)\s+(?:um|uma|o|a|meu|minha)?\s*" + _PLACE,
+        "O usuário mantém {v}",
+        slot=None,
+    ),
+    # environment
+    _r(
+        "pt.environment.use",
+        "pt",
+        "environment",
+        rf"{_EU}(?:uso|utilizo|usamos)\s+(?:principalmente\s+|mais\s+|só\s+|apenas\s+)?"
+        r"(?!(?:isso|isto|esse|essa|muito|bastante|o mesmo)\b)" + _PLACE,
+        "O usuário usa {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.environment.my_device",
+        "pt",
+        "environment",
+        r"(?:o\s+)?meu\s+(?P<what>computador|notebook|laptop|celular|telefone|editor|sistema "
+        r"operacional|sistema|servidor|setup|carro|teclado|monitor|terminal|navegador)\s+é\s+"
+        r"(?:um\s+|uma\s+)?" + _PLACE,
+        "O {what} do usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.environment.remote",
+        "pt",
+        "environment",
+        rf"{_EU}trabalho\s+(?P<v>de casa|remotamente|remoto|em home office|home office|"
+        r"em um escritório|num escritório|em coworking|à noite|de madrugada)",
+        "O usuário trabalha {v}",
+        slot=None,
+    ),
+    # context
+    _r(
+        "pt.context.state",
+        "pt",
+        "context",
+        rf"{_EU}(?:estou|to|tô)\s+(?:atualmente\s+|agora\s+)?(?P<v>(?:de férias|de licença[\w\s-]*|"
+        r"doente|viajando[^,;.!?]*|desempregad[oa]|procurando (?:um\s+)?(?:novo\s+)?emprego|"
+        r"grávida|me recuperando de [^,;.!?]+|estudando para [^,;.!?]+|me mudando[^,;.!?]*|"
+        r"aposentad[oa]|no (?:primeiro|segundo|terceiro|último) ano [^,;.!?]+)"
+        r"(?:\s+(?:até|desde|por|durante|nesta|esta|na próxima|em|no|na)\b[^,;.!?]*)?)",
+        "O usuário está {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.context.this_period",
+        "pt",
+        "context",
+        r"(?P<p>esta|essa|nesta|nessa|na próxima|próxima)\s+(?P<w>semana|mês|fim de semana|"
+        r"semestre)\s*,?\s*(?:eu\s+)?(?:estou|vou estar|estarei)\s+" + _PLACE,
+        "O usuário está {v} ({p} {w})",
+        slot=None,
+    ),
+    _r(
+        "pt.context.just",
+        "pt",
+        "context",
+        rf"{_EU}acabei de\s+{_PLACE}",
+        "O usuário acabou de {v}",
+        slot=None,
+    ),
+)
+
+
+def _no_longer_en(match: re.Match[str]) -> Hit | None:
+    place = clean(match.group("v") or match.group("w"), "en")
+    if place is None:
+        return None
+    return Hit(f"User no longer lives in {place}", "residence", _key(place), False, True)
+
+
+def _residence_pt_prefixed(match: re.Match[str], clause: str) -> Hit | None:
+    """ "moro em Lisboa" / "moro no Porto": the value comes with its preposition."""
+    text = match.group("v")
+    prep, _, rest = text.partition(" ")
+    place = clean(rest, "pt")
+    if place is None:
+        return None
+    prep = prep.lower()
+    change = bool(_CHANGE.search(clause))
+    return Hit(f"O usuário mora {prep} {place}", "residence", _key(place), True, change)
+
+
+def _moved_pt(match: re.Match[str], clause: str) -> Hit | None:
+    place = clean(match.group("v"), "pt")
+    if place is None:
+        return None
+    lowered = place.lower()
+    for article, contraction in (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas ")):
+        if lowered.startswith(article):
+            return Hit(
+                f"O usuário mora {contraction}{place[len(article) :]}",
+                "residence",
+                _key(place[len(article) :]),
+                True,
+                True,
+            )
+    return Hit(f"O usuário mora em {place}", "residence", _key(place), True, True)
+
+
+def _project_pt(match: re.Match[str], clause: str) -> Hit | None:
+    verb = match.group("a").lower()
+    value = clean(match.group("v"), "pt")
+    if value is None:
+        return None
+    if verb == "trabalhando":
+        return Hit(f"O usuário está trabalhando em {value}", None, _key(value))
+    return Hit(f"O usuário está {verb} {value}", None, _key(value))
+
+
+# -- extraction ------------------------------------------------------------------------------
+
+
+def _tags(rule: Rule) -> tuple[str, ...]:
+    return ("extracted", rule.type)
+
+
+def _match(clause: str) -> tuple[Rule, Hit] | None:
+    body = _FILLER.sub("", clause).strip()
+    for rule in RULES:
+        found = rule.pattern.match(body)
+        if found is None:
+            continue
+        hit = rule.render(found, clause)  # the whole clause: "now" before it is a change
+        if hit is not None:
+            return rule, hit
+    return None
+
+
+def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
+    """The candidates of one user message (derived candidates included, after the one they
+    were inferred from)."""
+    found: list[Candidate] = []
+    seen: set[tuple[str, str]] = set()
+    for clause in clauses(message.text):
+        if rejection(clause) is not None:
+            continue
+        matched = _match(clause)
+        if matched is None:
+            continue
+        rule, hit = matched
+        if (rule.type, hit.content) in seen:
+            continue
+        seen.add((rule.type, hit.content))
+        confidence = CALIBRATION.get(rule.id, DEFAULT_CONFIDENCE)
+        candidate = Candidate(
+            type=rule.type,
+            content=hit.content,
+            language=rule.language,
+            confidence=confidence,
+            source=message,
+            method="explicit_user_input",
+            extractor=extractor,
+            pattern=rule.id,
+            slot=hit.slot,
+            value=hit.value,
+            polarity=hit.polarity,
+            change=hit.change,
+            tags=_tags(rule),
+            evidence=clause,
+        )
+        found.append(candidate)
+        for d_type, d_content, d_slot, d_value in hit.derived:
+            found.append(
+                replace(
+                    candidate,
+                    type=d_type,
+                    content=d_content,
+                    slot=d_slot,
+                    value=d_value,
+                    # An inference is less sure than the statement it comes from.
+                    confidence=round(confidence * 0.9, 2),
+                    pattern=rule.id + ".derived",
+                    tags=("extracted", "derived", d_type),
+                    derived_from=candidate,
+                    method="explicit_user_input",
+                )
+            )
+    return found
+
+
+def extract_messages(
+    messages: Iterable[UserMessage], *, extractor: str = EXTRACTOR
+) -> Iterator[Candidate]:
+    """The candidates of many user messages, in order."""
+    for message in messages:
+        yield from extract_message(message, extractor=extractor)
