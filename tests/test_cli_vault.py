@@ -407,8 +407,12 @@ def test_decay_reports_counts_and_spares_dna(ids: dict[str, str], home: Path) ->
     assert fact["confidence"]["current"] < 0.8
     assert identity["confidence"]["current"] == 0.8  # DNA class: never decayed
     assert ok("audit", "--limit", "1", "--json").json()[0]["action"] == "decay"
-    again = ok("decay").stdout
-    assert "updated 0" in again
+    # Again at once: memories added seconds ago may still move by a hair as time passes, so
+    # the run is judged on what cannot move — DNA class still spared, the old identity intact.
+    again = ok("decay", "--json").json()
+    assert again["protected"] == real["protected"] and again["examined"] == real["examined"]
+    assert ok("show", old_identity.id, "--json").json()["memory"]["confidence"]["current"] == 0.8
+    assert "DNA-class left untouched" in ok("decay").stdout
 
 
 # -- audit and stats ----------------------------------------------------------------------------

@@ -3,11 +3,6 @@
 The public Python API for documents is `memvault.pam` (load, validate).
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("memvault")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0"
+__version__ = "0.1.0"
 
 __all__ = ["__version__"]

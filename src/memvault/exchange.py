@@ -250,7 +250,7 @@ class ImportResult:
 # ---------------------------------------------------------------------------------------------
 
 
-def _moment(now: datetime | None) -> datetime:
+def utc_moment(now: datetime | None) -> datetime:
     moment = datetime.now(UTC) if now is None else now
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
@@ -475,7 +475,7 @@ class _Exporter:
             if document.get("embedding_ref") is not None:
                 document["embedding_ref"] = None
             return
-        self.embeddings.add(_embedding_json(stored))
+        self.embeddings.add(embedding_json(stored))
         document["embedding_ref"] = stored.id
 
     # -- relations ------------------------------------------------------------------------
@@ -589,7 +589,7 @@ def _strip_conversation(document: dict[str, Any]) -> None:
         document["provider"] = {**provider, "account_id": None}
 
 
-def _embedding_json(stored: StoredEmbedding) -> dict[str, Any]:
+def embedding_json(stored: StoredEmbedding) -> dict[str, Any]:
     vector: list[float] | None = None
     if stored.vector is not None:
         values = array("f")
@@ -640,7 +640,7 @@ def export_vault(
     warnings: list[str] = []
     plan = _plan(vault, incremental, since, warnings)
     export_id = str(uuid.uuid4())
-    export_date = format_timestamp(_moment(now))
+    export_date = format_timestamp(utc_moment(now))
     header: dict[str, Any] = {
         "schema": "portable-ai-memory",
         "schema_version": "1.0",
@@ -807,7 +807,7 @@ class _Importer:
         self.store = vault.store
         self.target = target
         self.actor = actor
-        self.moment = _moment(now)
+        self.moment = utc_moment(now)
         self.at = format_timestamp(self.moment)
         self.force = force
         self.result = ImportResult(source)
@@ -892,7 +892,7 @@ class _Importer:
                     export_id=record_id,
                     direction="imported",
                     export_type="incremental" if incremental else "full",
-                    at=_record_time(export_date, self.at),
+                    at=record_time(export_date, self.at),
                     format="pam",
                     base_export_id=result.base_export_id,
                     since=since if isinstance(since, str) else None,
@@ -953,7 +953,7 @@ class _Importer:
                         f"{twin.memory.id} (PAM §6: one active memory per fact); retract or "
                         "supersede one of them and import again. Nothing was imported."
                     )
-        anchor = _anchor(incoming)
+        anchor = decay_anchor_of(incoming)
         self.store.update_memory(StoredMemory(incoming, anchor))
         changed = _changed_fields(current, incoming)
         details: dict[str, Any] = {"changed": changed, "via": "import"}
@@ -1143,7 +1143,7 @@ class _Importer:
             self.audit = []
 
 
-def _record_time(export_date: object, fallback: str) -> str:
+def record_time(export_date: object, fallback: str) -> str:
     if isinstance(export_date, str):
         try:
             return format_timestamp(parse_timestamp(export_date))
@@ -1195,7 +1195,7 @@ def _newer(incoming: Memory, current: Memory) -> bool:
     return a is not None and (b is None or a > b)
 
 
-def _anchor(memory: Memory) -> float | None:
+def decay_anchor_of(memory: Memory) -> float | None:
     conf = memory.confidence
     for value in (getattr(conf, "initial", None), getattr(conf, "current", None)):
         if isinstance(value, int | float) and not isinstance(value, bool):

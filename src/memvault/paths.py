@@ -33,6 +33,8 @@ __all__ = [
 ]
 
 HOME_ENV: Final = "MEMVAULT_HOME"
+#: The vault passphrase, when not given otherwise.
+PASSPHRASE_ENV: Final = "MEMVAULT_PASSPHRASE"
 DB_NAME: Final = "vault.db"
 #: Plain-text, non-secret parameters needed before the database can be decrypted (the KDF
 #: iteration count); see docs/vault.md.

@@ -5,25 +5,66 @@ arguments, calls the library and renders the result:
 - `memories`: add, list, show, edit, search
 - `lifecycle`: retract, archive, deprecate, supersede, relate
 - `documents`: validate, inspect (PAM files, no vault needed)
+- `importing`: convert (provider exports to PAM files); provider exports for `import`
+- `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
+- `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
+
+`memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
+part of every command's time.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
+from collections.abc import Iterable
+from typing import Final
 
 import typer
 
 from memvault import __version__
-from memvault.cli import documents, exchange, lifecycle, memories, signing, vaultcmd
 
-app = typer.Typer(
-    name="memvault",
-    help="A local-first vault for the memory AI assistants keep about you (PAM v1.0, AIMEM v1).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+#: Which module registers each command. `memvault COMMAND` loads only that module (and what it
+#: imports), so a command starts without loading the vault, the extractors or the importers
+#: it does not use; `memvault --help` loads them all. tests/test_cli_startup.py keeps this
+#: table equal to what the modules register.
+COMMAND_MODULES: Final = {
+    "init": "vaultcmd",
+    "stats": "vaultcmd",
+    "decay": "vaultcmd",
+    "audit": "vaultcmd",
+    "add": "memories",
+    "list": "memories",
+    "show": "memories",
+    "edit": "memories",
+    "search": "memories",
+    "retract": "lifecycle",
+    "archive": "lifecycle",
+    "deprecate": "lifecycle",
+    "supersede": "lifecycle",
+    "relate": "lifecycle",
+    "validate": "documents",
+    "inspect": "documents",
+    "export": "exchange",
+    "import": "exchange",
+    "merge": "exchange",
+    "convert": "importing",
+    "sign": "signing",
+    "verify": "signing",
+    "keys": "signing",
+    "extract": "extracting",
+}
+#: Registration order: the order of the panels in `memvault --help`.
+MODULES: Final = (
+    "vaultcmd",
+    "memories",
+    "lifecycle",
+    "documents",
+    "exchange",
+    "importing",
+    "signing",
+    "extracting",
 )
 
 
@@ -33,21 +74,50 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
-def _root(
-    version: bool = typer.Option(
-        False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
-    ),
-) -> None:
-    """memvault keeps your AI memory in one place you control."""
+def build_app(modules: Iterable[str] = MODULES) -> typer.Typer:
+    """The `memvault` application with the commands of `modules` (default: all of them)."""
+    built = typer.Typer(
+        name="memvault",
+        help="A local-first vault for the memory AI assistants keep about you (PAM v1.0, "
+        "AIMEM v1).",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+    @built.callback()
+    def _root(
+        version: bool = typer.Option(
+            False, "--version", callback=_version, is_eager=True, help="Show the version and exit."
+        ),
+    ) -> None:
+        """memvault keeps your AI memory in one place you control."""
+
+    for name in modules:
+        importlib.import_module(f"memvault.cli.{name}").register(built)
+    return built
 
 
-vaultcmd.register(app)
-memories.register(app)
-lifecycle.register(app)
-documents.register(app)
-exchange.register(app)
-signing.register(app)
+def _app_for(argv: list[str]) -> typer.Typer:
+    """The application `argv` needs: one command's module when the first word names a known
+    command, none for a lone --version, every module otherwise (help, typos, no command)."""
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command is None and "--version" in argv:
+        return build_app(())
+    if command in COMMAND_MODULES:
+        return build_app([COMMAND_MODULES[command]])
+    return build_app()
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # `from memvault.cli import app` (tests, embedding): the full application, built once.
+    if name == "app":
+        full = build_app()
+        globals()["app"] = full
+        return full
+    raise AttributeError(name)
+
 
 #: Set to see the traceback of an unexpected error instead of the one-line report.
 DEBUG_ENV = "MEMVAULT_DEBUG"
@@ -57,7 +127,7 @@ def main() -> None:
     """The console script. Expected failures are reported by the commands themselves; an
     unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
     try:
-        app()
+        _app_for(sys.argv[1:])()
     except BrokenPipeError:  # e.g. `memvault list | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)

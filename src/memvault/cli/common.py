@@ -12,10 +12,10 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import orjson
 import typer
@@ -23,8 +23,14 @@ from rich.console import Console
 
 from memvault.errors import AmbiguousId, VaultError, VaultExists, VaultNotFound
 from memvault.model import MISSING, Memory, Relation
-from memvault.paths import HOME_ENV, database_path, vault_home
-from memvault.vault import OWNER_ACTOR, PASSPHRASE_ENV, Vault
+from memvault.paths import HOME_ENV, PASSPHRASE_ENV, database_path, vault_home
+from memvault.vault_inputs import OWNER_ACTOR
+
+if TYPE_CHECKING:
+    from memvault.findings import Finding
+
+    # The vault (SQLCipher, the store, the audit log) loads when a command opens one.
+    from memvault.vault import Vault
 
 EXIT_OK = 0
 EXIT_REFUSED = 1
@@ -267,6 +273,8 @@ def open_vault(options: VaultOptions) -> Iterator[Vault]:
                 f"no vault at {root}: create one with `memvault init` (or point --home or "
                 f"{HOME_ENV} at an existing one)"
             )
+        from memvault.vault import Vault
+
         vault = Vault.open(root, read_passphrase(options))
         try:
             yield vault
@@ -280,4 +288,30 @@ def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None
         root = options.root
         if database_path(root).exists():
             raise VaultExists(f"a vault already exists at {root}; it was left untouched")
+        from memvault.vault import Vault
+
         return Vault.init(root, read_passphrase(options, new=True), owner_id=owner_id, did=did)
+
+
+#: How many validation findings a refused import or merge lists.
+SHOWN_FINDINGS = 20
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """``3 memories``, ``1 relation``."""
+    return f"{count} {singular if count == 1 else plural_form or singular + 's'}"
+
+
+def refuse_with_findings(headline: str, findings: Sequence[Finding], full: str) -> NoReturn:
+    """A refused import or merge: the headline, then the findings (at most `SHOWN_FINDINGS`),
+    exit 1 — or `full` alone when there are no findings."""
+    if not findings:
+        fail(full)
+    typer.echo(f"error: {headline}; nothing was changed", err=True)
+    for finding in findings[:SHOWN_FINDINGS]:
+        where = f"{finding.file}: " if finding.file else ""
+        section = f" ({finding.section})" if finding.section else ""
+        typer.echo(f"  {where}{finding.path}: {finding.message}{section}", err=True)
+    if len(findings) > SHOWN_FINDINGS:
+        typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
+    raise typer.Exit(EXIT_REFUSED)

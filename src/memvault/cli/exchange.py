@@ -7,13 +7,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING
 
 import typer
 from rich.markup import escape
 
+from memvault.cli.bundles import export_aimem, find_bundle, import_aimem, sealed_bundle
 from memvault.cli.common import (
-    EXIT_REFUSED,
     EXIT_USAGE,
     HomeOption,
     JsonOption,
@@ -22,9 +22,13 @@ from memvault.cli.common import (
     console,
     fail,
     open_vault,
+    plural,
     print_json,
+    refuse_with_findings,
     usage_error,
 )
+from memvault.cli.extracting import after_import_extraction, extract_needs_provider_export
+from memvault.cli.importing import FromOption, PlatformOption, choose, import_provider
 from memvault.cli.signing import (
     AgeIdentityOption,
     AgePassphraseFileOption,
@@ -40,18 +44,14 @@ from memvault.exchange import (
     export_vault,
     import_into_vault,
 )
-from memvault.findings import Finding
 from memvault.formats.pam.merge import MergeError, merge_exports
 from memvault.store.base import KeyRecord
 from memvault.vault import Vault
 
+if TYPE_CHECKING:
+    from memvault.formats.aimem.container import LocatedBundle
+
 PANEL = "Exchange"
-#: How many validation findings a refused import or merge lists.
-SHOWN_FINDINGS = 20
-
-
-def _n(count: int, singular: str, plural: str | None = None) -> str:
-    return f"{count} {singular if count == 1 else plural or singular + 's'}"
 
 
 def register(app: typer.Typer) -> None:
@@ -97,7 +97,7 @@ def _signing_key(vault: Vault, wanted: str | None) -> KeyRecord:
     key, else the one of the owner's DID, else the most recent."""
     from memvault.cli.signing import _find_key
 
-    records = vault.store.list_keys()
+    records = vault.keys()
     if not records:
         fail("the vault has no signing keys to sign the export with; run `memvault keys generate`")
     if wanted is not None:
@@ -153,7 +153,37 @@ def export(
         "a path ending in .zip for a zip of it, or .json for the memory-store alone.",
     ),
     format: str = typer.Option(
-        "pam", "--format", metavar="FORMAT", help="The interchange format: pam (PAM v1.0)."
+        "pam",
+        "--format",
+        metavar="FORMAT",
+        help="The interchange format: pam (PAM v1.0) or aimem (an AIMEM bundle, PATH.aimem.json).",
+    ),
+    scope: str | None = typer.Option(
+        None,
+        "--scope",
+        metavar="SCOPE",
+        show_default=False,
+        help="With --format aimem: FULL (the default), DNA_ONLY (preferences, decisions, "
+        "identity, pitfalls, procedures, pinned) or SINCE (with --since); AIMEM §2.1.",
+    ),
+    stream: bool = typer.Option(
+        False,
+        "--stream",
+        help="With --format aimem: write the NDJSON stream form (AIMEM §3.1), one record per line.",
+    ),
+    producer: str | None = typer.Option(
+        None,
+        "--producer",
+        metavar="NAMESPACE",
+        show_default=False,
+        help="With --format aimem: the Producer Namespace of the chunk URNs ([a-z0-9-], AIMEM "
+        "§2.3). Default: memvault- and 12 hex digits derived from the owner id.",
+    ),
+    with_embeddings: bool = typer.Option(
+        False,
+        "--with-embeddings",
+        help="With --format aimem: include the vault's embeddings (AIMEM §2.7); left out by "
+        "default, since embeddings can leak content (§5.5).",
     ),
     incremental: bool = typer.Option(
         False,
@@ -223,6 +253,27 @@ def export(
     memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/ ·
     memvault export --sign --encrypt -o backup.zip  (writes backup.zip.age)
     """
+    if format == "aimem":
+        other = [
+            name
+            for name, given in (
+                ("--incremental", incremental),
+                ("--strip-platform-ids", strip_platform_ids),
+                ("--sign", sign),
+                ("--encrypt", encrypt or encrypt_passphrase_file is not None),
+                ("--recipient", bool(recipient)),
+            )
+            if given
+        ]
+        if other:
+            usage_error(f"{other[0]} is for PAM exports, not --format aimem", other[0])
+        export_aimem(
+            output, scope, since, stream, producer, with_embeddings, overwrite, home,
+            passphrase_file, as_json,
+        )  # fmt: skip
+        return
+    if scope is not None or stream or producer is not None or with_embeddings:
+        usage_error("--scope, --stream, --producer and --with-embeddings go with --format aimem")
     if format not in EXPORT_FORMATS:
         usage_error(
             f"unknown format {format!r}; supported: {', '.join(EXPORT_FORMATS)}", "--format"
@@ -272,14 +323,14 @@ def export(
     kind = "incremental export" if result.export_type == "incremental" else "export"
     out.print(
         f"[green]✓[/] Wrote {kind} [bold]{escape(str(result.path))}[/]: "
-        f"{_n(result.memories, 'memory', 'memories')}, {_n(result.relations, 'relation')}, "
-        f"{_n(result.conversations, 'conversation')}, {_n(result.embeddings, 'embedding')}."
+        f"{plural(result.memories, 'memory', 'memories')}, {plural(result.relations, 'relation')}, "
+        f"{plural(result.conversations, 'conversation')}, {plural(result.embeddings, 'embedding')}."
     )
     if result.export_type == "incremental":
         out.print(f"  since {result.since}, base export {result.base_export_id or '—'}")
     if result.withheld:
         out.print(
-            f"  {_n(result.withheld, 'memory', 'memories')} marked exportable: false "
+            f"  {plural(result.withheld, 'memory', 'memories')} marked exportable: false "
             f"{'was' if result.withheld == 1 else 'were'} left out."
         )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
@@ -299,8 +350,12 @@ def import_(
         ...,
         metavar="PATH",
         help="A PAM memory-store, conversation or embeddings file, an export directory, or a "
-        ".zip of one; any of the files may be age-encrypted (.age).",
+        ".zip of one; any of the files may be age-encrypted (.age). Or a provider export "
+        "(a ChatGPT .zip, its folder or conversations.json), detected by content; '-' reads a "
+        "pasted memory list from standard input (with --from memory-text).",
     ),
+    from_: FromOption = None,
+    platform: PlatformOption = "chatgpt",
     force: bool = typer.Option(
         False,
         "--force",
@@ -311,6 +366,49 @@ def import_(
         "--allow-unverified",
         help="Import a signed export whose signature does not verify (refused otherwise), "
         "with a loud warning.",
+    ),
+    skip_signature_check: bool = typer.Option(
+        False,
+        "--skip-signature-check",
+        help="AIMEM bundles: do not verify <bundle>.sig; the decision is written to the audit "
+        "log (AIMEM §5.3).",
+    ),
+    embedding_model: list[str] | None = typer.Option(
+        None,
+        "--embedding-model",
+        metavar="MODEL",
+        show_default=False,
+        help="AIMEM bundles: keep embeddings of this model (repeatable); others are dropped "
+        "with a warning, never re-embedded (AIMEM §2.7). Default: the model the vault took in "
+        "first.",
+    ),
+    strict: bool = typer.Option(
+        False,
+        "--strict",
+        help="AIMEM bundles: refuse the whole bundle when a chunk is rejected (by default the "
+        "other chunks are imported).",
+    ),
+    extract: bool = typer.Option(
+        False,
+        "--extract",
+        help="Provider exports: then extract memories about you from the conversations the "
+        "import added or changed, as `memvault extract` does (its summary follows the "
+        "import's). The import commits first; the extraction is a second transaction.",
+    ),
+    llm_url: str | None = typer.Option(
+        None,
+        "--llm-url",
+        metavar="URL",
+        show_default=False,
+        help="With --extract: an OpenAI-compatible endpoint to extract with. Default: "
+        "$MEMVAULT_LLM_URL; with neither, the offline rules are used.",
+    ),
+    llm_model: str | None = typer.Option(
+        None,
+        "--llm-model",
+        metavar="NAME",
+        show_default=False,
+        help="With --extract: the model to ask. Default: $MEMVAULT_LLM_MODEL.",
     ),
     age_passphrase_file: AgePassphraseFileOption = None,
     age_identity: AgeIdentityOption = None,
@@ -327,18 +425,70 @@ def import_(
     a signed file whose signature does not verify is refused unless --allow-unverified (then a
     loud warning); an unsigned file imports normally (PAM §18.5).
 
+    A provider's data export (ChatGPT…) becomes PAM normalized conversations and the
+    memories the provider exported (custom instructions, the memory tool's writes), in one
+    transaction; importing it again changes nothing, a newer export adds what is new.
+    --from PROVIDER skips detection; --from memory-text reads a pasted memory list.
+    --extract then extracts memories about you from the conversations the import added or
+    changed (rules, or the LLM of --llm-url/--llm-model), in a second transaction: if it
+    fails, no memory of it is written, the import stays, and `memvault extract` finishes.
+
+    An AIMEM bundle (.aimem.json or its NDJSON stream form, recognized by content) is
+    imported in one transaction after its checksum (and <bundle>.sig, when present) verifies;
+    re-importing a chunk is a no-op, and a chunk that conflicts with the vault's copy is
+    rejected and listed while the rest is imported (exit status 1; --strict refuses all).
+
     Examples: memvault import chatgpt-export.zip · memvault import delta/ ·
-    memvault import backup.zip.age --age-passphrase-file pass.txt
+    memvault import brain.aimem.json ·
+    memvault import backup.zip.age --age-passphrase-file pass.txt ·
+    memvault import memories.txt --from memory-text ·
+    memvault import chatgpt-export.zip --extract
     """
-    hooks = import_hooks(age_passphrase(age_passphrase_file), age_identities(age_identity))
     options = VaultOptions(home, passphrase_file)
+    then = after_import_extraction(extract, llm_url, llm_model, as_json)
+    ask_age = age_passphrase(age_passphrase_file)
+    identities = age_identities(age_identity)
+    bundle = find_bundle(path, ask_age, identities) if from_ is None else None
+    if bundle is not None and then is not None:
+        extract_needs_provider_export()
+    if bundle is not None:
+        import_aimem(
+            bundle, options, allow_unverified, skip_signature_check, embedding_model, strict,
+            as_json,
+        )  # fmt: skip
+        return
+    provider = choose(str(path), from_, ask_age, identities)
+    if provider is not None:
+        import_provider(
+            str(path),
+            provider,
+            options=options,
+            passphrase=ask_age,
+            identities=identities,
+            platform=platform,
+            as_json=as_json,
+            then=then,
+        )
+        return
+    if then is not None:
+        extract_needs_provider_export()
+    hooks = import_hooks(ask_age, identities)
+    sealed: LocatedBundle | None = None
     with open_vault(options) as vault, _age_errors():
         try:
             result = import_into_vault(
                 vault, path, force=force, allow_unverified=allow_unverified, hooks=hooks
             )
         except ImportRefused as exc:
-            _refused(exc.headline, exc.findings, str(exc))
+            sealed = sealed_bundle(path, exc, ask_age, identities)
+            if sealed is None:
+                refuse_with_findings(exc.headline, exc.findings, str(exc))
+    if sealed is not None:
+        import_aimem(
+            sealed, options, allow_unverified, skip_signature_check, embedding_model, strict,
+            as_json,
+        )  # fmt: skip
+        return
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)
@@ -360,27 +510,15 @@ def import_(
         "kept as the vault has them"
     )
     out.print(
-        f"  {_n(result.relations, 'relation')}, {_n(result.conversations, 'conversation')}, "
-        f"{_n(result.embeddings, 'embedding')}"
+        f"  {plural(result.relations, 'relation')}, "
+        f"{plural(result.conversations, 'conversation')}, "
+        f"{plural(result.embeddings, 'embedding')}"
     )
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             out.print(f"[bold red]WARNING: {escape(warning)}[/]")
         else:
             out.print(f"[yellow]warning:[/] {escape(warning)}")
-
-
-def _refused(headline: str, findings: list[Finding], full: str) -> NoReturn:
-    if not findings:
-        fail(full)
-    typer.echo(f"error: {headline}; nothing was changed", err=True)
-    for finding in findings[:SHOWN_FINDINGS]:
-        where = f"{finding.file}: " if finding.file else ""
-        section = f" ({finding.section})" if finding.section else ""
-        typer.echo(f"  {where}{finding.path}: {finding.message}{section}", err=True)
-    if len(findings) > SHOWN_FINDINGS:
-        typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
-    raise typer.Exit(EXIT_REFUSED)
 
 
 # -- merge ------------------------------------------------------------------------------------
@@ -420,7 +558,7 @@ def merge(
         result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
     except MergeError as exc:
         if exc.findings:
-            _refused(exc.headline, exc.findings, str(exc))
+            refuse_with_findings(exc.headline, exc.findings, str(exc))
         fail(str(exc))
     if as_json:
         print_json(
@@ -442,9 +580,9 @@ def merge(
     out = console()
     out.print(
         f"[green]✓[/] Merged into [bold]{escape(str(result.path))}[/]: "
-        f"{_n(result.memories, 'memory', 'memories')} ({result.inserted} added, "
-        f"{result.updated} updated by the delta), {_n(result.relations, 'relation')}, "
-        f"{_n(result.conversations, 'conversation')}, {_n(result.embeddings, 'embedding')}."
+        f"{plural(result.memories, 'memory', 'memories')} ({result.inserted} added, "
+        f"{result.updated} updated by the delta), {plural(result.relations, 'relation')}, "
+        f"{plural(result.conversations, 'conversation')}, {plural(result.embeddings, 'embedding')}."
     )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
     for warning in result.warnings:

@@ -36,11 +36,11 @@ from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
 from memvault.errors import VaultError
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
-from memvault.vault import Vault
 
 if TYPE_CHECKING:  # the cryptography libraries are loaded by the commands that use them
     from memvault.crypto.keys import PublicKey, SigningKey
     from memvault.crypto.signing import VerifyResult
+    from memvault.vault import Vault
 
 PANEL = "Signatures"
 
@@ -526,7 +526,10 @@ def _write_atomic(
 
 def verify(
     file: Path = typer.Argument(
-        ..., metavar="FILE", help="A memory-store.json, an export directory or a .zip of one."
+        ...,
+        metavar="FILE",
+        help="A memory-store.json, an export directory or a .zip of one, or an AIMEM bundle "
+        "(.aimem.json or NDJSON) with its <bundle-name>.sig.",
     ),
     public_key: str | None = typer.Option(
         None,
@@ -546,9 +549,15 @@ def verify(
     checksum, export_id, export_date and owner.id, checks signed_at, and — when owner.did is a
     did:key — that the signing key and key_id are the owner's. Exit 0 verified; 1 not
     verified (unsigned, or the reason); 2 unreadable.
+
+    For an AIMEM bundle: verifies the detached COSE_Sign1 in <bundle-name>.sig over the
+    canonical bundle (AIMEM §5.3); --public-key also takes a COSE_Key file.
     """
     from memvault.crypto.signing import SigningError, verify_buffer
+    from memvault.formats.aimem import sniff
 
+    if file.is_file() and sniff(file) is not None:
+        _verify_bundle(file, public_key, as_json)
     expected = _expected_key(public_key) if public_key is not None else None
     try:
         with _store_buffer(file, age_passphrase_file, age_identity) as (buf, display):
@@ -558,6 +567,54 @@ def verify(
     except SigningError as exc:
         fail(str(exc), EXIT_USAGE)
     _report(file, result, as_json)
+
+
+def _verify_bundle(file: Path, public_key: str | None, as_json: bool) -> NoReturn:
+    """AIMEM §5.3: check ``<bundle>.sig`` (a detached COSE_Sign1) against the bundle."""
+    from memvault.formats.aimem.cose import public_key_from_cose_key, verify_bundle_signature
+    from memvault.formats.aimem.errors import BundleError
+
+    expected: PublicKey | None = None
+    if public_key is not None:
+        candidate = Path(public_key)
+        try:
+            raw = candidate.read_bytes() if candidate.is_file() else None
+        except OSError as exc:
+            fail(f"cannot read the public key file {public_key}: {exc.strerror or exc}", EXIT_USAGE)
+        try:
+            expected = public_key_from_cose_key(raw) if raw is not None else None
+        except ValueError:
+            expected = None
+        if expected is None:
+            expected = _expected_key(public_key)
+    try:
+        check = verify_bundle_signature(file, expected)
+    except BundleError as exc:
+        fail(str(exc), EXIT_USAGE)
+    code = EXIT_OK if check.ok else EXIT_REFUSED
+    if as_json:
+        print_json(
+            {
+                "target": str(file),
+                "kind": "aimem-bundle",
+                "verified": check.ok,
+                "signed": check.status != "unsigned",
+                **check.to_json(),
+            }
+        )
+        raise typer.Exit(code)
+    out = console()
+    if check.ok:
+        out.print(
+            f"[bold green]✓ verified[/] {escape(str(file))}  [dim]{escape(check.message)} "
+            f"(AIMEM §5.3, {escape(check.signature_file or '')})[/]"
+        )
+    else:
+        out.print(
+            f"[bold red]✗ not verified[/] {escape(str(file))}: {escape(check.message)} "
+            "[dim](AIMEM §5.3)[/]"
+        )
+    raise typer.Exit(code)
 
 
 def _expected_key(text: str) -> PublicKey:

@@ -1,0 +1,56 @@
+"""`memvault COMMAND` loads only the module that registers COMMAND (`COMMAND_MODULES`), so
+commands that need no vault start without loading SQLCipher, the extractors or the HTTP
+client."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import typer
+
+from memvault.cli import COMMAND_MODULES, MODULES, build_app
+from pamdocs import EXAMPLES
+
+
+def _commands(app: typer.Typer) -> set[str]:
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    return set(group.list_commands(typer.Context(group)))
+
+
+def test_command_table_names_every_command_and_the_module_that_registers_it() -> None:
+    every = _commands(build_app())
+    assert set(COMMAND_MODULES) == every
+    for module in MODULES:
+        registered = _commands(build_app([module]))
+        assert registered == {c for c, m in COMMAND_MODULES.items() if m == module}, module
+
+
+def _loaded_after(*argv: str) -> set[str]:
+    script = (
+        "import sys\n"
+        f"sys.argv = ['memvault', *{list(argv)!r}]\n"
+        "from memvault.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    return set(run.stderr.split())
+
+
+def test_validate_loads_neither_the_vault_nor_the_extractors() -> None:
+    loaded = _loaded_after("validate", str(EXAMPLES / "memory-store.json"))
+    assert "memvault.formats.pam.validate" in loaded
+    for heavy in ("memvault.vault", "sqlcipher3", "memvault.extract.rules", "httpx"):
+        assert heavy not in loaded, heavy
+
+
+def test_version_loads_no_command_module() -> None:
+    loaded = _loaded_after("--version")
+    assert not any(f"memvault.cli.{m}" in loaded for m in MODULES)
