@@ -6,9 +6,12 @@ its passphrase or identities (`open_target(path, age_passphrase=…)`); the plai
 opened like the file it was (a JSON document or a zip of an export). Without them, or with a
 wrong passphrase, the target is unreadable with a message that says so.
 
-Zip archives are read in memory, never extracted, and are treated as hostile until proven
-otherwise: encrypted entries, absolute or `..` paths, symlinks and entries whose uncompressed
-size or compression ratio is out of bounds are refused with the entry named.
+Zip archives are never extracted to named paths: members are read in memory, or — a large
+member of an archive that is a plain file on disk — through an anonymous temporary file that
+is mapped, so memory stays bounded (a decrypted archive's members never touch the disk).
+Archives are treated as hostile until proven otherwise: encrypted entries, absolute or `..`
+paths, symlinks and entries whose uncompressed size or compression ratio is out of bounds are
+refused with the entry named.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import mmap
 import os
 import stat
 import struct
+import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Iterator, Sequence
@@ -32,6 +36,9 @@ MAX_ENTRY_BYTES: Final = 4 << 30
 MAX_TOTAL_BYTES: Final = 16 << 30
 MAX_RATIO: Final = 200
 MAX_ENTRIES: Final = 1_000_000
+#: Zip members larger than this are read through an unlinked temporary file and mapped, so a
+#: gigabyte export inside a zip costs disk, not memory.
+SPOOL_BYTES: Final = 64 << 20
 _RATIO_FLOOR: Final = 1 << 20  # small entries may compress arbitrarily well
 _ARCHIVE_SUFFIXES: Final = frozenset({".zip", ".jar", ".7z", ".rar", ".tar", ".tgz", ".gz"})
 #: What a damaged or hostile archive makes zipfile and the decompressors raise.
@@ -70,6 +77,10 @@ class Entry:
     _info: zipfile.ZipInfo | None = None
     #: the plaintext of an age-encrypted file
     _data: bytes | None = None
+    #: a member of a zip that is a plain file on disk: a large one is read through an
+    #: anonymous temporary file instead of memory (never for a decrypted archive, whose
+    #: plaintext must not reach the disk)
+    _spool: bool = False
 
     @contextmanager
     def open(self) -> Iterator[Any]:
@@ -100,6 +111,10 @@ class Entry:
                     mapped.close()
             return
         assert self._zip is not None and self._info is not None
+        if self._spool and self._info.file_size > SPOOL_BYTES:
+            with _spooled_zip_entry(self._zip, self._info, self.display) as mapped:
+                yield mapped
+            return
         yield _read_zip_entry(self._zip, self._info, self.display)
 
     @contextmanager
@@ -370,7 +385,16 @@ def _open_zip(source: Path | IO[bytes], shown: str, path: Path | None = None) ->
                     f"archive expands to more than {MAX_TOTAL_BYTES >> 30} GiB",
                     code="zip-bomb",
                 )
-            entries.append(Entry(info.filename, where, info.file_size, _zip=archive, _info=info))
+            entries.append(
+                Entry(
+                    info.filename,
+                    where,
+                    info.file_size,
+                    _zip=archive,
+                    _info=info,
+                    _spool=isinstance(source, Path),
+                )
+            )
     except BaseException:
         archive.close()
         raise
@@ -438,6 +462,38 @@ def _read_zip_entry(archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str)
     return b"".join(chunks)
 
 
+@contextmanager
+def _spooled_zip_entry(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, where: str
+) -> Iterator[mmap.mmap]:
+    """A zip member copied, with the same size checks as `_read_zip_entry`, into an anonymous
+    temporary file (unlinked at once, mode 0600) and mapped read-only."""
+    limit = min(info.file_size, MAX_ENTRY_BYTES)
+    with tempfile.TemporaryFile(prefix="memvault-") as spool:
+        written = 0
+        try:
+            with archive.open(info) as handle:
+                while chunk := handle.read(1 << 20):
+                    written += len(chunk)
+                    if written > limit:
+                        raise SourceError(
+                            where, "entry is larger than its header declares", code="zip-bomb"
+                        )
+                    spool.write(chunk)
+        except _ZIP_ERRORS as exc:
+            if isinstance(exc, OSError) and exc.errno is not None:
+                raise SourceError(where, f"cannot spool archive entry ({exc})") from None
+            raise SourceError(where, f"cannot read archive entry ({exc})", code="bad-zip") from None
+        spool.flush()
+        if written == 0:
+            raise SourceError(where, "entry is empty")
+        mapped = mmap.mmap(spool.fileno(), 0, access=mmap.ACCESS_READ)
+        try:
+            yield mapped
+        finally:
+            mapped.close()
+
+
 def _rebase(entries: list[Entry]) -> list[Entry]:
     """Exports are often zipped with their folder: strip one common leading directory."""
     names = [e.name for e in entries]
@@ -447,5 +503,6 @@ def _rebase(entries: list[Entry]) -> list[Entry]:
     if not all(n.startswith(prefix) for n in names):
         return entries
     return [
-        Entry(e.name[len(prefix) :], e.display, e.size, e._path, e._zip, e._info) for e in entries
+        Entry(e.name[len(prefix) :], e.display, e.size, e._path, e._zip, e._info, e._data, e._spool)
+        for e in entries
     ]
