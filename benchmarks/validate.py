@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import statistics
 import subprocess
 import sys
@@ -67,7 +68,8 @@ def bench_validate(store: Path, stripped: Path, repeat: int) -> None:
         raise SystemExit(f"memvault validate failed:\n{ours.stdout}\n{ours.stderr}")
     sdk = run_measured([str(pam), "validate", str(store)])
     sdk_stripped = run_measured([str(pam), "validate", str(stripped)])
-    print(f"\nvalidate {store.name} ({fmt_bytes(store.stat().st_size)})")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"\nvalidate {store.name} ({fmt_bytes(store.stat().st_size)}); load average {load}")
     print(f"  memvault validate      {ours.summary()}")
     print(f"  pam validate           {sdk.summary()}  (rejects spec-literal checksums)")
     print(f"  pam validate (no nulls){sdk_stripped.summary()}")

@@ -1,5 +1,5 @@
 /*
- * memvault._speedups -- the two hot loops of memvault, in C.
+ * memvault._speedups -- the hot loops of memvault, in C.
  *
  *   jcs_dumps(obj, count=False) -> bytes | (bytes, members)
  *       RFC 8785 (JSON Canonicalization Scheme) serialization.  Used for PAM
@@ -18,6 +18,13 @@
  *       item (':' tokens, all depths, duplicates included) and its nesting
  *       depth.  A parser that keeps one of several equal keys produces fewer
  *       members than the text has, which is how duplicates show up cheaply.
+ *
+ *   memory_run(...), checksum_runs(runs, update), index_facts(...)
+ *       The hot loops of PAM memory-store validation (memvault.formats.pam
+ *       .memory_pass): the per-memory checks for memories with nothing to
+ *       report (any other memory is left to the Python checks, which word the
+ *       findings), the integrity checksum input merged from sorted runs, and
+ *       the index of memory facts by id.
  *
  * Plain CPython C API, C99.  The scanner runs without the GIL.
  */
@@ -1544,6 +1551,932 @@ PyDoc_STRVAR(array_items_doc,
 "tokens outside strings, duplicate names included) anywhere inside the\n"
 "item, depth is its deepest nesting (a scalar 0, {} or [] 1, {\"a\":[1]} 2).");
 
+/* ======================================================================
+ * Part 3: the per-memory checks of PAM memory-store validation
+ * ====================================================================== */
+
+/* Member names looked up in every memory, interned once. */
+enum {
+    K_ID, K_TEMPORAL, K_PROVENANCE, K_STATUS, K_SUPERSEDED_BY, K_CONVERSATION_REF,
+    K_EMBEDDING_REF, K_PLATFORM, K_CONTENT, K_CONTENT_HASH, K_UPDATED_AT, K_VALID_UNTIL,
+    K_VALID_FROM, K_CREATED_AT, K_ACCESS, K_EXPORTABLE, K_SHARED_WITH, K_VISIBILITY,
+    K_TYPE, K_CUSTOM_TYPE, K_EXTRACTION_METHOD, K_ACTIVE, K_SUPERSEDED, K_ARCHIVED,
+    K_PRIVATE, K_CUSTOM, K_UNSPECIFIED, K_HEXDIGEST, K_COUNT
+};
+static const char *const KEY_NAMES[K_COUNT] = {
+    "id", "temporal", "provenance", "status", "superseded_by", "conversation_ref",
+    "embedding_ref", "platform", "content", "content_hash", "updated_at", "valid_until",
+    "valid_from", "created_at", "access", "exportable", "shared_with", "visibility",
+    "type", "custom_type", "extraction_method", "active", "superseded", "archived",
+    "private", "custom", "unspecified", "hexdigest",
+};
+static PyObject *KEYS[K_COUNT];
+static PyObject *ONE;
+
+static int
+init_keys(void)
+{
+    int i;
+    ONE = PyLong_FromLong(1);
+    if (ONE == NULL) {
+        return -1;
+    }
+    for (i = 0; i < K_COUNT; i++) {
+        KEYS[i] = PyUnicode_InternFromString(KEY_NAMES[i]);
+        if (KEYS[i] == NULL) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* d.get(key), borrowed; NULL (without an error set) when absent.  d may be NULL. */
+static inline PyObject *
+dget(PyObject *d, int key)
+{
+    if (d == NULL) {
+        return NULL;
+    }
+    return PyDict_GetItemWithError(d, KEYS[key]);
+}
+
+/* The value if it is exactly a str (type(v) is str), else NULL. */
+static inline PyObject *
+exact_str(PyObject *v)
+{
+    return v != NULL && PyUnicode_CheckExact(v) ? v : NULL;
+}
+
+/* a == b for two str (either may be NULL: never equal then); -1 on error. */
+static inline int
+str_eq(PyObject *a, PyObject *b)
+{
+    if (a == NULL || b == NULL) {
+        return 0;
+    }
+    return PyUnicode_Compare(a, b) == 0 ? 1 : (PyErr_Occurred() ? -1 : 0);
+}
+
+/* memory_pass._UUID4.fullmatch (case-insensitive, version 4, RFC 4122 variant). */
+static int
+is_uuid4(PyObject *s)
+{
+    const unsigned char *p;
+    int i;
+    if (!PyUnicode_IS_ASCII(s) || PyUnicode_GET_LENGTH(s) != 36) {
+        return 0;
+    }
+    p = (const unsigned char *)PyUnicode_DATA(s);
+    for (i = 0; i < 36; i++) {
+        unsigned char c = p[i];
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            if (c != '-') {
+                return 0;
+            }
+        }
+        else if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) {
+            return 0;
+        }
+    }
+    if (p[14] != '4') {
+        return 0;
+    }
+    return strchr("89abAB", p[19]) != NULL && p[19] != 0;
+}
+
+/* Whether s is ASCII "DDDD-DD-DDTDD:DD:DD" followed by anything ending in "Z": fixed-width
+   fields of one UTC offset, whose text order is their time order. */
+static int
+utc_layout(PyObject *s)
+{
+    static const char LAYOUT[] = "dddd-dd-ddTdd:dd:dd";
+    const unsigned char *p;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(s);
+    int i;
+    if (!PyUnicode_IS_ASCII(s) || n < 20) {
+        return 0;
+    }
+    p = (const unsigned char *)PyUnicode_DATA(s);
+    if (p[n - 1] != 'Z') {
+        return 0;
+    }
+    for (i = 0; i < 19; i++) {
+        if (LAYOUT[i] == 'd' ? !(p[i] >= '0' && p[i] <= '9') : p[i] != (unsigned char)LAYOUT[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* 1 when memory_pass._before(earlier, later) is True (a finding), 0 when not, -1 on error.
+   Timestamps of one shape compare as strings here; others go to `before` (_before). */
+static int
+before_needs_python(PyObject *earlier, PyObject *later, PyObject *before)
+{
+    Py_ssize_t n;
+    int same_shape = 0;
+    if (exact_str(earlier) == NULL || exact_str(later) == NULL) {
+        return 0;
+    }
+    n = PyUnicode_GET_LENGTH(earlier);
+    if (n == PyUnicode_GET_LENGTH(later) && n > 0) {
+        Py_UCS4 ze = PyUnicode_READ_CHAR(earlier, n - 1);
+        Py_UCS4 zl = PyUnicode_READ_CHAR(later, n - 1);
+        if (ze == 'Z' && zl == 'Z') {
+            same_shape = 1;
+        }
+        else if (n >= 6) {
+            Py_UCS4 sign = PyUnicode_READ_CHAR(earlier, n - 6);
+            if (sign == '+' || sign == '-') {
+                Py_ssize_t i;
+                same_shape = 1;
+                for (i = n - 6; i < n; i++) {
+                    if (PyUnicode_READ_CHAR(earlier, i) != PyUnicode_READ_CHAR(later, i)) {
+                        same_shape = 0;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if (!same_shape && utc_layout(earlier) && utc_layout(later)
+        && memcmp(PyUnicode_DATA(later), PyUnicode_DATA(earlier), 19) > 0) {
+        /* Both "YYYY-MM-DDTHH:MM:SS...Z" and later's date and time (to the second) sort
+           after earlier's: later is not before earlier, or one of them does not parse and
+           _before is None.  No finding either way. */
+        return 0;
+    }
+    if (!same_shape) {
+        /* timestamps of different shapes are parsed by memory_pass._before */
+        PyObject *res = PyObject_CallFunctionObjArgs(before, earlier, later, NULL);
+        int is_true;
+        if (res == NULL) {
+            return -1;
+        }
+        is_true = res == Py_True;
+        Py_DECREF(res);
+        return is_true;
+    }
+    {
+        int c = PyUnicode_Compare(later, earlier);
+        if (c == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        return c < 0;
+    }
+}
+
+/* Python's str.isspace() within Latin-1. */
+static inline int
+latin1_space(unsigned int c)
+{
+    return (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x20) || c == 0x85 || c == 0xa0;
+}
+
+/* Python's str.isprintable() within Latin-1. */
+static inline int
+latin1_printable(unsigned int c)
+{
+    return (c >= 0x20 && c <= 0x7e) || (c >= 0xa1 && c != 0xad);
+}
+
+/* 1 if the content hash matches (no finding), 0 if not, -1 on error.
+
+   canonical.content_hash for Latin-1 text (one byte per character) whose stripped part is
+   printable and has no double space: then NFC and the whitespace collapse change nothing
+   (every Latin-1 character is NFC; printable text has no whitespace but the space), and
+   lowercasing maps A-Z and U+00C0-U+00DE (but U+00D7) 0x20 up.  Other text is hashed by
+   the Python function itself. */
+static int
+content_hash_matches(PyObject *content, PyObject *declared, PyObject *sha256,
+                     PyObject *content_hash)
+{
+    PyObject *hex;
+    int ok;
+    if (PyUnicode_KIND(content) == PyUnicode_1BYTE_KIND) {
+        const unsigned char *p = (const unsigned char *)PyUnicode_DATA(content);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(content), lo = 0, hi = n, i, size = 0;
+        int simple = 1;
+        while (lo < hi && latin1_space(p[lo])) {
+            lo++;
+        }
+        while (hi > lo && latin1_space(p[hi - 1])) {
+            hi--;
+        }
+        for (i = lo; i < hi; i++) {
+            if (!latin1_printable(p[i]) || (p[i] == ' ' && i + 1 < hi && p[i + 1] == ' ')) {
+                simple = 0;
+                break;
+            }
+            size += p[i] < 0x80 ? 1 : 2;
+        }
+        if (simple) {
+            PyObject *bytes = PyBytes_FromStringAndSize(NULL, size), *h;
+            unsigned char *o;
+            const unsigned char *d;
+            if (bytes == NULL) {
+                return -1;
+            }
+            o = (unsigned char *)PyBytes_AS_STRING(bytes);
+            for (i = lo; i < hi; i++) {
+                unsigned int c = p[i];
+                if ((c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7)) {
+                    c += 0x20;
+                }
+                if (c < 0x80) {
+                    *o++ = (unsigned char)c;
+                }
+                else {
+                    *o++ = (unsigned char)(0xc0 | (c >> 6));
+                    *o++ = (unsigned char)(0x80 | (c & 0x3f));
+                }
+            }
+            h = PyObject_CallOneArg(sha256, bytes);
+            Py_DECREF(bytes);
+            if (h == NULL) {
+                return -1;
+            }
+            hex = PyObject_CallMethodNoArgs(h, KEYS[K_HEXDIGEST]);
+            Py_DECREF(h);
+            if (hex == NULL) {
+                return -1;
+            }
+            if (!PyUnicode_CheckExact(hex) || !PyUnicode_IS_ASCII(hex)
+                || PyUnicode_GET_LENGTH(hex) != 64 || !PyUnicode_IS_ASCII(declared)) {
+                Py_DECREF(hex);
+                return 0;
+            }
+            d = (const unsigned char *)PyUnicode_DATA(declared);
+            ok = memcmp(d, "sha256:", 7) == 0 && memcmp(d + 7, PyUnicode_DATA(hex), 64) == 0;
+            Py_DECREF(hex);
+            return ok;
+        }
+    }
+    hex = PyObject_CallOneArg(content_hash, content);
+    if (hex == NULL) {
+        return -1;
+    }
+    ok = PyUnicode_Check(hex) ? str_eq(hex, declared) : 0;
+    Py_DECREF(hex);
+    return ok;
+}
+
+/* counter[key] += 1 on a collections.Counter (a dict subclass). */
+static int
+count_one(PyObject *counter, PyObject *key)
+{
+    PyObject *old = PyDict_GetItemWithError(counter, key), *new;
+    int rc;
+    if (old == NULL) {
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        new = PyLong_FromLong(1);
+    }
+    else {
+        new = PyNumber_Add(old, ONE);
+    }
+    if (new == NULL) {
+        return -1;
+    }
+    rc = PyDict_SetItem(counter, key, new);
+    Py_DECREF(new);
+    return rc;
+}
+
+/* Whether v is an exact dict; the empty dict stands for "not an object" as in Python. */
+static inline PyObject *
+exact_dict(PyObject *v)
+{
+    return v != NULL && PyDict_CheckExact(v) ? v : NULL;
+}
+
+typedef struct {
+    PyObject *values, *spans, *ids, *blob, *ends_append, *facts;
+    PyObject *by_type, *by_status, *by_platform, *by_method, *state;
+    PyObject *sha256, *content_hash, *before;
+    Py_ssize_t first;
+    int incremental;
+} MemoryRun;
+
+/* One memory: 1 if it was accepted (nothing to report, its results recorded), 0 if the
+   Python path must take it, -1 on error. */
+static int
+memory_one(MemoryRun *r, Encoder *e, Py_ssize_t k)
+{
+    PyObject *memory = PyList_GET_ITEM(r->values, k);
+    PyObject *record, *temporal, *provenance, *status, *sb, *conv, *emb, *platform;
+    PyObject *content, *declared, *access, *mtype, *method, *created, *fact, *num;
+    Py_ssize_t index = r->first + k, old;
+    int rc;
+
+    if (!PyDict_CheckExact(memory)) {
+        return 0;
+    }
+    record = exact_str(dget(memory, K_ID));
+    if (record == NULL) {
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    e->len = 0;
+    e->members = 0;
+    e->nents = 0;
+    if (enc_value(e, memory, 0) < 0) {
+        /* not canonicalizable: the Python path reports it */
+        PyErr_Clear();
+        return 0;
+    }
+    if (r->spans != Py_None) {
+        PyObject *span = PyList_GET_ITEM(r->spans, index);
+        Py_ssize_t members, depth;
+        if (!PyTuple_CheckExact(span) || PyTuple_GET_SIZE(span) != 4) {
+            return 0;
+        }
+        members = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 2));
+        depth = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 3));
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        if (depth < 0 || members != e->members) {
+            return 0; /* maybe duplicate member names */
+        }
+    }
+    temporal = exact_dict(dget(memory, K_TEMPORAL));
+    provenance = exact_dict(dget(memory, K_PROVENANCE));
+    status = dget(memory, K_STATUS);
+    if (status == NULL || !PyUnicode_CheckExact(status)) {
+        status = KEYS[K_ACTIVE];
+    }
+    sb = exact_str(dget(temporal, K_SUPERSEDED_BY));
+    conv = exact_str(dget(provenance, K_CONVERSATION_REF));
+    emb = exact_str(dget(memory, K_EMBEDDING_REF));
+    platform = exact_str(dget(provenance, K_PLATFORM));
+    content = exact_str(dget(memory, K_CONTENT));
+    declared = exact_str(dget(memory, K_CONTENT_HASH));
+    if (PyErr_Occurred()) {
+        return -1;
+    }
+    /* PAM section 6: content hash */
+    if (content != NULL && declared != NULL && PyUnicode_GET_LENGTH(declared) == 71) {
+        rc = content_hash_matches(content, declared, r->sha256, r->content_hash);
+        if (rc <= 0) {
+            return rc;
+        }
+    }
+    /* PAM section 4.1: temporal order (incremental exports take the Python path) */
+    if (temporal != NULL && PyDict_GET_SIZE(temporal) > 0) {
+        PyObject *updated = dget(temporal, K_UPDATED_AT);
+        PyObject *until = dget(temporal, K_VALID_UNTIL);
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        if (r->incremental) {
+            return 0;
+        }
+        if (updated != NULL || (until != NULL && until != Py_None)) {
+            PyObject *created_at = dget(temporal, K_CREATED_AT);
+            PyObject *valid_from = dget(temporal, K_VALID_FROM);
+            if (PyErr_Occurred()) {
+                return -1;
+            }
+            rc = before_needs_python(created_at, updated, r->before);
+            if (rc != 0) {
+                return rc < 0 ? -1 : 0;
+            }
+            rc = before_needs_python(valid_from, until, r->before);
+            if (rc != 0) {
+                return rc < 0 ? -1 : 0;
+            }
+        }
+    }
+    /* PAM section 7: lifecycle */
+    {
+        int superseded = str_eq(status, KEYS[K_SUPERSEDED]);
+        if (superseded < 0) {
+            return -1;
+        }
+        if (sb != NULL || superseded) {
+            int self = str_eq(sb, record), archived;
+            if (self != 0) {
+                return self < 0 ? -1 : 0;
+            }
+            if (superseded && sb == NULL) {
+                return 0;
+            }
+            archived = str_eq(status, KEYS[K_ARCHIVED]);
+            if (archived < 0) {
+                return -1;
+            }
+            if (sb != NULL && !superseded && !archived) {
+                return 0;
+            }
+        }
+    }
+    /* PAM sections 21.1 and 9: access */
+    access = exact_dict(dget(memory, K_ACCESS));
+    if (access != NULL) {
+        PyObject *exportable = dget(access, K_EXPORTABLE);
+        PyObject *grants = dget(access, K_SHARED_WITH);
+        int shared;
+        if (PyErr_Occurred()) {
+            return -1;
+        }
+        if (exportable == Py_False) {
+            return 0;
+        }
+        shared = grants == NULL ? 0 : PyObject_IsTrue(grants);
+        if (shared < 0) {
+            return -1;
+        }
+        if (shared) {
+            PyObject *visibility = dget(access, K_VISIBILITY);
+            int private;
+            if (visibility == NULL) {
+                if (PyErr_Occurred()) {
+                    return -1;
+                }
+                visibility = KEYS[K_PRIVATE];
+            }
+            private = PyObject_RichCompareBool(visibility, KEYS[K_PRIVATE], Py_EQ);
+            if (private < 0) {
+                return -1;
+            }
+            if (private && PyList_CheckExact(grants) && PyList_GET_SIZE(grants) > 0) {
+                return 0;
+            }
+        }
+    }
+
+    /* Nothing to report: record what the later checks need. */
+    if (PyList_Append(r->ids, record) < 0) {
+        return -1;
+    }
+    old = PyByteArray_GET_SIZE(r->blob);
+    if (PyByteArray_Resize(r->blob, old + e->len) < 0) {
+        return -1;
+    }
+    memcpy(PyByteArray_AS_STRING(r->blob) + old, e->buf, (size_t)e->len);
+    num = PyLong_FromSsize_t(old + e->len);
+    if (num == NULL) {
+        return -1;
+    }
+    {
+        PyObject *res = PyObject_CallOneArg(r->ends_append, num);
+        Py_DECREF(num);
+        if (res == NULL) {
+            return -1;
+        }
+        Py_DECREF(res);
+    }
+    if (!is_uuid4(record)) {
+        PyObject *n1 = PyNumber_Add(PyList_GET_ITEM(r->state, 0), ONE);
+        if (n1 == NULL) {
+            return -1;
+        }
+        PyList_SetItem(r->state, 0, n1);
+    }
+    num = PyLong_FromSsize_t(index);
+    if (num == NULL) {
+        return -1;
+    }
+    fact = PyTuple_Pack(7, num, record, status, sb ? sb : Py_None, conv ? conv : Py_None,
+                        emb ? emb : Py_None, platform ? platform : Py_None);
+    Py_DECREF(num);
+    if (fact == NULL) {
+        return -1;
+    }
+    rc = PyList_Append(r->facts, fact);
+    Py_DECREF(fact);
+    if (rc < 0) {
+        return -1;
+    }
+    /* counts */
+    mtype = exact_str(dget(memory, K_TYPE));
+    if (mtype != NULL) {
+        PyObject *custom = NULL, *key = mtype;
+        int is_custom = str_eq(mtype, KEYS[K_CUSTOM]);
+        if (is_custom < 0) {
+            return -1;
+        }
+        if (is_custom) {
+            custom = exact_str(dget(memory, K_CUSTOM_TYPE));
+            if (custom != NULL) {
+                key = PyUnicode_FromFormat("custom:%U", custom);
+                if (key == NULL) {
+                    return -1;
+                }
+            }
+        }
+        rc = count_one(r->by_type, key);
+        if (key != mtype) {
+            Py_DECREF(key);
+        }
+        if (rc < 0) {
+            return -1;
+        }
+    }
+    if (count_one(r->by_status, status) < 0) {
+        return -1;
+    }
+    if (platform != NULL && count_one(r->by_platform, platform) < 0) {
+        return -1;
+    }
+    method = exact_str(dget(provenance, K_EXTRACTION_METHOD));
+    if (count_one(r->by_method, method ? method : KEYS[K_UNSPECIFIED]) < 0) {
+        return -1;
+    }
+    created = exact_str(dget(temporal, K_CREATED_AT));
+    if (created != NULL) {
+        PyObject *lo = PyList_GET_ITEM(r->state, 1), *hi = PyList_GET_ITEM(r->state, 2);
+        if (lo == Py_None || PyUnicode_Compare(created, lo) < 0) {
+            Py_INCREF(created);
+            PyList_SetItem(r->state, 1, created);
+        }
+        if (hi == Py_None || PyUnicode_Compare(created, hi) > 0) {
+            Py_INCREF(created);
+            PyList_SetItem(r->state, 2, created);
+        }
+    }
+    return PyErr_Occurred() ? -1 : 1;
+}
+
+/* memory_run(values, spans, first, start, ids, blob, ends_append, facts, by_type,
+              by_status, by_platform, by_method, state, sha256, content_hash, before,
+              incremental) -> stop */
+static PyObject *
+py_memory_run(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    MemoryRun r;
+    Encoder e;
+    Py_ssize_t start, k, n;
+    (void)module;
+    if (nargs != 17) {
+        PyErr_SetString(PyExc_TypeError, "memory_run() takes 17 positional arguments");
+        return NULL;
+    }
+    r.values = args[0];
+    r.spans = args[1];
+    r.first = PyLong_AsSsize_t(args[2]);
+    start = PyLong_AsSsize_t(args[3]);
+    r.ids = args[4];
+    r.blob = args[5];
+    r.ends_append = args[6];
+    r.facts = args[7];
+    r.by_type = args[8];
+    r.by_status = args[9];
+    r.by_platform = args[10];
+    r.by_method = args[11];
+    r.state = args[12];
+    r.sha256 = args[13];
+    r.content_hash = args[14];
+    r.before = args[15];
+    r.incremental = PyObject_IsTrue(args[16]);
+    if (PyErr_Occurred() || r.incremental < 0) {
+        return NULL;
+    }
+    if (!PyList_CheckExact(r.values) || !(r.spans == Py_None || PyList_CheckExact(r.spans))
+        || !PyList_CheckExact(r.ids) || !PyByteArray_CheckExact(r.blob)
+        || !PyList_CheckExact(r.facts) || !PyDict_Check(r.by_type) || !PyDict_Check(r.by_status)
+        || !PyDict_Check(r.by_platform) || !PyDict_Check(r.by_method)
+        || !PyList_CheckExact(r.state) || PyList_GET_SIZE(r.state) != 3) {
+        PyErr_SetString(PyExc_TypeError, "memory_run(): unexpected argument types");
+        return NULL;
+    }
+    n = PyList_GET_SIZE(r.values);
+    if (start < 0 || r.first < 0
+        || (r.spans != Py_None && PyList_GET_SIZE(r.spans) < r.first + n)) {
+        PyErr_SetString(PyExc_ValueError, "memory_run(): range out of bounds");
+        return NULL;
+    }
+    memset(&e, 0, sizeof(e));
+    e.cap = 4096;
+    e.bytes = PyBytes_FromStringAndSize(NULL, e.cap);
+    if (e.bytes == NULL) {
+        return NULL;
+    }
+    e.buf = PyBytes_AS_STRING(e.bytes);
+    for (k = start; k < n; k++) {
+        int rc = memory_one(&r, &e, k);
+        if (rc < 0) {
+            PyMem_Free(e.ents);
+            Py_DECREF(e.bytes);
+            return NULL;
+        }
+        if (rc == 0) {
+            break;
+        }
+    }
+    PyMem_Free(e.ents);
+    Py_DECREF(e.bytes);
+    return PyLong_FromSsize_t(k);
+}
+
+PyDoc_STRVAR(memory_run_doc,
+"memory_run(values, spans, first, start, ids, blob, ends_append, facts, by_type,\n"
+"           by_status, by_platform, by_method, state, sha256, content_hash,\n"
+"           before, incremental) -> stop\n--\n\n"
+"The per-memory checks of memvault.formats.pam.memory_pass._memory for\n"
+"values[start:], values[k] being memory number first + k.  Each memory with\n"
+"nothing to report has its results recorded as _memory records them (canonical\n"
+"bytes appended to blob, its id to ids, its end offset through ends_append, its\n"
+"fact tuple to facts, its counts; state is [non_uuid_ids, first_created,\n"
+"last_created]).  Stops at the first memory it cannot clear -- one with a finding,\n"
+"or a case it leaves to Python -- and returns its position (len(values) when\n"
+"all were done), so the caller runs the Python checks on that one and resumes.");
+
+/* ======================================================================
+ * Part 4: the PAM integrity checksum input from sorted runs
+ * ====================================================================== */
+
+typedef struct {
+    PyObject *ids;     /* list[str] */
+    Py_buffer order;   /* uint64 positions in id order */
+    Py_buffer blob;    /* canonical bytes, back to back */
+    Py_buffer ends;    /* uint64 end offset of each */
+    Py_ssize_t next;   /* next position in order */
+    Py_ssize_t count;
+} SortedRun;
+
+static int
+feed(PyObject *update, const char *data, Py_ssize_t n)
+{
+    PyObject *chunk = PyBytes_FromStringAndSize(data, n), *res;
+    if (chunk == NULL) {
+        return -1;
+    }
+    res = PyObject_CallOneArg(update, chunk);
+    Py_DECREF(chunk);
+    if (res == NULL) {
+        return -1;
+    }
+    Py_DECREF(res);
+    return 0;
+}
+
+static int
+get_u64_buffer(PyObject *obj, Py_buffer *view)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return -1;
+    }
+    if (view->itemsize != 8 || view->format == NULL
+        || (strcmp(view->format, "Q") != 0 && strcmp(view->format, "L") != 0)) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_TypeError, "expected an array of unsigned 64-bit integers");
+        return -1;
+    }
+    return 0;
+}
+
+/* checksum_runs(runs, update): feed update() the bytes "[" + ",".join(items) + "]", the
+   items being the canonical bytes of every run merged by id (stable: on equal ids the
+   earlier run first), as heapq.merge over each run's id order would give them. */
+static PyObject *
+py_checksum_runs(PyObject *module, PyObject *args)
+{
+    PyObject *runs_arg, *update, *result = NULL;
+    SortedRun *runs = NULL;
+    Py_ssize_t nruns, i, got = 0, fill = 0, written = 0;
+    const Py_ssize_t CHUNK = 1 << 20;
+    char *scratch = NULL;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O:checksum_runs", &PyList_Type, &runs_arg, &update)) {
+        return NULL;
+    }
+    nruns = PyList_GET_SIZE(runs_arg);
+    runs = PyMem_Calloc((size_t)(nruns ? nruns : 1), sizeof(SortedRun));
+    scratch = PyMem_Malloc((size_t)CHUNK);
+    if (runs == NULL || scratch == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (i = 0; i < nruns; i++) {
+        PyObject *t = PyList_GET_ITEM(runs_arg, i);
+        SortedRun *r = &runs[i];
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4
+            || !PyList_CheckExact(PyTuple_GET_ITEM(t, 0))) {
+            PyErr_SetString(PyExc_TypeError, "each run is (ids, order, blob, ends)");
+            goto done;
+        }
+        r->ids = PyTuple_GET_ITEM(t, 0);
+        if (get_u64_buffer(PyTuple_GET_ITEM(t, 1), &r->order) < 0) {
+            goto done;
+        }
+        got = i * 3 + 1;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(t, 2), &r->blob, PyBUF_SIMPLE) < 0) {
+            goto done;
+        }
+        got = i * 3 + 2;
+        if (get_u64_buffer(PyTuple_GET_ITEM(t, 3), &r->ends) < 0) {
+            goto done;
+        }
+        got = i * 3 + 3;
+        r->count = PyList_GET_SIZE(r->ids);
+        if (r->order.len / 8 != r->count || r->ends.len / 8 != r->count) {
+            PyErr_SetString(PyExc_ValueError, "a run's ids, order and ends differ in length");
+            goto done;
+        }
+        {
+            const uint64_t *ends = (const uint64_t *)r->ends.buf;
+            const uint64_t *order = (const uint64_t *)r->order.buf;
+            Py_ssize_t j;
+            for (j = 0; j < r->count; j++) {
+                if (order[j] >= (uint64_t)r->count || ends[j] > (uint64_t)r->blob.len
+                    || (j && ends[j] < ends[j - 1])) {
+                    PyErr_SetString(PyExc_ValueError, "a run's offsets are out of range");
+                    goto done;
+                }
+            }
+        }
+    }
+    scratch[fill++] = '[';
+    for (;;) {
+        Py_ssize_t best = -1;
+        PyObject *best_id = NULL;
+        for (i = 0; i < nruns; i++) {
+            SortedRun *r = &runs[i];
+            PyObject *id;
+            if (r->next >= r->count) {
+                continue;
+            }
+            id = PyList_GET_ITEM(r->ids, ((const uint64_t *)r->order.buf)[r->next]);
+            if (best_id != NULL) {
+                int c = PyUnicode_Compare(id, best_id);
+                if (c == -1 && PyErr_Occurred()) {
+                    goto done;
+                }
+                if (c >= 0) {
+                    continue;
+                }
+            }
+            best = i;
+            best_id = id;
+        }
+        if (best < 0) {
+            break;
+        }
+        {
+            SortedRun *r = &runs[best];
+            uint64_t k = ((const uint64_t *)r->order.buf)[r->next++];
+            const uint64_t *ends = (const uint64_t *)r->ends.buf;
+            Py_ssize_t lo = (Py_ssize_t)(k ? ends[k - 1] : 0), n = (Py_ssize_t)ends[k] - lo;
+            const char *src = (const char *)r->blob.buf + lo;
+            if (written++) {
+                if (fill == CHUNK) {
+                    if (feed(update, scratch, fill) < 0) {
+                        goto done;
+                    }
+                    fill = 0;
+                }
+                scratch[fill++] = ',';
+            }
+            while (n > 0) {
+                Py_ssize_t room = CHUNK - fill, take = n < room ? n : room;
+                memcpy(scratch + fill, src, (size_t)take);
+                fill += take;
+                src += take;
+                n -= take;
+                if (fill == CHUNK) {
+                    if (feed(update, scratch, fill) < 0) {
+                        goto done;
+                    }
+                    fill = 0;
+                }
+            }
+        }
+    }
+    if (fill == CHUNK) {
+        if (feed(update, scratch, fill) < 0) {
+            goto done;
+        }
+        fill = 0;
+    }
+    scratch[fill++] = ']';
+    if (feed(update, scratch, fill) < 0) {
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (i = 0; i < got; i++) {
+        SortedRun *r = &runs[i / 3];
+        Py_buffer *views[3] = {&r->order, &r->blob, &r->ends};
+        PyBuffer_Release(views[i % 3]);
+    }
+    PyMem_Free(runs);
+    PyMem_Free(scratch);
+    return result;
+}
+
+PyDoc_STRVAR(checksum_runs_doc,
+"checksum_runs(runs, update, /) -> None\n--\n\n"
+"Feed update() the PAM section 15.2 checksum input -- \"[\" + \",\".join(items) + \"]\" --\n"
+"from runs of canonical bytes.  Each run is (ids, order, blob, ends): ids a list\n"
+"of str, order (array 'Q') the positions in id order, blob the items back to\n"
+"back, ends (array 'Q') the end offset of each.  Runs are merged by id; equal\n"
+"ids keep the earlier run first.");
+
+/* ======================================================================
+ * Part 5: indexing the memory facts of a PAM memory-store
+ * ====================================================================== */
+
+/* index_facts(facts, cls, memories, by_conversation, with_ref) -> list[int]
+
+   For each 7-tuple in facts (position, id, status, superseded_by, conversation_ref,
+   embedding_ref, platform): when memories has no entry for its id, memories[id] =
+   cls(*fact) and, if its conversation_ref is set, by_conversation[ref].append(id) and
+   with_ref.append(that object).  Returns the indices in facts of the others (ids seen
+   before).  cls is a namedtuple class of 7 fields. */
+static PyObject *
+py_index_facts(PyObject *module, PyObject *args)
+{
+    PyObject *facts, *memories, *by_conv, *with_ref, *dups;
+    PyTypeObject *cls;
+    Py_ssize_t i, n;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!:index_facts", &PyList_Type, &facts, &PyType_Type,
+                          &cls, &PyDict_Type, &memories, &PyDict_Type, &by_conv, &PyList_Type,
+                          &with_ref)) {
+        return NULL;
+    }
+    if (!PyType_IsSubtype(cls, &PyTuple_Type) || cls->tp_alloc == NULL) {
+        PyErr_SetString(PyExc_TypeError, "index_facts(): cls must be a tuple subclass");
+        return NULL;
+    }
+    dups = PyList_New(0);
+    if (dups == NULL) {
+        return NULL;
+    }
+    n = PyList_GET_SIZE(facts);
+    for (i = 0; i < n; i++) {
+        PyObject *t = PyList_GET_ITEM(facts, i), *id, *ref, *obj, *group;
+        Py_ssize_t j;
+        int present;
+        if (!PyTuple_CheckExact(t) || PyTuple_GET_SIZE(t) != 7) {
+            PyErr_SetString(PyExc_TypeError, "index_facts(): each fact is a 7-tuple");
+            goto fail;
+        }
+        id = PyTuple_GET_ITEM(t, 1);
+        present = PyDict_Contains(memories, id);
+        if (present < 0) {
+            goto fail;
+        }
+        if (present) {
+            PyObject *num = PyLong_FromSsize_t(i);
+            if (num == NULL || PyList_Append(dups, num) < 0) {
+                Py_XDECREF(num);
+                goto fail;
+            }
+            Py_DECREF(num);
+            continue;
+        }
+        obj = cls->tp_alloc(cls, 7);
+        if (obj == NULL) {
+            goto fail;
+        }
+        for (j = 0; j < 7; j++) {
+            PyObject *item = PyTuple_GET_ITEM(t, j);
+            Py_INCREF(item);
+            PyTuple_SET_ITEM(obj, j, item);
+        }
+        if (PyDict_SetItem(memories, id, obj) < 0) {
+            Py_DECREF(obj);
+            goto fail;
+        }
+        ref = PyTuple_GET_ITEM(t, 4);
+        if (ref != Py_None) {
+            group = PyDict_GetItemWithError(by_conv, ref);
+            if (group == NULL) {
+                if (PyErr_Occurred()) {
+                    Py_DECREF(obj);
+                    goto fail;
+                }
+                group = PyList_New(0);
+                if (group == NULL || PyDict_SetItem(by_conv, ref, group) < 0) {
+                    Py_XDECREF(group);
+                    Py_DECREF(obj);
+                    goto fail;
+                }
+                Py_DECREF(group); /* the dict holds it */
+            }
+            if (PyList_Append(group, id) < 0 || PyList_Append(with_ref, obj) < 0) {
+                Py_DECREF(obj);
+                goto fail;
+            }
+        }
+        Py_DECREF(obj);
+    }
+    return dups;
+fail:
+    Py_DECREF(dups);
+    return NULL;
+}
+
+PyDoc_STRVAR(index_facts_doc,
+"index_facts(facts, cls, memories, by_conversation, with_ref, /) -> list[int]\n--\n\n"
+"Index memory facts (7-tuples) by id: memories[id] = cls(*fact) for the first\n"
+"fact of each id, grouping ids by conversation_ref (item 4) in by_conversation\n"
+"and listing those facts in with_ref.  Returns the indices of repeated ids.");
+
 static PyMethodDef speedups_methods[] = {
     {"jcs_dumps", (PyCFunction)(void (*)(void))jcs_dumps, METH_FASTCALL | METH_KEYWORDS,
      jcs_dumps_doc},
@@ -1551,6 +2484,9 @@ static PyMethodDef speedups_methods[] = {
     {"object_members", (PyCFunction)py_object_members, METH_VARARGS, object_members_doc},
     {"array_items", (PyCFunction)(void (*)(void))py_array_items, METH_VARARGS | METH_KEYWORDS,
      array_items_doc},
+    {"memory_run", (PyCFunction)(void (*)(void))py_memory_run, METH_FASTCALL, memory_run_doc},
+    {"checksum_runs", (PyCFunction)py_checksum_runs, METH_VARARGS, checksum_runs_doc},
+    {"index_facts", (PyCFunction)py_index_facts, METH_VARARGS, index_facts_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1570,5 +2506,8 @@ PyMODINIT_FUNC
 PyInit__speedups(void)
 {
     init_tables();
+    if (init_keys() < 0) {
+        return NULL;
+    }
     return PyModule_Create(&speedups_module);
 }

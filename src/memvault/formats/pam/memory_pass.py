@@ -7,12 +7,17 @@ What the cross-reference checks need is kept as one small `MemoryFact` per memor
 Memories are independent of each other, so a large store is cut in two ranges and a forked
 child validates the second while the parent does the first: validation is CPU-bound and the
 machines memvault runs on have more than one core.
+
+`_memory` is the reference for the per-memory checks; `memvault._speedups.memory_run` does
+the same in C for every memory it can clear and stops at any other, which `_memory` checks.
 """
 
 from __future__ import annotations
 
 import gc
+import hashlib
 import heapq
+import marshal
 import mmap
 import multiprocessing
 import re
@@ -37,8 +42,25 @@ _BATCH: Final = 1000
 #: Below this many memories a second process costs more than it saves.
 PARALLEL_THRESHOLD: Final = 20_000
 #: The parent's share of the memories when a worker takes the rest.
-PARENT_SHARE: Final = 0.45
+PARENT_SHARE: Final = 0.5
+#: Shared memory for the worker's canonical bytes, per byte of its memories' text.
+SHARED_ROOM: Final = 2
 _UUID4 = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", re.I)
+
+try:
+    from memvault._speedups import checksum_runs as _c_checksum_runs
+    from memvault._speedups import index_facts as _c_index_facts
+    from memvault._speedups import memory_run as _c_memory_run
+except ImportError:  # pragma: no cover - the extension is part of every normal build
+    _c_memory_run = _c_checksum_runs = _c_index_facts = None
+#: The C version of `_memory` for memories with nothing to report (None: Python only). It
+#: stops at any memory it cannot clear, which `_memory` then checks, so findings are always
+#: produced by the Python code; tests/test_speedups_memory.py holds both paths equal.
+memory_run: Callable[..., int] | None = _c_memory_run
+#: `index_facts` in C (None: Python).
+index_facts_fast: Callable[..., list[int]] | None = _c_index_facts
+#: Merges the sorted runs and feeds the checksum input to a digest in C (None: Python).
+checksum_runs: Callable[[list[Any], Callable[[bytes], None]], None] | None = _c_checksum_runs
 
 
 class MemoryFact(NamedTuple):
@@ -53,6 +75,30 @@ class MemoryFact(NamedTuple):
     platform: str | None
 
 
+def index_facts(
+    facts: list[tuple[Any, ...]],
+    memories: dict[str, MemoryFact],
+    by_conversation: dict[str, list[str]],
+    with_ref: list[MemoryFact],
+) -> list[int]:
+    """Index facts by id: the first fact of each id goes into `memories`, its id into
+    `by_conversation` under its conversation_ref and, if it has one, the fact into
+    `with_ref`. Returns the indices in `facts` of repeated ids."""
+    if index_facts_fast is not None:
+        return index_facts_fast(facts, MemoryFact, memories, by_conversation, with_ref)
+    repeated: list[int] = []
+    for i, fields in enumerate(facts):
+        if fields[1] in memories:
+            repeated.append(i)
+            continue
+        fact = MemoryFact._make(fields)
+        memories[fact.id] = fact
+        if fact.conversation_ref is not None:
+            by_conversation.setdefault(fact.conversation_ref, []).append(fact.id)
+            with_ref.append(fact)
+    return repeated
+
+
 @dataclass(slots=True)
 class CanonicalRun:
     """The canonical bytes of a range of memories in document order, in one buffer.
@@ -62,7 +108,7 @@ class CanonicalRun:
     """
 
     ids: list[str] = field(default_factory=list)
-    blob: bytearray | bytes = field(default_factory=bytearray)
+    blob: bytearray | bytes | memoryview = field(default_factory=bytearray)
     ends: array[int] = field(default_factory=lambda: array("Q"))
     #: positions in id order, once sorted
     order: array[int] | None = None
@@ -161,14 +207,25 @@ class PassOutput:
         for _, canon in heapq.merge(*runs, key=itemgetter(0)):
             yield canon
 
-    def take_blobs(self) -> list[bytearray | bytes]:
+    def checksum(self) -> str:
+        """The §15.2 integrity checksum of the memories (canonical.checksum_of_canonical of
+        `canonical_in_id_order`)."""
+        if checksum_runs is None:
+            return canonical.checksum_of_canonical(self.canonical_in_id_order())  # type: ignore[arg-type]
+        for run in self.canonical:
+            run.sort()
+        digest = hashlib.sha256()
+        checksum_runs([(r.ids, r.order, r.blob, r.ends) for r in self.canonical], digest.update)
+        return "sha256:" + digest.hexdigest()
+
+    def take_blobs(self) -> list[bytearray | bytes | memoryview]:
         """Remove the canonical buffers (to send them apart from the rest)."""
         blobs = [run.blob for run in self.canonical]
         for run in self.canonical:
             run.blob = b""
         return blobs
 
-    def put_blobs(self, blobs: list[bytes]) -> None:
+    def put_blobs(self, blobs: list[bytes | memoryview]) -> None:
         for run, blob in zip(self.canonical, blobs, strict=True):
             run.blob = blob
 
@@ -195,12 +252,17 @@ def run(
         if while_waiting is not None:
             while_waiting()
         return output
-    # The parent has more to do afterwards (merging, the cross-reference checks), so it
-    # takes a little less than half.
+    # Half each: the parent parses the deferred members while the worker finishes, and the
+    # worker then hands its output over, which take about as long.
     split = int(count * PARENT_SHARE)
+    spans = doc.memory_spans
+    # The worker's canonical bytes come back through shared memory (a pipe would copy them
+    # twice): room for twice the raw text, which they hardly ever exceed (then: the pipe).
+    # Pages never written take no memory.
+    shared = mmap.mmap(-1, SHARED_ROOM * (spans[-1][1] - spans[split][0]) + mmap.PAGESIZE)
     mp = multiprocessing.get_context("fork")
     receiver, sender = mp.Pipe(duplex=False)
-    child = mp.Process(target=_child, args=(sender, doc, split, count, ctx), daemon=True)
+    child = mp.Process(target=_child, args=(sender, doc, split, count, ctx, shared), daemon=True)
     child.start()
     sender.close()
     try:
@@ -210,9 +272,19 @@ def run(
         if while_waiting is not None:
             while_waiting()
         try:
-            second: PassOutput | BaseException = receiver.recv()
+            second: PassOutput | BaseException
+            second, placed = receiver.recv()
             if isinstance(second, PassOutput):
-                second.put_blobs([receiver.recv_bytes() for _ in second.canonical])
+                second.facts, ids = marshal.loads(receiver.recv_bytes())
+                for run, run_ids in zip(second.canonical, ids, strict=True):
+                    run.ids = run_ids
+                view = memoryview(shared)
+                second.put_blobs(
+                    [
+                        receiver.recv_bytes() if where is None else view[where[0] : where[1]]
+                        for where in placed
+                    ]
+                )
         except EOFError:
             second = RuntimeError("the validation worker exited without a result")
     finally:
@@ -229,17 +301,38 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods()
 
 
-def _child(sender: Any, doc: Document, lo: int, hi: int, ctx: PassContext) -> None:
-    blobs: list[bytearray | bytes] = []
+def _child(
+    sender: Any, doc: Document, lo: int, hi: int, ctx: PassContext, shared: mmap.mmap
+) -> None:
+    """Validate memories[lo:hi] and send the output: the facts and ids (marshal: plain
+    tuples, lists and str, about twice as fast as pickle), then the canonical bytes, placed in
+    `shared` when they fit ((start, end) sent for each) or through the pipe (None)."""
+    blobs: list[bytearray | bytes | memoryview] = []
+    placed: list[tuple[int, int] | None] = []
+    columns = b""
     try:
         result: PassOutput | BaseException = validate_range(doc, lo, hi, ctx)
         if isinstance(result, PassOutput):
             for run in result.canonical:
                 run.sort()
-            blobs = result.take_blobs()
+            columns = marshal.dumps((result.facts, [run.ids for run in result.canonical]))
+            result.facts = []
+            for run in result.canonical:
+                run.ids = []
+            at = 0
+            for blob in result.take_blobs():
+                if at + len(blob) <= len(shared):
+                    shared[at : at + len(blob)] = blob
+                    placed.append((at, at + len(blob)))
+                    at += len(blob)
+                else:
+                    placed.append(None)
+                    blobs.append(blob)
     except BaseException as exc:  # reported to the parent, which redoes the range
         result = RuntimeError(f"validation worker failed: {exc!r}")
-    sender.send(result)
+    sender.send((result, placed))
+    if isinstance(result, PassOutput):
+        sender.send_bytes(columns)
     for blob in blobs:
         sender.send_bytes(blob)
     sender.close()
@@ -267,6 +360,15 @@ def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOu
     out = PassOutput()
     for first in range(lo, hi, _BATCH):
         last = min(first + _BATCH, hi)
+        if memory_run is not None:
+            values = _load_batch(doc, first, last)
+            if values is not None:
+                _fast_batch(memory_run, out, ctx, doc, values, first)
+                if doc.memory_spans is not None:
+                    release_pages(
+                        doc.buf, doc.memory_spans[first][0], doc.memory_spans[last - 1][1]
+                    )
+                continue
         batch: list[_Parsed]
         if doc.memory_spans is None:
             values = doc.memories_value
@@ -277,17 +379,7 @@ def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOu
         memories: list[dict[str, Any]] = []
         for index, memory, span in batch:
             if type(memory) is not dict:
-                # Reported here, not by the schema: a million non-objects would otherwise cost
-                # a million schema errors before the per-rule cap hides them.
-                out.findings.append(
-                    Finding(
-                        "error", "schema-type",
-                        f"a memory must be a JSON object, not {_json_type(memory)}",
-                        f"$.memories[{index}]", "PAM §4", ctx.file,
-                    )
-                )  # fmt: skip
-                out.checksum_computable = False
-                out.incomplete = True
+                _not_an_object(out, ctx, index, memory)
                 continue
             positions.append(index)
             memories.append(memory)
@@ -297,6 +389,81 @@ def _validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOu
         if doc.memory_spans is not None:
             release_pages(doc.buf, doc.memory_spans[first][0], doc.memory_spans[last - 1][1])
     return out
+
+
+def _load_batch(doc: Document, first: int, last: int) -> list[Any] | None:
+    """memories[first:last] as parsed values when they all parse in one go and the scanner
+    counted their members; None sends the batch down the general path."""
+    spans = doc.memory_spans
+    if spans is None:
+        values = doc.memories_value
+        return values[first:last] if type(values) is list else None
+    if len(spans[first]) != 4 or any(span[3] > jsonread.MAX_DEPTH for span in spans[first:last]):
+        return None
+    try:
+        values = orjson.loads(b"[" + doc.buf[spans[first][0] : spans[last - 1][1]] + b"]")
+    except orjson.JSONDecodeError:
+        return None
+    return values if len(values) == last - first else None
+
+
+def _fast_batch(
+    fast: Callable[..., int],
+    out: PassOutput,
+    ctx: PassContext,
+    doc: Document,
+    values: list[Any],
+    first: int,
+) -> None:
+    """`_memory` over a batch, the C accelerator taking every memory it can clear."""
+    spans = doc.memory_spans
+    run = out.canonical[-1]
+    assert isinstance(run.blob, bytearray)
+    counts = out.counts
+    state: list[Any] = [out.non_uuid_ids, counts.first_created, counts.last_created]
+    all_objects = True
+    n = len(values)
+    k = 0
+    while True:
+        k = fast(
+            values, spans, first, k, run.ids, run.blob, run.ends.append, out.facts,
+            counts.by_type, counts.by_status, counts.by_platform, counts.by_method, state,
+            hashlib.sha256, canonical.content_hash, _before, ctx.incremental,
+        )  # fmt: skip
+        if k >= n:
+            break
+        out.non_uuid_ids, counts.first_created, counts.last_created = state
+        memory = values[k]
+        index = first + k
+        if type(memory) is dict:
+            _memory(out, ctx, doc, index, None if spans is None else spans[index], memory)
+        else:
+            _not_an_object(out, ctx, index, memory)
+            all_objects = False
+        state = [out.non_uuid_ids, counts.first_created, counts.last_created]
+        k += 1
+    out.non_uuid_ids, counts.first_created, counts.last_created = state
+    if all_objects:
+        memories: list[Any] = values
+        start: int | list[int] = first
+    else:
+        memories = [m for m in values if type(m) is dict]
+        start = [first + k for k, m in enumerate(values) if type(m) is dict]
+    if memories:
+        out.findings.extend(schema.validate_memories(memories, start, file=ctx.file))
+
+
+def _not_an_object(out: PassOutput, ctx: PassContext, index: int, memory: Any) -> None:
+    # Reported here, not by the schema: a million non-objects would otherwise cost a million
+    # schema errors before the per-rule cap hides them.
+    out.findings.append(
+        Finding(
+            "error", "schema-type", f"a memory must be a JSON object, not {_json_type(memory)}",
+            f"$.memories[{index}]", "PAM §4", ctx.file,
+        )
+    )  # fmt: skip
+    out.checksum_computable = False
+    out.incomplete = True
 
 
 def release_pages(buf: Any, start: int, end: int) -> None:

@@ -10,13 +10,14 @@ Severity follows the spec: a MUST broken is an error, a SHOULD broken is a warni
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from memvault import canonical
 from memvault.findings import Finding, Severity, ValidationResult
@@ -186,10 +187,25 @@ class StoreValidator:
         self._checksum_computable = True
         self._non_uuid_ids = 0
         self._since = _ts(self.header.get("since"))
+        #: memory ids by provenance.conversation_ref, and the facts that have one
+        self._by_conversation: dict[str, list[str]] = {}
+        self._with_conversation: list[MemoryFact] = []
 
     # -- driver ---------------------------------------------------------------------------
 
     def run(self) -> StoreFacts:
+        """Every check, with the cyclic garbage collector paused: the checks build hundreds
+        of thousands of acyclic objects (facts, indexes), and collections triggered by them
+        would walk them again and again."""
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return self._run()
+        finally:
+            if enabled:
+                gc.enable()
+
+    def _run(self) -> StoreFacts:
         header = self.header
         self.facts.schema_version = _str_or_none(header.get("schema_version"))
         self.facts.incremental = header.get("export_type") == "incremental"
@@ -234,6 +250,12 @@ class StoreValidator:
             )  # fmt: skip
             self.doc.deferred.clear()
 
+    def _while_waiting(self) -> None:
+        """Work for the time a large store's second half is checked by a worker process."""
+        self._complete_header()
+        # The signature checks need these modules later; importing them takes a while.
+        import memvault.crypto.signing  # noqa: F401
+
     def _memories_pass(self) -> None:
         if self.doc.memory_spans is None and not isinstance(self.doc.memories_value, list):
             self._checksum_computable = False
@@ -243,7 +265,7 @@ class StoreValidator:
         ctx = memory_pass.PassContext(
             self.file, self.facts.incremental, _ts(since), since if isinstance(since, str) else None
         )
-        out = memory_pass.run(self.doc, ctx, while_waiting=self._complete_header)
+        out = memory_pass.run(self.doc, ctx, while_waiting=self._while_waiting)
         self.report.add_all(out.findings)
         self._pass = out
         self._checksum_computable = out.checksum_computable
@@ -252,12 +274,12 @@ class StoreValidator:
         facts = self.facts
         facts.counts = out.counts
         memories = facts.memories
-        for fields in out.facts:
-            fact = MemoryFact._make(fields)
-            first = memories.get(fact.id)
-            if first is None:
-                memories[fact.id] = fact
-                continue
+        repeated = memory_pass.index_facts(
+            out.facts, memories, self._by_conversation, self._with_conversation
+        )
+        for i in repeated:
+            fact = MemoryFact._make(out.facts[i])
+            first = memories[fact.id]
             self.report(
                 "error",
                 "duplicate-memory-id",
@@ -310,9 +332,7 @@ class StoreValidator:
             )
             return
         assert self._pass is not None
-        # memoryviews hash like the bytes they show
-        ordered = cast("Iterator[bytes]", self._pass.canonical_in_id_order())
-        actual = canonical.checksum_of_canonical(ordered)
+        actual = self._pass.checksum()
         if actual == declared:
             self.facts.integrity = "ok"
             return
@@ -358,16 +378,17 @@ class StoreValidator:
         if not isinstance(relations, list):
             return
         memories = self.facts.memories
-        severity = self.facts.unresolved_severity
+        by_type = self.facts.relations_by_type
         seen: dict[str, int] = {}
+        # Runs once per relation of stores with tens of thousands: paths and messages are
+        # only built when there is something to report.
         for index, relation in enumerate(relations):
-            if not isinstance(relation, Mapping):
+            if type(relation) is not dict and not isinstance(relation, Mapping):
                 continue
-            path = f"$.relations[{index}]"
             rid = relation.get("id")
             rtype = relation.get("type")
             if isinstance(rtype, str):
-                self.facts.relations_by_type[rtype] += 1
+                by_type[rtype] += 1
             if isinstance(rid, str):
                 if rid in seen:
                     self.report(
@@ -375,37 +396,49 @@ class StoreValidator:
                         "duplicate-relation-id",
                         f"relation id {rid!r} is used by relations[{seen[rid]}] and "
                         f"relations[{index}]",
-                        f"{path}.id",
+                        f"$.relations[{index}].id",
                         "PAM §13.1",
                         rid,
                     )
                 else:
                     seen[rid] = index
-            for end in ("from", "to"):
-                target = relation.get(end)
-                if isinstance(target, str) and target not in memories:
-                    self.report(
-                        severity,
-                        "relation-endpoint-unresolved",
-                        f"relation {rid!r} {end!r} names memory {target!r}, which is not in this "
-                        + (
-                            "delta (it may be in the base export)"
-                            if self.facts.incremental
-                            else "export"
-                        ),
-                        f"{path}.{end}",
-                        "PAM §13.1",
-                        target,
-                    )
-            if relation.get("from") == relation.get("to") and isinstance(relation.get("to"), str):
+            source, target = relation.get("from"), relation.get("to")
+            if (
+                (isinstance(source, str) and source not in memories)
+                or (isinstance(target, str) and target not in memories)
+                or (source == target and isinstance(target, str))
+            ):
+                self._relation_ends(index, relation, rid)
+
+    def _relation_ends(self, index: int, relation: Mapping[str, Any], rid: Any) -> None:
+        """§13.1: both ends name memories of this export, and not the same one."""
+        path = f"$.relations[{index}]"
+        severity = self.facts.unresolved_severity
+        for end in ("from", "to"):
+            target = relation.get(end)
+            if isinstance(target, str) and target not in self.facts.memories:
                 self.report(
-                    "warning",
-                    "relation-self-loop",
-                    "relation links a memory to itself",
-                    path,
+                    severity,
+                    "relation-endpoint-unresolved",
+                    f"relation {rid!r} {end!r} names memory {target!r}, which is not in this "
+                    + (
+                        "delta (it may be in the base export)"
+                        if self.facts.incremental
+                        else "export"
+                    ),
+                    f"{path}.{end}",
                     "PAM §13.1",
-                    relation.get("to"),
+                    target,
                 )
+        if relation.get("from") == relation.get("to") and isinstance(relation.get("to"), str):
+            self.report(
+                "warning",
+                "relation-self-loop",
+                "relation links a memory to itself",
+                path,
+                "PAM §13.1",
+                relation.get("to"),
+            )
 
     def _check_supersession_targets(self) -> None:
         severity = self.facts.unresolved_severity
@@ -425,15 +458,24 @@ class StoreValidator:
     def _check_conversations_index(self) -> None:
         index = self.header.get("conversations_index")
         entries = index if isinstance(index, list) else []
-        by_conversation: dict[str, list[str]] = {}
-        for fact in self.facts.memories.values():
-            if fact.conversation_ref is not None:
-                by_conversation.setdefault(fact.conversation_ref, []).append(fact.id)
+        by_conversation = self._by_conversation
         missing_severity = self.facts.unresolved_severity
+        conversations = self.facts.conversations
+        no_memories: list[str] = []
         for position, entry in enumerate(entries):
+            # The usual entry: derived_memories lists exactly the memories that name it, in
+            # document order (every check below passes).
+            if (
+                type(entry) is dict
+                and type(cid := entry.get("id")) is str
+                and cid not in conversations
+                and entry.get("derived_memories") == by_conversation.get(cid, no_memories)
+            ):
+                conversations[cid] = entry
+                continue
             if not isinstance(entry, Mapping) or not isinstance(entry.get("id"), str):
                 continue
-            cid: str = entry["id"]
+            cid = entry["id"]
             path = f"$.conversations_index[{position}]"
             if cid in self.facts.conversations:
                 self.report(
@@ -510,19 +552,31 @@ class StoreValidator:
 
     def _check_platforms_against_index(self) -> None:
         """§11.4: one platform namespace across provenance.platform and the index."""
-        for fact in self.facts.memories.values():
-            entry = self.facts.conversations.get(fact.conversation_ref or "")
-            if entry is None or fact.platform is None:
-                continue
+        conversations = self.facts.conversations
+        platform_of: dict[str, str] = {}
+        for cid, entry in conversations.items():
             platform = entry.get("platform")
-            if isinstance(platform, str) and platform != fact.platform:
-                self.report(
-                    "warning", "platform-differs-from-conversation",
-                    f"provenance.platform {fact.platform!r} differs from the platform "
-                    f"{platform!r} of conversation {fact.conversation_ref!r}; the same "
-                    "identifier namespace is used for both",
-                    f"$.memories[{fact.position}].provenance.platform", "PAM §11.4", fact.id,
-                )  # fmt: skip
+            if isinstance(platform, str):
+                platform_of[cid] = platform
+        if not platform_of:
+            return
+        # Only memories with a conversation_ref can match an entry, unless one has the id "".
+        facts = self.facts.memories.values() if "" in conversations else self._with_conversation
+        differing = [
+            fact
+            for fact in facts
+            if fact.platform is not None
+            and platform_of.get(fact.conversation_ref or "", fact.platform) != fact.platform
+        ]
+        for fact in differing:
+            platform = platform_of[fact.conversation_ref or ""]
+            self.report(
+                "warning", "platform-differs-from-conversation",
+                f"provenance.platform {fact.platform!r} differs from the platform "
+                f"{platform!r} of conversation {fact.conversation_ref!r}; the same "
+                "identifier namespace is used for both",
+                f"$.memories[{fact.position}].provenance.platform", "PAM §11.4", fact.id,
+            )  # fmt: skip
 
     def _check_export_fields(self) -> None:
         header = self.header
