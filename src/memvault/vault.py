@@ -768,7 +768,7 @@ class Vault:
         settings = self.settings
         result = BatchResult()
         created, skipped, id_map = result.created, result.skipped, result.id_map
-        with self._store.transaction():
+        with self._batch_transaction():
             present = self._store.existing_ids([m.id for m in batch])
             twins = self._store.find_by_content_hashes(
                 [m.content_hash for m in batch if m.effective_status == "active"],
@@ -836,6 +836,15 @@ class Vault:
             self._audit.append(entries, at)
         return result
 
+    def _batch_transaction(self) -> contextlib.AbstractContextManager[None]:
+        """`add_memories`' transaction: every failure inside it ends it, so the SQLite store
+        need not keep savepoints for the store calls nested in it."""
+        from memvault.store.sqlite import SQLiteStore
+
+        if isinstance(self._store, SQLiteStore):
+            return self._store.transaction(savepoints=False)
+        return self._store.transaction()
+
     def _check_and_insert(
         self,
         batch: Sequence[Memory],
@@ -845,7 +854,9 @@ class Vault:
         """Check every incoming memory (`check_memories`) and insert the new ones, chunk by
         chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
         failure leaves nothing behind. (Checking the next chunk in a helper thread while SQLite
-        writes this one was measured: no gain — the GIL hand-offs serialize the two.)"""
+        writes this one was measured: no gain — the GIL hand-offs serialize the two. Nor in
+        a forked child process, handing the JSON texts back through a pipe: the child's
+        copy-on-write faults and the hand-over cost as much as the check saved here.)"""
         for start in range(0, len(batch), _CHUNK):
             chunk = batch[start : start + _CHUNK]
             documents = check_memories(chunk, start)
