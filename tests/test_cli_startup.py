@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import typer
 
+from aimemkit import bundle, chunk, write
 from memvault.cli import COMMAND_MODULES, MODULES, build_app
 from pamdocs import EXAMPLES
 
@@ -47,10 +49,26 @@ def _loaded_after(*argv: str) -> set[str]:
 def test_validate_loads_neither_the_vault_nor_the_extractors() -> None:
     loaded = _loaded_after("validate", str(EXAMPLES / "memory-store.json"))
     assert "memvault.formats.pam.validate" in loaded
-    for heavy in ("memvault.vault", "sqlcipher3", "memvault.extract.rules", "httpx"):
+    heavy_modules = (
+        "memvault.vault",
+        "sqlcipher3",
+        "memvault.extract.rules",
+        "httpx",
+        "memvault.formats.aimem.cose",  # a schema-first PAM file cannot be a bundle
+    )
+    for heavy in heavy_modules:
         assert heavy not in loaded, heavy
 
 
 def test_version_loads_no_command_module() -> None:
     loaded = _loaded_after("--version")
     assert not any(f"memvault.cli.{m}" in loaded for m in MODULES)
+
+
+def test_validate_still_reads_a_bundle_by_content(tmp_path: Path) -> None:
+    """The PAM shortcut looks only at files that begin like a PAM document: a bundle, whatever
+    its name, still goes to the AIMEM reader."""
+    path = write(tmp_path / "memories.json", bundle([chunk("c1", "User prefers tea.")]))
+    loaded = _loaded_after("validate", str(path))
+    assert "memvault.formats.aimem.reader" in loaded
+    assert "memvault.formats.pam.validate" in loaded  # the command module imports it anyway

@@ -3,6 +3,7 @@ bundles."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,29 @@ def validate(
     raise typer.Exit(max(codes))
 
 
+#: How a PAM document written schema-first begins (the official examples, memvault's own
+#: exports): such a file cannot be an AIMEM bundle, whose members are format, version, …
+_PAM_START = re.compile(rb'\s*\{\s*"schema"\s*:\s*"portable-ai-memory')
+
+
+def _starts_like_pam(path: Path) -> bool:
+    """A regular file whose first bytes are those of a PAM document: validated as PAM without
+    loading the AIMEM reader (and its COSE and key libraries) to rule out a bundle first."""
+    try:
+        if not path.is_file():
+            return False
+        with path.open("rb") as handle:
+            head = handle.read(256)
+    except OSError:
+        return False
+    return _PAM_START.match(head) is not None
+
+
 def _validate_target(path: Path, secret: Any, identities: Any) -> ValidationResult:
     """An AIMEM bundle or NDJSON stream (detected by content; also age-encrypted, or the one
     bundle of a zip) or a PAM target."""
+    if _starts_like_pam(path):
+        return validate_path(path, age_passphrase=secret, age_identities=identities)
     from memvault.formats.aimem.container import validate_bundle_at
 
     report = validate_bundle_at(path, age_passphrase=secret, age_identities=identities)
