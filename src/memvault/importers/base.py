@@ -125,9 +125,12 @@ class Importer(ABC):
         """Yield the conversations and memories of the export, streaming (bounded memory
         however large the input). Raise ImportFormatError for input that cannot be read."""
 
-    #: Whether `read_shard` is implemented.
-    shardable: bool = False
 
+class ShardableImporter(Importer):
+    """An importer whose reading can be split over several processes (`importers/pipe.py`
+    forks one per shard while the parent writes)."""
+
+    @abstractmethod
     def read_shard(
         self, target: Target, context: ImportContext, shard: int, shards: int
     ) -> Iterator[ShardRecord]:
@@ -136,4 +139,3 @@ class Importer(ABC):
         skipped, not converted), then one `ShardEnd`. Warnings about the export as a whole
         (made before the first item) are given by shard 0 only. Merged in item order and
         with memories kept once by id, the shards yield what `read` does."""
-        raise NotImplementedError(f"{self.id.provider} cannot split its reading")

@@ -36,11 +36,11 @@ from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
     ImportedMemory,
-    Importer,
     ImporterId,
     ImportFormatError,
     ImportRecord,
     ItemDone,
+    ShardableImporter,
     ShardEnd,
     ShardRecord,
 )
@@ -83,7 +83,7 @@ _EMPTY: Final[tuple[Any, ...]] = (None, {}, [])
 _FENCE: Final = re.compile(r"```\s*\n?(.*?)\n?```", re.S)
 
 
-class ChatGPTImporter(Importer):
+class ChatGPTImporter(ShardableImporter):
     id = ImporterId(PROVIDER, "2026.11")
 
     # -- detection --------------------------------------------------------------------------
@@ -101,8 +101,6 @@ class ChatGPTImporter(Importer):
         return stripped[:1] == b"[" and b'"mapping"' in head
 
     # -- reading ----------------------------------------------------------------------------
-
-    shardable = True
 
     def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
         for record in self._records(target, context, 0, 1):

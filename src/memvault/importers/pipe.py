@@ -39,6 +39,7 @@ from memvault.importers.base import (
     Importer,
     ImportFormatError,
     ItemDone,
+    ShardableImporter,
     ShardEnd,
 )
 from memvault.sources import Target
@@ -76,10 +77,10 @@ class _Child:
 def reader_processes(
     importer: Importer, target: Target, context: ImportContext, count: int = 1
 ) -> Iterator[Iterator[Record]]:
-    """Fork `count` children that read `target` with `importer` (several only when it is
-    `shardable`); yields the records they send, in the export's order. The context's progress
-    callback is called, and its warnings extended, here."""
-    if count > 1 and not (importer.shardable and _archive_reopenable(target)):
+    """Fork `count` children that read `target` with `importer` (several only when it is a
+    `ShardableImporter`); yields the records they send, in the export's order. The context's
+    progress callback is called, and its warnings extended, here."""
+    if count > 1 and not (isinstance(importer, ShardableImporter) and _archive_reopenable(target)):
         count = 1
     children: list[_Child] = []
     try:
@@ -259,9 +260,9 @@ def _run_child(
     if context.progress is not None:
         context.progress = lambda done: send(_PROGRESS, str(done).encode())
     records: Iterator[Any] = (
-        importer.read(target, context)
-        if count == 1
-        else importer.read_shard(target, context, shard, count)
+        importer.read_shard(target, context, shard, count)
+        if count > 1 and isinstance(importer, ShardableImporter)
+        else importer.read(target, context)
     )
     try:
         for record in records:
