@@ -464,9 +464,10 @@ def open_dir() -> Iterator[Path]:
 
 def _unprivileged(argv: list[str] | None = None, path: Path | None = None) -> CliOutcome:
     """Run `memvault ARGV…` (or print validate_path(PATH) as JSON) in a child that gives up
-    root first, if it has it, so file permissions apply (root reads any file). Two first runs
-    (a validation and a usage error) import everything the command needs while the
-    interpreter's own files are still readable."""
+    root first, if it has it, so file permissions apply (root reads any file). Every memvault
+    module is imported first, and two first runs (a validation and a usage error) load what the
+    CLI needs, while the interpreter's and the checkout's files are still readable: commands
+    import some modules only when they use them, and the checkout may be private to root."""
     action = (
         f"app({argv!r})"
         if argv is not None
@@ -474,7 +475,11 @@ def _unprivileged(argv: list[str] | None = None, path: Path | None = None) -> Cl
     )
     code = textwrap.dedent(
         f"""
-        import contextlib, io, json, os, sys
+        import contextlib, importlib, io, json, os, pkgutil, sys
+        import memvault
+        for module in pkgutil.walk_packages(memvault.__path__, "memvault."):
+            if not module.name.endswith("__main__"):  # that one runs the command line
+                importlib.import_module(module.name)
         from memvault.cli import app
         from memvault.formats.pam.validate import validate_path
         sink = io.StringIO()
