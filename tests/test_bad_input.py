@@ -485,6 +485,8 @@ def _unprivileged(argv: list[str] | None = None, path: Path | None = None) -> Cl
         sink = io.StringIO()
         with contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             app(["validate", os.devnull], standalone_mode=False)
+            with contextlib.suppress(SystemExit):  # loads the schemas a store needs
+                app(["validate", {str(EXAMPLE_EXPORT / "memory-store.json")!r}])
             with contextlib.suppress(SystemExit):
                 app(["validate", "--no-such-option"])
         if os.geteuid() == 0:
