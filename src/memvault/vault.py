@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import gc
 import os
 import time
 import uuid
@@ -64,6 +63,7 @@ from memvault.errors import (
     VaultExists,
     VaultNotFound,
 )
+from memvault.gcpause import gc_paused
 from memvault.model import (
     DNA_TYPES,
     MEMORY_TYPES,
@@ -325,20 +325,6 @@ def _initial_anchor(memory: Memory) -> float | None:
     if _is_number(conf.current):
         return float(conf.current)  # type: ignore[arg-type]
     return None
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector during a batch: it creates no cycles, and with
-    hundreds of thousands of new objects the collector's repeated full scans cost more than
-    the work itself."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _tags_of(memory: Memory) -> tuple[str, ...]:
@@ -760,7 +746,7 @@ class Vault:
         """
         actor = check_actor(actor)
         at = format_timestamp(_now(now))
-        with _gc_paused():
+        with gc_paused():
             return self._add_memories(builtins.list(memories), actor, at)
 
     def _add_memories(self, batch: builtins.list[Memory], actor: str, at: str) -> BatchResult:
@@ -1556,7 +1542,7 @@ class Vault:
         parts = max(1, -(-len(ids) // _DECAY_CHUNK))
         for part in range(parts):
             chunk = ids[part * _DECAY_CHUNK : (part + 1) * _DECAY_CHUNK]
-            with self._store.transaction(), _gc_paused():
+            with self._store.transaction(), gc_paused():
                 examined = protected = 0
                 if part == 0:
                     protected = examined = self._store.count_memories(
@@ -1821,7 +1807,7 @@ class Vault:
                     fresh.append(memory)
             if not fresh:
                 return BatchResult(), known
-            with _gc_paused():
+            with gc_paused():
                 return self._add_memories(fresh, actor, at), known
 
     def get_conversation(self, conversation_id: str) -> StoredConversation:

@@ -22,7 +22,6 @@
 from __future__ import annotations
 
 import contextlib
-import gc
 import os
 import re
 import threading
@@ -38,6 +37,7 @@ import orjson
 import sqlcipher3  # type: ignore[import-untyped]
 
 from memvault.errors import VaultExists, VaultNotFound
+from memvault.gcpause import gc_paused
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
 from memvault.paths import FILE_MODE, private_umask, restrict_file
 from memvault.store.base import (
@@ -723,7 +723,7 @@ class SQLiteStore(Store):
         batch = list(memories)
         if not batch:
             return 0
-        with self.transaction(), _gc_paused():
+        with self.transaction(), gc_paused():
             # Inside BEGIN IMMEDIATE nobody else writes, so the seqs are ours to assign.
             base = int(
                 self._conn.execute("SELECT COALESCE(max(seq), 0) FROM memories").fetchone()[0]
@@ -1545,20 +1545,6 @@ class _CipherParams:
         if hmac not in _HMACS:
             return default, f" ({path.name} has no valid cipher_hmac_algorithm)"
         return cls(kdf, page, hmac), ""
-
-
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a batch builds its rows: they hold no cycles,
-    and the collector's repeated scans of hundreds of thousands of new tuples cost more than
-    building them."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _companions(path: Path) -> tuple[Path, Path]:

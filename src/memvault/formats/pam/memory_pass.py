@@ -14,7 +14,6 @@ the same in C for every memory it can clear and stops at any other, which `_memo
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import heapq
 import marshal
@@ -35,6 +34,7 @@ from memvault import canonical, jsonread
 from memvault.findings import Finding, Severity
 from memvault.formats.pam import schema
 from memvault.formats.pam.reader import Document
+from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.model import parse_timestamp
 
@@ -344,13 +344,8 @@ def validate_range(doc: Document, lo: int, hi: int, ctx: PassContext) -> PassOut
     The cyclic garbage collector is paused meanwhile: parsing allocates millions of
     short-lived, acyclic objects, and collections triggered by them cost a third of the time.
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         return _validate_range(doc, lo, hi, ctx)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 _Parsed = tuple[int, Any, "tuple[int, ...] | None"]

@@ -14,6 +14,7 @@ from memvault.findings import Finding, ValidationResult
 from memvault.formats.pam import companion_checks, reader
 from memvault.formats.pam.reader import Document
 from memvault.formats.pam.store_checks import Reporter, StoreFacts, StoreValidator
+from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
 
@@ -29,7 +30,17 @@ def validate_path(
     age_identities: Sequence[str] = (),
 ) -> ValidationResult:
     """Validate a PAM file, export directory or zip; an age-encrypted one is decrypted in
-    memory with `age_passphrase` or `age_identities` (see `memvault.sources.open_target`)."""
+    memory with `age_passphrase` or `age_identities` (see `memvault.sources.open_target`).
+
+    The garbage collector is paused until the document and what the checks built from it
+    (hundreds of thousands of acyclic objects for a large store) are gone again."""
+    with gc_paused():
+        return _validate_path(path, age_passphrase, age_identities)
+
+
+def _validate_path(
+    path: str | os.PathLike[str], age_passphrase: AgePassphrase, age_identities: Sequence[str]
+) -> ValidationResult:
     result = ValidationResult(str(path))
     try:
         target = open_target(path, age_passphrase=age_passphrase, age_identities=age_identities)
@@ -58,7 +69,8 @@ def validate_value(document: Mapping[str, Any], name: str = "<document>") -> Val
     except TypeError as exc:
         result.add(Finding("error", "not-json", f"not a JSON value: {exc}", "$", None, name))
         return result
-    _validate_buffer(raw, name, result)
+    with gc_paused():
+        _validate_buffer(raw, name, result)
     return result
 
 
