@@ -121,6 +121,31 @@ def test_object_members_spans_with_random_whitespace(value: dict[str, Any], seed
 
 
 @PROPERTY
+@given(
+    value=json_objects,
+    items=json_arrays,
+    other=json_values,
+    seed=st.integers(min_value=0, max_value=2**32),
+)
+def test_object_members_items_of_in_the_same_pass(
+    value: dict[str, Any], items: list[Any], other: Any, seed: int
+) -> None:
+    """object_members(items_of=KEY) also gives the item spans (with stats) of the array
+    under KEY, exactly as array_items(stats=True) would; not for a non-array value, nor for
+    the name written with an escape."""
+    rnd = random.Random(seed)
+    for member in (items, other):
+        doc = dict(value)
+        doc["memories"] = member
+        lead, body = _ws(rnd), _write(doc, rnd)
+        buf = (lead + body).encode()
+        _check_items_of_change_nothing_else(buf, len(lead.encode()), b'"memories"')
+    escaped = b'{"memorie\\u0073": [1, 2]}'
+    members, _, found = object_members(escaped, 0, items_of=b'"memories"')
+    assert found is None and len(members) == 1
+
+
+@PROPERTY
 @given(value=json_arrays, seed=st.integers(min_value=0, max_value=2**32))
 def test_array_items_spans_with_random_whitespace(value: list[Any], seed: int) -> None:
     rnd = random.Random(seed)
@@ -188,7 +213,7 @@ def test_truncation_at_every_offset_raises_value_error(value: Any, seed: int) ->
     spans: Callable[[Any, int], Any] = object_members if isinstance(value, dict) else array_items
     for cut in range(len(buf)):
         piece = buf[:cut]
-        for fn in (value_end, spans, _array_items_stats):
+        for fn in (value_end, spans, _array_items_stats, _members_with_items):
             try:
                 result = fn(piece, 0)
             except ValueError as exc:
@@ -199,6 +224,29 @@ def test_truncation_at_every_offset_raises_value_error(value: Any, seed: int) ->
 
 def _array_items_stats(buf: Any, pos: int) -> Any:
     return array_items(buf, pos, stats=True)
+
+
+def _members_with_items(buf: Any, pos: int) -> Any:
+    return object_members(buf, pos, items_of=b'"memories"')
+
+
+def _check_items_of_change_nothing_else(buf: bytes, pos: int, key: bytes) -> None:
+    """With items_of, object_members finds the same members, or fails with the same message,
+    and the items are array_items(stats=True) of the first member with that raw key."""
+    try:
+        plain = object_members(buf, pos)
+    except ValueError as exc:
+        with pytest.raises(ValueError) as info:
+            object_members(buf, pos, items_of=key)
+        assert str(info.value) == str(exc)
+        return
+    members, end, items = object_members(buf, pos, items_of=key)
+    assert (members, end) == plain
+    first = next((m for m in members if buf[m[0] : m[1]] == key), None)
+    if first is None or buf[first[2] : first[2] + 1] != b"[":
+        assert items is None
+    else:
+        assert items == array_items(buf, first[2], stats=True)[0]
 
 
 def _check_stats_change_nothing_else(buf: bytes, pos: int) -> None:
@@ -218,6 +266,7 @@ def _check_stats_change_nothing_else(buf: bytes, pos: int) -> None:
 
 def _check_no_crash(buf: bytes, pos: int) -> None:
     _check_stats_change_nothing_else(buf, pos)
+    _check_items_of_change_nothing_else(buf, pos, b'"memories"')
     for fn in (value_end, object_members, array_items):
         try:
             result = fn(buf, pos)

@@ -336,9 +336,10 @@ def test_pam_15_2_checksum_of_sorted_runs_is_the_python_checksum(
 
 
 def test_pam_15_2_checksum_crosses_digest_chunks() -> None:
-    """Items larger than the C side's 1 MiB buffer, and separators at its boundary."""
+    """Items larger than the C side's 4 MiB buffer, and separators at its boundary."""
     run = memory_pass.CanonicalRun()
-    sizes = [(1 << 20) - 1, 1, (1 << 20) + 5, 3, 1 << 21]
+    chunk = 1 << 22
+    sizes = [chunk - 2, 1, chunk + 5, 3, 2 * chunk, chunk - 3 - (2 * chunk + 5 + 1 + 3) % chunk]
     for n, size in enumerate(sizes):
         run.append(f"id{n:02d}", bytes([65 + n]) * size)
     out = PassOutput(canonical=[run])

@@ -56,6 +56,18 @@ def test_pam_15_4_checksum_one_character_changed(tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
+def test_pam_15_4_checksum_findings_keep_their_place(tmp_path: Path) -> None:
+    """The checksum is computed beside the relation checks; its findings still come before
+    theirs, in the order the checks are listed (§15.4 before §13.1)."""
+    doc = lone_store()
+    checksum = doc["integrity"]["checksum"]
+    doc["integrity"]["checksum"] = checksum[:-1] + ("0" if checksum[-1] != "0" else "1")
+    doc["relations"][1]["to"] = "00000000-0000-4000-8000-000000000000"
+    codes = [f.code for f in check(tmp_path, doc).findings]
+    assert codes.index("checksum-mismatch") < codes.index("relation-endpoint-unresolved")
+    assert codes.count("checksum-mismatch") == 1
+
+
 def test_pam_15_4_total_memories_must_equal_length(tmp_path: Path) -> None:
     doc = lone_store()
     doc["integrity"]["total_memories"] += 1

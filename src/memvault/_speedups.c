@@ -8,7 +8,7 @@
  *       With count, also the number of object members written (all depths).
  *
  *   value_end(buf, pos) -> int
- *   object_members(buf, pos) -> (list[(key_start, key_end, value_start, value_end)], end)
+ *   object_members(buf, pos, items_of=None) -> (list[(key_start, key_end, value_start, value_end)], end[, items])
  *   array_items(buf, pos, stats=False) -> (list[(start, end)], end)
  *       A structural JSON scanner.  It finds the byte spans of the members of
  *       one object / the items of one array inside a (possibly memory-mapped)
@@ -951,6 +951,13 @@ typedef struct {
     Py_ssize_t nspans;
     Py_ssize_t spcap;
     int stats; /* array_items(stats=True) */
+    /* object_members(items_of=KEY): the raw key (quotes included) whose array value's
+       items are collected too, into items (4 per item, as array_items(stats=True)) */
+    const unsigned char *items_key;
+    Py_ssize_t items_key_len;
+    Py_ssize_t *items;
+    Py_ssize_t nitems;
+    int found_items;
     /* what scan_value saw in the value it last skipped: object members
        (':' tokens) at any depth, and the deepest nesting (a scalar is 0) */
     Py_ssize_t val_members;
@@ -1245,6 +1252,29 @@ add_spans(Scanner *S, const Py_ssize_t *v, int k)
     return 0;
 }
 
+static Py_ssize_t scan_array_items(Scanner *S, Py_ssize_t i);
+
+/* Scan the array at i as array_items(stats=True) would, into S->items instead of
+   S->spans (which hold the enclosing object's members meanwhile). */
+static Py_ssize_t
+scan_items_aside(Scanner *S, Py_ssize_t i)
+{
+    Py_ssize_t *members = S->spans, nmembers = S->nspans, capmembers = S->spcap, end;
+    int stats = S->stats;
+    S->spans = NULL;
+    S->nspans = S->spcap = 0;
+    S->stats = 1;
+    end = scan_array_items(S, i);
+    S->items = S->spans;
+    S->nitems = S->nspans;
+    S->found_items = 1;
+    S->spans = members;
+    S->nspans = nmembers;
+    S->spcap = capmembers;
+    S->stats = stats;
+    return end;
+}
+
 static Py_ssize_t
 scan_object_members(Scanner *S, Py_ssize_t i)
 {
@@ -1283,7 +1313,14 @@ scan_object_members(Scanner *S, Py_ssize_t i)
         }
         i = skip_ws(S, i + 1);
         span[2] = i;
-        i = scan_value(S, i);
+        if (S->items_key != NULL && !S->found_items && i < S->n && S->p[i] == '['
+            && span[1] - span[0] == S->items_key_len
+            && memcmp(S->p + span[0], S->items_key, (size_t)S->items_key_len) == 0) {
+            i = scan_items_aside(S, i);
+        }
+        else {
+            i = scan_value(S, i);
+        }
         if (i < 0) {
             return -1;
         }
@@ -1395,6 +1432,7 @@ sc_free(Scanner *S)
 {
     PyMem_RawFree(S->stack);
     PyMem_RawFree(S->spans);
+    PyMem_RawFree(S->items);
 }
 
 typedef Py_ssize_t (*scan_fn)(Scanner *, Py_ssize_t);
@@ -1454,10 +1492,11 @@ py_value_end(PyObject *module, PyObject *args)
     return PyLong_FromSsize_t(end);
 }
 
+/* A list of k-tuples of the n / k spans at v. */
 static PyObject *
-spans_result(Scanner *S, Py_ssize_t end, int k)
+span_list(const Py_ssize_t *v, Py_ssize_t n, int k)
 {
-    Py_ssize_t count = S->nspans / k, i;
+    Py_ssize_t count = n / k, i;
     int j;
     PyObject *list = PyList_New(count);
     if (list == NULL) {
@@ -1470,7 +1509,7 @@ spans_result(Scanner *S, Py_ssize_t end, int k)
             return NULL;
         }
         for (j = 0; j < k; j++) {
-            PyObject *num = PyLong_FromSsize_t(S->spans[i * k + j]);
+            PyObject *num = PyLong_FromSsize_t(v[i * k + j]);
             if (num == NULL) {
                 Py_DECREF(t);
                 Py_DECREF(list);
@@ -1480,19 +1519,60 @@ spans_result(Scanner *S, Py_ssize_t end, int k)
         }
         PyList_SET_ITEM(list, i, t);
     }
+    return list;
+}
+
+static PyObject *
+spans_result(Scanner *S, Py_ssize_t end, int k)
+{
+    PyObject *list = span_list(S->spans, S->nspans, k);
+    if (list == NULL) {
+        return NULL;
+    }
     return Py_BuildValue("(Nn)", list, end);
 }
 
 static PyObject *
-py_object_members(PyObject *module, PyObject *args)
+py_object_members(PyObject *module, PyObject *args, PyObject *kwds)
 {
+    static char *kwlist[] = {"", "", "items_of", NULL};
     Scanner S;
-    Py_ssize_t end;
+    Py_buffer view, key = {0};
+    Py_ssize_t pos, end;
     PyObject *res = NULL;
     (void)module;
-    end = run_scan_args(args, &S, scan_object_members);
+    memset(&S, 0, sizeof(S));
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "y*n|y*:object_members", kwlist, &view, &pos,
+                                     &key)) {
+        return NULL;
+    }
+    if (key.buf != NULL) {
+        S.items_key = (const unsigned char *)key.buf;
+        S.items_key_len = key.len;
+    }
+    end = run_scan(&view, pos, &S, scan_object_members);
     if (end >= 0) {
-        res = spans_result(&S, end, 4);
+        if (key.buf == NULL) {
+            res = spans_result(&S, end, 4);
+        }
+        else {
+            PyObject *members = span_list(S.spans, S.nspans, 4), *items = NULL;
+            if (members != NULL && S.found_items) {
+                items = span_list(S.items, S.nitems, 4);
+            }
+            else if (members != NULL) {
+                items = Py_NewRef(Py_None);
+            }
+            if (items != NULL) {
+                res = Py_BuildValue("(NnN)", members, end, items);
+            }
+            else {
+                Py_XDECREF(members);
+            }
+        }
+    }
+    if (key.buf != NULL) {
+        PyBuffer_Release(&key);
     }
     sc_free(&S);
     return res;
@@ -1539,9 +1619,13 @@ PyDoc_STRVAR(value_end_doc,
 "Offset just past the JSON value starting at pos (structure check only).");
 
 PyDoc_STRVAR(object_members_doc,
-"object_members(buf, pos, /) -> (list[(key_start, key_end, value_start, value_end)], end)\n--\n\n"
-"Byte spans of the members of the JSON object starting at pos; key spans\n"
-"include the quotes.  end is the offset past the closing brace.");
+"object_members(buf, pos, /, items_of=None)\n--\n\n"
+"Byte spans of the members of the JSON object starting at pos, as\n"
+"(list[(key_start, key_end, value_start, value_end)], end); key spans include\n"
+"the quotes, end is the offset past the closing brace.  With items_of (a raw\n"
+"key, quotes included, e.g. b'\"memories\"'): (members, end, items), items being\n"
+"what array_items(stats=True) gives for the value of the first member with\n"
+"exactly that raw key when it is an array, in the same pass; else None.");
 
 PyDoc_STRVAR(array_items_doc,
 "array_items(buf, pos, /, stats=False) -> (list[(start, end)], end)\n--\n\n"
@@ -2481,7 +2565,8 @@ static PyMethodDef speedups_methods[] = {
     {"jcs_dumps", (PyCFunction)(void (*)(void))jcs_dumps, METH_FASTCALL | METH_KEYWORDS,
      jcs_dumps_doc},
     {"value_end", (PyCFunction)py_value_end, METH_VARARGS, value_end_doc},
-    {"object_members", (PyCFunction)py_object_members, METH_VARARGS, object_members_doc},
+    {"object_members", (PyCFunction)(void (*)(void))py_object_members,
+     METH_VARARGS | METH_KEYWORDS, object_members_doc},
     {"array_items", (PyCFunction)(void (*)(void))py_array_items, METH_VARARGS | METH_KEYWORDS,
      array_items_doc},
     {"memory_run", (PyCFunction)(void (*)(void))py_memory_run, METH_FASTCALL, memory_run_doc},

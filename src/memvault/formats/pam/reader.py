@@ -133,7 +133,8 @@ def parse(buf: Any, file: str) -> Document:
     if _speedups is None:
         return _parse_whole(buf, file)
     try:
-        members, end = _speedups.object_members(buf, start)
+        # The memories' item spans come from the same pass over the bytes.
+        members, end, memory_items = _speedups.object_members(buf, start, items_of=_MEMORIES_KEY)
     except ValueError as exc:
         # The scanner checks structure only and stops at the first problem, which it reports
         # with its offset. Parsing the whole file to describe it would cost memory in
@@ -168,10 +169,13 @@ def parse(buf: Any, file: str) -> Document:
         if key == "memories":
             doc.has_memories = True
             if buf[value_start : value_start + 1] == b"[":
-                try:
-                    spans, _ = _array_items_with_stats(buf, value_start)
-                except ValueError as exc:  # pragma: no cover - object_members scanned it
-                    raise _structure_error(exc, buf, start, file) from None
+                if memory_items is not None and bytes(buf[key_start:key_end]) == _MEMORIES_KEY:
+                    spans = memory_items
+                else:  # the name written with escapes, e.g. "memorie\u0073"
+                    try:
+                        spans, _ = _array_items_with_stats(buf, value_start)
+                    except ValueError as exc:  # pragma: no cover - object_members scanned it
+                        raise _structure_error(exc, buf, start, file) from None
                 doc.memory_spans = spans
                 # The scan read every page of the array; they are read again one batch at a
                 # time while validating, so let them go now.
@@ -225,6 +229,8 @@ def _not_an_object(buf: Any, start: int, file: str) -> JSONDocumentError:
     return JSONDocumentError(file, f"the file is {what}", start, "RFC 8259 §2", "json-syntax")
 
 
+#: The raw name whose array items `parse` collects while scanning the top level.
+_MEMORIES_KEY: Final = b'"memories"'
 _AT_BYTE: Final = re.compile(r" at byte (\d+)")
 
 

@@ -10,10 +10,10 @@ Severity follows the spec: a MUST broken is an error, a SHOULD broken is a warni
 
 from __future__ import annotations
 
-import gc
 import re
+import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -24,6 +24,7 @@ from memvault.findings import Finding, Severity, ValidationResult
 from memvault.formats.pam import memory_pass, schema
 from memvault.formats.pam.memory_pass import MemoryFact
 from memvault.formats.pam.reader import Document
+from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.model import parse_timestamp
 
@@ -197,13 +198,8 @@ class StoreValidator:
         """Every check, with the cyclic garbage collector paused: the checks build hundreds
         of thousands of acyclic objects (facts, indexes), and collections triggered by them
         would walk them again and again."""
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with gc_paused():
             return self._run()
-        finally:
-            if enabled:
-                gc.enable()
 
     def _run(self) -> StoreFacts:
         header = self.header
@@ -212,15 +208,47 @@ class StoreValidator:
         if not check_schema_version(header.get("schema_version"), self.report, "this memory-store"):
             return self.facts
         self._memories_pass()
+        # The checksum (hashing ~100 MB for a large store, without the GIL) runs beside the
+        # checks that follow; its findings are reported in their place all the same.
+        checksum = self._start_checksum()
         self._check_header_schema()
         self._check_ids_are_uuids()
-        self._check_integrity()
+        integrity_at = len(self.report.result.findings)
         self._check_relations()
         self._check_supersession_targets()
         self._check_conversations_index()
         self._check_export_fields()
+        self._check_integrity(checksum, integrity_at)
         self._check_signature()
         return self.facts
+
+    def _start_checksum(self) -> Callable[[], str] | None:
+        """The memories' spec-literal checksum, computed in a thread: a function waiting for
+        it (None when no checksum can be computed)."""
+        memories = self._pass
+        integrity = self.header.get("integrity")
+        declared = integrity.get("checksum") if isinstance(integrity, Mapping) else None
+        if memories is None or not self._checksum_computable or not isinstance(declared, str):
+            return None
+        box: list[str | BaseException] = []
+
+        def compute() -> None:
+            try:
+                box.append(memories.checksum())
+            except BaseException as exc:  # re-raised by the caller of `wait`
+                box.append(exc)
+
+        worker = threading.Thread(target=compute, name="memvault-checksum", daemon=True)
+        worker.start()
+
+        def wait() -> str:
+            worker.join()
+            value = box[0]
+            if isinstance(value, BaseException):
+                raise value
+            return value
+
+        return wait
 
     def finish(self) -> None:
         self.report.close()
@@ -302,7 +330,18 @@ class StoreValidator:
                 "PAM §4.1",
             )
 
-    def _check_integrity(self) -> None:
+    def _check_integrity(self, checksum: Callable[[], str] | None, at: int) -> None:
+        """§15.2-§15.4, its findings placed at position `at` of the result's (where they
+        would be had the checks run in order)."""
+        findings = self.report.result.findings
+        later = findings[at:]
+        del findings[at:]
+        try:
+            self._integrity_findings(checksum)
+        finally:
+            findings.extend(later)
+
+    def _integrity_findings(self, checksum: Callable[[], str] | None) -> None:
         integrity = self.header.get("integrity")
         count = self.doc.memory_count
         if not isinstance(integrity, Mapping):
@@ -331,8 +370,8 @@ class StoreValidator:
                 "PAM §15.2",
             )
             return
-        assert self._pass is not None
-        actual = self._pass.checksum()
+        assert checksum is not None
+        actual = checksum()
         if actual == declared:
             self.facts.integrity = "ok"
             return
