@@ -2278,12 +2278,19 @@ typedef struct {
     Py_buffer ends;    /* uint64 end offset of each */
     Py_ssize_t next;   /* next position in order */
     Py_ssize_t count;
+    /* the ids' code points, taken while holding the GIL so that the merge can run
+       without it: data, length and kind of ids[j] */
+    const void **id_data;
+    Py_ssize_t *id_len;
+    int *id_kind;
 } SortedRun;
 
+/* Feed update() the n bytes at data, without copying them: update must not keep the
+   buffer (hashlib's does not). */
 static int
-feed(PyObject *update, const char *data, Py_ssize_t n)
+feed(PyObject *update, char *data, Py_ssize_t n)
 {
-    PyObject *chunk = PyBytes_FromStringAndSize(data, n), *res;
+    PyObject *chunk = PyMemoryView_FromMemory(data, n, PyBUF_READ), *res;
     if (chunk == NULL) {
         return -1;
     }
@@ -2311,16 +2318,109 @@ get_u64_buffer(PyObject *obj, Py_buffer *view)
     return 0;
 }
 
+/* Compare two ids by code point, as PyUnicode_Compare would (no GIL needed). */
+static int
+compare_ids(const void *a, Py_ssize_t alen, int akind, const void *b, Py_ssize_t blen,
+            int bkind)
+{
+    Py_ssize_t n = alen < blen ? alen : blen, i;
+    if (akind == PyUnicode_1BYTE_KIND && bkind == PyUnicode_1BYTE_KIND) {
+        int c = memcmp(a, b, (size_t)n);
+        if (c != 0) {
+            return c < 0 ? -1 : 1;
+        }
+    }
+    else {
+        for (i = 0; i < n; i++) {
+            Py_UCS4 x = PyUnicode_READ(akind, a, i), y = PyUnicode_READ(bkind, b, i);
+            if (x != y) {
+                return x < y ? -1 : 1;
+            }
+        }
+    }
+    return alen < blen ? -1 : (alen > blen ? 1 : 0);
+}
+
+/* The state of one checksum_runs merge, filled chunk by chunk. */
+typedef struct {
+    SortedRun *runs;
+    Py_ssize_t nruns;
+    Py_ssize_t written; /* items written so far */
+    const char *pending; /* the rest of the item being copied */
+    Py_ssize_t pending_len;
+    int opened, closed;
+} Merge;
+
+/* Fill scratch[0:cap] with the next bytes of "[" + ",".join(items) + "]"; returns how
+   many (less than cap only at the end). Touches no Python object: runs without the GIL. */
+static Py_ssize_t
+merge_fill(Merge *m, char *scratch, Py_ssize_t cap)
+{
+    Py_ssize_t fill = 0;
+    if (!m->opened) {
+        scratch[fill++] = '[';
+        m->opened = 1;
+    }
+    while (fill < cap) {
+        Py_ssize_t i, best = -1, take;
+        if (m->pending_len > 0) {
+            take = m->pending_len < cap - fill ? m->pending_len : cap - fill;
+            memcpy(scratch + fill, m->pending, (size_t)take);
+            fill += take;
+            m->pending += take;
+            m->pending_len -= take;
+            continue;
+        }
+        for (i = 0; i < m->nruns; i++) {
+            SortedRun *r = &m->runs[i], *b;
+            if (r->next >= r->count) {
+                continue;
+            }
+            if (best >= 0) {
+                b = &m->runs[best];
+                if (compare_ids(r->id_data[r->next], r->id_len[r->next], r->id_kind[r->next],
+                                b->id_data[b->next], b->id_len[b->next], b->id_kind[b->next])
+                    >= 0) {
+                    continue;
+                }
+            }
+            best = i;
+        }
+        if (best < 0) {
+            if (!m->closed) {
+                scratch[fill++] = ']';
+                m->closed = 1;
+            }
+            break;
+        }
+        if (m->written++) {
+            scratch[fill++] = ',';
+        }
+        {
+            SortedRun *r = &m->runs[best];
+            uint64_t k = ((const uint64_t *)r->order.buf)[r->next++];
+            const uint64_t *ends = (const uint64_t *)r->ends.buf;
+            Py_ssize_t lo = (Py_ssize_t)(k ? ends[k - 1] : 0);
+            m->pending = (const char *)r->blob.buf + lo;
+            m->pending_len = (Py_ssize_t)ends[k] - lo;
+        }
+    }
+    return fill;
+}
+
 /* checksum_runs(runs, update): feed update() the bytes "[" + ",".join(items) + "]", the
    items being the canonical bytes of every run merged by id (stable: on equal ids the
-   earlier run first), as heapq.merge over each run's id order would give them. */
+   earlier run first), as heapq.merge over each run's id order would give them. The merge
+   runs without the GIL, a few megabytes at a time, so that it and the hashing (hashlib
+   releases the GIL too) can go on beside other threads. */
 static PyObject *
 py_checksum_runs(PyObject *module, PyObject *args)
 {
     PyObject *runs_arg, *update, *result = NULL;
     SortedRun *runs = NULL;
-    Py_ssize_t nruns, i, got = 0, fill = 0, written = 0;
-    const Py_ssize_t CHUNK = 1 << 20;
+    Merge m;
+    Py_ssize_t nruns, i, got = 0, fill;
+    const Py_ssize_t CHUNK = 1 << 24;
     char *scratch = NULL;
     (void)module;
     if (!PyArg_ParseTuple(args, "O!O:checksum_runs", &PyList_Type, &runs_arg, &update)) {
@@ -2328,7 +2428,7 @@ py_checksum_runs(PyObject *module, PyObject *args)
     }
     nruns = PyList_GET_SIZE(runs_arg);
     runs = PyMem_Calloc((size_t)(nruns ? nruns : 1), sizeof(SortedRun));
-    scratch = PyMem_Malloc((size_t)CHUNK);
+    scratch = PyMem_Malloc((size_t)CHUNK + 2);
     if (runs == NULL || scratch == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -2336,6 +2436,7 @@ py_checksum_runs(PyObject *module, PyObject *args)
     for (i = 0; i < nruns; i++) {
         PyObject *t = PyList_GET_ITEM(runs_arg, i);
         SortedRun *r = &runs[i];
+        Py_ssize_t j;
         if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 4
             || !PyList_CheckExact(PyTuple_GET_ITEM(t, 0))) {
             PyErr_SetString(PyExc_TypeError, "each run is (ids, order, blob, ends)");
@@ -2362,7 +2463,6 @@ py_checksum_runs(PyObject *module, PyObject *args)
         {
             const uint64_t *ends = (const uint64_t *)r->ends.buf;
             const uint64_t *order = (const uint64_t *)r->order.buf;
-            Py_ssize_t j;
             for (j = 0; j < r->count; j++) {
                 if (order[j] >= (uint64_t)r->count || ends[j] > (uint64_t)r->blob.len
                     || (j && ends[j] < ends[j - 1])) {
@@ -2371,72 +2471,40 @@ py_checksum_runs(PyObject *module, PyObject *args)
                 }
             }
         }
-    }
-    scratch[fill++] = '[';
-    for (;;) {
-        Py_ssize_t best = -1;
-        PyObject *best_id = NULL;
-        for (i = 0; i < nruns; i++) {
-            SortedRun *r = &runs[i];
-            PyObject *id;
-            if (r->next >= r->count) {
-                continue;
-            }
-            id = PyList_GET_ITEM(r->ids, ((const uint64_t *)r->order.buf)[r->next]);
-            if (best_id != NULL) {
-                int c = PyUnicode_Compare(id, best_id);
-                if (c == -1 && PyErr_Occurred()) {
-                    goto done;
-                }
-                if (c >= 0) {
-                    continue;
-                }
-            }
-            best = i;
-            best_id = id;
-        }
-        if (best < 0) {
-            break;
-        }
-        {
-            SortedRun *r = &runs[best];
-            uint64_t k = ((const uint64_t *)r->order.buf)[r->next++];
-            const uint64_t *ends = (const uint64_t *)r->ends.buf;
-            Py_ssize_t lo = (Py_ssize_t)(k ? ends[k - 1] : 0), n = (Py_ssize_t)ends[k] - lo;
-            const char *src = (const char *)r->blob.buf + lo;
-            if (written++) {
-                if (fill == CHUNK) {
-                    if (feed(update, scratch, fill) < 0) {
-                        goto done;
-                    }
-                    fill = 0;
-                }
-                scratch[fill++] = ',';
-            }
-            while (n > 0) {
-                Py_ssize_t room = CHUNK - fill, take = n < room ? n : room;
-                memcpy(scratch + fill, src, (size_t)take);
-                fill += take;
-                src += take;
-                n -= take;
-                if (fill == CHUNK) {
-                    if (feed(update, scratch, fill) < 0) {
-                        goto done;
-                    }
-                    fill = 0;
-                }
-            }
-        }
-    }
-    if (fill == CHUNK) {
-        if (feed(update, scratch, fill) < 0) {
+        r->id_data = PyMem_Malloc((size_t)(r->count ? r->count : 1) * sizeof(void *));
+        r->id_len = PyMem_Malloc((size_t)(r->count ? r->count : 1) * sizeof(Py_ssize_t));
+        r->id_kind = PyMem_Malloc((size_t)(r->count ? r->count : 1) * sizeof(int));
+        if (r->id_data == NULL || r->id_len == NULL || r->id_kind == NULL) {
+            PyErr_NoMemory();
             goto done;
         }
-        fill = 0;
+        /* In merge order, so the merge reads them front to back. The list holds the
+           strings for as long as this call runs (the caller keeps it). */
+        for (j = 0; j < r->count; j++) {
+            PyObject *id = PyList_GET_ITEM(r->ids, ((const uint64_t *)r->order.buf)[j]);
+            if (!PyUnicode_Check(id)) {
+                PyErr_SetString(PyExc_TypeError, "ids must be str");
+                goto done;
+            }
+            r->id_data[j] = PyUnicode_DATA(id);
+            r->id_len[j] = PyUnicode_GET_LENGTH(id);
+            r->id_kind[j] = PyUnicode_KIND(id);
+        }
     }
-    scratch[fill++] = ']';
-    if (feed(update, scratch, fill) < 0) {
-        goto done;
+    memset(&m, 0, sizeof(m));
+    m.runs = runs;
+    m.nruns = nruns;
+    /* A run's ids are read by merge position (r->next), not by list position. */
+    for (;;) {
+        Py_BEGIN_ALLOW_THREADS
+        fill = merge_fill(&m, scratch, CHUNK);
+        Py_END_ALLOW_THREADS
+        if (fill > 0 && feed(update, scratch, fill) < 0) {
+            goto done;
+        }
+        if (m.closed) {
+            break;
+        }
     }
     result = Py_None;
     Py_INCREF(result);
@@ -2445,6 +2513,11 @@ done:
         SortedRun *r = &runs[i / 3];
         Py_buffer *views[3] = {&r->order, &r->blob, &r->ends};
         PyBuffer_Release(views[i % 3]);
+    }
+    for (i = 0; runs != NULL && i < nruns; i++) {
+        PyMem_Free(runs[i].id_data);
+        PyMem_Free(runs[i].id_len);
+        PyMem_Free(runs[i].id_kind);
     }
     PyMem_Free(runs);
     PyMem_Free(scratch);
