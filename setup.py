@@ -1,4 +1,6 @@
-"""Build the C accelerator for RFC 8785 canonical JSON and JSON span scanning.
+"""Build the C accelerators: RFC 8785 canonical JSON, JSON span scanning and the PAM
+validator's per-memory checks (`_speedups`), and the conservative memory schema check
+(`_memory_schema`).
 
 Everything else is declared in pyproject.toml.
 """
@@ -11,6 +13,11 @@ setup(
             "memvault._speedups",
             sources=["src/memvault/_speedups.c"],
             extra_compile_args=["-O2", "-std=c99", "-Wall"],
-        )
+        ),
+        Extension(
+            "memvault._memory_schema",
+            sources=["src/memvault/_memory_schema.c"],
+            extra_compile_args=["-O2", "-std=c99", "-Wall"],
+        ),
     ]
 )
