@@ -275,6 +275,17 @@ def test_rfc8259_9_nesting_300_deep_in_a_header_member(tmp_path: Path, run_cli: 
     invalid(run_cli, path, "json-depth", "deeper than 200 levels in $.owner", f"byte {too_deep}")
 
 
+def test_rfc8259_9_nesting_300_deep_in_relations(tmp_path: Path, run_cli: Run) -> None:
+    """relations and conversations_index are parsed after the memories, from the counts the
+    scanner took on the way: the depth is refused all the same, at the right byte."""
+    at = OFFICIAL.index(b'"type": "extends"')
+    deep = b'"x": ' + b"[" * 300 + b"]" * 300 + b",\n      "
+    path = write(tmp_path, insert(OFFICIAL, at, deep))
+    too_deep = at + len(b'"x": ') + 198  # levels 1 and 2 are the array and the relation
+    message = "deeper than 200 levels in $.relations"
+    invalid(run_cli, path, "json-depth", message, f"byte {too_deep}")
+
+
 def test_rfc8259_9_nesting_300_deep_inside_a_memory_api_load(tmp_path: Path) -> None:
     at = OFFICIAL.index(b'"metadata"', MEMORY_1)
     path = write(tmp_path, insert(OFFICIAL, at, b'"x": ' + b"[" * 300 + b"]" * 300 + b", "))

@@ -131,8 +131,8 @@ def test_object_members_items_of_in_the_same_pass(
     value: dict[str, Any], items: list[Any], other: Any, seed: int
 ) -> None:
     """object_members(items_of=KEY) also gives the item spans (with stats) of the array
-    under KEY, exactly as array_items(stats=True) would; not for a non-array value, nor for
-    the name written with an escape."""
+    under KEY, exactly as array_items(stats=True) would (not for a non-array value, nor for
+    the name written with an escape), and each other member's counts."""
     rnd = random.Random(seed)
     for member in (items, other):
         doc = dict(value)
@@ -241,12 +241,17 @@ def _check_items_of_change_nothing_else(buf: bytes, pos: int, key: bytes) -> Non
         assert str(info.value) == str(exc)
         return
     members, end, items = object_members(buf, pos, items_of=key)
-    assert (members, end) == plain
+    assert ([m[:4] for m in members], end) == plain
     first = next((m for m in members if buf[m[0] : m[1]] == key), None)
     if first is None or buf[first[2] : first[2] + 1] != b"[":
         assert items is None
     else:
         assert items == array_items(buf, first[2], stats=True)[0]
+    for member in members:
+        if member is first and items is not None:
+            assert member[4:] == (-1, -1)  # its items carry the counts
+        else:  # the value's counts, as array_items(stats=True) gives them for an item
+            assert member[4:] == _members_and_depth(buf[member[2] : member[3]])
 
 
 def _check_stats_change_nothing_else(buf: bytes, pos: int) -> None:

@@ -1294,7 +1294,7 @@ scan_object_members(Scanner *S, Py_ssize_t i)
         return i + 1;
     }
     for (;;) {
-        Py_ssize_t span[4];
+        Py_ssize_t span[6];
         if (S->p[i] != '"') {
             return sc_fail(S, SE_EXPECTED, i, what);
         }
@@ -1317,6 +1317,7 @@ scan_object_members(Scanner *S, Py_ssize_t i)
             && span[1] - span[0] == S->items_key_len
             && memcmp(S->p + span[0], S->items_key, (size_t)S->items_key_len) == 0) {
             i = scan_items_aside(S, i);
+            S->val_members = S->val_depth = -1; /* the items carry their own */
         }
         else {
             i = scan_value(S, i);
@@ -1325,7 +1326,9 @@ scan_object_members(Scanner *S, Py_ssize_t i)
             return -1;
         }
         span[3] = i;
-        if (add_spans(S, span, 4) < 0) {
+        span[4] = S->val_members;
+        span[5] = S->val_depth;
+        if (add_spans(S, span, S->items_key != NULL ? 6 : 4) < 0) {
             return -1;
         }
         i = skip_ws(S, i);
@@ -1556,7 +1559,7 @@ py_object_members(PyObject *module, PyObject *args, PyObject *kwds)
             res = spans_result(&S, end, 4);
         }
         else {
-            PyObject *members = span_list(S.spans, S.nspans, 4), *items = NULL;
+            PyObject *members = span_list(S.spans, S.nspans, 6), *items = NULL;
             if (members != NULL && S.found_items) {
                 items = span_list(S.items, S.nitems, 4);
             }
@@ -1604,6 +1607,60 @@ py_array_items(PyObject *module, PyObject *args, PyObject *kwds)
 
 /* ====================================================================== */
 
+/* The members of every dict in obj, at any depth (lists and dicts are walked; anything
+   else counts nothing).  -1 with an exception past 10,000 levels. */
+static Py_ssize_t
+count_members(PyObject *obj, int depth)
+{
+    Py_ssize_t total = 0, i, n;
+    if (depth > 10000) {
+        PyErr_SetString(PyExc_ValueError, "nesting deeper than 10000 levels");
+        return -1;
+    }
+    if (PyDict_Check(obj)) {
+        PyObject *key, *value;
+        Py_ssize_t pos = 0;
+        total = PyDict_GET_SIZE(obj);
+        while (PyDict_Next(obj, &pos, &key, &value)) {
+            if (PyDict_Check(value) || PyList_Check(value)) {
+                n = count_members(value, depth + 1);
+                if (n < 0) {
+                    return -1;
+                }
+                total += n;
+            }
+        }
+    }
+    else if (PyList_Check(obj)) {
+        for (i = 0; i < PyList_GET_SIZE(obj); i++) {
+            PyObject *item = PyList_GET_ITEM(obj, i);
+            if (PyDict_Check(item) || PyList_Check(item)) {
+                n = count_members(item, depth + 1);
+                if (n < 0) {
+                    return -1;
+                }
+                total += n;
+            }
+        }
+    }
+    return total;
+}
+
+static PyObject *
+py_member_count(PyObject *module, PyObject *obj)
+{
+    Py_ssize_t n;
+    (void)module;
+    n = count_members(obj, 0);
+    return n < 0 ? NULL : PyLong_FromSsize_t(n);
+}
+
+PyDoc_STRVAR(member_count_doc,
+"member_count(value, /) -> int\n--\n\n"
+"How many members the dicts in value (a parsed JSON value) have, at every depth:\n"
+"compared with the scanner's count of the raw text, a difference means orjson\n"
+"dropped duplicate member names.");
+
 PyDoc_STRVAR(jcs_dumps_doc,
 "jcs_dumps(obj, /, count=False)\n--\n\n"
 "Serialize obj as RFC 8785 canonical JSON (UTF-8, no whitespace): bytes, or\n"
@@ -1623,9 +1680,12 @@ PyDoc_STRVAR(object_members_doc,
 "Byte spans of the members of the JSON object starting at pos, as\n"
 "(list[(key_start, key_end, value_start, value_end)], end); key spans include\n"
 "the quotes, end is the offset past the closing brace.  With items_of (a raw\n"
-"key, quotes included, e.g. b'\"memories\"'): (members, end, items), items being\n"
-"what array_items(stats=True) gives for the value of the first member with\n"
-"exactly that raw key when it is an array, in the same pass; else None.");
+"key, quotes included, e.g. b'\"memories\"'): (members, end, items), each member\n"
+"then (key_start, key_end, value_start, value_end, value_members, value_depth) with\n"
+"the counts array_items(stats=True) gives items, and items what\n"
+"array_items(stats=True) gives for the value of the first member with exactly\n"
+"that raw key when it is an array, in the same pass (that member's counts are\n"
+"-1); else None.");
 
 PyDoc_STRVAR(array_items_doc,
 "array_items(buf, pos, /, stats=False) -> (list[(start, end)], end)\n--\n\n"
@@ -2638,6 +2698,7 @@ static PyMethodDef speedups_methods[] = {
     {"jcs_dumps", (PyCFunction)(void (*)(void))jcs_dumps, METH_FASTCALL | METH_KEYWORDS,
      jcs_dumps_doc},
     {"value_end", (PyCFunction)py_value_end, METH_VARARGS, value_end_doc},
+    {"member_count", (PyCFunction)py_member_count, METH_O, member_count_doc},
     {"object_members", (PyCFunction)(void (*)(void))py_object_members,
      METH_VARARGS | METH_KEYWORDS, object_members_doc},
     {"array_items", (PyCFunction)(void (*)(void))py_array_items, METH_VARARGS | METH_KEYWORDS,

@@ -33,6 +33,11 @@ _NOT_BRACKET_OR_QUOTE = bytes(b for b in range(256) if b not in b'[]{}"')
 #: jsonschema-rs) or 1024 (orjson.loads), so a limit well below them keeps every later step
 #: safe. Deeper input is refused here with the place it happens.
 MAX_DEPTH = 200
+
+try:
+    from memvault._speedups import member_count as _member_count
+except ImportError:  # pragma: no cover - the extension is part of every normal build
+    _member_count = None
 _DEPTH_RULE = f"RFC 8259 §9 (nesting limit {MAX_DEPTH})"
 
 
@@ -104,6 +109,40 @@ def loads(
         raise decode_error(exc, raw, file, base, path=path) from None
     check_depth(raw, file, base=base, path=path)
     check_no_duplicate_keys(raw, value, file, base=base, path=path)
+    return value
+
+
+def loads_counted(
+    raw: bytes | bytearray | memoryview,
+    file: str,
+    *,
+    members: int,
+    depth: int,
+    base: int = 0,
+    path: str | None = None,
+) -> Any:
+    """`loads` for a text the C scanner has measured: `members` object members in the raw
+    text (duplicates included) and nesting `depth`. The depth and duplicate checks then cost
+    a count over the parsed value instead of passes over the text; only a text that fails
+    them is searched for the place to name."""
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise decode_error(exc, raw, file, base, path=path) from None
+    if depth > MAX_DEPTH:
+        check_depth(raw, file, base=base, path=path)
+    if _member_count is None or _member_count(value) != members:
+        check_no_duplicate_keys(raw, value, file, base=base, path=path)
+        if _member_count is not None:  # the counts differ: orjson dropped members
+            raise JSONDocumentError(
+                file,
+                "duplicate member names" + (f" in {path}" if path else ""),
+                base,
+                "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
+                "json-duplicate-key",
+                None,
+                path,
+            )
     return value
 
 

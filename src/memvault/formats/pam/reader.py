@@ -53,8 +53,9 @@ class Document:
     memories_value: Any = None
     has_memories: bool = False
     keys: list[str] = field(default_factory=list)
-    #: large members not parsed yet: key -> (start, end, JSON path); see complete_header
-    deferred: dict[str, tuple[int, int, str]] = field(default_factory=dict)
+    #: large members not parsed yet: key -> (start, end, JSON path, the object members and
+    #: nesting depth the scanner counted in them); see complete_header
+    deferred: dict[str, tuple[int, int, str, int, int]] = field(default_factory=dict)
 
     def complete_header(self) -> None:
         """Parse the members `parse` deferred (relations, conversations_index) into `header`.
@@ -63,10 +64,15 @@ class Document:
         worker process parses them while it waits for the worker. Raises JSONDocumentError.
         """
         while self.deferred:
-            key, (start, end, path) = next(iter(self.deferred.items()))
+            key, (start, end, path, members, depth) = next(iter(self.deferred.items()))
             del self.deferred[key]
-            self.header[key] = jsonread.loads(
-                bytes(self.buf[start:end]), self.file, base=start, path=path
+            self.header[key] = jsonread.loads_counted(
+                bytes(self.buf[start:end]),
+                self.file,
+                members=members,
+                depth=depth,
+                base=start,
+                path=path,
             )
 
     @property
@@ -153,7 +159,7 @@ def parse(buf: Any, file: str) -> Document:
         )
     header: dict[str, Any] = {}
     doc = Document(file, buf, header)
-    for key_start, key_end, value_start, value_end in members:
+    for key_start, key_end, value_start, value_end, value_members, value_depth in members:
         key = jsonread.loads(bytes(buf[key_start:key_end]), file, base=key_start)
         if key in header or key in doc.deferred or (key == "memories" and doc.has_memories):
             raise JSONDocumentError(
@@ -187,7 +193,7 @@ def parse(buf: Any, file: str) -> Document:
                 )
             continue
         if key in DEFERRED_MEMBERS:
-            doc.deferred[key] = (value_start, value_end, path)
+            doc.deferred[key] = (value_start, value_end, path, value_members, value_depth)
             continue
         header[key] = jsonread.loads(
             bytes(buf[value_start:value_end]), file, base=value_start, path=path
