@@ -6,7 +6,8 @@ Builds a realistic 100,000-memory store (about 115 MB of compact JSON) with
 benchmarks/storegen.py, then, in one run:
 
 1. `memvault validate FILE` against the official SDK's `pam validate FILE`
-   (portable-ai-memory 1.0.0, in its own venv): wall time and peak RSS of each process.
+   (portable-ai-memory 1.0.0, in its own venv): wall time and peak RSS of each process,
+   `--repeat` runs of each, interleaved, the median compared.
 2. memvault's RFC 8785 serialization (C accelerator and pure-Python fallback) against the
    `rfc8785` package on the store's 100,000 memories.
 
@@ -59,18 +60,27 @@ def _time(fn: Callable[[], Any], repeat: int) -> float:
 
 
 def bench_validate(store: Path, stripped: Path, repeat: int) -> None:
+    """Each tool `repeat` times, interleaved (memvault, then the SDK on each file), so that
+    a slow spell of the machine falls on both; the median run of each is compared."""
     memvault = Path(sys.executable).with_name("memvault")
     pam = sdk_venv()
-    ours = _best(
-        [run_measured([str(memvault), "validate", "-q", str(store)]) for _ in range(repeat)]
-    )
-    if ours.returncode != 0:
-        raise SystemExit(f"memvault validate failed:\n{ours.stdout}\n{ours.stderr}")
-    sdk = run_measured([str(pam), "validate", str(store)])
-    sdk_stripped = run_measured([str(pam), "validate", str(stripped)])
+    runs: dict[str, list[Measurement]] = {"ours": [], "sdk": [], "sdk_stripped": []}
+    for _ in range(repeat):
+        run = run_measured([str(memvault), "validate", "-q", str(store)])
+        if run.returncode != 0:
+            raise SystemExit(f"memvault validate failed:\n{run.stdout}\n{run.stderr}")
+        runs["ours"].append(run)
+        runs["sdk"].append(run_measured([str(pam), "validate", str(store)]))
+        runs["sdk_stripped"].append(run_measured([str(pam), "validate", str(stripped)]))
+    ours, sdk, sdk_stripped = (_best(runs[k]) for k in ("ours", "sdk", "sdk_stripped"))
+    times = {k: " ".join(f"{m.seconds:.2f}" for m in v) for k, v in runs.items()}
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nvalidate {store.name} ({fmt_bytes(store.stat().st_size)}); load average {load}")
     print(f"  memvault validate      {ours.summary()}")
+    print(
+        f"    (all runs: memvault {times['ours']} s; SDK {times['sdk']} s; "
+        f"SDK, no nulls {times['sdk_stripped']} s)"
+    )
     print(f"  pam validate           {sdk.summary()}  (rejects spec-literal checksums)")
     print(f"  pam validate (no nulls){sdk_stripped.summary()}")
     for label, peer in (("spec-literal file", sdk), ("null-stripped file", sdk_stripped)):
