@@ -134,15 +134,7 @@ def loads_counted(
     if _member_count is None or _member_count(value) != members:
         check_no_duplicate_keys(raw, value, file, base=base, path=path)
         if _member_count is not None:  # the counts differ: orjson dropped members
-            raise JSONDocumentError(
-                file,
-                "duplicate member names" + (f" in {path}" if path else ""),
-                base,
-                "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
-                "json-duplicate-key",
-                None,
-                path,
-            )
+            raise _members_dropped(file, base, None, path)
     return value
 
 
@@ -204,6 +196,21 @@ def check_depth(
     )
 
 
+def _members_dropped(
+    file: str, base: int, record: str | None, path: str | None
+) -> JSONDocumentError:
+    """Duplicate names known from the counts alone, with no place found to name."""
+    return JSONDocumentError(
+        file,
+        "duplicate member names" + (f" in {path}" if path else ""),
+        base,
+        "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
+        "json-duplicate-key",
+        record,
+        path,
+    )
+
+
 class Duplicate(NamedTuple):
     """A repeated member name: the name, the relative JSON path of its object, its offset."""
 
@@ -244,15 +251,7 @@ def check_no_duplicate_keys(
     if not duplicates and serialized is None:
         return
     if not duplicates:  # the count says members were dropped; never let that pass silently
-        raise JSONDocumentError(
-            file,
-            "duplicate member names" + (f" in {path}" if path else ""),
-            base,
-            "RFC 8259 §4, RFC 8785 §3.1 (I-JSON)",
-            "json-duplicate-key",
-            record,
-            path,
-        )
+        raise _members_dropped(file, base, record, path)
     first = duplicates[0]
     where = (path or "") + first.where
     if path is None:
