@@ -395,8 +395,13 @@ def _load_batch(doc: Document, first: int, last: int) -> list[Any] | None:
         return values[first:last] if type(values) is list else None
     if len(spans[first]) != 4 or any(span[3] > jsonread.MAX_DEPTH for span in spans[first:last]):
         return None
+    # One copy of the items' bytes, bracketed (slicing and concatenating would make two).
+    text = bytearray(b"[")
+    with memoryview(doc.buf) as view:
+        text += view[spans[first][0] : spans[last - 1][1]]
+    text += b"]"
     try:
-        values = orjson.loads(b"[" + doc.buf[spans[first][0] : spans[last - 1][1]] + b"]")
+        values = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None
     return values if len(values) == last - first else None
