@@ -181,6 +181,15 @@ def test_cli_convert_refuses_bad_input_and_existing_output(tmp_path: Path) -> No
     )
 
 
+def test_pam_18_4_cli_convert_refuses_a_signature_that_does_not_verify(tmp_path: Path) -> None:
+    """validate only warns about it (§21.4), but a conversion would pass the memories off as
+    the signer's: the official example's placeholder signature stops it, nothing written."""
+    official = REPO.parent / "shared" / "spec" / "pam" / "examples" / "example-memory-store.json"
+    stderr = refused("convert", official, "--to", "aimem", "-o", tmp_path / "out.aimem.json")
+    assert "signature does not verify" in stderr
+    assert not (tmp_path / "out.aimem.json").exists()
+
+
 def test_aimem_cli_imports_a_bundle_from_an_age_file_and_from_a_zip(
     home: Path, tmp_path: Path
 ) -> None:

@@ -531,7 +531,6 @@ def test_file_without_read_permission_exits_2(open_dir: Path) -> None:
 def test_file_without_read_permission_does_not_stop_the_other_paths(open_dir: Path) -> None:
     path = write(open_dir, OFFICIAL)
     path.chmod(0)
-    # (the official example itself is invalid since its placeholder signature is verified)
     good = write(open_dir, (EXAMPLE_EXPORT / "memory-store.json").read_bytes(), "good.json")
     outcome = _unprivileged(["validate", str(path), str(good)])
     expect(outcome, 2, str(path), "permission denied", "1 of 2 valid")

@@ -31,6 +31,7 @@ from memvault.formats.pam.merge import MergeError, merge_exports
 from memvault.model import MEMORY_TYPES, RELATION_TYPES
 from memvault.store.base import StoredEmbedding
 from memvault.vault import Vault
+from pamdocs import OFFICIAL_EXAMPLES
 from vaultkit import make_vault, pam_memory
 
 #: Warnings a delta may legitimately carry: memories re-sent for a change their own timestamps
@@ -208,6 +209,17 @@ def test_invalid_input_is_refused_with_findings(tmp_path: Path) -> None:
     with pytest.raises(MergeError, match="not valid PAM") as caught:
         merge_exports(base, delta, tmp_path / "out.json")
     assert "content-hash-mismatch" in {f.code for f in caught.value.findings}
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_pam_18_4_an_input_whose_signature_does_not_verify_is_refused(tmp_path: Path) -> None:
+    """validate reports a failed signature as a warning (§21.4); merge refuses the input all
+    the same, as import does: the merged export would carry memories the signer never
+    signed. The official example's signature is a placeholder."""
+    official = OFFICIAL_EXAMPLES / "example-memory-store.json"
+    with pytest.raises(MergeError, match=r"signature of the base .* does not verify") as caught:
+        merge_exports(official, official, tmp_path / "out.json")
+    assert {f.code for f in caught.value.findings} == {"signature-invalid"}
     assert not (tmp_path / "out.json").exists()
 
 

@@ -299,20 +299,24 @@ def test_pam_18_5_key_id_of_a_did_key_owner_must_be_its_verification_method(
     tmp_path: Path,
 ) -> None:
     """For a did:key owner the DID Document is known offline: a key_id that is not its one
-    verification method names a key that is not the owner's (error, docs/decisions.md)."""
+    verification method names a key that is not the owner's. The signature is then not the
+    owner's: a warning in validate, as every failed verification (§21.4); verify and import
+    refuse it (docs/decisions.md)."""
     doc = official("example-memory-store.json")
     doc["signature"]["key_id"] = "did:key:zSomeoneElse#key-1"
     finding = only(check(tmp_path, doc), "key-id-not-owner-key")
-    assert (finding.severity, finding.section) == ("error", "PAM §18.5")
+    assert (finding.severity, finding.section) == ("warning", "PAM §18.5")
 
 
 def test_pam_18_4_placeholder_signature_does_not_verify(tmp_path: Path) -> None:
-    """The official example's signature is a placeholder; verifying it is a loud error."""
+    """The official example's signature is a placeholder: it does not verify, which §21.4
+    wants "a warning to the user, not a silent failure" — so the example is valid, with that
+    warning, and the signature status says so."""
     result = validate_path(OFFICIAL_STORE)
     finding = only(result, "signature-invalid")
-    assert finding.severity == "error" and "does not verify" in finding.message
+    assert finding.severity == "warning" and "does not verify" in finding.message
     assert finding.section == "PAM §18.4"
-    assert result.errors == [finding] and result.exit_code == 1
+    assert result.errors == [] and result.exit_code == 0
     assert result.facts["memory_store"]["signature"] == "invalid: does not verify"
 
 

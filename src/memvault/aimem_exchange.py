@@ -1022,6 +1022,7 @@ def convert_file(
 def _pam_to_aimem(
     src: Path, out: Path, producer: str, form: Literal["json", "ndjson"] | None, overwrite: bool
 ) -> ConvertResult:
+    from memvault.crypto.signing import signature_failures
     from memvault.formats.pam import reader
     from memvault.formats.pam.merge import store_entry
     from memvault.formats.pam.validate import validate_path
@@ -1029,6 +1030,9 @@ def _pam_to_aimem(
     from memvault.sources import SourceError, open_target
 
     checked = validate_path(src)
+    failed = signature_failures(checked.warnings)  # a signature that does not verify (§18.4, §21.4)
+    if failed:
+        raise ConvertError(f"{src}: its signature does not verify (PAM §18.4)", failed)
     if checked.errors or not checked.kind.startswith(("memory-store", "export")):
         if not checked.errors:
             raise ConvertError(f"{src} is a PAM {checked.kind}, not a memory-store or export")

@@ -732,16 +732,18 @@ def _refuse_invalid(path: Path, allow_unverified: bool = False) -> list[str]:
     forbids rejecting *unsigned* exports, which import normally. With `allow_unverified` the
     user accepts such a file knowingly: the findings come first among the warnings, marked
     SIGNATURE NOT VERIFIED, so they cannot be missed (docs/decisions.md)."""
-    from memvault.crypto.signing import SIGNATURE_CODES
+    from memvault.crypto.signing import SIGNATURE_CODES, signature_failures
 
     result = validate_path(path)
-    signature = [f for f in result.errors if f.code in SIGNATURE_CODES]
+    # validate reports a signature that does not verify as a warning (§21.4); for an import
+    # it is a refusal all the same.
+    signature = signature_failures(result.findings)
     errors = [f for f in result.errors if f.code not in SIGNATURE_CODES]
     if not allow_unverified:
         errors = signature + errors
     unverified = [f"{SIGNATURE_WARNING}: {_finding_text(f)} [{f.code}]" for f in signature]
     if not errors:
-        return unverified + [_finding_text(f) for f in result.warnings]
+        return unverified + [_finding_text(f) for f in result.warnings if f not in signature]
     shown = "; ".join(_finding_text(f) for f in errors[:5])
     more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
     if signature and not allow_unverified:

@@ -22,7 +22,7 @@ and a streaming importer) and `verify_buffer` (the bytes of a memory-store file)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from operator import itemgetter
@@ -56,6 +56,7 @@ from memvault.model import parse_timestamp
 
 __all__ = [
     "SIGNATURE_CODES",
+    "VERIFICATION_FAILURES",
     "Problem",
     "SigningError",
     "VerifyResult",
@@ -64,6 +65,7 @@ __all__ = [
     "import_warnings",
     "sign_buffer",
     "sign_document",
+    "signature_failures",
     "signature_payload",
     "signer",
     "verify_buffer",
@@ -110,6 +112,33 @@ SIGNATURE_CODES: Final = frozenset(
         "owner-did-not-resolved",
     }
 )
+
+
+#: The findings that say a signature was checked and does not verify (§18.4): the value is
+#: wrong or undecodable, or the key is not the owner's did:key. `validate` reports them as
+#: warnings, as §21.4 asks ("a warning to the user, not a silent failure"); `verify` exits 1
+#: on them and `import` refuses the file unless told otherwise (docs/decisions.md). What a
+#: MUST of §18 forbids outright (signed_at before export_date, a payload field missing, no
+#: integrity block to sign) stays an error everywhere.
+VERIFICATION_FAILURES: Final = frozenset(
+    {
+        "signature-invalid",
+        "signature-not-base64url",
+        "signature-not-owner-key",
+        "key-id-not-owner-key",
+        "key-id-not-signing-key",
+    }
+)
+
+
+def signature_failures(findings: Iterable[Any]) -> list[Any]:
+    """The findings of a validation that say its signature does not verify or breaks §18:
+    what `import`, `merge` and conversions refuse although `validate` may only warn."""
+    return [
+        f
+        for f in findings
+        if f.code in SIGNATURE_CODES and (f.severity == "error" or f.code in VERIFICATION_FAILURES)
+    ]
 
 
 class SigningError(ValueError):

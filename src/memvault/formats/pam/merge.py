@@ -175,12 +175,22 @@ def file_ref(entry: Mapping[str, Any]) -> str | None:
 
 
 def _check_valid(path: Path, what: str) -> None:
+    """Refuse an input that is not valid PAM, or whose signature does not verify (which
+    `validate` reports as a warning, §21.4): merging would pass its memories off as the
+    signer's."""
+    from memvault.crypto.signing import signature_failures
+
     result = validate_path(path)
-    if not result.valid:
-        errors = result.errors
+    failed = signature_failures(result.warnings)
+    if not result.valid or failed:
+        errors = failed + result.errors
         shown = "; ".join(_finding_text(f) for f in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
-        headline = f"the {what} {path} is not valid PAM ({len(errors)} errors)"
+        headline = (
+            f"the {what} {path} is not valid PAM ({len(errors)} errors)"
+            if result.errors
+            else f"the signature of the {what} {path} does not verify (PAM §18.4)"
+        )
         raise MergeError(f"{headline}: {shown}{more}", errors, headline=headline)
 
 

@@ -660,8 +660,13 @@ class StoreValidator:
 
     def _check_signature(self) -> None:
         """§18.4: verify the signature (memvault.crypto.signing) and report what it found —
-        a signature that fails is an error; an absent or null one is no finding (§18.5)."""
-        from memvault.crypto.signing import check_owner_did, verify_signature
+        a signature that does not verify is a warning (§21.4, `VERIFICATION_FAILURES`), a
+        broken MUST of §18 an error; an absent or null one is no finding (§18.5)."""
+        from memvault.crypto.signing import (
+            VERIFICATION_FAILURES,
+            check_owner_did,
+            verify_signature,
+        )
 
         if self.header.get("signature") is None:
             self.facts.signature = "absent"
@@ -674,6 +679,11 @@ class StoreValidator:
         result = verify_signature(self.header, checksum_verified=checksum.get(self.facts.integrity))
         self.facts.signature = result.status
         for problem in result.problems:
+            failed = problem.code in VERIFICATION_FAILURES
             self.report(
-                problem.severity, problem.code, problem.message, problem.path, problem.section
+                "warning" if failed else problem.severity,
+                problem.code,
+                problem.message,
+                problem.path,
+                problem.section,
             )
