@@ -4,17 +4,21 @@ file (existing vaults keep theirs)."""
 
 from __future__ import annotations
 
+import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
 import sqlcipher3  # type: ignore[import-untyped]
 
+import memvault.vault as vault_module
 from memvault.errors import InvalidInput
 from memvault.model import Memory
 from memvault.paths import database_path
-from memvault.store.base import IntegrityViolation, MemoryQuery, WrongPassphrase
+from memvault.store.base import IntegrityViolation, MemoryQuery, StoreError, WrongPassphrase
 from memvault.store.sqlite import NEW_HMAC, SQLiteStore
 from memvault.vault import Vault
 from vaultkit import PASSPHRASE, make_store, make_vault, pam_memory, stored
@@ -105,6 +109,58 @@ def test_batch_failure_undoes_everything_without_savepoints(vault: Vault) -> Non
     assert vault.search("note") == []
     assert vault.store.count_audit() == audit_before
     assert vault.verify_audit().ok
+
+
+def test_pipelined_insert_stores_rows_tags_grants_and_index(vault: Vault) -> None:
+    """A batch of several pipeline chunks (the writer thread writes one while the next is
+    checked): every row, tag, grant and full-text entry, and the switch interval back."""
+    switch = sys.getswitchinterval()
+    count = 3 * vault_module._PIPELINE_CHUNK + 11
+    shared = [{"entity": "agent-a", "permissions": ["read"]}]
+    batch = [
+        pam_memory(f"The user keeps note number {i} of g", id=f"g-{i}", tags=["t", f"n{i % 7}"])
+        for i in range(count - 1)
+    ]
+    batch.append(
+        pam_memory("Shared with an agent", id="g-shared", visibility="shared", shared_with=shared)
+    )
+    assert len(vault.add_memories(batch).created) == count
+    assert sys.getswitchinterval() == switch
+    assert vault.list(MemoryQuery(tags=("t",), limit=None)).total == count - 1
+    assert [r.memory.id for r in vault.search(f"note {count - 2}")] == [f"g-{count - 2}"]
+    assert [m.id for m in vault.list(MemoryQuery(limit=None), actor="agent-a").items] == [
+        "g-shared"
+    ]
+    assert vault.store.check_integrity() == []
+    assert vault.verify_audit().ok
+
+
+def test_a_failing_write_on_the_writer_thread_undoes_the_batch(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer thread fails on its third chunk: the error reaches the caller, nothing of
+    the batch stays (rows, index, audit), the switch interval is back and no writer thread
+    is left behind."""
+    switch = sys.getswitchinterval()
+    write = SQLiteStore.write_memories
+    calls = []
+
+    def failing(store: SQLiteStore, prepared: Any) -> int:
+        calls.append(threading.current_thread().name)
+        if len(calls) == 3:
+            raise StoreError("disk on fire")
+        return write(store, prepared)
+
+    monkeypatch.setattr(SQLiteStore, "write_memories", failing)
+    audit_before = vault.store.count_audit()
+    with pytest.raises(StoreError, match="disk on fire"):
+        vault.add_memories(_batch(4 * vault_module._PIPELINE_CHUNK))
+    assert all(name.startswith("memvault-writer") for name in calls)
+    assert vault.list().total == 0 and vault.search("note") == []
+    assert vault.store.count_audit() == audit_before
+    assert vault.store.check_integrity() == []
+    assert sys.getswitchinterval() == switch
+    assert not [t for t in threading.enumerate() if t.name.startswith("memvault-writer")]
 
 
 def test_nested_transaction_keeps_its_savepoint_by_default(tmp_path: Path) -> None:

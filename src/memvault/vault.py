@@ -28,9 +28,11 @@ from __future__ import annotations
 import builtins
 import contextlib
 import os
+import sys
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -165,6 +167,10 @@ EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else
 
 #: add_memories checks and writes a batch in chunks of this many memories.
 _CHUNK: Final = 4096
+#: Chunk of the pipelined insert: small enough that little is left to write after the last
+#: chunk is checked.
+_PIPELINE_CHUNK: Final = 1024
+_WRITER_SWITCH_INTERVAL: Final = 0.0005
 #: decay commits after this many memories (one transaction, one audit entry each) and pauses
 #: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
 _DECAY_CHUNK: Final = 5000
@@ -839,25 +845,69 @@ class Vault:
     ) -> None:
         """Check every incoming memory (`check_memories`) and insert the new ones, chunk by
         chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
-        failure leaves nothing behind. (Checking the next chunk in a helper thread while SQLite
-        writes this one was measured: no gain — the GIL hand-offs serialize the two. Nor in
-        a forked child process, handing the JSON texts back through a pipe: the child's
-        copy-on-write faults and the hand-over cost as much as the check saved here.)"""
-        for start in range(0, len(batch), _CHUNK):
-            chunk = batch[start : start + _CHUNK]
-            documents = check_memories(chunk, start)
-            rows: builtins.list[StoredMemory] = []
-            for index, (memory, document) in enumerate(zip(chunk, documents, strict=True), start):
-                if new.get(memory.id) != index:
-                    continue  # skipped, or reinforced another memory instead
-                stored = rewritten.get(memory.id)
-                if stored is None:
-                    stored = StoredMemory(memory, _initial_anchor(memory), document)
-                rows.append(stored)
-            try:
-                self._store.insert_memories(rows)
-            except IntegrityViolation as exc:
-                raise InvalidInput(str(exc), "id") from None
+        failure leaves nothing behind.
+
+        With the SQLite store and more than one chunk, a helper thread writes each chunk
+        (`SQLiteStore.write_memories`: multi-row statements, during which SQLite does not hold
+        the GIL) while this thread checks and prepares the next, and waits for it before
+        touching the store again: a third fewer seconds per memory."""
+        from memvault.store.sqlite import SQLiteStore
+
+        store = self._store
+        if not isinstance(store, SQLiteStore) or len(batch) <= _PIPELINE_CHUNK:
+            for start in range(0, len(batch), _CHUNK):
+                rows = self._checked_rows(batch, start, _CHUNK, new, rewritten)
+                try:
+                    store.insert_memories(rows)
+                except IntegrityViolation as exc:
+                    raise InvalidInput(str(exc), "id") from None
+            return
+        seq = store.next_memory_seq()
+        switch = sys.getswitchinterval()
+        # The writer gets the GIL back sooner after each statement (the default 5 ms would
+        # leave it waiting while this thread checks memories).
+        sys.setswitchinterval(_WRITER_SWITCH_INTERVAL)
+        try:
+            with ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer:
+                pending: Future[int] | None = None
+                try:
+                    for start in range(0, len(batch), _PIPELINE_CHUNK):
+                        rows = self._checked_rows(batch, start, _PIPELINE_CHUNK, new, rewritten)
+                        prepared = store.prepare_memories(rows, seq)
+                        seq += len(rows)
+                        if pending is not None:
+                            pending.result()
+                        pending = writer.submit(store.write_memories, prepared)
+                    if pending is not None:
+                        pending.result()
+                except IntegrityViolation as exc:
+                    raise InvalidInput(str(exc), "id") from None
+                # Leaving the executor waits for a write still running (after an error
+                # here), so the transaction is rolled back only once the connection is free.
+        finally:
+            sys.setswitchinterval(switch)
+
+    @staticmethod
+    def _checked_rows(
+        batch: Sequence[Memory],
+        start: int,
+        size: int,
+        new: Mapping[str, int],
+        rewritten: Mapping[str, StoredMemory],
+    ) -> builtins.list[StoredMemory]:
+        """batch[start:start + size] checked (`check_memories`), as the rows to store: the
+        memories to create (not skipped, not reinforcing another), with their JSON."""
+        chunk = batch[start : start + size]
+        documents = check_memories(chunk, start)
+        rows: builtins.list[StoredMemory] = []
+        for index, (memory, document) in enumerate(zip(chunk, documents, strict=True), start):
+            if new.get(memory.id) != index:
+                continue  # skipped, or reinforced another memory instead
+            stored = rewritten.get(memory.id)
+            if stored is None:
+                stored = StoredMemory(memory, _initial_anchor(memory), document)
+            rows.append(stored)
+        return rows
 
     @staticmethod
     def _add_entries(

@@ -22,13 +22,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import threading
 import time
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -156,6 +157,34 @@ def _quote(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
 
+@dataclass(slots=True)
+class PreparedMemories:
+    """The parameters for inserting `count` memories with seqs from `first_seq`
+    (`SQLiteStore.prepare_memories`), flat, as multi-row statements take them: 15 per memory
+    row, 2 per tag row."""
+
+    first_seq: int
+    count: int
+    rows: list[Any] = field(default_factory=list)
+    tags: list[Any] = field(default_factory=list)
+    grants: list[tuple[str, str, int]] = field(default_factory=list)
+
+
+@functools.cache
+def _values_list(rows: int, width: int) -> str:
+    row = "(" + ", ".join("?" * width) + ")"
+    return ", ".join([row] * rows)
+
+
+def _multi_row(prefix: str, width: int, flat: list[Any]) -> Iterator[tuple[str, list[Any]]]:
+    """(statement, parameters) inserting the rows of `flat` (`width` values each), at most
+    `_ROWS_PER_STATEMENT` rows per statement."""
+    step = _ROWS_PER_STATEMENT * width
+    for start in range(0, len(flat), step):
+        params = flat[start : start + step]
+        yield prefix + _values_list(len(params) // width, width), params
+
+
 def _memory_row(
     stored: StoredMemory, tags: list[str] | None = None, seq: int | None = None
 ) -> tuple[Any, ...]:
@@ -232,7 +261,7 @@ _MEMORY_COLUMNS: Final = (
     "seq, id, type, custom_type, status, content_hash, platform, extraction_method, "
     "created_epoch, updated_epoch, exportable, visibility, decay_anchor, tags_text, document"
 )
-_INSERT_MEMORY: Final = f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES ({', '.join('?' * 15)})"
+_INSERT_MEMORY_ROWS: Final = f"INSERT INTO memories ({_MEMORY_COLUMNS}) VALUES "
 #: The columns of a memories row between id and document, in `_memory_row` order.
 _UPDATABLE: Final = (
     "type",
@@ -265,6 +294,10 @@ _FTS_DELETE: Final = (
 #: bm25 column weights: content, summary, tags count; status does not.
 _BM25: Final = "bm25(memories_fts, 1.0, 1.0, 1.0, 0.0)"
 _TAG_INSERT: Final = "INSERT OR IGNORE INTO memory_tags (tag, memory_seq) VALUES (?, ?)"
+_TAG_INSERT_ROWS: Final = "INSERT OR IGNORE INTO memory_tags (tag, memory_seq) VALUES "
+#: Rows per multi-row statement (15 parameters each for memories: well under SQLite's
+#: 32,766).
+_ROWS_PER_STATEMENT: Final = 1000
 _GRANT_INSERT: Final = (
     "INSERT OR IGNORE INTO memory_grants (entity, permission, memory_seq) VALUES (?, ?, ?)"
 )
@@ -717,54 +750,80 @@ class SQLiteStore(Store):
     # -- memories -------------------------------------------------------------------------
 
     def insert_memories(self, memories: Iterable[StoredMemory]) -> int:
-        """Insert in one transaction: the rows and their tags and grants, each with one batched
-        statement (`executemany`), then their full-text entries with one INSERT … SELECT from
-        the rows just written."""
+        """Insert in one transaction: the rows and their tags and grants, each with batched
+        statements, then their full-text entries with one INSERT … SELECT from the rows just
+        written."""
         batch = list(memories)
         if not batch:
             return 0
-        with self.transaction(), gc_paused():
-            # Inside BEGIN IMMEDIATE nobody else writes, so the seqs are ours to assign.
-            base = int(
-                self._conn.execute("SELECT COALESCE(max(seq), 0) FROM memories").fetchone()[0]
-            )
-            rows: list[tuple[Any, ...]] = []
-            tags: list[tuple[str, int]] = []
-            grants: list[tuple[str, str, int]] = []
-            add_row, add_tags = rows.append, tags.extend
-            for seq, stored in enumerate(batch, start=base + 1):
+        with self.transaction():
+            return self.write_memories(self.prepare_memories(batch, self.next_memory_seq()))
+
+    def next_memory_seq(self) -> int:
+        """The seq the next inserted memory gets. Inside BEGIN IMMEDIATE nobody else writes,
+        so the seqs from here on are the caller's to assign."""
+        row = self._one("SELECT COALESCE(max(seq), 0) FROM memories")
+        return int(row[0]) + 1
+
+    @staticmethod
+    def prepare_memories(memories: Sequence[StoredMemory], first_seq: int) -> PreparedMemories:
+        """The statements' parameters for inserting `memories` with seqs from `first_seq`:
+        Python work only, no database access, so that a caller can prepare the next batch
+        while `write_memories` writes this one on another thread."""
+        prepared = PreparedMemories(first_seq, len(memories))
+        with gc_paused():
+            rows, tags, grants = prepared.rows, prepared.tags, prepared.grants
+            add_row, add_tags = rows.extend, tags.extend
+            for seq, stored in enumerate(memories, start=first_seq):
                 memory = stored.memory
                 tag_list = _tags(memory)
                 add_row(_memory_row(stored, tag_list, seq))
                 if tag_list:
-                    add_tags([(tag, seq) for tag in tag_list])
+                    add_tags([value for tag in tag_list for value in (tag, seq)])
                 access = memory.access
                 if isinstance(access, Access) and access.shared_with:
                     grants.extend((entity, perm, seq) for entity, perm in _grants(memory))
-            try:
-                self._conn.executemany(_INSERT_MEMORY, rows)
-            except sqlcipher3.IntegrityError:
-                ids = [row[1] for row in rows]
-                # Rows of this batch inserted before the failing one have seq > base.
-                taken = sorted(
-                    str(r[0])
-                    for start in range(0, len(ids), _CHUNK)
-                    for r in self._conn.execute(
-                        "SELECT id FROM memories WHERE seq <= ? AND id IN "
-                        f"({', '.join('?' * len(ids[start : start + _CHUNK]))})",
-                        (base, *ids[start : start + _CHUNK]),
-                    )
-                )
-                clash = taken or sorted(i for i, n in Counter(ids).items() if n > 1)
-                raise IntegrityViolation(
-                    f"memory id {clash[0]} already exists" if clash else "duplicate memory id"
-                ) from None
-            self._conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE seq > ?", (base,))
-            if tags:
-                self._conn.executemany(_TAG_INSERT, tags)
-            if grants:
-                self._conn.executemany(_GRANT_INSERT, grants)
-        return len(rows)
+        return prepared
+
+    def write_memories(self, prepared: PreparedMemories) -> int:
+        """Write what `prepare_memories` built, inside the caller's transaction. It uses the
+        connection and nothing else of the store (not its lock), so it may run on a helper
+        thread while the thread that owns the transaction does no database work of its own.
+        Multi-row statements: SQLite then runs each for a thousand rows without taking
+        Python's GIL back in between, as executemany does for every row."""
+        if not prepared.count:
+            return 0
+        conn = self._conn
+        base = prepared.first_seq - 1
+        try:
+            for sql, params in _multi_row(_INSERT_MEMORY_ROWS, 15, prepared.rows):
+                conn.execute(sql, params)
+        except sqlcipher3.IntegrityError:
+            raise self._id_clash(prepared, base) from None
+        conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE seq > ?", (base,))
+        for sql, params in _multi_row(_TAG_INSERT_ROWS, 2, prepared.tags):
+            conn.execute(sql, params)
+        if prepared.grants:
+            conn.executemany(_GRANT_INSERT, prepared.grants)
+        return prepared.count
+
+    def _id_clash(self, prepared: PreparedMemories, base: int) -> IntegrityViolation:
+        """Which id of a failed insert was already there (or repeated within it)."""
+        ids = [prepared.rows[i] for i in range(1, len(prepared.rows), 15)]
+        # Rows of this batch inserted before the failing statement have seq > base.
+        taken = sorted(
+            str(r[0])
+            for start in range(0, len(ids), _CHUNK)
+            for r in self._conn.execute(
+                "SELECT id FROM memories WHERE seq <= ? AND id IN "
+                f"({', '.join('?' * len(ids[start : start + _CHUNK]))})",
+                (base, *ids[start : start + _CHUNK]),
+            )
+        )
+        clash = taken or sorted(i for i, n in Counter(ids).items() if n > 1)
+        return IntegrityViolation(
+            f"memory id {clash[0]} already exists" if clash else "duplicate memory id"
+        )
 
     def update_memory(self, memory: StoredMemory) -> None:
         if self.update_memories([memory]) != 1:
