@@ -163,6 +163,31 @@ def test_a_failing_write_on_the_writer_thread_undoes_the_batch(
     assert not [t for t in threading.enumerate() if t.name.startswith("memvault-writer")]
 
 
+def test_concurrent_pipelined_inserts_restore_the_switch_interval(tmp_path: Path) -> None:
+    """Two vaults inserting at once from two threads: the process-wide switch interval is
+    lowered while either runs and restored only when both are done."""
+    switch = sys.getswitchinterval()
+    vaults = [make_vault(tmp_path / f"home-{n}") for n in range(2)]
+    errors: list[BaseException] = []
+
+    def insert(vault: Vault, prefix: str) -> None:
+        try:
+            vault.add_memories(_batch(3 * vault_module._PIPELINE_CHUNK, prefix))
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=insert, args=(v, f"c{n}")) for n, v in enumerate(vaults)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors
+    assert sys.getswitchinterval() == switch
+    for vault in vaults:
+        assert vault.list(MemoryQuery(limit=None)).total == 3 * vault_module._PIPELINE_CHUNK
+        vault.close()
+
+
 def test_nested_transaction_keeps_its_savepoint_by_default(tmp_path: Path) -> None:
     store = make_store(tmp_path / "vault.db")
     with store.transaction():

@@ -29,6 +29,7 @@ import builtins
 import contextlib
 import os
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -331,6 +332,32 @@ def _initial_anchor(memory: Memory) -> float | None:
     if _is_number(conf.current):
         return float(conf.current)  # type: ignore[arg-type]
     return None
+
+
+_switching_lock = threading.Lock()
+_switching_users = 0
+_switching_saved = 0.0
+
+
+@contextlib.contextmanager
+def _prompt_switching() -> Iterator[None]:
+    """The interpreter's switch interval at `_WRITER_SWITCH_INTERVAL` while a pipelined
+    insert runs, so that its writer thread gets the GIL back soon after each statement (the
+    default 5 ms would leave it waiting while the caller checks memories). Process-wide, so
+    counted: the first insert to start sets it, the last to end restores it."""
+    global _switching_users, _switching_saved
+    with _switching_lock:
+        if _switching_users == 0:
+            _switching_saved = sys.getswitchinterval()
+            sys.setswitchinterval(_WRITER_SWITCH_INTERVAL)
+        _switching_users += 1
+    try:
+        yield
+    finally:
+        with _switching_lock:
+            _switching_users -= 1
+            if _switching_users == 0:
+                sys.setswitchinterval(_switching_saved)
 
 
 def _tags_of(memory: Memory) -> tuple[str, ...]:
@@ -863,29 +890,25 @@ class Vault:
                     raise InvalidInput(str(exc), "id") from None
             return
         seq = store.next_memory_seq()
-        switch = sys.getswitchinterval()
-        # The writer gets the GIL back sooner after each statement (the default 5 ms would
-        # leave it waiting while this thread checks memories).
-        sys.setswitchinterval(_WRITER_SWITCH_INTERVAL)
-        try:
-            with ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer:
-                pending: Future[int] | None = None
-                try:
-                    for start in range(0, len(batch), _PIPELINE_CHUNK):
-                        rows = self._checked_rows(batch, start, _PIPELINE_CHUNK, new, rewritten)
-                        prepared = store.prepare_memories(rows, seq)
-                        seq += len(rows)
-                        if pending is not None:
-                            pending.result()
-                        pending = writer.submit(store.write_memories, prepared)
+        with (
+            _prompt_switching(),
+            ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer,
+        ):
+            pending: Future[int] | None = None
+            try:
+                for start in range(0, len(batch), _PIPELINE_CHUNK):
+                    rows = self._checked_rows(batch, start, _PIPELINE_CHUNK, new, rewritten)
+                    prepared = store.prepare_memories(rows, seq)
+                    seq += len(rows)
                     if pending is not None:
                         pending.result()
-                except IntegrityViolation as exc:
-                    raise InvalidInput(str(exc), "id") from None
-                # Leaving the executor waits for a write still running (after an error
-                # here), so the transaction is rolled back only once the connection is free.
-        finally:
-            sys.setswitchinterval(switch)
+                    pending = writer.submit(store.write_memories, prepared)
+                if pending is not None:
+                    pending.result()
+            except IntegrityViolation as exc:
+                raise InvalidInput(str(exc), "id") from None
+            # Leaving the executor waits for a write still running (after an error
+            # here), so the transaction is rolled back only once the connection is free.
 
     @staticmethod
     def _checked_rows(
