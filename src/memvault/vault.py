@@ -360,6 +360,22 @@ def _prompt_switching() -> Iterator[None]:
                 sys.setswitchinterval(_switching_saved)
 
 
+def _relate_entry(relation: Relation, source: Memory, actor: str) -> PendingEntry:
+    """The audit entry of a relation made or re-weighted from `source`."""
+    return PendingEntry(
+        "relate",
+        actor,
+        source.id,
+        source.content_hash,
+        {
+            "relation_id": relation.id,
+            "to": relation.to,
+            "type": relation.type,
+            "confidence": relation.confidence,
+        },
+    )
+
+
 def _tags_of(memory: Memory) -> tuple[str, ...]:
     return memory.tags if isinstance(memory.tags, tuple) else ()
 
@@ -1481,23 +1497,7 @@ class Vault:
                         return existing
                     relation = existing.evolve(confidence=conf)
                     self._store.update_relation(relation)
-                    self._audit.append(
-                        [
-                            PendingEntry(
-                                "relate",
-                                actor,
-                                source.id,
-                                source.content_hash,
-                                {
-                                    "relation_id": relation.id,
-                                    "to": target.id,
-                                    "type": type,
-                                    "confidence": conf,
-                                },
-                            )
-                        ],
-                        at,
-                    )
+                    self._audit.append([_relate_entry(relation, source, actor)], at)
                     return relation
             relation = Relation(
                 id=str(uuid.uuid4()),
@@ -1508,23 +1508,7 @@ class Vault:
                 confidence=conf,
             )
             self._store.insert_relation(relation)
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "relate",
-                        actor,
-                        source.id,
-                        source.content_hash,
-                        {
-                            "relation_id": relation.id,
-                            "to": target.id,
-                            "type": type,
-                            "confidence": conf,
-                        },
-                    )
-                ],
-                at,
-            )
+            self._audit.append([_relate_entry(relation, source, actor)], at)
         return relation
 
     def relations(self, id: str, *, actor: str = OWNER_ACTOR) -> builtins.list[Relation]:
