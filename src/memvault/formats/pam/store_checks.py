@@ -11,9 +11,9 @@ Severity follows the spec: a MUST broken is an error, a SHOULD broken is a warni
 from __future__ import annotations
 
 import re
-import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from operator import itemgetter
@@ -230,25 +230,10 @@ class StoreValidator:
         declared = integrity.get("checksum") if isinstance(integrity, Mapping) else None
         if memories is None or not self._checksum_computable or not isinstance(declared, str):
             return None
-        box: list[str | BaseException] = []
-
-        def compute() -> None:
-            try:
-                box.append(memories.checksum())
-            except BaseException as exc:  # re-raised by the caller of `wait`
-                box.append(exc)
-
-        worker = threading.Thread(target=compute, name="memvault-checksum", daemon=True)
-        worker.start()
-
-        def wait() -> str:
-            worker.join()
-            value = box[0]
-            if isinstance(value, BaseException):
-                raise value
-            return value
-
-        return wait
+        pool = ThreadPoolExecutor(1, thread_name_prefix="memvault-checksum")
+        future = pool.submit(memories.checksum)
+        pool.shutdown(wait=False)  # the thread ends with the one task
+        return future.result
 
     def finish(self) -> None:
         self.report.close()
