@@ -28,8 +28,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import os
-import sys
-import threading
 import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -44,6 +42,7 @@ import orjson
 from memvault import __version__
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
+from memvault.bulk import gc_paused, prompt_switching
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
 from memvault.decay import (
@@ -66,7 +65,6 @@ from memvault.errors import (
     VaultExists,
     VaultNotFound,
 )
-from memvault.gcpause import gc_paused
 from memvault.model import (
     DNA_TYPES,
     MEMORY_TYPES,
@@ -171,7 +169,6 @@ _CHUNK: Final = 4096
 #: Chunk of the pipelined insert: small enough that little is left to write after the last
 #: chunk is checked.
 _PIPELINE_CHUNK: Final = 1024
-_WRITER_SWITCH_INTERVAL: Final = 0.0005
 #: decay commits after this many memories (one transaction, one audit entry each) and pauses
 #: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
 _DECAY_CHUNK: Final = 5000
@@ -332,32 +329,6 @@ def _initial_anchor(memory: Memory) -> float | None:
     if _is_number(conf.current):
         return float(conf.current)  # type: ignore[arg-type]
     return None
-
-
-_switching_lock = threading.Lock()
-_switching_users = 0
-_switching_saved = 0.0
-
-
-@contextlib.contextmanager
-def _prompt_switching() -> Iterator[None]:
-    """The interpreter's switch interval at `_WRITER_SWITCH_INTERVAL` while a pipelined
-    insert runs, so that its writer thread gets the GIL back soon after each statement (the
-    default 5 ms would leave it waiting while the caller checks memories). Process-wide, so
-    counted: the first insert to start sets it, the last to end restores it."""
-    global _switching_users, _switching_saved
-    with _switching_lock:
-        if _switching_users == 0:
-            _switching_saved = sys.getswitchinterval()
-            sys.setswitchinterval(_WRITER_SWITCH_INTERVAL)
-        _switching_users += 1
-    try:
-        yield
-    finally:
-        with _switching_lock:
-            _switching_users -= 1
-            if _switching_users == 0:
-                sys.setswitchinterval(_switching_saved)
 
 
 def _relate_entry(relation: Relation, source: Memory, actor: str) -> PendingEntry:
@@ -907,7 +878,7 @@ class Vault:
             return
         seq = store.next_memory_seq()
         with (
-            _prompt_switching(),
+            prompt_switching(),  # the writer gets the GIL back soon after each statement
             ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer,
         ):
             pending: Future[int] | None = None

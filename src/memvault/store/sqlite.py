@@ -37,8 +37,8 @@ from typing import Any, Final
 import orjson
 import sqlcipher3  # type: ignore[import-untyped]
 
+from memvault.bulk import gc_paused
 from memvault.errors import VaultExists, VaultNotFound
-from memvault.gcpause import gc_paused
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
 from memvault.paths import FILE_MODE, private_umask, restrict_file
 from memvault.store.base import (

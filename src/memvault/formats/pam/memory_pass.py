@@ -31,10 +31,10 @@ from typing import Any, Final, NamedTuple
 import orjson
 
 from memvault import canonical, jsonread
+from memvault.bulk import gc_paused
 from memvault.findings import Finding, Severity
 from memvault.formats.pam import schema
 from memvault.formats.pam.reader import Document
-from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.model import parse_timestamp
 

@@ -20,11 +20,11 @@ from operator import itemgetter
 from typing import Any, Final
 
 from memvault import canonical
+from memvault.bulk import gc_paused
 from memvault.findings import Finding, Severity, ValidationResult
 from memvault.formats.pam import memory_pass, schema
 from memvault.formats.pam.memory_pass import MemoryFact
 from memvault.formats.pam.reader import Document
-from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.model import parse_timestamp
 

@@ -10,11 +10,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
+from memvault.bulk import gc_paused
 from memvault.findings import Finding, ValidationResult
 from memvault.formats.pam import companion_checks, reader
 from memvault.formats.pam.reader import Document
 from memvault.formats.pam.store_checks import Reporter, StoreFacts, StoreValidator
-from memvault.gcpause import gc_paused
 from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
 
