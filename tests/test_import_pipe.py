@@ -241,3 +241,22 @@ def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None
         assert vault.get_conversation(first.id).document["title"] == "Renamed"
         audited = [e.details for e in vault.audit_log() if e.action == "conversation"]
         assert [d["conversation_id"] for d in audited] == [first.id] * 2
+
+
+def test_a_childs_pipe_holds_a_megabyte_so_it_can_write_ahead() -> None:
+    """The parent takes the children's items in turn: a child whose next item is not wanted
+    yet keeps converting only while its pipe has room (the default 64 KiB holds a few
+    conversations)."""
+    import fcntl
+
+    from memvault.importers import pipe
+
+    read_fd, write_fd = os.pipe()
+    try:
+        pipe._widen(write_fd)
+        limit = int(Path("/proc/sys/fs/pipe-max-size").read_text())
+        assert fcntl.fcntl(write_fd, fcntl.F_GETPIPE_SZ) == min(pipe._PIPE_CAPACITY, limit)
+        assert pipe._CHILD_BUFFER < pipe._PIPE_CAPACITY
+    finally:
+        os.close(read_fd)
+        os.close(write_fd)

@@ -19,6 +19,7 @@ Memory stays bounded: a pipe blocks its child while the parent is behind.
 
 from __future__ import annotations
 
+import fcntl
 import gc
 import io
 import os
@@ -59,6 +60,12 @@ _SHARD_END: Final = b"S"  # warnings that hold if every shard gives them (JSON a
 _ERROR: Final = b"E"  # the exception that stopped the reader (pickled type, args, members)
 _DONE: Final = b"D"
 _BUFFER: Final = 1 << 20
+#: What a child's pipe holds. The parent takes the children's items in turn, so a child
+#: whose next item is not wanted yet must be able to write ahead: with the default 64 KiB a
+#: child spent a fifth of the import blocked, and the 300 MB benchmark ran 17 s, not 13 s.
+_PIPE_CAPACITY: Final = 1 << 20
+#: A child hands its bytes to the pipe in writes of this size, well within its capacity.
+_CHILD_BUFFER: Final = 256 << 10
 #: Conversations a child converts between two garbage collections.
 _COLLECT_EVERY: Final = 2000
 
@@ -86,6 +93,7 @@ def reader_processes(
     try:
         for shard in range(count):
             read_fd, write_fd = os.pipe()
+            _widen(write_fd)
             pid = os.fork()
             if pid == 0:  # pragma: no cover - a child (its work is checked through the parent)
                 # Whatever happens, the child never returns into the caller's code (its vault
@@ -115,6 +123,15 @@ def reader_processes(
                     os.kill(child.pid, signal.SIGKILL)
             if not child.reaped:
                 os.waitpid(child.pid, 0)
+
+
+def _widen(fd: int) -> None:
+    """Give the pipe `_PIPE_CAPACITY` where the system allows (Linux; a pipe's default 64 KiB
+    holds a few conversations only)."""
+    set_size = getattr(fcntl, "F_SETPIPE_SZ", None)
+    if set_size is not None:
+        with suppress(OSError):  # above /proc/sys/fs/pipe-max-size: keep the default
+            fcntl.fcntl(fd, set_size, _PIPE_CAPACITY)
 
 
 def _archive_reopenable(target: Target) -> bool:
@@ -242,7 +259,7 @@ def _run_child(
     gc.freeze()
     gc.disable()
     converted = 0
-    out = os.fdopen(fd, "wb", buffering=_BUFFER)
+    out = os.fdopen(fd, "wb", buffering=_CHILD_BUFFER)
     pack = _FRAME.pack
     write = out.write
     dumps = orjson.dumps
