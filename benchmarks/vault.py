@@ -12,6 +12,9 @@ five statuses, English and Brazilian Portuguese, about 5 % repeated contents). I
    audit chain, the full-text index. Peers, on the same memories in the same batches:
    - `SQLiteStore.insert_memories` — the same encrypted store, without the vault's rules (no
      checks, no dedup, no audit log);
+   - the store's SQL alone — `SQLiteStore.write_memories` of parameters built beforehand,
+     and the commit: the database's own share of an insert, a floor no Python work in the
+     vault can go below;
    - plain stdlib `sqlite3`, unencrypted, with an equivalent minimal schema (the memories
      table with the same indexes, tags, an FTS5 index with the same tokenizer) and the same
      page size, cache size, WAL and ``synchronous=FULL``.
@@ -268,6 +271,30 @@ def insert_store(memories: Sequence[Memory], batch: int, directory: Path) -> Ins
     )
 
 
+def insert_store_sql(memories: Sequence[Memory], batch: int, directory: Path) -> Insert:
+    """The encrypted store's statements alone: every batch's parameters built beforehand
+    (`SQLiteStore.prepare_memories`, untimed), then written and committed — the part of
+    an insert no Python work can take away (`add_memories` runs these same statements)."""
+    directory.mkdir(parents=True)
+    store = SQLiteStore.create(directory / "vault.db", PASSPHRASE)
+    rows = [StoredMemory(m, _anchor(m)) for m in memories]
+    prepared = [
+        SQLiteStore.prepare_memories(rows[start : start + batch], start + 1)
+        for start in range(0, len(rows), batch)
+    ]
+
+    def write(chunk: Sequence[Any]) -> None:
+        with store.transaction(savepoints=False):
+            for item in chunk:
+                store.write_memories(item)
+
+    try:
+        seconds, cpu, longest = _timed_batches("sql", prepared, 1, write)
+    finally:
+        store.close()
+    return Insert("the store's SQL alone", len(rows), seconds, cpu, longest, _dir_size(directory))
+
+
 def _anchor(memory: Memory) -> float | None:
     confidence = memory.confidence
     initial = getattr(confidence, "initial", None)
@@ -473,7 +500,7 @@ def print_inserts(runs: dict[str, list[Insert]], batch: int) -> None:
             )
     ours = best["vault"]
     print("  ratio peer / memvault (time per insert; below 1: the peer is faster)")
-    for key in ("store", "plain"):
+    for key in ("store", "sql", "plain"):
         peer = best[key]
         print(
             f"    {peer.label:32} {fmt_ratio(peer.seconds, ours.seconds)} wall, "
@@ -526,7 +553,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print(f"  work directory {workdir}; Python {sys.version.split()[0]}")
     try:
-        runs: dict[str, list[Insert]] = {"vault": [], "store": [], "plain": []}
+        runs: dict[str, list[Insert]] = {"vault": [], "store": [], "sql": [], "plain": []}
         vault: Vault | None = None
         home = workdir / "vault"
         for run in range(args.repeat):
@@ -536,8 +563,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             result, vault = insert_vault(memories, args.batch, home)
             runs["vault"].append(result)
             runs["store"].append(insert_store(memories, args.batch, workdir / f"store{run}"))
+            runs["sql"].append(insert_store_sql(memories, args.batch, workdir / f"sql{run}"))
             runs["plain"].append(insert_plain(documents, args.batch, workdir / f"plain{run}"))
-            for key in ("store",):
+            for key in ("store", "sql"):
                 shutil.rmtree(workdir / f"{key}{run}")
         assert vault is not None
         stats = vault.stats()
