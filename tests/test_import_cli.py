@@ -53,6 +53,38 @@ def test_import_json_summary_and_stats(vault: Path, export_zip: Path) -> None:
     assert stats["by_platform"] == {"chatgpt": summary["memories"]["new"]}
 
 
+def test_pam_25_import_metadata_names_the_checksum_of_the_file_read(
+    vault: Path, tmp_path: Path
+) -> None:
+    """The export's checksum is read on a thread while the vault opens: every conversation
+    still names the SHA-256 of exactly the bytes imported (PAM §25 import_metadata)."""
+    import hashlib
+
+    from memvault.vault import Vault
+    from vaultkit import PASSPHRASE
+
+    path = tmp_path / "conversations.json"
+    path.write_bytes(gen.export(seed=5, count=3)["conversations.json"])
+    ok("import", path)
+    expected = "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+    with Vault.open(vault, PASSPHRASE) as opened:
+        found = {c.document["import_metadata"]["source_checksum"] for c in opened.conversations()}
+    assert found == {expected}
+
+
+def test_a_checksum_read_on_a_thread_is_file_checksum_and_gives_back_its_error(
+    tmp_path: Path,
+) -> None:
+    from memvault.importers.ingest import ChecksumReader, file_checksum
+
+    path = tmp_path / "export.json"
+    path.write_bytes(os.urandom(3 << 20))
+    assert ChecksumReader(path).result() == file_checksum(path)
+    assert ChecksumReader(tmp_path).result() is None  # a folder: no single file to hash
+    with pytest.raises(TypeError):
+        ChecksumReader(12).result()  # raised on the thread, raised again here
+
+
 def test_import_from_forces_the_importer(vault: Path, tmp_path: Path) -> None:
     # A conversations file under another name, detected by content…
     path = tmp_path / "backup-2024.json"

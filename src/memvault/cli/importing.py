@@ -42,7 +42,13 @@ from memvault.importers.base import (
     ImportFormatError,
 )
 from memvault.importers.detect import DetectionError, detect, load, looks_like_pam
-from memvault.importers.ingest import IngestResult, file_checksum, ingest, make_context
+from memvault.importers.ingest import (
+    ChecksumReader,
+    IngestResult,
+    file_checksum,
+    ingest,
+    make_context,
+)
 from memvault.importers.memory_text import MemoryTextImporter
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
 
@@ -204,6 +210,7 @@ def import_provider(
     """`memvault import` of a provider export or pasted list: one transaction, a summary."""
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
+    checksum = ChecksumReader(path) if path != STDIN else None
     with open_vault(options) as vault, _import_errors(path):
         if then is not None:
             then.before(vault)
@@ -222,7 +229,8 @@ def import_provider(
                 open_target(path, age_passphrase=passphrase, age_identities=identities) as target,
                 _progress(_conversation_bytes(target)) as feedback,
             ):
-                context = make_context(path, file_checksum(path), progress=feedback.on_bytes)
+                digest = checksum.result() if checksum is not None else None
+                context = make_context(path, digest, progress=feedback.on_bytes)
                 result = ingest(
                     vault,
                     importer,

@@ -12,6 +12,7 @@ The export is read and converted by child processes while this one writes (`pipe
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -39,7 +40,14 @@ BATCH: Final = 128
 #: Reader processes at most: with more, writing to the vault (one process) is the bottleneck.
 MAX_READERS: Final = 2
 
-__all__ = ["IMPORT_ACTOR", "IngestResult", "ingest", "make_context", "store_records"]
+__all__ = [
+    "IMPORT_ACTOR",
+    "ChecksumReader",
+    "IngestResult",
+    "ingest",
+    "make_context",
+    "store_records",
+]
 
 
 @dataclass(slots=True)
@@ -106,6 +114,33 @@ def file_checksum(path: Any) -> str | None:
         while chunk := handle.read(1 << 20):
             digest.update(chunk)
     return "sha256:" + digest.hexdigest()
+
+
+class ChecksumReader:
+    """`file_checksum(path)` read on a thread from the moment this is made, so that it
+    overlaps the work before the import needs it — opening the vault, whose key derivation
+    also runs without Python's lock (0.3 s of hashing for a 300 MB export). `result` waits
+    for it, and raises what reading raised."""
+
+    def __init__(self, path: Any) -> None:
+        self._checksum: str | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._read, args=(path,), name="memvault-checksum", daemon=True
+        )
+        self._thread.start()
+
+    def _read(self, path: Any) -> None:
+        try:
+            self._checksum = file_checksum(path)
+        except BaseException as exc:  # handed to the thread that asks for the result
+            self._error = exc
+
+    def result(self) -> str | None:
+        self._thread.join()  # and the thread is gone before the import forks its readers
+        if self._error is not None:
+            raise self._error
+        return self._checksum
 
 
 def stored(document: Any) -> StoredConversation:
