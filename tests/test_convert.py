@@ -5,9 +5,11 @@ index entries pointing at the files), nothing left behind on error."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import jsonschema_rs
+import pytest
 
 from clikit import mv, ok
 from memvault.formats.pam.validate import validate_path
@@ -91,3 +93,64 @@ def test_convert_error_midway_leaves_nothing(tmp_path: Path) -> None:
     assert run.exit_code == 1
     assert "conversation 4" in run.stderr and "nothing was written" in run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["export.zip"]
+
+
+def _converted(source: Path, out: Path, readers: int) -> dict[str, object]:
+    from memvault.importers.chatgpt import IMPORTER
+    from memvault.importers.convert import convert_export
+    from memvault.importers.ingest import make_context
+    from memvault.sources import open_target
+
+    context = make_context(str(source), None, now=datetime(2026, 11, 21, tzinfo=UTC))
+    with open_target(source) as target:
+        summary = convert_export(IMPORTER, target, context, out, owner_id=OWNER, readers=readers)
+    return {**summary, "warnings": context.warnings}
+
+
+OWNER = "6f1c2a4e-8b3d-4c5e-9f70-1a2b3c4d5e6f"
+
+
+def test_pam_25_convert_with_reader_processes_writes_the_same_files(tmp_path: Path) -> None:
+    """Two reader processes encode the conversations (RFC 8785) while this one writes:
+    byte for byte the files one process writes, the same memories and index, the same
+    warnings in the same order."""
+    files = gen.export(seed=11, count=40)
+    source = write_zip(files, tmp_path / "export.zip")
+    alone = _converted(source, tmp_path / "alone", readers=0)
+    shared = _converted(source, tmp_path / "shared", readers=2)
+    assert alone == shared and alone["conversations"] == 40
+    names = sorted(p.name for p in (tmp_path / "alone" / "conversations").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "shared" / "conversations").iterdir())
+    for name in names:
+        assert (tmp_path / "alone" / "conversations" / name).read_bytes() == (
+            tmp_path / "shared" / "conversations" / name
+        ).read_bytes()
+    stores = [
+        json.loads((tmp_path / run / "memory-store.json").read_text("utf-8"))
+        for run in ("alone", "shared")
+    ]
+    for key in ("memories", "conversations_index"):
+        assert stores[0][key] == stores[1][key]
+    assert not validate_path(tmp_path / "shared").errors
+
+
+def test_a_conversation_without_an_rfc_8785_form_is_the_same_error_with_readers(
+    tmp_path: Path,
+) -> None:
+    """An integer beyond ±(2^53 − 1) has no RFC 8785 form: the error names the file, with
+    or without reader processes, and nothing is written."""
+    from memvault.importers.convert import ConvertError
+
+    files = gen.export(seed=6, count=4)
+    convs = json.loads(files["conversations.json"])
+    convs[2]["huge_counter"] = 2**60
+    files["conversations.json"] = json.dumps(convs).encode()
+    source = write_zip(files, tmp_path / "export.zip")
+    messages = []
+    for readers in (0, 2):
+        with pytest.raises(ConvertError) as caught:
+            _converted(source, tmp_path / f"out{readers}", readers=readers)
+        messages.append(str(caught.value).replace(f"out{readers}", "out"))
+        assert not (tmp_path / f"out{readers}").exists()
+    assert messages[0] == messages[1]
+    assert "conversations/" in messages[0] and ".json" in messages[0]

@@ -375,7 +375,7 @@ def convert(
         fail(f"{path} is a PAM document or export already; convert reads provider exports")
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
-    from memvault.importers.convert import ConvertError, convert_records
+    from memvault.importers.convert import ConvertError, convert_export, convert_records
 
     try:
         if path == STDIN:
@@ -391,11 +391,14 @@ def convert(
         else:
             with open_target(path) as target, _progress(_conversation_bytes(target)) as fb:
                 context = make_context(path, file_checksum(path), progress=fb.on_bytes)
-                summary = convert_records(
-                    _counted(importer.read(target, context), fb.on_conversation),
+                summary = convert_export(
+                    importer,
+                    target,
+                    context,
                     output,
                     owner_id=owner_id,
                     overwrite=overwrite,
+                    counted=lambda records: _counted(records, fb.on_conversation),
                 )
     except (ImportFormatError, SourceError, ConvertError) as exc:
         fail(f"{exc}; nothing was written")
@@ -415,9 +418,11 @@ def convert(
 
 
 def _counted(records: Iterator[Any], report: Callable[[int], None]) -> Iterator[Any]:
+    from memvault.importers.pipe import EncodedConversation
+
     count = 0
     for record in records:
-        if isinstance(record, ImportedConversation):
+        if isinstance(record, ImportedConversation | EncodedConversation):
             count += 1
             report(count)
         yield record

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import gc
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -24,9 +25,18 @@ from memvault.formats.pam.writer import (
     MemoryStoreWriter,
     WriterError,
     conversation_filename,
-    write_document,
+    encode_document,
+    write_encoded,
 )
-from memvault.importers.base import ImportedConversation, ImportedMemory, ImportRecord
+from memvault.importers.base import (
+    ImportContext,
+    ImportedConversation,
+    ImportedMemory,
+    Importer,
+    ImportRecord,
+)
+from memvault.importers.pipe import EncodedConversation, default_readers, reader_processes
+from memvault.sources import Target
 from memvault.vault_inputs import format_timestamp
 
 
@@ -34,8 +44,12 @@ class ConvertError(Exception):
     """The output could not be written (it exists, a disk error…)."""
 
 
+#: What `convert_records` writes.
+Record = ImportRecord | EncodedConversation
+
+
 def convert_records(
-    records: Iterable[ImportRecord],
+    records: Iterable[Record],
     output: Path,
     *,
     owner_id: str,
@@ -65,24 +79,40 @@ def convert_records(
                 )
             writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
             for record in _collected_now_and_then(records):
-                if isinstance(record, ImportedConversation):
+                if isinstance(record, EncodedConversation):
+                    # Encoded by a reader process (`convert_export`), exactly as below.
+                    name = conversation_filename(record.id)
+                    write_encoded(stage.root / name, record.data)
+                    writer.add_conversation(
+                        _index_entry(
+                            record.id,
+                            record.platform,
+                            record.title,
+                            record.message_count,
+                            record.created_at,
+                            record.updated_at,
+                            name,
+                        )
+                    )
+                    counts["conversations"] += 1
+                    counts["messages"] += record.message_count
+                elif isinstance(record, ImportedConversation):
                     document = record.document
                     name = conversation_filename(str(document["id"]))
-                    write_document(stage.root / name, document)
+                    write_encoded(stage.root / name, encode_document(document, name))
                     messages = document.get("messages") or []
                     temporal = document.get("temporal") or {}
-                    entry: dict[str, Any] = {
-                        "id": document["id"],
-                        "platform": (document.get("provider") or {}).get("name"),
-                        "title": document.get("title"),
-                        "message_count": len(messages),
-                        "temporal": {
-                            "created_at": temporal.get("created_at"),
-                            "updated_at": temporal.get("updated_at"),
-                        },
-                        "storage": {"type": "file", "ref": name, "format": "json"},
-                    }
-                    writer.add_conversation(entry)
+                    writer.add_conversation(
+                        _index_entry(
+                            document["id"],
+                            (document.get("provider") or {}).get("name"),
+                            document.get("title"),
+                            len(messages),
+                            temporal.get("created_at"),
+                            temporal.get("updated_at"),
+                            name,
+                        )
+                    )
                     counts["conversations"] += 1
                     counts["messages"] += len(messages)
                 elif isinstance(record, ImportedMemory):
@@ -99,11 +129,59 @@ def convert_records(
     return counts
 
 
+def _index_entry(
+    conversation_id: Any,
+    platform: Any,
+    title: Any,
+    message_count: int,
+    created_at: Any,
+    updated_at: Any,
+    ref: str,
+) -> dict[str, Any]:
+    """The memory-store's `conversations_index` entry of a conversation file (§14)."""
+    return {
+        "id": conversation_id,
+        "platform": platform,
+        "title": title,
+        "message_count": message_count,
+        "temporal": {"created_at": created_at, "updated_at": updated_at},
+        "storage": {"type": "file", "ref": ref, "format": "json"},
+    }
+
+
+def convert_export(
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    output: Path,
+    *,
+    owner_id: str,
+    overwrite: bool = False,
+    readers: int | None = None,
+    counted: Callable[[Iterator[Any]], Iterator[Any]] | None = None,
+) -> dict[str, Any]:
+    """`convert_records` of what `importer` reads from `target`, read and encoded by
+    `readers` child processes (`importers.pipe`; by default as many as `ingest` uses, none
+    — this process reads — with ``readers=0``): the same files, written while the next
+    conversations are converted. `counted` sees the records on their way (progress)."""
+    if readers is None:
+        readers = default_readers()
+    source: AbstractContextManager[Iterable[Record]] = (
+        reader_processes(importer, target, context, readers, form="pam")
+        if readers
+        else nullcontext(importer.read(target, context))
+    )
+    with source as records:
+        if counted is not None:
+            records = counted(iter(records))
+        return convert_records(records, output, owner_id=owner_id, overwrite=overwrite)
+
+
 #: Records converted between two garbage collections.
 _COLLECT_EVERY: Final = 2000
 
 
-def _collected_now_and_then(records: Iterable[ImportRecord]) -> Iterator[ImportRecord]:
+def _collected_now_and_then(records: Iterable[Record]) -> Iterator[Record]:
     """The records, read with automatic garbage collection off: converting allocates many
     containers, none in cycles, and the collector's scans cost a fifth of the time. A
     collection every few thousand records keeps memory bounded all the same."""

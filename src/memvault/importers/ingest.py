@@ -11,7 +11,6 @@ The export is read and converted by child processes while this one writes (`pipe
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from memvault.importers.base import (
     Importer,
     ImportRecord,
 )
-from memvault.importers.pipe import reader_processes
+from memvault.importers.pipe import default_readers, reader_processes
 from memvault.model import Memory
 from memvault.sources import Target
 from memvault.store.base import StoredConversation
@@ -37,8 +36,6 @@ from memvault.vault import Vault, format_timestamp
 IMPORT_ACTOR: Final = "system:import"
 #: Conversations per `put_conversations` call.
 BATCH: Final = 128
-#: Reader processes at most: with more, writing to the vault (one process) is the bottleneck.
-MAX_READERS: Final = 2
 
 __all__ = [
     "IMPORT_ACTOR",
@@ -236,7 +233,7 @@ def ingest(
     the vault refuses; in every case nothing was changed."""
     result = IngestResult(importer.id.importer_version)
     if readers is None:
-        readers = min(MAX_READERS, os.cpu_count() or 1) if hasattr(os, "fork") else 0
+        readers = default_readers()
     if readers > 0:
         with reader_processes(importer, target, context, readers) as records:
             store_records(vault, records, result, on_conversation=on_conversation, actor=actor)

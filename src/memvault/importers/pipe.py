@@ -26,13 +26,14 @@ import os
 import pickle
 import signal
 import struct
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
-from typing import IO, Any, Final
+from typing import IO, Any, Final, Literal, overload
 
 import orjson
 
+from memvault.formats.pam.writer import conversation_filename, encode_document
 from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
@@ -47,7 +48,7 @@ from memvault.sources import Target
 from memvault.store.base import StoredConversation
 from memvault.store.sqlite import EncodedDocument
 
-__all__ = ["reader_processes"]
+__all__ = ["MAX_READERS", "EncodedConversation", "Form", "default_readers", "reader_processes"]
 
 #: A frame: its kind and the length of its payload.
 _FRAME: Final = struct.Struct("<cI")
@@ -69,7 +70,25 @@ _CHILD_BUFFER: Final = 256 << 10
 #: Conversations a child converts between two garbage collections.
 _COLLECT_EVERY: Final = 2000
 
-Record = StoredConversation | ImportedMemory
+#: What a child sends a conversation as (`reader_processes`).
+Form = Literal["store", "pam"]
+
+
+@dataclass(frozen=True, slots=True)
+class EncodedConversation:
+    """A conversation as `memvault convert` writes it (`encode_document`: RFC 8785 JSON),
+    encoded by the reader, with the members the memory-store's index needs."""
+
+    id: str
+    platform: str
+    title: str | None
+    created_at: str | None
+    updated_at: str | None
+    message_count: int
+    data: bytes
+
+
+Record = StoredConversation | EncodedConversation | ImportedMemory
 
 
 @dataclass(slots=True)
@@ -80,13 +99,61 @@ class _Child:
     reaped: bool = False
 
 
-@contextmanager
+#: Reader processes at most: with more, the writing process is the bottleneck (a third
+#: reader on two cores measured no faster).
+MAX_READERS: Final = 2
+
+
+def default_readers() -> int:
+    """Reader processes for an import or a conversion: one per core, at most `MAX_READERS`;
+    none (the calling process reads) where the platform cannot fork."""
+    return min(MAX_READERS, os.cpu_count() or 1) if hasattr(os, "fork") else 0
+
+
+@overload
 def reader_processes(
-    importer: Importer, target: Target, context: ImportContext, count: int = 1
-) -> Iterator[Iterator[Record]]:
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    count: int = 1,
+    *,
+    form: Literal["store"] = "store",
+) -> AbstractContextManager[Iterator[StoredConversation | ImportedMemory]]: ...
+
+
+@overload
+def reader_processes(
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    count: int = 1,
+    *,
+    form: Literal["pam"],
+) -> AbstractContextManager[Iterator[EncodedConversation | ImportedMemory]]: ...
+
+
+def reader_processes(
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    count: int = 1,
+    *,
+    form: Form = "store",
+) -> AbstractContextManager[Iterator[Record]]:
     """Fork `count` children that read `target` with `importer` (several only when it is a
     `ShardableImporter`); yields the records they send, in the export's order. The context's
-    progress callback is called, and its warnings extended, here."""
+    progress callback is called, and its warnings extended, here.
+
+    A conversation comes as `form` says: "store", a `StoredConversation` whose document is
+    the text the vault keeps; "pam", an `EncodedConversation`, the bytes of the PAM file
+    `memvault convert` writes."""
+    return _reader_processes(importer, target, context, count, form)
+
+
+@contextmanager
+def _reader_processes(
+    importer: Importer, target: Target, context: ImportContext, count: int, form: Form
+) -> Iterator[Iterator[Record]]:
     if count > 1 and not (isinstance(importer, ShardableImporter) and _archive_reopenable(target)):
         count = 1
     children: list[_Child] = []
@@ -105,15 +172,15 @@ def reader_processes(
                         other.stream.close()
                     if count > 1:
                         _reopen_archive(target)
-                    status = _run_child(importer, target, context, write_fd, shard, count)
+                    status = _run_child(importer, target, context, write_fd, shard, count, form)
                 finally:
                     os._exit(status)
             os.close(write_fd)
             children.append(_Child(pid, os.fdopen(read_fd, "rb", buffering=_BUFFER)))
         if count == 1:
-            yield _single(children[0], context)
+            yield _single(children[0], context, _DECODERS[form])
         else:
-            yield _merged(children, context)
+            yield _merged(children, context, _DECODERS[form])
     finally:
         for child in children:
             child.stream.close()  # a child still writing gets EPIPE and stops
@@ -190,11 +257,21 @@ def _conversation(payload: bytes) -> StoredConversation:
     )
 
 
-def _single(child: _Child, context: ImportContext) -> Iterator[Record]:
+def _pam_conversation(payload: bytes) -> EncodedConversation:
+    split = payload.index(b"\n")
+    cid, platform, title, created, updated, count = orjson.loads(payload[:split])
+    return EncodedConversation(cid, platform, title, created, updated, count, payload[split + 1 :])
+
+
+_Decoder = Callable[[bytes], StoredConversation | EncodedConversation]
+_DECODERS: Final[dict[str, _Decoder]] = {"store": _conversation, "pam": _pam_conversation}
+
+
+def _single(child: _Child, context: ImportContext, decode: _Decoder) -> Iterator[Record]:
     loads = orjson.loads
     for kind, payload in _frames(child, context):
         if kind == _CONVERSATION:
-            yield _conversation(payload)
+            yield decode(payload)
         elif kind == _MEMORY:
             yield ImportedMemory(loads(payload))
         elif kind == _PROGRESS:
@@ -206,7 +283,7 @@ def _single(child: _Child, context: ImportContext) -> Iterator[Record]:
             return
 
 
-def _merged(children: list[_Child], context: ImportContext) -> Iterator[Record]:
+def _merged(children: list[_Child], context: ImportContext, decode: _Decoder) -> Iterator[Record]:
     """Item i from child i mod n, until the child whose turn it is has no more."""
     loads = orjson.loads
     frames = [_frames(child, context) for child in children]
@@ -217,7 +294,7 @@ def _merged(children: list[_Child], context: ImportContext) -> Iterator[Record]:
         shard = index % len(children)
         for kind, payload in frames[shard]:
             if kind == _CONVERSATION:
-                yield _conversation(payload)
+                yield decode(payload)
             elif kind == _MEMORY:
                 memory = loads(payload)
                 if memory.get("id") not in seen_memories:
@@ -248,7 +325,13 @@ def _merged(children: list[_Child], context: ImportContext) -> Iterator[Record]:
 
 
 def _run_child(
-    importer: Importer, target: Target, context: ImportContext, fd: int, shard: int, count: int
+    importer: Importer,
+    target: Target,
+    context: ImportContext,
+    fd: int,
+    shard: int,
+    count: int,
+    form: Form,
 ) -> int:
     """Run the importer and send what it yields; the exit status."""
     from memvault.importers.ingest import stored
@@ -295,7 +378,11 @@ def _run_child(
                         row.message_count,
                     ]
                 )
-                send(_CONVERSATION, head + b"\n" + dumps(record.document, option=sort_keys))
+                if form == "pam":
+                    body = encode_document(record.document, conversation_filename(row.id))
+                else:
+                    body = dumps(record.document, option=sort_keys)
+                send(_CONVERSATION, head + b"\n" + body)
                 converted += 1
                 if converted % _COLLECT_EVERY == 0:
                     gc.collect()
