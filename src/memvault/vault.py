@@ -1180,19 +1180,14 @@ class Vault:
                 return memory
             changes["temporal"] = temporal.evolve(updated_at=at)
             updated = memory.evolve(**changes)
-            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "update",
-                        actor,
-                        updated.id,
-                        updated.content_hash,
-                        {"changed": changed, "previous_content_hash": memory.content_hash}
-                        if "content" in changed
-                        else {"changed": changed},
-                    )
-                ],
+            self._save(
+                stored,
+                updated,
+                "update",
+                actor,
+                {"changed": changed, "previous_content_hash": memory.content_hash}
+                if "content" in changed
+                else {"changed": changed},
                 at,
             )
         return updated
@@ -1236,17 +1231,12 @@ class Vault:
             updated = memory.evolve(
                 access=new_access, temporal=memory.temporal.evolve(updated_at=at)
             )
-            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "grant",
-                        actor,
-                        updated.id,
-                        updated.content_hash,
-                        {"entity": name, "permissions": builtins.list(perms)},
-                    )
-                ],
+            self._save(
+                stored,
+                updated,
+                "grant",
+                actor,
+                {"entity": name, "permissions": builtins.list(perms)},
                 at,
             )
         return updated
@@ -1288,20 +1278,31 @@ class Vault:
                 access=access.evolve(shared_with=tuple(grants)),
                 temporal=memory.temporal.evolve(updated_at=at),
             )
-            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "revoke",
-                        actor,
-                        updated.id,
-                        updated.content_hash,
-                        {"entity": entity, "permissions": builtins.list(removing)},
-                    )
-                ],
+            self._save(
+                stored,
+                updated,
+                "revoke",
+                actor,
+                {"entity": entity, "permissions": builtins.list(removing)},
                 at,
             )
         return updated
+
+    def _save(
+        self,
+        stored: StoredMemory,
+        updated: Memory,
+        action: str,
+        actor: str,
+        details: Mapping[str, Any],
+        at: str,
+    ) -> None:
+        """Store `updated` in place of `stored` (its decay anchor kept) with the audit entry
+        that says what changed, inside the caller's transaction."""
+        self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
+        self._audit.append(
+            [PendingEntry(action, actor, updated.id, updated.content_hash, details)], at
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -1325,17 +1326,12 @@ class Vault:
             self._protect_dna(memory, actor, f"move to {status}")
             self._check_transition(memory, status)
             updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
-            self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "transition",
-                        actor,
-                        updated.id,
-                        updated.content_hash,
-                        {"from": memory.effective_status, "to": status},
-                    )
-                ],
+            self._save(
+                stored,
+                updated,
+                "transition",
+                actor,
+                {"from": memory.effective_status, "to": status},
                 at,
             )
         return updated
