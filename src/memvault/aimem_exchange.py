@@ -25,7 +25,8 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from memvault.audit import AuditLog, PendingEntry
+from memvault.audit import AuditBatch, PendingEntry
+from memvault.audit_entries import embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.errors import InvalidInput
 from memvault.exchange import (
@@ -310,7 +311,7 @@ class _Importer:
         self.actor = actor
         self.moment = moment
         self.at = format_timestamp(moment)
-        self.audit: list[PendingEntry] = []
+        self.audit = AuditBatch(self.store, self.at)
         env = reader.envelope
         self.producer = str(env.get("producer"))
         model = env.get("embedding_model")
@@ -357,7 +358,7 @@ class _Importer:
                 raise BundleError(self.result.rejected)
             if signature_entry is not None:
                 self.audit.append(signature_entry)
-            self._flush()
+            self.audit.flush()
             if self.result.changed:
                 self._record()
 
@@ -611,15 +612,7 @@ class _Importer:
         else:
             content_hash = memory.content_hash
         self.store.put_embedding(stored)
-        self.audit.append(
-            PendingEntry(
-                "embedding",
-                self.actor,
-                memory_id,
-                content_hash,
-                {"model": stored.model, "dimensions": stored.dimensions, "via": "aimem"},
-            )
-        )
+        self.audit.append(embedding_entry(stored, memory_id, content_hash, self.actor, "aimem"))
         self.result.embeddings += 1
         if self.store.get_meta(MODELS_META) is None:
             self.store.set_meta(MODELS_META, orjson.dumps([stored.model]).decode())
@@ -652,33 +645,13 @@ class _Importer:
                 continue
             else:
                 self.store.insert_relation(relation)
-            confidence = relation.confidence
-            self.audit.append(
-                PendingEntry(
-                    "relate",
-                    self.actor,
-                    source,
-                    ends[source],
-                    {
-                        "relation_id": relation.id,
-                        "to": target,
-                        "type": relation.type,
-                        "confidence": confidence if isinstance(confidence, int | float) else None,
-                        "via": "aimem",
-                    },
-                )
-            )
+            self.audit.append(relation_entry(relation, ends[source], self.actor, "aimem"))
             self.result.relations += 1
         if skipped:
             self.result.warnings.append(
                 f"{skipped} PAM relations (x-pam edges) were not imported: an end is not in the "
                 "vault or both ends are now one memory"
             )
-
-    def _flush(self) -> None:
-        if self.audit:
-            AuditLog(self.store).append(self.audit, self.at)
-            self.audit = []
 
     def _record(self) -> None:
         env = self.reader.envelope

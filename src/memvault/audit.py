@@ -38,6 +38,7 @@ from memvault.store.base import AuditEntry, Store
 __all__ = [
     "GENESIS",
     "HEAD_META_KEY",
+    "AuditBatch",
     "AuditLog",
     "AuditReport",
     "PendingEntry",
@@ -233,6 +234,24 @@ class AuditLog:
                 self._store.append_audit_many(written)
                 self._store.set_meta(HEAD_META_KEY, f"{seq} {prev}")
             return written
+
+
+class AuditBatch:
+    """The entries a bulk operation (a PAM or AIMEM import) gathers as it goes, appended at
+    once, all stamped `at`, inside its transaction (`flush`)."""
+
+    def __init__(self, store: Store, at: str) -> None:
+        self._log = AuditLog(store)
+        self._at = at
+        self._entries: list[PendingEntry] = []
+
+    def append(self, entry: PendingEntry) -> None:
+        self._entries.append(entry)
+
+    def flush(self) -> None:
+        if self._entries:
+            self._log.append(self._entries, self._at)
+            self._entries = []
 
 
 @dataclass(frozen=True, slots=True)

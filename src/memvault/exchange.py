@@ -35,7 +35,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from memvault.audit import AuditLog, PendingEntry
+from memvault.audit import AuditBatch, PendingEntry
+from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.errors import VaultError
 from memvault.findings import Finding
@@ -813,7 +814,7 @@ class _Importer:
         self.at = format_timestamp(self.moment)
         self.force = force
         self.result = ImportResult(source)
-        self.audit: list[PendingEntry] = []
+        self.audit = AuditBatch(self.store, self.at)
         self.verify_header: Callable[[Mapping[str, Any]], list[str]] | None = None
         #: incoming ids merged into other memories (dedup): id -> survivor
         self.remap: dict[str, str] = {}
@@ -832,7 +833,7 @@ class _Importer:
                         self._put_conversation(doc.full(), None)
                     elif kind == "embeddings":
                         self._import_embeddings(buf, entry.display)
-                    self._flush_audit()
+                    self.audit.flush()
                 return self.result
         assert entry is not None
         with entry.open() as buf:
@@ -879,7 +880,7 @@ class _Importer:
             if emb_entry is not None:
                 with emb_entry.open() as buf:
                     self._import_embeddings(buf, emb_entry.display)
-            self._flush_audit()
+            self.audit.flush()
             integrity = header.get("integrity")
             checksum = integrity.get("checksum") if isinstance(integrity, Mapping) else None
             record_id = result.export_id or (
@@ -1001,23 +1002,7 @@ class _Importer:
                 self.store.insert_relation(relation)
             added_ids.add(relation.id)
             added_edges.add(edge)
-            self.audit.append(
-                PendingEntry(
-                    "relate",
-                    self.actor,
-                    source,
-                    hashes[source],
-                    {
-                        "relation_id": relation.id,
-                        "to": target,
-                        "type": relation.type,
-                        "confidence": relation.confidence
-                        if isinstance(relation.confidence, int | float)
-                        else None,
-                        "via": "import",
-                    },
-                )
-            )
+            self.audit.append(relation_entry(relation, hashes[source], self.actor, "import"))
             self.result.relations += 1
         if skipped:
             self.result.warnings.append(
@@ -1088,17 +1073,7 @@ class _Importer:
         # What Vault.put_conversation does, with the audit entries batched (an export may
         # hold tens of thousands of conversations). The validator checked the platform.
         if self.store.put_conversation(conversation):
-            self.audit.append(
-                PendingEntry(
-                    "conversation",
-                    self.actor,
-                    details={
-                        "conversation_id": conversation.id,
-                        "platform": conversation.platform,
-                        "messages": conversation.message_count,
-                    },
-                )
-            )
+            self.audit.append(conversation_entry(conversation, self.actor))
             self.result.conversations += 1
 
     # -- embeddings -----------------------------------------------------------------------
@@ -1124,13 +1099,7 @@ class _Importer:
                 # Vault.put_embedding, with the audit entries batched.
                 self.store.put_embedding(stored)
                 self.audit.append(
-                    PendingEntry(
-                        "embedding",
-                        self.actor,
-                        memory_id,
-                        present[memory_id],
-                        {"model": stored.model, "dimensions": stored.dimensions},
-                    )
+                    embedding_entry(stored, memory_id, present[memory_id], self.actor)
                 )
                 self.result.embeddings += 1
         if missing:
@@ -1138,11 +1107,6 @@ class _Importer:
                 f"{missing} embeddings belong to memories that are not in the vault; they were "
                 "left out"
             )
-
-    def _flush_audit(self) -> None:
-        if self.audit:
-            AuditLog(self.store).append(self.audit, self.at)
-            self.audit = []
 
 
 def record_time(export_date: object, fallback: str) -> str:

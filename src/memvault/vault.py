@@ -42,6 +42,7 @@ import orjson
 from memvault import __version__
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
+from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.bulk import gc_paused, prompt_switching
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
@@ -329,22 +330,6 @@ def _initial_anchor(memory: Memory) -> float | None:
     if _is_number(conf.current):
         return float(conf.current)  # type: ignore[arg-type]
     return None
-
-
-def _relate_entry(relation: Relation, source: Memory, actor: str) -> PendingEntry:
-    """The audit entry of a relation made or re-weighted from `source`."""
-    return PendingEntry(
-        "relate",
-        actor,
-        source.id,
-        source.content_hash,
-        {
-            "relation_id": relation.id,
-            "to": relation.to,
-            "type": relation.type,
-            "confidence": relation.confidence,
-        },
-    )
 
 
 def _tags_of(memory: Memory) -> tuple[str, ...]:
@@ -1464,7 +1449,7 @@ class Vault:
                         return existing
                     relation = existing.evolve(confidence=conf)
                     self._store.update_relation(relation)
-                    self._audit.append([_relate_entry(relation, source, actor)], at)
+                    self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
                     return relation
             relation = Relation(
                 id=str(uuid.uuid4()),
@@ -1475,7 +1460,7 @@ class Vault:
                 confidence=conf,
             )
             self._store.insert_relation(relation)
-            self._audit.append([_relate_entry(relation, source, actor)], at)
+            self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
         return relation
 
     def relations(self, id: str, *, actor: str = OWNER_ACTOR) -> builtins.list[Relation]:
@@ -1723,17 +1708,7 @@ class Vault:
         fresh_ids: set[str] = set()
 
         def audit(conversation: StoredConversation) -> None:
-            entries.append(
-                PendingEntry(
-                    "conversation",
-                    actor,
-                    details={
-                        "conversation_id": conversation.id,
-                        "platform": conversation.platform,
-                        "messages": conversation.message_count,
-                    },
-                )
-            )
+            entries.append(conversation_entry(conversation, actor))
 
         def insert_fresh() -> None:
             if isinstance(store, SQLiteStore):
@@ -1857,16 +1832,7 @@ class Vault:
         with self._store.transaction():
             self._store.put_embedding(embedding)
             self._audit.append(
-                [
-                    PendingEntry(
-                        "embedding",
-                        actor,
-                        memory.id,
-                        memory.content_hash,
-                        {"model": embedding.model, "dimensions": embedding.dimensions},
-                    )
-                ],
-                at,
+                [embedding_entry(embedding, memory.id, memory.content_hash, actor)], at
             )
 
     def get_embedding(self, memory_id: str, *, actor: str = OWNER_ACTOR) -> StoredEmbedding | None:
