@@ -1658,20 +1658,7 @@ class Vault:
         with self._store.transaction():
             changed = self._store.put_conversation(conversation)
             if changed:
-                self._audit.append(
-                    [
-                        PendingEntry(
-                            "conversation",
-                            actor,
-                            details={
-                                "conversation_id": conversation.id,
-                                "platform": conversation.platform,
-                                "messages": conversation.message_count,
-                            },
-                        )
-                    ],
-                    at,
-                )
+                self._audit.append([conversation_entry(conversation, actor)], at)
         return changed
 
     def put_conversations(
