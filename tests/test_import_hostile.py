@@ -240,6 +240,9 @@ def test_invalid_utf8_names_the_entry_and_conversation(vault: Path, tmp_path: Pa
     run = mv("import", path)
     assert run.exit_code == 1
     assert "export.zip:conversations.json: conversation 4: not valid JSON" in run.stderr
+    # The parser's own words, as text (yajl gives them as bytes), without its drawing.
+    assert "(lexical error: invalid bytes in UTF8 string.)" in run.stderr
+    assert "b'" not in run.stderr and "right here" not in run.stderr
     assert snapshot() == before
 
 

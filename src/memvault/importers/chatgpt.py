@@ -44,6 +44,7 @@ from memvault.importers.base import (
     ShardEnd,
     ShardRecord,
 )
+from memvault.importers.common import json_reason
 from memvault.importers.ids import NAMESPACE, stable_id
 from memvault.importers.memory_text import (
     extractor_of,
@@ -272,12 +273,7 @@ def _yajl_item(chunk: bytes, fail: Callable[[str], ImportFormatError]) -> Any:
     try:
         return next(_BACKEND.items(io.BytesIO(chunk), "", use_float=True))
     except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError) as exc:
-        raise fail(_json_reason(exc)) from None
-
-
-def _json_reason(exc: Exception) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__
+        raise fail(json_reason(exc)) from None
 
 
 def _side_file(target: Target, name: str) -> Any:
@@ -290,9 +286,7 @@ def _side_file(target: Target, name: str) -> Any:
         try:
             return next(_BACKEND.items(stream, "", use_float=True), None)
         except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError) as exc:
-            raise ImportFormatError(
-                entry.display, f"not valid JSON ({_json_reason(exc)})"
-            ) from None
+            raise ImportFormatError(entry.display, f"not valid JSON ({json_reason(exc)})") from None
 
 
 def _account(target: Target, context: ImportContext) -> str | None:

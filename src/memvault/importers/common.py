@@ -115,8 +115,12 @@ def iso_field(record: Mapping[str, Any], key: str, where: str) -> datetime | Non
 
 
 def json_reason(exc: Exception) -> str:
-    """A JSON parser's message, first line only (yajl adds a drawing of where it stopped)."""
-    text = str(exc).strip()
+    """A JSON parser's message, first line only (yajl adds a drawing of where it stopped,
+    and gives its message as bytes: shown as text, not as a bytes literal)."""
+    detail = exc.args[0] if exc.args else exc
+    if isinstance(detail, bytes):
+        detail = detail.decode("utf-8", "replace")
+    text = str(detail).strip()
     return text.splitlines()[0] if text else type(exc).__name__
 
 

@@ -53,6 +53,7 @@ from memvault.importers.common import (
     Rejoined,
     batches,
     fill_times,
+    json_reason,
     kind,
     parse_iso,
     short_title,
@@ -187,18 +188,10 @@ def _events(entry: Entry, progress: Progress | None = None) -> Iterator[tuple[in
                     yield ordinal, event
             except ijson.JSONError as exc:
                 raise ImportFormatError(
-                    f"{entry.display}: event {ordinal + 1}", f"not valid JSON ({_reason(exc)})"
+                    f"{entry.display}: event {ordinal + 1}", f"not valid JSON ({json_reason(exc)})"
                 ) from None
     except SourceError as exc:
         raise ImportFormatError(exc.target, exc.message) from None
-
-
-def _reason(exc: Exception) -> str:
-    """The parser's message, first line only (yajl adds a drawing of where it stopped)."""
-    detail = exc.args[0] if exc.args else exc
-    if isinstance(detail, bytes):
-        detail = detail.decode("utf-8", "replace")
-    return str(detail).strip().split("\n", 1)[0]
 
 
 def _json_array(stream: BinaryReader, where: str) -> Rejoined:

@@ -51,6 +51,7 @@ from memvault.importers.common import (
     Rejoined,
     array_field,
     as_object,
+    json_reason,
     kind,
     rfc3339,
     text_field,
@@ -217,9 +218,9 @@ def _top_level(
                     yield key, index, _build(item_event, item_value, events)
                     index += 1
         except ijson.JSONError as exc:
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else "invalid"
             raise ImportFormatError(
-                entry.display, f"not valid JSON (in {section}, after record {index}): {message}"
+                entry.display,
+                f"not valid JSON (in {section}, after record {index}): {json_reason(exc)}",
             ) from None
 
 
