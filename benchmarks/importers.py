@@ -1,7 +1,7 @@
 """Provider import speed and memory: a large ChatGPT export into a fresh vault, against the
 official PAM SDK converting the same file.
 
-    .venv/bin/python benchmarks/importers.py [--megabytes 300]
+    .venv/bin/python benchmarks/importers.py [--megabytes 300] [--repeat 1] [--skip-sdk]
 
 Generates (once, in the git-ignored benchmarks/data/) a ChatGPT `conversations.json` of about
 the given size with the test generator (tests/providergen/chatgpt.py: branching chats, code,
@@ -13,7 +13,9 @@ browsing, images, memory-tool writes, English and Portuguese), then in one run:
    1.0.0, in its own venv);
 
 and prints wall time, CPU time and peak RSS of each, and the ratios (SDK / memvault: above 1
-means memvault is faster or smaller). Targets: ≥ 10× faster, under 150 MB peak RSS.
+means memvault is faster or smaller). Targets: ≥ 10× faster, under 150 MB peak RSS. With
+`--repeat N` the three run N times, interleaved (a slow spell of this shared machine falls on
+all of them), every run's time is printed and the median runs are compared.
 
 `memvault import` reads the export in child processes while it writes to the vault (see
 docs/importers.md, "Performance"): its peak RSS is that of its largest process (what
@@ -34,7 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from peers import fmt_bytes, fmt_ratio, run_measured, sdk_venv
+from peers import Measurement, fmt_bytes, fmt_ratio, median_run, run_measured, sdk_venv
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -97,12 +99,51 @@ def tree_rss() -> Iterator[list[int]]:
         thread.join()
 
 
+def _round(
+    memvault: Path,
+    source: Path,
+    scratch: Path,
+    runs: dict[str, list[Measurement]],
+    *,
+    skip_sdk: bool,
+) -> int:
+    """One import into a fresh vault, one convert, one SDK convert; the import's processes'
+    sampled peak RSS together."""
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(scratch / "vault"),
+        "MEMVAULT_PASSPHRASE": "benchmark passphrase",
+    }
+    subprocess.run([str(memvault), "init"], env=env, check=True, capture_output=True)
+    with tree_rss() as together:
+        ours = run_measured([str(memvault), "import", str(source), "--json"], env=env)
+    if not ours.ok:
+        raise SystemExit(f"memvault import failed: {ours.stderr.strip()[-2000:]}")
+    runs["import"].append(ours)
+    converted = run_measured([str(memvault), "convert", str(source), "-o", str(scratch / "mv")])
+    if not converted.ok:
+        raise SystemExit(f"memvault convert failed: {converted.stderr.strip()[-2000:]}")
+    runs["convert"].append(converted)
+    shutil.rmtree(scratch / "mv", ignore_errors=True)
+    if not skip_sdk:
+        out = scratch / "sdk-out"
+        pam = sdk_venv()
+        runs["sdk"].append(
+            run_measured(
+                [str(pam), "convert", str(source), "-o", str(out), "--provider", "chatgpt"]
+            )
+        )
+        shutil.rmtree(out, ignore_errors=True)
+    return together[0]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--megabytes", type=int, default=300)
     parser.add_argument("--skip-sdk", action="store_true", help="Measure memvault only.")
+    parser.add_argument("--repeat", type=int, default=1, help="Rounds, interleaved; medians.")
     args = parser.parse_args()
     source = DATA / f"chatgpt-{args.megabytes}mb" / "conversations.json"
     if not source.exists():
@@ -112,40 +153,28 @@ def main() -> None:
             check=True,
         )
     size = source.stat().st_size
-    print(f"input: {source} ({fmt_bytes(size)})")
+    print(f"input: {source} ({fmt_bytes(size)}); load average {os.getloadavg()[0]:.2f}")
     memvault = Path(sys.executable).with_name("memvault")
-    with tempfile.TemporaryDirectory(dir=DATA) as scratch:
-        home = Path(scratch) / "vault"
-        env = {
-            **os.environ,
-            "MEMVAULT_HOME": str(home),
-            "MEMVAULT_PASSPHRASE": "benchmark passphrase",
-        }
-        subprocess.run([str(memvault), "init"], env=env, check=True, capture_output=True)
-        with tree_rss() as together:
-            ours = run_measured([str(memvault), "import", str(source), "--json"], env=env)
-        if not ours.ok:
-            raise SystemExit(f"memvault import failed: {ours.stderr.strip()[-2000:]}")
-        print(f"memvault import:  {ours.summary()}")
-        print(f"  all its processes together: peak RSS {fmt_bytes(together[0])} (sampled)")
-        print(f"  {ours.stdout.strip().replace(chr(10), ' ')[:400]}")
-        converted = run_measured(
-            [str(memvault), "convert", str(source), "-o", str(Path(scratch) / "mv-out")]
-        )
-        if not converted.ok:
-            raise SystemExit(f"memvault convert failed: {converted.stderr.strip()[-2000:]}")
-        print(f"memvault convert: {converted.summary()}")
-        if args.skip_sdk:
-            return
-        pam = sdk_venv()
-        out = Path(scratch) / "sdk-out"
-        sdk = run_measured(
-            [str(pam), "convert", str(source), "-o", str(out), "--provider", "chatgpt"]
-        )
-        print(f"SDK pam convert:  {sdk.summary()}")
-        if not sdk.ok:
-            print(f"  (SDK failed: {(sdk.stderr or sdk.stdout).strip()[-500:]})")
-        shutil.rmtree(out, ignore_errors=True)
+    runs: dict[str, list[Measurement]] = {"import": [], "convert": [], "sdk": []}
+    together: list[int] = []
+    for _ in range(args.repeat):
+        with tempfile.TemporaryDirectory(dir=DATA) as scratch:
+            rss = _round(memvault, source, Path(scratch), runs, skip_sdk=args.skip_sdk)
+            together.append(rss)
+    ours, converted = median_run(runs["import"]), median_run(runs["convert"])
+    print(f"memvault import:  {ours.summary()}")
+    print(f"  all its processes together: peak RSS {fmt_bytes(max(together))} (sampled)")
+    print(f"  {ours.stdout.strip().replace(chr(10), ' ')[:400]}")
+    print(f"memvault convert: {converted.summary()}")
+    if args.repeat > 1:
+        times = {k: " ".join(f"{m.seconds:.2f}" for m in v) for k, v in runs.items() if v}
+        print(f"  (all runs, s: {'; '.join(f'{k} {v}' for k, v in times.items())})")
+    if args.skip_sdk:
+        return
+    sdk = median_run(runs["sdk"])
+    print(f"SDK pam convert:  {sdk.summary()}")
+    if not sdk.ok:
+        print(f"  (SDK failed: {(sdk.stderr or sdk.stdout).strip()[-500:]})")
     print(
         f"convert, like for like: SDK / memvault = {fmt_ratio(sdk.seconds, converted.seconds)} "
         f"(time), {fmt_ratio(sdk.peak_rss_bytes, converted.peak_rss_bytes)} (peak RSS)"

@@ -115,6 +115,11 @@ def sdk_python(venv: Path = SDK_VENV) -> Path:
     return venv / "bin" / "python"
 
 
+def median_run(runs: list[Measurement]) -> Measurement:
+    """The median of repeated runs by wall time (the one a comparison of medians uses)."""
+    return sorted(runs, key=lambda m: m.seconds)[len(runs) // 2]
+
+
 def run_measured(argv: list[str], *, timeout: float | None = None, **kw: Any) -> Measurement:
     """Run ``argv`` and measure its wall time and peak RSS.
 

@@ -31,7 +31,7 @@ from typing import Any
 
 import orjson
 
-from peers import Measurement, fmt_bytes, fmt_ratio, run_measured, sdk_venv
+from peers import Measurement, fmt_bytes, fmt_ratio, median_run, run_measured, sdk_venv
 
 DATA = Path(__file__).resolve().parent / "data"
 _WRITE = """
@@ -42,11 +42,6 @@ path, n, omit = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3] == "True"
 path.parent.mkdir(parents=True, exist_ok=True)
 path.write_bytes(orjson.dumps(build_store(n, omit_nulls=omit)))
 """
-
-
-def _best(runs: list[Measurement]) -> Measurement:
-    """The median run by time (peak RSS is stable across runs)."""
-    return sorted(runs, key=lambda m: m.seconds)[len(runs) // 2]
 
 
 def _time(fn: Callable[[], Any], repeat: int) -> float:
@@ -72,7 +67,7 @@ def bench_validate(store: Path, stripped: Path, repeat: int) -> None:
         runs["ours"].append(run)
         runs["sdk"].append(run_measured([str(pam), "validate", str(store)]))
         runs["sdk_stripped"].append(run_measured([str(pam), "validate", str(stripped)]))
-    ours, sdk, sdk_stripped = (_best(runs[k]) for k in ("ours", "sdk", "sdk_stripped"))
+    ours, sdk, sdk_stripped = (median_run(runs[k]) for k in ("ours", "sdk", "sdk_stripped"))
     times = {k: " ".join(f"{m.seconds:.2f}" for m in v) for k, v in runs.items()}
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nvalidate {store.name} ({fmt_bytes(store.stat().st_size)}); load average {load}")
