@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import gc
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from datetime import UTC, datetime
 from pathlib import Path
@@ -79,42 +79,26 @@ def convert_records(
                 )
             writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
             for record in _collected_now_and_then(records):
+                if isinstance(record, ImportedConversation):
+                    record = _encoded(record.document)
                 if isinstance(record, EncodedConversation):
-                    # Encoded by a reader process (`convert_export`), exactly as below.
                     name = conversation_filename(record.id)
                     write_encoded(stage.root / name, record.data)
                     writer.add_conversation(
-                        _index_entry(
-                            record.id,
-                            record.platform,
-                            record.title,
-                            record.message_count,
-                            record.created_at,
-                            record.updated_at,
-                            name,
-                        )
+                        {
+                            "id": record.id,
+                            "platform": record.platform,
+                            "title": record.title,
+                            "message_count": record.message_count,
+                            "temporal": {
+                                "created_at": record.created_at,
+                                "updated_at": record.updated_at,
+                            },
+                            "storage": {"type": "file", "ref": name, "format": "json"},
+                        }
                     )
                     counts["conversations"] += 1
                     counts["messages"] += record.message_count
-                elif isinstance(record, ImportedConversation):
-                    document = record.document
-                    name = conversation_filename(str(document["id"]))
-                    write_encoded(stage.root / name, encode_document(document, name))
-                    messages = document.get("messages") or []
-                    temporal = document.get("temporal") or {}
-                    writer.add_conversation(
-                        _index_entry(
-                            document["id"],
-                            (document.get("provider") or {}).get("name"),
-                            document.get("title"),
-                            len(messages),
-                            temporal.get("created_at"),
-                            temporal.get("updated_at"),
-                            name,
-                        )
-                    )
-                    counts["conversations"] += 1
-                    counts["messages"] += len(messages)
                 elif isinstance(record, ImportedMemory):
                     memory_id = str(record.memory["id"])
                     if memory_id in seen_memories:
@@ -129,24 +113,20 @@ def convert_records(
     return counts
 
 
-def _index_entry(
-    conversation_id: Any,
-    platform: Any,
-    title: Any,
-    message_count: int,
-    created_at: Any,
-    updated_at: Any,
-    ref: str,
-) -> dict[str, Any]:
-    """The memory-store's `conversations_index` entry of a conversation file (§14)."""
-    return {
-        "id": conversation_id,
-        "platform": platform,
-        "title": title,
-        "message_count": message_count,
-        "temporal": {"created_at": created_at, "updated_at": updated_at},
-        "storage": {"type": "file", "ref": ref, "format": "json"},
-    }
+def _encoded(document: Mapping[str, Any]) -> EncodedConversation:
+    """A conversation read in this process, encoded as a reader process would send it."""
+    messages = document.get("messages") or []
+    temporal = document.get("temporal") or {}
+    platform: Any = (document.get("provider") or {}).get("name")  # an importer's: a str
+    return EncodedConversation(
+        id=document["id"],
+        platform=platform,
+        title=document.get("title"),
+        created_at=temporal.get("created_at"),
+        updated_at=temporal.get("updated_at"),
+        message_count=len(messages),
+        data=encode_document(document, conversation_filename(str(document["id"]))),
+    )
 
 
 def convert_export(

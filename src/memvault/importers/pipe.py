@@ -244,12 +244,11 @@ def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, byte
 
 
 def _conversation(payload: bytes) -> StoredConversation:
-    split = payload.index(b"\n")
-    cid, platform, title, created, updated, count = orjson.loads(payload[:split])
+    (cid, platform, title, created, updated, count), body = _split(payload)
     return StoredConversation(
         id=cid,
         platform=platform,
-        document=EncodedDocument(payload[split + 1 :].decode()),
+        document=EncodedDocument(body.decode()),
         title=title,
         created_at=created,
         updated_at=updated,
@@ -258,9 +257,14 @@ def _conversation(payload: bytes) -> StoredConversation:
 
 
 def _pam_conversation(payload: bytes) -> EncodedConversation:
+    (cid, platform, title, created, updated, count), body = _split(payload)
+    return EncodedConversation(cid, platform, title, created, updated, count, body)
+
+
+def _split(payload: bytes) -> tuple[list[Any], bytes]:
+    """A conversation frame's index columns (a JSON array) and its document's bytes."""
     split = payload.index(b"\n")
-    cid, platform, title, created, updated, count = orjson.loads(payload[:split])
-    return EncodedConversation(cid, platform, title, created, updated, count, payload[split + 1 :])
+    return orjson.loads(payload[:split]), payload[split + 1 :]
 
 
 _Decoder = Callable[[bytes], StoredConversation | EncodedConversation]

@@ -508,9 +508,8 @@ def encode_document(document: Mapping[str, Any], name: str) -> bytes:
 
 
 def write_encoded(path: Path, data: bytes) -> None:
-    """Write a document already encoded (`encode_document`), owner-only. One write call, no
-    buffer: a conversion writes tens of thousands of these, and a 1 MiB buffer for each
-    cost more system time than the writes themselves."""
+    """Write a document already encoded (`encode_document`), owner-only, with one write
+    call (a conversion writes tens of thousands of these small files)."""
     path.parent.mkdir(mode=_PRIVATE_DIR, parents=True, exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, _PRIVATE_FILE)
     try:
