@@ -1,6 +1,6 @@
 """Build the C accelerators: RFC 8785 canonical JSON, JSON span scanning and the PAM
-validator's per-memory checks (`_speedups`), and the conservative memory schema check
-(`_memory_schema`).
+validator's per-memory checks (`_speedups`), the conservative memory schema check
+(`_memory_schema`), and the ChatGPT importer's per-message loop (`importers._chatgpt`).
 
 Everything else is declared in pyproject.toml.
 """
@@ -17,6 +17,11 @@ setup(
         Extension(
             "memvault._memory_schema",
             sources=["src/memvault/_memory_schema.c"],
+            extra_compile_args=["-O2", "-std=c99", "-Wall"],
+        ),
+        Extension(
+            "memvault.importers._chatgpt",
+            sources=["src/memvault/importers/_chatgpt.c"],
             extra_compile_args=["-O2", "-std=c99", "-Wall"],
         ),
     ]

@@ -32,6 +32,7 @@ import orjson
 
 from memvault._speedups import value_end
 from memvault.canonical import content_hash
+from memvault.importers._chatgpt import messages as _c_messages
 from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
@@ -437,38 +438,32 @@ class _ConversationReader:
         conv_updated = _epoch(raw.get("update_time"))
         times = graph.times(conv_created, conv_updated)
         feedback = {f.get("id"): f for f in self.feedback.pop(provider_id, [])}
-        messages: list[dict[str, Any]] = []
         memories: list[dict[str, Any]] = []
         instructions: list[str] = []
         ids = _message_ids(provider_id, graph.kept)
-        nodes, parents, children, own = graph.nodes, graph.parent, graph.children, graph.own
-        convert_message = self._message
-        for node in graph.order:
-            holder = nodes[node]
-            message = holder["message"]
-            pam, extra = convert_message(node, message, where)
-            pam["id"] = ids[node]
-            parent = parents[node]
-            pam["parent_id"] = None if parent is None else ids[parent]
-            pam["children_ids"] = [ids[c] for c in children[node]]
-            pam["created_at"] = iso(times[node])
-            raw_meta = pam["raw_metadata"]
-            if own[node] is None:
-                raw_meta["create_time"] = message.get("create_time")
-            original_parent = holder.get("parent")
-            if original_parent != parent:
-                raw_meta["provider_parent"] = original_parent
-            if len(holder) > 4:  # node members beyond id, message, parent, children
-                raw_meta["node"] = {k: v for k, v in holder.items() if k not in _NODE_MAPPED}
-            if feedback:
-                rating = feedback.pop(node, None) or feedback.pop(message.get("id"), None)
+        nodes = graph.nodes
+        messages, extras = _convert_messages(
+            graph.order,
+            nodes,
+            ids,
+            graph.parent,
+            graph.children,
+            times,
+            graph.own,
+            lambda node, message: self._message(node, message, where),
+            *_TABLES,
+        )
+        if feedback:
+            for node, pam in zip(graph.order, messages, strict=True):
+                rating = feedback.pop(node, None) or feedback.pop(
+                    nodes[node]["message"].get("id"), None
+                )
                 if rating is not None:
-                    raw_meta["feedback"] = rating
-            messages.append(pam)
-            if extra:
-                memories.extend(self._memories(extra, cid, pam, provider_id))
-                if extra.get("instructions"):
-                    instructions.append(extra["instructions"])
+                    pam["raw_metadata"]["feedback"] = rating
+        for index, extra in extras:
+            memories.extend(self._memories(extra, cid, messages[index], provider_id))
+            if extra.get("instructions"):
+                instructions.append(extra["instructions"])
         created = conv_created if conv_created is not None else graph.earliest(times)
         if created is None:
             created = conv_updated if conv_updated is not None else 0.0
@@ -646,6 +641,62 @@ class _ConversationReader:
                 memory = dict(imported.memory)
                 memory["provenance"] = {**memory["provenance"], "platform_user_id": self.account}
                 yield memory
+
+
+MessageConverter = Callable[[str, dict[str, Any]], tuple[dict[str, Any], dict[str, Any]]]
+#: The PAM messages of a conversation, and (position, extra) for those that hold memories.
+Converted = tuple[list[dict[str, Any]], list[tuple[int, dict[str, Any]]]]
+
+
+def _messages(
+    order: list[str],
+    nodes: dict[str, dict[str, Any]],
+    ids: dict[str, str],
+    parents: dict[str, str | None],
+    children: dict[str, list[str]],
+    times: dict[str, float],
+    own: dict[str, float | None],
+    convert: MessageConverter,
+    roles: dict[str, str],
+    message_mapped: frozenset[str],
+    node_mapped: frozenset[str],
+    empty: tuple[Any, ...],
+) -> Converted:
+    """The PAM messages of the nodes in `order`, each converted by `convert` (the reader's
+    `_message`) and given its ids, its time and the node members with no PAM home; and the
+    (position, extra) of each message that holds memories.
+
+    The reference for the C loop the importer runs (`_chatgpt.messages`, same arguments),
+    which converts a message of the common shape itself and calls `convert` for the rest;
+    the tests hold the two to the same output. The last four arguments are `_TABLES`."""
+    messages: list[dict[str, Any]] = []
+    extras: list[tuple[int, dict[str, Any]]] = []
+    for index, node in enumerate(order):
+        holder = nodes[node]
+        message = holder["message"]
+        pam, extra = convert(node, message)
+        pam["id"] = ids[node]
+        parent = parents[node]
+        pam["parent_id"] = None if parent is None else ids[parent]
+        pam["children_ids"] = [ids[c] for c in children[node]]
+        pam["created_at"] = iso(times[node])
+        raw_meta = pam["raw_metadata"]
+        if own[node] is None:
+            raw_meta["create_time"] = message.get("create_time")
+        original_parent = holder.get("parent")
+        if original_parent != parent:
+            raw_meta["provider_parent"] = original_parent
+        if len(holder) > 4:  # node members beyond id, message, parent, children
+            raw_meta["node"] = {k: v for k, v in holder.items() if k not in node_mapped}
+        messages.append(pam)
+        if extra:
+            extras.append((index, extra))
+    return messages, extras
+
+
+_TABLES: Final = (_ROLES, _MESSAGE_MAPPED, _NODE_MAPPED, _EMPTY)
+#: What the importer runs: `_messages` in C (tests hold the two equal).
+_convert_messages: Callable[..., Converted] = _c_messages
 
 
 # ---------------------------------------------------------------------------------------------

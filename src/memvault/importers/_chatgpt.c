@@ -1,0 +1,549 @@
+/*
+ * memvault.importers._chatgpt -- the ChatGPT importer's per-message loop, in C.
+ *
+ *   messages(order, nodes, ids, parents, children, times, own, fallback,
+ *            roles, message_mapped, node_mapped, empty) -> (messages, extras)
+ *       The PAM messages of one conversation, in `order`: exactly what
+ *       `memvault.importers.chatgpt._messages` (the Python reference) returns.
+ *       A message of the common shape (a text message with nothing the PAM
+ *       message cannot hold as it is) is converted here; any other message is
+ *       handed to `fallback(node, message) -> (pam, extra)`, the importer's own
+ *       Python code, which words its warnings.  Every message then gets its
+ *       ids, its time and the node members with no PAM home.
+ *
+ *   iso(epoch) -> str
+ *       Unix seconds (0 <= epoch < year 3001) as RFC 3339 UTC, microseconds
+ *       rounded half to even and written only when there are any, as
+ *       `memvault.importers.chatgpt.iso` writes them.
+ *
+ * A 300 MB export holds about 440,000 messages; converting them in Python
+ * was most of what the reader processes of an import spent.
+ *
+ * Plain CPython C API, C99.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <math.h>
+#include <stdio.h>
+
+static PyObject *S_author, *S_role, *S_id, *S_metadata, *S_model_slug, *S_model,
+    *S_attachments, *S_citations, *S_content, *S_content_type, *S_text, *S_parts,
+    *S_type, *S_recipient, *S_assistant, *S_all, *S_empty, *S_provider_message_id,
+    *S_raw_metadata, *S_message_id, *S_message, *S_parent, *S_parent_id,
+    *S_children_ids, *S_created_at, *S_create_time, *S_provider_parent, *S_node;
+
+/* Seconds of the latest time a ChatGPT timestamp may hold (year 3000), and a
+   day more: `_epoch` refuses anything later. */
+#define LAST_SECOND 32503766400.0
+
+/* ----------------------------------------------------------------------
+ * iso
+ * ---------------------------------------------------------------------- */
+
+/* The civil date of a day counted from 1970-01-01 (proleptic Gregorian). */
+static void
+civil_date(long long day, long long *year, int *month, int *mday)
+{
+    long long z = day + 719468; /* days since 0000-03-01 */
+    long long era = (z >= 0 ? z : z - 146096) / 146097;
+    long long doe = z - era * 146097;                                  /* [0, 146096] */
+    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
+    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);           /* [0, 365] */
+    long long mp = (5 * doy + 2) / 153;                                /* [0, 11], March first */
+    *mday = (int)(doy - (153 * mp + 2) / 5 + 1);
+    *month = (int)(mp < 10 ? mp + 3 : mp - 9);
+    *year = yoe + era * 400 + (*month <= 2);
+}
+
+static PyObject *
+iso_of(double epoch)
+{
+    if (!(epoch >= 0.0 && epoch < LAST_SECOND)) {
+        char shown[40];
+        snprintf(shown, sizeof shown, "%.17g", epoch);
+        PyErr_Format(PyExc_ValueError, "not a ChatGPT timestamp: %s", shown);
+        return NULL;
+    }
+    long long seconds = (long long)epoch;
+    /* round() in Python: half to even, which is the default rounding mode. */
+    long long micros = (long long)nearbyint((epoch - (double)seconds) * 1e6);
+    if (micros >= 1000000) {
+        seconds += 1;
+        micros -= 1000000;
+    }
+    long long year;
+    int month, mday;
+    civil_date(seconds / 86400, &year, &month, &mday);
+    long long rest = seconds % 86400;
+    char text[40];
+    int size;
+    if (micros)
+        size = snprintf(text, sizeof text, "%04lld-%02d-%02dT%02lld:%02lld:%02lld.%06lldZ",
+                        year, month, mday, rest / 3600, rest / 60 % 60, rest % 60, micros);
+    else
+        size = snprintf(text, sizeof text, "%04lld-%02d-%02dT%02lld:%02lld:%02lldZ", year,
+                        month, mday, rest / 3600, rest / 60 % 60, rest % 60);
+    return PyUnicode_FromStringAndSize(text, size);
+}
+
+static PyObject *
+iso(PyObject *module, PyObject *arg)
+{
+    double epoch = PyFloat_AsDouble(arg);
+    if (epoch == -1.0 && PyErr_Occurred())
+        return NULL;
+    return iso_of(epoch);
+}
+
+/* ----------------------------------------------------------------------
+ * One message of the common shape
+ * ---------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject *roles;          /* dict: provider role -> PAM role */
+    PyObject *message_mapped; /* frozenset: message members with a PAM home */
+    PyObject *node_mapped;    /* frozenset: node members with a PAM home */
+    PyObject *empty;          /* tuple: author values not worth keeping */
+} Tables;
+
+/* `dict.get(key)`, borrowed, Py_None when absent; NULL only on error. */
+static PyObject *
+get(PyObject *dict, PyObject *key)
+{
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value == NULL && !PyErr_Occurred())
+        return Py_None;
+    return value;
+}
+
+static int
+set_new(PyObject *dict, PyObject *key, PyObject *value)
+{
+    if (value == NULL)
+        return -1;
+    int status = PyDict_SetItem(dict, key, value);
+    Py_DECREF(value);
+    return status;
+}
+
+/* The author members kept in raw_metadata.author, if any is worth keeping:
+   every member but the role when the role is kept as it was. */
+static int
+author_extra(PyObject *author, int role_changed, PyObject *empty, PyObject *raw_meta)
+{
+    if (PyDict_GET_SIZE(author) <= 1)
+        return 0;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int keep = 0;
+    while (PyDict_Next(author, &pos, &key, &value)) {
+        int other = PyObject_RichCompareBool(key, S_role, Py_NE);
+        if (other < 0)
+            return -1;
+        if (other || role_changed) {
+            int blank = PySequence_Contains(empty, value);
+            if (blank < 0)
+                return -1;
+            if (!blank) {
+                keep = 1;
+                break;
+            }
+        }
+    }
+    if (!keep)
+        return 0;
+    PyObject *kept = PyDict_New();
+    if (kept == NULL)
+        return -1;
+    pos = 0;
+    while (PyDict_Next(author, &pos, &key, &value)) {
+        int other = PyObject_RichCompareBool(key, S_role, Py_NE);
+        if (other < 0 || ((other || role_changed) && PyDict_SetItem(kept, key, value) < 0)) {
+            Py_DECREF(kept);
+            return -1;
+        }
+    }
+    return set_new(raw_meta, S_author, kept);
+}
+
+/* The PAM message of `message` if it has the common shape: 1 and *out set;
+   0 when the importer's Python code must convert it; -1 on error. */
+static int
+common_message(PyObject *node, PyObject *message, const Tables *t, PyObject **out)
+{
+    PyObject *author = get(message, S_author);
+    if (author == NULL)
+        return -1;
+    if (!PyDict_CheckExact(author))
+        return 0;
+    PyObject *role_value = get(author, S_role);
+    if (role_value == NULL)
+        return -1;
+    if (!PyUnicode_CheckExact(role_value))
+        return 0;
+    PyObject *role = PyDict_GetItemWithError(t->roles, role_value);
+    if (role == NULL)
+        return PyErr_Occurred() ? -1 : 0;
+
+    PyObject *metadata = get(message, S_metadata);
+    if (metadata == NULL)
+        return -1;
+    if (PyDict_Check(metadata)) {
+        /* Attachments and citations have PAM homes of their own: left to Python. */
+        int has = PyDict_Contains(metadata, S_attachments);
+        if (has == 0)
+            has = PyDict_Contains(metadata, S_citations);
+        if (has != 0)
+            return has < 0 ? -1 : 0;
+    }
+    PyObject *content = get(message, S_content);
+    if (content == NULL)
+        return -1;
+    PyObject *text = NULL; /* borrowed: the message's one text part, or NULL */
+    if (content != Py_None) {
+        if (!PyDict_CheckExact(content) || PyDict_GET_SIZE(content) != 2)
+            return 0;
+        PyObject *kind = get(content, S_content_type);
+        if (kind == NULL)
+            return -1;
+        int is_text = PyObject_RichCompareBool(kind, S_text, Py_EQ);
+        if (is_text <= 0)
+            return is_text;
+        PyObject *parts = get(content, S_parts);
+        if (parts == NULL)
+            return -1;
+        if (!PyList_CheckExact(parts) || PyList_GET_SIZE(parts) > 1)
+            return 0;
+        if (PyList_GET_SIZE(parts) == 1) {
+            text = PyList_GET_ITEM(parts, 0);
+            if (!PyUnicode_CheckExact(text))
+                return 0;
+        }
+        else
+            text = S_empty;
+    }
+    int is_assistant = PyObject_RichCompareBool(role, S_assistant, Py_EQ);
+    if (is_assistant < 0)
+        return -1;
+    if (is_assistant) {
+        /* A message to a tool is a tool call: left to Python. */
+        PyObject *recipient = get(message, S_recipient);
+        if (recipient == NULL)
+            return -1;
+        if (PyUnicode_Check(recipient) && PyUnicode_GET_LENGTH(recipient) > 0) {
+            int to_all = PyObject_RichCompareBool(recipient, S_all, Py_EQ);
+            if (to_all <= 0)
+                return to_all;
+        }
+    }
+    int role_changed = PyObject_RichCompareBool(role, role_value, Py_NE);
+    if (role_changed < 0)
+        return -1;
+
+    PyObject *pam = NULL, *raw_meta = PyDict_New();
+    if (raw_meta == NULL)
+        return -1;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(message, &pos, &key, &value)) {
+        if (value == Py_None)
+            continue;
+        int mapped = PySet_Contains(t->message_mapped, key);
+        if (mapped < 0 || (!mapped && PyDict_SetItem(raw_meta, key, value) < 0))
+            goto error;
+    }
+    if (author_extra(author, role_changed, t->empty, raw_meta) < 0)
+        goto error;
+    PyObject *message_id = get(message, S_id);
+    if (message_id == NULL)
+        goto error;
+    int other_id = PyObject_RichCompareBool(message_id, node, Py_NE);
+    if (other_id < 0 || (other_id && PyDict_SetItem(raw_meta, S_message_id, message_id) < 0))
+        goto error;
+
+    pam = PyDict_New();
+    if (pam == NULL ||
+        PyDict_SetItem(pam, S_provider_message_id,
+                       PyUnicode_Check(message_id) ? message_id : node) < 0 ||
+        PyDict_SetItem(pam, S_role, role) < 0)
+        goto error;
+    if (PyDict_Check(metadata)) {
+        PyObject *model = get(metadata, S_model_slug);
+        if (model == NULL)
+            goto error;
+        if (PyUnicode_Check(model) && PyDict_SetItem(pam, S_model, model) < 0)
+            goto error;
+        int has_model = PyDict_Contains(metadata, S_model_slug);
+        if (has_model < 0)
+            goto error;
+        if (has_model) {
+            PyObject *rest = PyDict_Copy(metadata);
+            if (rest == NULL)
+                goto error;
+            if (PyDict_DelItem(rest, S_model_slug) < 0 ||
+                (PyDict_GET_SIZE(rest) > 0 && PyDict_SetItem(raw_meta, S_metadata, rest) < 0)) {
+                Py_DECREF(rest);
+                goto error;
+            }
+            Py_DECREF(rest);
+        }
+        else if (PyDict_GET_SIZE(metadata) > 0 &&
+                 PyDict_SetItem(raw_meta, S_metadata, metadata) < 0)
+            goto error;
+    }
+    else if (metadata != Py_None && PyDict_SetItem(raw_meta, S_metadata, metadata) < 0)
+        goto error;
+    PyObject *body = PyDict_New();
+    if (body == NULL)
+        goto error;
+    if (PyDict_SetItem(body, S_type, S_text) < 0 ||
+        PyDict_SetItem(body, S_text, text != NULL ? text : Py_None) < 0) {
+        Py_DECREF(body);
+        goto error;
+    }
+    if (set_new(pam, S_content, body) < 0)
+        goto error;
+    if (set_new(pam, S_raw_metadata, raw_meta) < 0) {
+        raw_meta = NULL; /* released by set_new */
+        goto error;
+    }
+    *out = pam;
+    return 1;
+
+error:
+    Py_XDECREF(raw_meta);
+    Py_XDECREF(pam);
+    return -1;
+}
+
+/* ----------------------------------------------------------------------
+ * What every message gets: ids, time, node members
+ * ---------------------------------------------------------------------- */
+
+static PyObject *
+lookup(PyObject *dict, PyObject *key)
+{
+    PyObject *value = PyDict_GetItemWithError(dict, key);
+    if (value == NULL && !PyErr_Occurred())
+        PyErr_SetObject(PyExc_KeyError, key);
+    return value;
+}
+
+static int
+place(PyObject *pam, PyObject *node, PyObject *holder, PyObject *message, PyObject *ids,
+      PyObject *parents, PyObject *children, PyObject *times, PyObject *own,
+      const Tables *t)
+{
+    PyObject *id = lookup(ids, node);
+    if (id == NULL || PyDict_SetItem(pam, S_id, id) < 0)
+        return -1;
+    PyObject *parent = lookup(parents, node);
+    if (parent == NULL)
+        return -1;
+    PyObject *parent_id = parent == Py_None ? Py_None : lookup(ids, parent);
+    if (parent_id == NULL || PyDict_SetItem(pam, S_parent_id, parent_id) < 0)
+        return -1;
+    PyObject *kids = lookup(children, node);
+    if (kids == NULL)
+        return -1;
+    if (!PyList_Check(kids)) {
+        PyErr_SetString(PyExc_TypeError, "a node's children must be a list");
+        return -1;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(kids);
+    PyObject *kid_ids = PyList_New(count);
+    if (kid_ids == NULL)
+        return -1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *kid_id = lookup(ids, PyList_GET_ITEM(kids, i));
+        if (kid_id == NULL) {
+            Py_DECREF(kid_ids);
+            return -1;
+        }
+        Py_INCREF(kid_id);
+        PyList_SET_ITEM(kid_ids, i, kid_id);
+    }
+    if (set_new(pam, S_children_ids, kid_ids) < 0)
+        return -1;
+    PyObject *time = lookup(times, node);
+    if (time == NULL)
+        return -1;
+    double epoch = PyFloat_AsDouble(time);
+    if ((epoch == -1.0 && PyErr_Occurred()) || set_new(pam, S_created_at, iso_of(epoch)) < 0)
+        return -1;
+
+    PyObject *raw_meta = lookup(pam, S_raw_metadata);
+    if (raw_meta == NULL)
+        return -1;
+    if (!PyDict_Check(raw_meta)) {
+        PyErr_SetString(PyExc_TypeError, "a message's raw_metadata must be a dict");
+        return -1;
+    }
+    PyObject *own_time = lookup(own, node);
+    if (own_time == NULL)
+        return -1;
+    if (own_time == Py_None) {
+        PyObject *given = get(message, S_create_time);
+        if (given == NULL || PyDict_SetItem(raw_meta, S_create_time, given) < 0)
+            return -1;
+    }
+    PyObject *original_parent = get(holder, S_parent);
+    if (original_parent == NULL)
+        return -1;
+    int moved = PyObject_RichCompareBool(original_parent, parent, Py_NE);
+    if (moved < 0 || (moved && PyDict_SetItem(raw_meta, S_provider_parent, original_parent) < 0))
+        return -1;
+    if (PyDict_GET_SIZE(holder) > 4) { /* node members beyond id, message, parent, children */
+        PyObject *extra = PyDict_New();
+        if (extra == NULL)
+            return -1;
+        Py_ssize_t pos = 0;
+        PyObject *key, *value;
+        while (PyDict_Next(holder, &pos, &key, &value)) {
+            int mapped = PySet_Contains(t->node_mapped, key);
+            if (mapped < 0 || (!mapped && PyDict_SetItem(extra, key, value) < 0)) {
+                Py_DECREF(extra);
+                return -1;
+            }
+        }
+        if (set_new(raw_meta, S_node, extra) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+messages(PyObject *module, PyObject *args)
+{
+    PyObject *order, *nodes, *ids, *parents, *children, *times, *own, *fallback;
+    Tables t;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!O!O!OO!O!O!O!:messages", &PyList_Type, &order,
+                          &PyDict_Type, &nodes, &PyDict_Type, &ids, &PyDict_Type, &parents,
+                          &PyDict_Type, &children, &PyDict_Type, &times, &PyDict_Type, &own,
+                          &fallback, &PyDict_Type, &t.roles, &PyFrozenSet_Type,
+                          &t.message_mapped, &PyFrozenSet_Type, &t.node_mapped, &PyTuple_Type,
+                          &t.empty))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(order);
+    PyObject *result = PyList_New(0);
+    PyObject *extras = PyList_New(0);
+    if (result == NULL || extras == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *node = PyList_GET_ITEM(order, i);
+        PyObject *holder = lookup(nodes, node);
+        if (holder == NULL)
+            goto error;
+        if (!PyDict_Check(holder)) {
+            PyErr_SetString(PyExc_TypeError, "a mapping node must be a dict");
+            goto error;
+        }
+        PyObject *message = lookup(holder, S_message);
+        if (message == NULL)
+            goto error;
+        if (!PyDict_Check(message)) {
+            PyErr_SetString(PyExc_TypeError, "a kept node's message must be a dict");
+            goto error;
+        }
+        PyObject *pam = NULL;
+        int common = common_message(node, message, &t, &pam);
+        if (common < 0)
+            goto error;
+        if (!common) {
+            PyObject *pair = PyObject_CallFunctionObjArgs(fallback, node, message, NULL);
+            if (pair == NULL)
+                goto error;
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                !PyDict_Check(PyTuple_GET_ITEM(pair, 0))) {
+                Py_DECREF(pair);
+                PyErr_SetString(PyExc_TypeError, "fallback must return (dict, extra)");
+                goto error;
+            }
+            pam = PyTuple_GET_ITEM(pair, 0);
+            Py_INCREF(pam);
+            PyObject *extra = PyTuple_GET_ITEM(pair, 1);
+            int wanted = PyObject_IsTrue(extra);
+            PyObject *entry = wanted > 0 ? Py_BuildValue("(nO)", i, extra) : NULL;
+            Py_DECREF(pair);
+            if (wanted < 0 || (wanted && (entry == NULL || PyList_Append(extras, entry) < 0))) {
+                Py_XDECREF(entry);
+                Py_DECREF(pam);
+                goto error;
+            }
+            Py_XDECREF(entry);
+        }
+        if (place(pam, node, holder, message, ids, parents, children, times, own, &t) < 0 ||
+            PyList_Append(result, pam) < 0) {
+            Py_DECREF(pam);
+            goto error;
+        }
+        Py_DECREF(pam);
+    }
+    PyObject *pair = PyTuple_Pack(2, result, extras);
+    Py_DECREF(result);
+    Py_DECREF(extras);
+    return pair;
+
+error:
+    Py_XDECREF(result);
+    Py_XDECREF(extras);
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"messages", messages, METH_VARARGS,
+     "messages(order, nodes, ids, parents, children, times, own, fallback, roles, "
+     "message_mapped, node_mapped, empty) -> (messages, extras)\n\n"
+     "The PAM messages of one ChatGPT conversation (see "
+     "memvault.importers.chatgpt._messages)."},
+    {"iso", iso, METH_O, "iso(epoch) -> str: Unix seconds as RFC 3339 UTC."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module_def = {
+    PyModuleDef_HEAD_INIT, "memvault.importers._chatgpt",
+    "The ChatGPT importer's per-message loop, in C.", -1, methods,
+};
+
+#define INTERN(var, text)                                  \
+    do {                                                   \
+        if ((var = PyUnicode_InternFromString(text)) == NULL) \
+            return NULL;                                   \
+    } while (0)
+
+PyMODINIT_FUNC
+PyInit__chatgpt(void)
+{
+    INTERN(S_author, "author");
+    INTERN(S_role, "role");
+    INTERN(S_id, "id");
+    INTERN(S_metadata, "metadata");
+    INTERN(S_model_slug, "model_slug");
+    INTERN(S_model, "model");
+    INTERN(S_attachments, "attachments");
+    INTERN(S_citations, "citations");
+    INTERN(S_content, "content");
+    INTERN(S_content_type, "content_type");
+    INTERN(S_text, "text");
+    INTERN(S_parts, "parts");
+    INTERN(S_type, "type");
+    INTERN(S_recipient, "recipient");
+    INTERN(S_assistant, "assistant");
+    INTERN(S_all, "all");
+    INTERN(S_empty, "");
+    INTERN(S_provider_message_id, "provider_message_id");
+    INTERN(S_raw_metadata, "raw_metadata");
+    INTERN(S_message_id, "message_id");
+    INTERN(S_message, "message");
+    INTERN(S_parent, "parent");
+    INTERN(S_parent_id, "parent_id");
+    INTERN(S_children_ids, "children_ids");
+    INTERN(S_created_at, "created_at");
+    INTERN(S_create_time, "create_time");
+    INTERN(S_provider_parent, "provider_parent");
+    INTERN(S_node, "node");
+    return PyModule_Create(&module_def);
+}
