@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from memvault.importers.base import (
@@ -28,7 +27,7 @@ from memvault.importers.base import (
 from memvault.importers.chatgpt import IMPORTER, ChatGPTImporter
 from memvault.importers.ingest import ingest, make_context, stored
 from memvault.sources import Target, open_target
-from memvault.store.sqlite import EncodedDocument
+from memvault.store.documents import EncodedDocument
 from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_folder, write_zip
@@ -80,7 +79,18 @@ def imported(tmp_path: Path, path: Path, readers: int) -> tuple[Any, ...]:
             conversations(vault),
             sorted((m.id, m.content_hash) for m in vault.iter_memories()),
             [(e.action, e.actor, e.details) for e in vault.audit_log() if e.action != "init"],
+            stored_frames(vault),
         )
+
+
+def stored_frames(vault: Vault) -> list[tuple[str, bytes]]:
+    """The conversations' documents as the vault file keeps them: zstd frames (schema
+    version 2), the same bytes whichever process compressed them."""
+    rows = vault._store.execute_raw(
+        "SELECT id, typeof(document), document FROM conversations ORDER BY id"
+    )
+    assert rows and all(kind == "blob" for _, kind, _ in rows)
+    return [(cid, frame) for cid, _, frame in rows]
 
 
 def conversations(vault: Vault) -> list[tuple[str, Any]]:
@@ -233,7 +243,7 @@ def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None
     longer = dict(documents[0], title="Renamed")
     encoded = replace(
         stored(longer),
-        document=EncodedDocument(orjson.dumps(longer, option=orjson.OPT_SORT_KEYS).decode()),
+        document=EncodedDocument.of(longer),
     )
     with make_vault(tmp_path / "v") as vault:
         outcomes = vault.put_conversations([first, first, encoded])

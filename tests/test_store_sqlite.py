@@ -15,12 +15,13 @@ from pathlib import Path
 
 import orjson
 import pytest
+import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memvault.errors import VaultExists, VaultNotFound
 from memvault.model import MISSING, Memory, Owner, Relation
-from memvault.store import codec
+from memvault.store import codec, documents
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -615,6 +616,84 @@ def test_conversations(store: SQLiteStore) -> None:
     assert store.put_conversation(replace(conversation, title="Hi")) is True
     assert [c.title for c in store.iter_conversations()] == ["Hi"]
     assert store.count_conversations() == 1
+
+
+def _conversation(text: str = "olá") -> StoredConversation:
+    return StoredConversation(
+        id="conv-1",
+        platform="chatgpt",
+        document={"id": "conv-1", "messages": [{"role": "user", "content": text}]},
+        title="Hello",
+        message_count=1,
+    )
+
+
+def test_conversation_documents_are_stored_as_zstd_frames(store: SQLiteStore) -> None:
+    """Schema version 2: the document column holds the zstd frame of the sorted-key JSON,
+    a fraction of the text's size for a long conversation."""
+    long = _conversation(" ".join(f"message {n} of a long conversation" for n in range(2000)))
+    store.put_conversation(long)
+    ((kind, value),) = store.execute_raw("SELECT typeof(document), document FROM conversations")
+    assert kind == "blob"
+    assert value.startswith(documents.MAGIC)
+    text = orjson.dumps(long.document, option=orjson.OPT_SORT_KEYS)
+    assert zstandard.ZstdDecompressor().decompress(value) == text
+    assert len(value) < len(text) / 3
+    assert store.get_conversation("conv-1") == long
+
+
+def test_conversation_documents_a_version_1_vault_kept_as_text_are_read(
+    store: SQLiteStore,
+) -> None:
+    """A document written before schema version 2 (JSON text) reads as before; storing the
+    same document again is no change, and a changed one is stored as a frame."""
+    conversation = _conversation()
+    store.put_conversation(conversation)
+    text = orjson.dumps(conversation.document, option=orjson.OPT_SORT_KEYS).decode()
+    store.execute_raw("UPDATE conversations SET document = ?", (text,))
+    assert store.get_conversation("conv-1") == conversation
+    assert [c.document for c in store.iter_conversations()] == [conversation.document]
+    assert store.put_conversation(conversation) is False
+    assert store.execute_raw("SELECT typeof(document) FROM conversations") == [("text",)]
+    assert store.put_conversation(_conversation("oi")) is True
+    assert store.execute_raw("SELECT typeof(document) FROM conversations") == [("blob",)]
+    assert store.get_conversation("conv-1") == _conversation("oi")
+
+
+def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
+    tmp_path: Path,
+) -> None:
+    s = make_store(tmp_path / "vault.db")
+    conversation = _conversation()
+    s.put_conversation(conversation)
+    text = orjson.dumps(conversation.document, option=orjson.OPT_SORT_KEYS).decode()
+    s.execute_raw("UPDATE conversations SET document = ?", (text,))
+    s.execute_raw("DELETE FROM schema_migrations WHERE version = 2")
+    s.execute_raw("PRAGMA user_version = 1")
+    s.close()
+    s = SQLiteStore.open(tmp_path / "vault.db", PASSPHRASE)
+    try:
+        assert s.schema_version == 2
+        assert [v for v, _, _ in s.migrations()] == [1, 2]
+        assert s.get_conversation("conv-1") == conversation
+    finally:
+        s.close()
+
+
+def test_encoded_document_is_the_frame_the_store_keeps(store: SQLiteStore) -> None:
+    """An importer's `EncodedDocument` is stored as it is and reads back as the document."""
+    conversation = _conversation()
+    encoded = documents.EncodedDocument.of(conversation.document)
+    assert dict(encoded) == conversation.document
+    assert documents.document_frame(encoded) is encoded.frame
+    store.add_conversations([replace(conversation, document=encoded)])
+    assert store.execute_raw("SELECT document FROM conversations") == [(encoded.frame,)]
+    assert store.get_conversation("conv-1") == conversation
+
+
+def test_a_stored_document_that_is_not_an_object_is_an_error() -> None:
+    with pytest.raises(TypeError, match="must be a JSON object"):
+        documents.load_document(documents.compress_json(b"[1, 2]"))
 
 
 def test_embeddings(store: SQLiteStore) -> None:

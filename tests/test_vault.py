@@ -19,6 +19,7 @@ import pytest
 from memvault import vault as vault_module
 from memvault.model import TRANSITIONS, AccessGrant, Memory
 from memvault.store.base import ExportRecord, StoredConversation, StoredEmbedding
+from memvault.store.migrations import LATEST
 from memvault.vault import (
     UNCHANGED,
     AccessDenied,
@@ -765,7 +766,7 @@ def test_stats(vault: Vault) -> None:
     assert stats["relations_by_type"] == {"supports": 1}
     assert stats["conversations"] == 0
     assert stats["audit_entries"] == 5
-    assert stats["schema_version"] == 1
+    assert stats["schema_version"] == LATEST
     assert stats["db_size_bytes"] > 0
     assert stats["owner_id"] == vault.owner.id
 

@@ -1681,7 +1681,8 @@ class Vault:
         actor = check_actor(actor)
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
-        from memvault.store.sqlite import EncodedDocument, SQLiteStore
+        from memvault.store.documents import EncodedDocument
+        from memvault.store.sqlite import SQLiteStore
 
         skip = frozenset(ignore)
         at = format_timestamp(_now(now))

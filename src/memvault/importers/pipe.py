@@ -2,12 +2,12 @@
 
 Parsing and converting a large export is Python work, and so is writing it to the encrypted
 vault: on a machine with several cores they overlap. `reader_processes` forks; each child runs
-the importer and serializes every conversation once (orjson, sorted keys: exactly the text the
-store keeps), and sends it with its index columns through a pipe; the parent gets
-`StoredConversation`s whose document is that text (`EncodedDocument`) and stores them without
-building the documents again. Memories, read progress, warnings and the child's error come
-through the same pipe, so the parent raises the same exception, with the same message, as if
-it had read the export itself.
+the importer and encodes every conversation once, exactly as the store keeps it (the zstd frame
+of its sorted-key JSON, `memvault.store.documents`), and sends it with its index columns
+through a pipe; the parent gets `StoredConversation`s whose document is that frame
+(`EncodedDocument`) and stores them without building, serializing or compressing them again.
+Memories, read progress, warnings and the child's error come through the same pipe, so the
+parent raises the same exception, with the same message, as if it had read the export itself.
 
 With several children, an importer that can split its reading (`Importer.read_shard`) gives
 each child every n-th item; the parent takes the items back in the export's order, so records,
@@ -46,13 +46,13 @@ from memvault.importers.base import (
 )
 from memvault.sources import Target
 from memvault.store.base import StoredConversation
-from memvault.store.sqlite import EncodedDocument
+from memvault.store.documents import EncodedDocument, compress_json
 
 __all__ = ["MAX_READERS", "EncodedConversation", "Form", "default_readers", "reader_processes"]
 
 #: A frame: its kind and the length of its payload.
 _FRAME: Final = struct.Struct("<cI")
-_CONVERSATION: Final = b"C"  # index columns (JSON), a newline, the document (JSON)
+_CONVERSATION: Final = b"C"  # index columns (JSON), a newline, the document (see `Form`)
 _MEMORY: Final = b"M"  # a PAM memory object (JSON)
 _PROGRESS: Final = b"P"  # bytes of the export read so far (decimal)
 _WARNINGS: Final = b"W"  # new warnings (JSON array)
@@ -248,7 +248,7 @@ def _conversation(payload: bytes) -> StoredConversation:
     return StoredConversation(
         id=cid,
         platform=platform,
-        document=EncodedDocument(body.decode()),
+        document=EncodedDocument(body),
         title=title,
         created_at=created,
         updated_at=updated,
@@ -385,7 +385,7 @@ def _run_child(
                 if form == "pam":
                     body = encode_document(record.document, conversation_filename(row.id))
                 else:
-                    body = dumps(record.document, option=sort_keys)
+                    body = compress_json(dumps(record.document, option=sort_keys))
                 send(_CONVERSATION, head + b"\n" + body)
                 converted += 1
                 if converted % _COLLECT_EVERY == 0:

@@ -28,7 +28,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,6 +56,7 @@ from memvault.store.base import (
     WrongPassphrase,
 )
 from memvault.store.codec import dump_memory, load_memory
+from memvault.store.documents import document_frame, document_json, load_document
 from memvault.store.migrations import LATEST, MIGRATIONS
 
 __all__ = [
@@ -1238,7 +1239,7 @@ class SQLiteStore(Store):
     # -- conversations and embeddings -----------------------------------------------------
 
     def put_conversation(self, conversation: StoredConversation) -> bool:
-        document = _document_text(conversation.document)
+        frame = document_frame(conversation.document)
         extra = orjson.dumps(dict(conversation.extra_index), option=orjson.OPT_SORT_KEYS).decode()
         row = (
             conversation.platform,
@@ -1247,7 +1248,6 @@ class SQLiteStore(Store):
             conversation.updated_at,
             conversation.message_count,
             extra,
-            document,
         )
         with self.transaction():
             existing = self._one(
@@ -1255,7 +1255,12 @@ class SQLiteStore(Store):
                 "document FROM conversations WHERE id = ?",
                 (conversation.id,),
             )
-            if existing is not None and tuple(existing) == row:
+            # Documents compared as JSON: an older vault keeps the text, not a frame.
+            if (
+                existing is not None
+                and tuple(existing[:6]) == row
+                and document_json(existing[6]) == document_json(frame)
+            ):
                 return False
             self._conn.execute(
                 "INSERT INTO conversations (platform, title, created_at, updated_at, "
@@ -1264,7 +1269,7 @@ class SQLiteStore(Store):
                 "title = excluded.title, created_at = excluded.created_at, "
                 "updated_at = excluded.updated_at, message_count = excluded.message_count, "
                 "extra_index = excluded.extra_index, document = excluded.document",
-                (*row, conversation.id),
+                (*row, frame, conversation.id),
             )
         return True
 
@@ -1293,7 +1298,7 @@ class SQLiteStore(Store):
                 orjson.dumps(dict(c.extra_index), option=orjson.OPT_SORT_KEYS).decode()
                 if c.extra_index
                 else "{}",
-                _document_text(c.document),
+                document_frame(c.document),
             )
             for c in conversations
         ]
@@ -1314,7 +1319,7 @@ class SQLiteStore(Store):
             updated_at=row[4],
             message_count=int(row[5]),
             extra_index=orjson.loads(row[6]),
-            document=orjson.loads(row[7]),
+            document=load_document(row[7]),
         )
 
     _CONVERSATION_COLUMNS: Final = (
@@ -1638,39 +1643,3 @@ def _statements(script: str) -> Iterator[str]:
             buffer = ""
     if buffer.strip():
         yield buffer.strip()
-
-
-class EncodedDocument(Mapping[str, Any]):
-    """A conversation document already serialized as the store keeps it (orjson, sorted
-    keys): the store writes the text as it is and parses it only if something reads it. An
-    import serializes documents in the process that converts them, so the writing process
-    never builds them."""
-
-    __slots__ = ("_value", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._value: dict[str, Any] | None = None
-
-    def _loaded(self) -> dict[str, Any]:
-        if self._value is None:
-            value = orjson.loads(self.text)
-            if not isinstance(value, dict):
-                raise TypeError("an encoded conversation document must be a JSON object")
-            self._value = value
-        return self._value
-
-    def __getitem__(self, key: str) -> Any:
-        return self._loaded()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._loaded())
-
-    def __len__(self) -> int:
-        return len(self._loaded())
-
-
-def _document_text(document: Mapping[str, Any]) -> str:
-    if isinstance(document, EncodedDocument):
-        return document.text
-    return orjson.dumps(dict(document), option=orjson.OPT_SORT_KEYS).decode()

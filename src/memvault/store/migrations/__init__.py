@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from memvault.store.migrations import m0001_initial
+from memvault.store.migrations import m0001_initial, m0002_compressed_conversations
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
 
@@ -23,5 +23,8 @@ class Migration:
     sql: str
 
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (Migration(1, "initial", m0001_initial.SQL),)
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    Migration(1, "initial", m0001_initial.SQL),
+    Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
+)
 LATEST: Final = MIGRATIONS[-1].version
