@@ -312,6 +312,38 @@ def test_graph_with_a_cycle_and_damaged_children_still_reads() -> None:
     assert "c" in graph.children["a"]  # listed by its parent link though "a" omits it
 
 
+def test_a_parent_or_rating_id_that_is_no_string_is_kept_not_a_crash(tmp_path: Path) -> None:
+    """Hostile ids: a node whose `parent` is a list, a message whose `id` is an object and a
+    rating whose `id` is a list import (the node a root, its parent kept in raw_metadata, the
+    rating with the conversation's unmatched ones) instead of failing on an unhashable key."""
+    message = {
+        "id": {"odd": True},
+        "author": {"role": "user"},
+        "create_time": 1700000000.0,
+        "content": {"content_type": "text", "parts": ["hello"]},
+    }
+    conversation = {
+        "id": "c-1",
+        "title": "t",
+        "create_time": 1700000000.0,
+        "mapping": {"n": {"id": "n", "message": message, "parent": ["x"], "children": []}},
+    }
+    rating = {"id": ["n"], "conversation_id": "c-1", "rating": "thumbsUp"}
+    export = write_folder(
+        {
+            "conversations.json": json.dumps([conversation]).encode(),
+            "message_feedback.json": json.dumps([rating]).encode(),
+        },
+        tmp_path / "export",
+    )
+    (doc,), _, _ = read_all(export)
+    (converted,) = doc["messages"]
+    assert converted["parent_id"] is None
+    assert converted["raw_metadata"]["provider_parent"] == ["x"]
+    assert converted["raw_metadata"]["message_id"] == {"odd": True}
+    assert doc["raw_metadata"]["message_feedback"] == [rating]
+
+
 # -- memories ChatGPT keeps ----------------------------------------------------------------------
 
 

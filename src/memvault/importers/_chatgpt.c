@@ -26,12 +26,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 static PyObject *S_author, *S_role, *S_id, *S_metadata, *S_model_slug, *S_model,
     *S_attachments, *S_citations, *S_content, *S_content_type, *S_text, *S_parts,
     *S_type, *S_recipient, *S_assistant, *S_all, *S_empty, *S_provider_message_id,
     *S_raw_metadata, *S_message_id, *S_message, *S_parent, *S_parent_id,
-    *S_children_ids, *S_created_at, *S_create_time, *S_provider_parent, *S_node;
+    *S_children_ids, *S_created_at, *S_create_time, *S_provider_parent, *S_node, *S_children;
 
 /* Seconds of the latest time a ChatGPT timestamp may hold (year 3000), and a
    day more: `_epoch` refuses anything later. */
@@ -56,6 +57,16 @@ civil_date(long long day, long long *year, int *month, int *mday)
     *year = yoe + era * 400 + (*month <= 2);
 }
 
+/* `value` in `width` decimal digits, zero-padded (0 <= value < 10^width). */
+static void
+put_digits(char *out, long long value, int width)
+{
+    for (int i = width - 1; i >= 0; i--) {
+        out[i] = (char)('0' + value % 10);
+        value /= 10;
+    }
+}
+
 static PyObject *
 iso_of(double epoch)
 {
@@ -76,14 +87,27 @@ iso_of(double epoch)
     int month, mday;
     civil_date(seconds / 86400, &year, &month, &mday);
     long long rest = seconds % 86400;
-    char text[40];
-    int size;
-    if (micros)
-        size = snprintf(text, sizeof text, "%04lld-%02d-%02dT%02lld:%02lld:%02lld.%06lldZ",
-                        year, month, mday, rest / 3600, rest / 60 % 60, rest % 60, micros);
-    else
-        size = snprintf(text, sizeof text, "%04lld-%02d-%02dT%02lld:%02lld:%02lldZ", year,
-                        month, mday, rest / 3600, rest / 60 % 60, rest % 60);
+    /* "YYYY-MM-DDTHH:MM:SS[.ffffff]Z", written digit by digit (snprintf cost a
+       tenth of the loop). */
+    char text[32];
+    put_digits(text, year, 4);
+    text[4] = '-';
+    put_digits(text + 5, month, 2);
+    text[7] = '-';
+    put_digits(text + 8, mday, 2);
+    text[10] = 'T';
+    put_digits(text + 11, rest / 3600, 2);
+    text[13] = ':';
+    put_digits(text + 14, rest / 60 % 60, 2);
+    text[16] = ':';
+    put_digits(text + 17, rest % 60, 2);
+    Py_ssize_t size = 19;
+    if (micros) {
+        text[size++] = '.';
+        put_digits(text + size, micros, 6);
+        size += 6;
+    }
+    text[size++] = 'Z';
     return PyUnicode_FromStringAndSize(text, size);
 }
 
@@ -491,6 +515,403 @@ error:
     return NULL;
 }
 
+/* ----------------------------------------------------------------------
+ * The message graph
+ * ---------------------------------------------------------------------- */
+
+/* `_epoch`: a usable provider timestamp; 1 and *out set, 0 for "unknown",
+   -1 when the value is of a type only the Python code should judge. */
+static int
+epoch_of(PyObject *value, double *out)
+{
+    double d;
+    if (PyFloat_CheckExact(value))
+        d = PyFloat_AS_DOUBLE(value);
+    else if (PyBool_Check(value) || value == Py_None)
+        return 0;
+    else if (PyLong_CheckExact(value)) {
+        int overflow;
+        long long n = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow)
+            return 0; /* far outside the years a timestamp may name */
+        if (n == -1 && PyErr_Occurred())
+            return -2;
+        if (n <= 0 || n > 32503680000LL)
+            return 0;
+        *out = (double)n;
+        return 1;
+    }
+    else if (PyFloat_Check(value) || PyLong_Check(value))
+        return -1; /* a subclass: left to Python */
+    else
+        return 0;
+    /* A float: 0 and negatives, and after year 3000, are no times (NaN passes, as in
+       Python, but JSON has none). */
+    if (d <= 0 || d > 32503680000.0)
+        return 0;
+    *out = d;
+    return 1;
+}
+
+typedef struct {
+    Py_ssize_t count;    /* kept nodes */
+    PyObject **keys;     /* borrowed: the kept keys, in mapping order */
+    PyObject **holders;  /* borrowed: their node objects */
+    Py_ssize_t *parent;  /* index of the kept parent, or -1 */
+    PyObject **kids;     /* borrowed: each node's children list */
+    double *own;         /* each message's own time */
+    char *has_own;
+} Graph;
+
+static void
+graph_free(Graph *g)
+{
+    PyMem_Free(g->keys);
+    PyMem_Free(g->holders);
+    PyMem_Free(g->parent);
+    PyMem_Free(g->kids);
+    PyMem_Free(g->own);
+    PyMem_Free(g->has_own);
+}
+
+/* The nearest kept ancestor above the node whose recorded parent `current`
+   holds no message (`_Graph._kept_ancestor`): its index, -1 for none, -2 on
+   error, -3 when Python must decide. */
+static Py_ssize_t
+kept_ancestor(PyObject *key, PyObject *current, PyObject *mapping, PyObject *index)
+{
+    PyObject *seen = PySet_New(NULL);
+    if (seen == NULL || PySet_Add(seen, key) < 0) {
+        Py_XDECREF(seen);
+        return -2;
+    }
+    Py_ssize_t found = -1;
+    while (PyUnicode_Check(current)) {
+        PyObject *node = PyDict_GetItemWithError(mapping, current);
+        if (node == NULL) {
+            if (PyErr_Occurred())
+                found = -2;
+            break;
+        }
+        int repeated = PySet_Contains(seen, current);
+        if (repeated != 0) {
+            if (repeated < 0)
+                found = -2;
+            break;
+        }
+        PyObject *at = PyDict_GetItemWithError(index, current);
+        if (at != NULL) {
+            found = PyLong_AsSsize_t(at);
+            break;
+        }
+        if (PyErr_Occurred() || PySet_Add(seen, current) < 0) {
+            found = -2;
+            break;
+        }
+        current = get(node, S_parent);
+        if (current == NULL) {
+            found = -2;
+            break;
+        }
+    }
+    Py_DECREF(seen);
+    return found;
+}
+
+/* Python objects out of the graph: (kept, empty, parents, children, order, own,
+   times).  `order` holds indices; `times` the time of each, in order. */
+static PyObject *
+graph_result(const Graph *g, PyObject *kept, PyObject *empty, const Py_ssize_t *order,
+             const double *times)
+{
+    PyObject *parents = PyDict_New(), *children = PyDict_New(), *own = PyDict_New(),
+             *when = PyDict_New(), *ordered = PyList_New(g->count);
+    if (parents == NULL || children == NULL || own == NULL || when == NULL || ordered == NULL)
+        goto error;
+    for (Py_ssize_t i = 0; i < g->count; i++) {
+        PyObject *key = g->keys[i];
+        if (set_new(children, key, PyList_GetSlice(g->kids[i], 0, PY_SSIZE_T_MAX)) < 0 ||
+            PyDict_SetItem(parents, key, g->parent[i] < 0 ? Py_None : g->keys[g->parent[i]]) <
+                0)
+            goto error;
+        if (g->has_own[i]) {
+            if (set_new(own, key, PyFloat_FromDouble(g->own[i])) < 0)
+                goto error;
+        }
+        else if (PyDict_SetItem(own, key, Py_None) < 0)
+            goto error;
+    }
+    for (Py_ssize_t i = 0; i < g->count; i++) {
+        PyObject *key = g->keys[order[i]];
+        Py_INCREF(key);
+        PyList_SET_ITEM(ordered, i, key);
+        if (set_new(when, key, PyFloat_FromDouble(times[i])) < 0)
+            goto error;
+    }
+    return Py_BuildValue("(OONNNNN)", kept, empty, parents, children, ordered, own, when);
+
+error:
+    Py_XDECREF(parents);
+    Py_XDECREF(children);
+    Py_XDECREF(own);
+    Py_XDECREF(when);
+    Py_XDECREF(ordered);
+    return NULL;
+}
+
+/* Depth first from `start`, children in their listed order: appends to
+   `order`, marks `visited`.  `stack` has room for every push (each node is
+   pushed once per parent that lists it, plus the start). */
+static void
+walk(const Graph *g, Py_ssize_t start, char *visited, Py_ssize_t *stack, Py_ssize_t *order,
+     Py_ssize_t *done, Py_ssize_t *const *kid_index)
+{
+    Py_ssize_t top = 0;
+    stack[top++] = start;
+    while (top) {
+        Py_ssize_t node = stack[--top];
+        if (visited[node])
+            continue;
+        visited[node] = 1;
+        order[(*done)++] = node;
+        Py_ssize_t count = PyList_GET_SIZE(g->kids[node]);
+        for (Py_ssize_t k = count - 1; k >= 0; k--) {
+            Py_ssize_t kid = kid_index[node][k];
+            if (!visited[kid])
+                stack[top++] = kid;
+        }
+    }
+}
+
+static PyObject *
+graph(PyObject *module, PyObject *args)
+{
+    PyObject *mapping, *created, *updated;
+    if (!PyArg_ParseTuple(args, "O!OO:graph", &PyDict_Type, &mapping, &created, &updated))
+        return NULL;
+    Py_ssize_t size = PyDict_GET_SIZE(mapping);
+    Graph g = {0};
+    PyObject *kept = PyList_New(0), *empty = PyList_New(0), *index = PyDict_New();
+    PyObject *result = NULL;
+    Py_ssize_t *order = NULL, *stack = NULL, *kid_store = NULL, **kid_index = NULL,
+               *listed = NULL;
+    double *times = NULL;
+    char *visited = NULL, *done = NULL;
+    if (kept == NULL || empty == NULL || index == NULL)
+        goto finish;
+    g.keys = PyMem_Calloc(size + 1, sizeof(PyObject *));
+    g.holders = PyMem_Calloc(size + 1, sizeof(PyObject *));
+    g.parent = PyMem_Calloc(size + 1, sizeof(Py_ssize_t));
+    g.kids = PyMem_Calloc(size + 1, sizeof(PyObject *));
+    g.own = PyMem_Calloc(size + 1, sizeof(double));
+    g.has_own = PyMem_Calloc(size + 1, 1);
+    if (!g.keys || !g.holders || !g.parent || !g.kids || !g.own || !g.has_own) {
+        PyErr_NoMemory();
+        goto finish;
+    }
+
+    /* Nodes that hold a message, and those that do not. */
+    Py_ssize_t pos = 0;
+    PyObject *key, *node;
+    while (PyDict_Next(mapping, &pos, &key, &node)) {
+        if (!PyUnicode_CheckExact(key) || !PyDict_CheckExact(node))
+            goto python;
+        PyObject *message = get(node, S_message);
+        if (message == NULL)
+            goto finish;
+        if (message == Py_None) {
+            if (PyList_Append(empty, key) < 0)
+                goto finish;
+            continue;
+        }
+        if (!PyDict_CheckExact(message))
+            goto python;
+        PyObject *at = PyLong_FromSsize_t(g.count);
+        if (set_new(index, key, at) < 0 || PyList_Append(kept, key) < 0)
+            goto finish;
+        g.keys[g.count] = key;
+        g.holders[g.count] = node;
+        PyObject *given = get(message, S_create_time);
+        if (given == NULL)
+            goto finish;
+        int known = epoch_of(given, &g.own[g.count]);
+        if (known < 0) {
+            if (known == -2)
+                goto finish;
+            goto python;
+        }
+        g.has_own[g.count] = (char)known;
+        g.count++;
+    }
+
+    /* Parents: the recorded one when it holds a message, else the nearest kept
+       ancestor. */
+    for (Py_ssize_t i = 0; i < g.count; i++) {
+        PyObject *parent = get(g.holders[i], S_parent);
+        if (parent == NULL)
+            goto finish;
+        if (parent == Py_None) {
+            g.parent[i] = -1;
+            continue;
+        }
+        if (!PyUnicode_CheckExact(parent))
+            goto python; /* unhashable or odd: Python's rules */
+        PyObject *at = PyDict_GetItemWithError(index, parent);
+        if (at != NULL) {
+            g.parent[i] = PyLong_AsSsize_t(at);
+            continue;
+        }
+        if (PyErr_Occurred())
+            goto finish;
+        Py_ssize_t found = kept_ancestor(g.keys[i], parent, mapping, index);
+        if (found == -2)
+            goto finish;
+        g.parent[i] = found;
+    }
+
+    /* Children: each node's list as it is, when it names exactly the kept nodes
+       whose parent it is, once each; anything else is Python's to repair. */
+    listed = PyMem_Calloc(g.count + 1, sizeof(Py_ssize_t));
+    kid_index = PyMem_Calloc(g.count + 1, sizeof(Py_ssize_t *));
+    Py_ssize_t edges = 0;
+    for (Py_ssize_t i = 0; i < g.count; i++) {
+        PyObject *kids = get(g.holders[i], S_children);
+        if (kids == NULL)
+            goto finish;
+        if (!PyList_CheckExact(kids))
+            goto python;
+        g.kids[i] = kids;
+        edges += PyList_GET_SIZE(kids);
+    }
+    kid_store = PyMem_Calloc(edges + 1, sizeof(Py_ssize_t));
+    if (listed == NULL || kid_index == NULL || kid_store == NULL) {
+        PyErr_NoMemory();
+        goto finish;
+    }
+    Py_ssize_t used = 0;
+    for (Py_ssize_t i = 0; i < g.count; i++) {
+        Py_ssize_t count = PyList_GET_SIZE(g.kids[i]);
+        kid_index[i] = kid_store + used;
+        for (Py_ssize_t k = 0; k < count; k++) {
+            PyObject *kid = PyList_GET_ITEM(g.kids[i], k);
+            if (!PyUnicode_CheckExact(kid))
+                goto python;
+            PyObject *at = PyDict_GetItemWithError(index, kid);
+            if (at == NULL) {
+                if (PyErr_Occurred())
+                    goto finish;
+                goto python;
+            }
+            Py_ssize_t child = PyLong_AsSsize_t(at);
+            if (g.parent[child] != i)
+                goto python;
+            /* Listed twice: one parent lists a child at most once here. */
+            if (listed[child] != 0)
+                goto python;
+            listed[child] = 1;
+            kid_index[i][k] = child;
+        }
+        used += count;
+    }
+    /* A node its parent does not list: Python appends it to the list. */
+    for (Py_ssize_t i = 0; i < g.count; i++)
+        if (g.parent[i] >= 0 && !listed[i])
+            goto python;
+
+    /* Depth first: roots in mapping order, then any node left (a cycle). */
+    order = PyMem_Calloc(g.count + 1, sizeof(Py_ssize_t));
+    stack = PyMem_Calloc(edges + g.count + 1, sizeof(Py_ssize_t));
+    visited = PyMem_Calloc(g.count + 1, 1);
+    done = PyMem_Calloc(g.count + 1, 1);
+    times = PyMem_Calloc(g.count + 1, sizeof(double));
+    if (!order || !stack || !visited || !done || !times) {
+        PyErr_NoMemory();
+        goto finish;
+    }
+    Py_ssize_t placed = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (Py_ssize_t i = 0; i < g.count; i++)
+            if (!visited[i] && (pass == 1 || g.parent[i] < 0))
+                walk(&g, i, visited, stack, order, &placed, kid_index);
+
+    /* Times (`_Graph.times`): a message's own, else its parent's, else the
+       nearest descendant's (depth first), else the conversation's (`created`
+       and `updated` came through `_epoch`: a float or None). */
+    PyObject *fallback = created != Py_None ? created : updated;
+    double conv_time = 0.0;
+    if (fallback != Py_None) {
+        conv_time = PyFloat_AsDouble(fallback);
+        if (conv_time == -1.0 && PyErr_Occurred())
+            goto finish;
+    }
+    double *result_time = PyMem_Calloc(g.count + 1, sizeof(double));
+    /* mark[d] == walk: d was seen by the current descendant walk. */
+    Py_ssize_t *mark = PyMem_Calloc(g.count + 1, sizeof(Py_ssize_t));
+    if (result_time == NULL || mark == NULL) {
+        PyMem_Free(result_time);
+        PyMem_Free(mark);
+        PyErr_NoMemory();
+        goto finish;
+    }
+    Py_ssize_t walks = 0;
+    for (Py_ssize_t n = 0; n < placed; n++) {
+        Py_ssize_t i = order[n];
+        double value = conv_time;
+        if (g.has_own[i])
+            value = g.own[i];
+        else if (g.parent[i] >= 0 && done[g.parent[i]])
+            value = result_time[g.parent[i]];
+        else {
+            /* The nearest descendant with a time of its own. */
+            Py_ssize_t top = 0;
+            walks++;
+            Py_ssize_t count = PyList_GET_SIZE(g.kids[i]);
+            for (Py_ssize_t k = count - 1; k >= 0; k--)
+                stack[top++] = kid_index[i][k];
+            while (top) {
+                Py_ssize_t d = stack[--top];
+                if (mark[d] == walks)
+                    continue;
+                mark[d] = walks;
+                if (g.has_own[d]) {
+                    value = g.own[d];
+                    break;
+                }
+                Py_ssize_t c = PyList_GET_SIZE(g.kids[d]);
+                for (Py_ssize_t k = c - 1; k >= 0; k--)
+                    stack[top++] = kid_index[d][k];
+            }
+        }
+        result_time[i] = value;
+        done[i] = 1;
+        times[n] = value;
+    }
+    PyMem_Free(mark);
+    PyMem_Free(result_time);
+    result = graph_result(&g, kept, empty, order, times);
+    goto finish;
+
+python:
+    if (!PyErr_Occurred()) {
+        result = Py_None;
+        Py_INCREF(result);
+    }
+finish:
+    graph_free(&g);
+    PyMem_Free(order);
+    PyMem_Free(stack);
+    PyMem_Free(kid_store);
+    PyMem_Free(kid_index);
+    PyMem_Free(listed);
+    PyMem_Free(times);
+    PyMem_Free(visited);
+    PyMem_Free(done);
+    Py_XDECREF(kept);
+    Py_XDECREF(empty);
+    Py_XDECREF(index);
+    return result;
+}
+
 /* ---------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -499,6 +920,11 @@ static PyMethodDef methods[] = {
      "message_mapped, node_mapped, empty) -> (messages, extras)\n\n"
      "The PAM messages of one ChatGPT conversation (see "
      "memvault.importers.chatgpt._messages)."},
+    {"graph", graph, METH_VARARGS,
+     "graph(mapping, created, updated) -> (kept, empty, parents, children, order, own, "
+     "times) | None\n\n"
+     "A ChatGPT conversation's message graph and each message's time (see "
+     "memvault.importers.chatgpt._Graph), or None where Python must decide."},
     {"iso", iso, METH_O, "iso(epoch) -> str: Unix seconds as RFC 3339 UTC."},
     {NULL, NULL, 0, NULL},
 };
@@ -545,5 +971,6 @@ PyInit__chatgpt(void)
     INTERN(S_create_time, "create_time");
     INTERN(S_provider_parent, "provider_parent");
     INTERN(S_node, "node");
+    INTERN(S_children, "children");
     return PyModule_Create(&module_def);
 }

@@ -32,6 +32,7 @@ import orjson
 
 from memvault._speedups import value_end
 from memvault.canonical import content_hash
+from memvault.importers._chatgpt import graph as _c_graph_of
 from memvault.importers._chatgpt import messages as _c_messages
 from memvault.importers.base import (
     ImportContext,
@@ -433,11 +434,16 @@ class _ConversationReader:
             self.context.warnings.append(f"{where}: no conversation id; one was derived")
         where = f"{where} (id {provider_id})"
         cid = stable_id(PROVIDER, "conversation", provider_id)
-        graph = _Graph(mapping, where)
         conv_created = _epoch(raw.get("create_time"))
         conv_updated = _epoch(raw.get("update_time"))
-        times = graph.times(conv_created, conv_updated)
-        feedback = {f.get("id"): f for f in self.feedback.pop(provider_id, [])}
+        graph = _Graph(mapping, where, conv_created, conv_updated)
+        times = graph.times
+        # A rating by the id of the message it rates; one with no string id rates no message
+        # and is kept with the conversation's unmatched ratings.
+        feedback = {
+            rated if isinstance(rated := f.get("id"), str) else ("unmatched", n): f
+            for n, f in enumerate(self.feedback.pop(provider_id, []))
+        }
         memories: list[dict[str, Any]] = []
         instructions: list[str] = []
         ids = _message_ids(provider_id, graph.kept)
@@ -455,8 +461,9 @@ class _ConversationReader:
         )
         if feedback:
             for node, pam in zip(graph.order, messages, strict=True):
-                rating = feedback.pop(node, None) or feedback.pop(
-                    nodes[node]["message"].get("id"), None
+                message_id = nodes[node]["message"].get("id")
+                rating = feedback.pop(node, None) or (
+                    feedback.pop(message_id, None) if isinstance(message_id, str) else None
                 )
                 if rating is not None:
                     pam["raw_metadata"]["feedback"] = rating
@@ -697,6 +704,11 @@ def _messages(
 _TABLES: Final = (_ROLES, _MESSAGE_MAPPED, _NODE_MAPPED, _EMPTY)
 #: What the importer runs: `_messages` in C (tests hold the two equal).
 _convert_messages: Callable[..., Converted] = _c_messages
+#: A conversation's graph and times in C, or None where `_Graph`'s Python must decide (the
+#: tests hold the two equal; they set this to one that always says None).
+_c_graph: Callable[[dict[str, Any], float | None, float | None], tuple[Any, ...] | None] = (
+    _c_graph_of
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -714,9 +726,29 @@ class _Graph:
     after their first sibling); cycles are broken where they are met.
     """
 
-    def __init__(self, mapping: dict[str, Any], where: str) -> None:
+    def __init__(
+        self,
+        mapping: dict[str, Any],
+        where: str,
+        conv_created: float | None = None,
+        conv_updated: float | None = None,
+    ) -> None:
+        #: the nodes as the export has them (every value a node object)
+        self.nodes: dict[str, dict[str, Any]] = mapping
+        #: each message's own time (None: 0, null or not a time)
+        self.own: dict[str, float | None]
+        #: each message's time (`_times`)
+        self.times: dict[str, float]
         self.empty: list[str] = []
         self.kept: list[str] = []
+        self.parent: dict[str, str | None]
+        self.children: dict[str, list[str]] = {}
+        self.order: list[str]
+        fast = _c_graph(mapping, conv_created, conv_updated)
+        if fast is not None:  # the common graph, read in C (`_chatgpt.graph`)
+            self.kept, self.empty, self.parent, self.children, self.order, self.own = fast[:6]
+            self.times = fast[6]
+            return
         for key, node in mapping.items():
             if not isinstance(node, dict):
                 raise ImportFormatError(
@@ -732,17 +764,19 @@ class _Graph:
                 )
             else:
                 self.kept.append(key)
-        # Every value is a node object now; the mapping is only read.
-        self.nodes: dict[str, dict[str, Any]] = mapping
         nodes = mapping
         kept = set(self.kept)
         parents: dict[str, str | None] = {}
         for key in self.kept:
             parent = nodes[key].get("parent")
-            # The common case (a parent that holds a message) without the walk.
-            parents[key] = parent if parent in kept else self._kept_ancestor(key, kept)
+            # The common case (a parent that holds a message) without the walk; a parent that
+            # is no node's key (a list, say) makes the node a root.
+            parents[key] = (
+                parent
+                if isinstance(parent, str) and parent in kept
+                else self._kept_ancestor(key, kept)
+            )
         self.parent = parents
-        self.children: dict[str, list[str]] = {}
         for key in self.kept:
             raw_children = nodes[key].get("children")
             if type(raw_children) is list:
@@ -771,6 +805,7 @@ class _Graph:
             if parent is not None and key not in self.children[parent]:
                 self.children[parent].append(key)
         self.order = self._depth_first()
+        self.times = self._times(conv_created, conv_updated)
 
     def _kept_ancestor(self, key: str, kept: set[str]) -> str | None:
         seen = {key}
@@ -821,13 +856,12 @@ class _Graph:
             raise AssertionError("message graph walk missed nodes")
         return order
 
-    def times(self, conv_created: float | None, conv_updated: float | None) -> dict[str, float]:
+    def _times(self, conv_created: float | None, conv_updated: float | None) -> dict[str, float]:
         """Each message's time. 0 or null falls back, deterministically, to the nearest
         ancestor's time, else the nearest descendant's (depth first), else the conversation's
         create_time, else its update_time, else 0 (1970-01-01)."""
         nodes = self.nodes
         own = {k: _epoch(nodes[k]["message"].get("create_time")) for k in self.kept}
-        #: each message's own time (None: 0, null or not a time)
         self.own = own
         result: dict[str, float] = {}
         for key in self.order:

@@ -1,10 +1,12 @@
-"""The ChatGPT importer's per-message loop in C (`memvault.importers._chatgpt`) against its
-Python reference (`chatgpt._messages`): the same documents, memories and warnings for every
-conversation, generated exports and arbitrary messages alike, and the same timestamps."""
+"""The ChatGPT importer's C parts (`memvault.importers._chatgpt`) against their Python
+reference: the message graph and times (`_Graph`), the per-message loop (`_messages`) and the
+timestamps (`iso`) give the same documents, memories and warnings for every conversation,
+generated exports, arbitrary messages and arbitrary graphs alike."""
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -45,17 +47,34 @@ def test_generated_exports_convert_the_same_in_c_and_python(
         calls.append(node)
         return original(reader, node, *args)
 
+    graphs: list[bool] = []  # per conversation: whether the C graph took it
+    c_graph = importer_module._c_graph
+
+    def counting_graph(*args: Any) -> Any:
+        result = c_graph(*args)
+        graphs.append(result is not None)
+        return result
+
     monkeypatch.setattr(importer_module._ConversationReader, "_message", counting)
+    monkeypatch.setattr(importer_module, "_c_graph", counting_graph)
     in_c = read_all(export)
     left_to_python = len(calls)
-    monkeypatch.setattr(importer_module, "_convert_messages", importer_module._messages)
-    calls.clear()
-    in_python = read_all(export)
-    total = len(calls)  # the reference converts every message in Python
+    in_python = python_reference(monkeypatch, lambda: read_all(export))
+    total = len(calls) - left_to_python  # the reference converts every message in Python
     assert in_c == in_python
     assert total == sum(len(c["messages"]) for c in in_python[0])
-    # Most messages are plain text, converted in C; the rest still came out the same.
+    # Most messages are plain text and most graphs plain trees, taken in C; the rest still
+    # came out the same.
     assert 0 < left_to_python < total / 2
+    assert graphs.count(True) > len(graphs) / 2
+
+
+def python_reference(monkeypatch: pytest.MonkeyPatch, run: Callable[[], Any]) -> Any:
+    """What `run` gives with the importer's C parts replaced by their Python reference."""
+    with monkeypatch.context() as patch:
+        patch.setattr(importer_module, "_convert_messages", importer_module._messages)
+        patch.setattr(importer_module, "_c_graph", lambda *args: None)
+        return run()
 
 
 def test_a_tool_call_is_left_to_python_and_placed_like_any_message() -> None:
@@ -69,9 +88,7 @@ def test_a_tool_call_is_left_to_python_and_placed_like_any_message() -> None:
         "create_time": 1700000000.5,
     }
     conversation = {"id": "c", "mapping": {"m1": {"id": "m1", "message": message}}}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(importer_module, "_convert_messages", importer_module._messages)
-        expected = convert(conversation)
+    expected = python_reference(pytest.MonkeyPatch(), lambda: convert(conversation))
     assert convert(conversation) == expected
     (converted,) = expected[0]["messages"]
     assert converted["tool_calls"] == [{"name": "python", "input": "x = 1"}]
@@ -216,9 +233,7 @@ def test_any_message_converts_the_same_in_c_and_python(
             **extra,
         }
     raw = {"id": "conversation", "create_time": 1700000000.25, "mapping": mapping}
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(importer_module, "_convert_messages", importer_module._messages)
-        expected = convert(raw)
+    expected = python_reference(pytest.MonkeyPatch(), lambda: convert(raw))
     assert convert(raw) == expected
 
 
@@ -260,3 +275,78 @@ def test_an_error_in_the_python_fallback_propagates() -> None:
             failing,
             *importer_module._TABLES,
         )
+
+
+# -- arbitrary graphs --------------------------------------------------------------------------
+
+KEYS = [f"k{n}" for n in range(6)]
+references = st.one_of(st.sampled_from([*KEYS, "gone"]), st.none(), st.integers(0, 3))
+
+
+@st.composite
+def mappings(draw: st.DrawFn) -> dict[str, Any]:
+    """A mapping of up to six nodes: mostly a well-formed tree (each node listed by its parent),
+    with empty nodes, damaged parents and children lists, orphans, cycles and odd times."""
+    keys = draw(st.lists(st.sampled_from(KEYS), min_size=1, max_size=6, unique=True))
+    parents: dict[str, Any] = {}
+    for index, key in enumerate(keys):
+        earlier = keys[:index]
+        parents[key] = draw(st.sampled_from(earlier)) if earlier and draw(st.booleans()) else None
+    mapping: dict[str, Any] = {}
+    for key in keys:
+        node: dict[str, Any] = {"id": key}
+        if draw(st.integers(0, 5)) == 0:
+            node["message"] = None
+        else:
+            node["message"] = draw(
+                st.fixed_dictionaries({}, optional={"create_time": times, "id": texts})
+            )
+        node["parent"] = parents[key] if draw(st.integers(0, 5)) else draw(references)
+        listed = [k for k in keys if parents[k] == key]
+        damage = draw(st.integers(0, 7))
+        if damage == 0:
+            listed = draw(st.lists(references, max_size=3))
+        elif damage == 1 and listed:
+            listed = listed[1:]
+        elif damage == 2:
+            listed = listed + listed[:1]
+        if damage != 3:
+            node["children"] = listed
+        mapping[key] = node
+    return mapping
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mapping=mappings(),
+    created=st.one_of(st.none(), st.floats(1, 2e9)),
+    updated=st.one_of(st.none(), st.floats(1, 2e9)),
+)
+def test_any_graph_reads_the_same_in_c_and_python(
+    mapping: dict[str, Any], created: float | None, updated: float | None
+) -> None:
+    """`_Graph` with the C reading and without it: the same kept and empty nodes, parents,
+    children, order, own times and times (C declines what it does not read as Python does)."""
+
+    def read() -> tuple[Any, ...]:
+        graph = importer_module._Graph(mapping, "w", created, updated)
+        return (graph.kept, graph.empty, graph.parent, graph.children, graph.order, graph.own,
+                graph.times)  # fmt: skip
+
+    assert read() == python_reference(pytest.MonkeyPatch(), read)
+
+
+def test_the_c_graph_reads_a_plain_tree_and_declines_a_damaged_one() -> None:
+    """What the generated-export test relies on: C takes the common tree itself."""
+    tree = {
+        "root": {"id": "root", "message": None, "parent": None, "children": ["a"]},
+        "a": {"id": "a", "message": {"create_time": 0}, "parent": "root", "children": ["b"]},
+        "b": {"id": "b", "message": {"create_time": 5.5}, "parent": "a", "children": []},
+    }
+    kept, empty, parents, children, order, own, when = _chatgpt.graph(tree, None, 9.0)
+    assert (kept, empty, order) == (["a", "b"], ["root"], ["a", "b"])
+    assert parents == {"a": None, "b": "a"} and children == {"a": ["b"], "b": []}
+    assert own == {"a": None, "b": 5.5}
+    assert when == {"a": 5.5, "b": 5.5}  # a's time from its descendant
+    tree["a"]["children"] = []  # b is not listed by its parent: Python repairs that
+    assert _chatgpt.graph(tree, None, None) is None
