@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from memvault.importers import _chatgpt
 from memvault.importers import chatgpt as importer_module
 from memvault.importers.base import ImportedConversation, ImportedMemory
+from memvault.importers.ids import stable_id
 from memvault.importers.ingest import make_context
 from memvault.sources import open_target
 from providergen import chatgpt as gen
@@ -350,3 +351,16 @@ def test_the_c_graph_reads_a_plain_tree_and_declines_a_damaged_one() -> None:
     assert when == {"a": 5.5, "b": 5.5}  # a's time from its descendant
     tree["a"]["children"] = []  # b is not listed by its parent: Python repairs that
     assert _chatgpt.graph(tree, None, None) is None
+
+
+@given(
+    provider_id=st.text(max_size=20),
+    nodes=st.lists(st.text(max_size=40), max_size=8, unique=True),
+)
+def test_message_ids_in_c_equal_python_and_stable_id(provider_id: str, nodes: list[str]) -> None:
+    """Each message id is `stable_id("chatgpt", "message", conversation, node)`, whatever the
+    node's characters (lengths count code points, as in Python)."""
+    fast = importer_module._message_ids(provider_id, nodes)
+    assert fast == importer_module._message_ids_py(provider_id, nodes)
+    for node in nodes:
+        assert fast[node] == stable_id("chatgpt", "message", provider_id, node)

@@ -11,6 +11,16 @@
  *       Python code, which words its warnings.  Every message then gets its
  *       ids, its time and the node members with no PAM home.
  *
+ *   graph(mapping, created, updated) -> (kept, empty, parents, children, order,
+ *                                          own, times) | None
+ *       A conversation's message graph and each message's time, as
+ *       `chatgpt._Graph` reads them, for the common graph (every child listed
+ *       once by its parent); None for any other, which `_Graph` repairs.
+ *
+ *   message_ids(base, nodes) -> {node: id}
+ *       The UUID v5 of each message (`chatgpt._message_ids`), hashed with the
+ *       hashlib SHA-1 object `base` the caller prepared.
+ *
  *   iso(epoch) -> str
  *       Unix seconds (0 <= epoch < year 3001) as RFC 3339 UTC, microseconds
  *       rounded half to even and written only when there are any, as
@@ -912,6 +922,96 @@ finish:
     return result;
 }
 
+/* ----------------------------------------------------------------------
+ * Message ids
+ * ---------------------------------------------------------------------- */
+
+static PyObject *S_copy, *S_update, *S_digest;
+
+/* The UUID v5 text of a SHA-1 digest: its first 16 bytes, version 5, RFC 4122
+   variant (what `uuid.uuid5` makes of the same hash). */
+static PyObject *
+uuid5_text(const unsigned char *digest)
+{
+    static const char hex[] = "0123456789abcdef";
+    unsigned char bytes[16];
+    memcpy(bytes, digest, 16);
+    bytes[6] = (unsigned char)((bytes[6] & 0x0f) | 0x50);
+    bytes[8] = (unsigned char)((bytes[8] & 0x3f) | 0x80);
+    char text[36];
+    int at = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i == 4 || i == 6 || i == 8 || i == 10)
+            text[at++] = '-';
+        text[at++] = hex[bytes[i] >> 4];
+        text[at++] = hex[bytes[i] & 0x0f];
+    }
+    return PyUnicode_FromStringAndSize(text, 36);
+}
+
+static PyObject *
+message_ids(PyObject *module, PyObject *args)
+{
+    PyObject *base, *nodes;
+    if (!PyArg_ParseTuple(args, "OO!:message_ids", &base, &PyList_Type, &nodes))
+        return NULL;
+    PyObject *result = PyDict_New();
+    if (result == NULL)
+        return NULL;
+    char *name = NULL;
+    Py_ssize_t room = 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(nodes); i++) {
+        PyObject *node = PyList_GET_ITEM(nodes, i);
+        if (!PyUnicode_Check(node)) {
+            PyErr_SetString(PyExc_TypeError, "a node id must be a str");
+            goto error;
+        }
+        Py_ssize_t size;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(node, &size);
+        if (utf8 == NULL)
+            goto error;
+        /* "<length in code points>:<node id>", as UTF-8 */
+        if (room < size + 32) {
+            PyMem_Free(name);
+            room = size + 32;
+            name = PyMem_Malloc(room);
+            if (name == NULL) {
+                PyErr_NoMemory();
+                goto error;
+            }
+        }
+        int used = snprintf(name, 32, "%zd:", PyUnicode_GET_LENGTH(node));
+        memcpy(name + used, utf8, size);
+        PyObject *hash = PyObject_CallMethodNoArgs(base, S_copy);
+        if (hash == NULL)
+            goto error;
+        PyObject *data = PyBytes_FromStringAndSize(name, used + size);
+        PyObject *done = data == NULL ? NULL : PyObject_CallMethodOneArg(hash, S_update, data);
+        Py_XDECREF(data);
+        PyObject *digest = done == NULL ? NULL : PyObject_CallMethodNoArgs(hash, S_digest);
+        Py_XDECREF(done);
+        Py_DECREF(hash);
+        if (digest == NULL)
+            goto error;
+        if (!PyBytes_Check(digest) || PyBytes_GET_SIZE(digest) < 16) {
+            Py_DECREF(digest);
+            PyErr_SetString(PyExc_TypeError, "the hash's digest must be 16 bytes or more");
+            goto error;
+        }
+        PyObject *text = uuid5_text((const unsigned char *)PyBytes_AS_STRING(digest));
+        Py_DECREF(digest);
+        if (set_new(result, node, text) < 0)
+            goto error;
+    }
+    PyMem_Free(name);
+    return result;
+
+error:
+    PyMem_Free(name);
+    Py_DECREF(result);
+    return NULL;
+}
+
 /* ---------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -925,6 +1025,11 @@ static PyMethodDef methods[] = {
      "times) | None\n\n"
      "A ChatGPT conversation's message graph and each message's time (see "
      "memvault.importers.chatgpt._Graph), or None where Python must decide."},
+    {"message_ids", message_ids, METH_VARARGS,
+     "message_ids(base, nodes) -> {node: id}\n\n"
+     "For each node, the UUID v5 of the SHA-1 `base` (a hashlib object holding the hashed "
+     "prefix of the name) continued with \"<length>:<node>\" (see "
+     "memvault.importers.chatgpt._message_ids)."},
     {"iso", iso, METH_O, "iso(epoch) -> str: Unix seconds as RFC 3339 UTC."},
     {NULL, NULL, 0, NULL},
 };
@@ -972,5 +1077,8 @@ PyInit__chatgpt(void)
     INTERN(S_provider_parent, "provider_parent");
     INTERN(S_node, "node");
     INTERN(S_children, "children");
+    INTERN(S_copy, "copy");
+    INTERN(S_update, "update");
+    INTERN(S_digest, "digest");
     return PyModule_Create(&module_def);
 }

@@ -33,6 +33,7 @@ import orjson
 from memvault._speedups import value_end
 from memvault.canonical import content_hash
 from memvault.importers._chatgpt import graph as _c_graph_of
+from memvault.importers._chatgpt import message_ids as _c_message_ids
 from memvault.importers._chatgpt import messages as _c_messages
 from memvault.importers.base import (
     ImportContext,
@@ -353,9 +354,22 @@ _DATES: dict[int, str] = {}
 
 def _message_ids(provider_id: str, nodes: list[str]) -> dict[str, str]:
     """`stable_id("chatgpt", "message", provider_id, node)` for many nodes: the same UUID v5,
-    with the shared prefix of the name hashed once (a conversation has hundreds of nodes)."""
+    with the shared prefix of the name hashed once (a conversation has hundreds of nodes),
+    each node's rest hashed and written in C (`_chatgpt.message_ids`; `_message_ids_py` is
+    its reference)."""
+    return _c_message_ids(_message_hash(provider_id), nodes)
+
+
+def _message_hash(provider_id: str) -> Any:
+    """SHA-1 of memvault's namespace and the prefix every message name of the conversation
+    shares."""
     prefix = "\x1f".join(f"{len(p)}:{p}" for p in (PROVIDER, "message", provider_id)) + "\x1f"
-    base = hashlib.sha1(NAMESPACE.bytes + prefix.encode(), usedforsecurity=False)
+    return hashlib.sha1(NAMESPACE.bytes + prefix.encode(), usedforsecurity=False)
+
+
+def _message_ids_py(provider_id: str, nodes: list[str]) -> dict[str, str]:
+    """The reference for `_message_ids`."""
+    base = _message_hash(provider_id)
     result = {}
     copy = base.copy
     variant = _VARIANT
