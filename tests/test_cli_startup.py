@@ -4,6 +4,7 @@ client."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -29,7 +30,7 @@ def test_command_table_names_every_command_and_the_module_that_registers_it() ->
         assert registered == {c for c, m in COMMAND_MODULES.items() if m == module}, module
 
 
-def _loaded_after(*argv: str) -> set[str]:
+def _loaded_after(*argv: str, env: dict[str, str] | None = None) -> set[str]:
     script = (
         "import sys\n"
         f"sys.argv = ['memvault', *{list(argv)!r}]\n"
@@ -41,7 +42,12 @@ def _loaded_after(*argv: str) -> set[str]:
         "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
     )
     run = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env=env,
     )
     return set(run.stderr.split())
 
@@ -72,3 +78,44 @@ def test_validate_still_reads_a_bundle_by_content(tmp_path: Path) -> None:
     loaded = _loaded_after("validate", str(path))
     assert "memvault.formats.aimem.reader" in loaded
     assert "memvault.formats.pam.validate" in loaded  # the command module imports it anyway
+
+
+def test_importing_a_provider_export_loads_no_pam_exchange_merge_aimem_or_extractor(
+    tmp_path: Path,
+) -> None:
+    """`memvault import` of a ChatGPT export needs the vault and the importer only: the PAM
+    import and export, the merge, the AIMEM bundle code and the extractors (for --extract)
+    are loaded by the branches that use them (they cost ~0.3 s of every such import)."""
+    export = tmp_path / "conversations.json"
+    export.write_text("[]", encoding="utf-8")
+    home = tmp_path / "home"
+    init = subprocess.run(
+        [sys.executable, "-m", "memvault", "init", "--home", str(home)],
+        env={**os.environ, "MEMVAULT_PASSPHRASE": "pw"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert init.returncode == 0, init.stderr
+    loaded = _loaded_after(
+        "import",
+        str(export),
+        "--from",
+        "chatgpt",
+        "--home",
+        str(home),
+        "--json",
+        env={**os.environ, "MEMVAULT_PASSPHRASE": "pw"},
+    )
+    assert "memvault.importers.chatgpt" in loaded and "memvault.vault" in loaded
+    heavy_modules = (
+        "memvault.exchange",
+        "memvault.formats.pam.merge",
+        "memvault.aimem_exchange",
+        "memvault.formats.aimem.validate",
+        "memvault.extract.rules",
+        "memvault.extract.llm",
+    )
+    for heavy in heavy_modules:
+        assert heavy not in loaded, heavy

@@ -21,10 +21,11 @@ from memvault.cli.common import (
     refuse_with_findings,
     usage_error,
 )
-from memvault.exchange import SIGNATURE_WARNING, ImportRefused
-from memvault.formats.aimem.validate import is_producer_namespace
 
+# memvault.exchange and the AIMEM validator are imported where used: `memvault import` of a
+# provider export only asks `find_bundle`, and should not pay for loading them.
 if TYPE_CHECKING:
+    from memvault.exchange import ImportRefused
     from memvault.formats.aimem.container import LocatedBundle
     from memvault.sources import AgePassphrase
 
@@ -75,6 +76,7 @@ def export_aimem(
     """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.aimem_exchange)."""
     from memvault.aimem_exchange import SCOPES, export_bundle
     from memvault.exchange import ExportError
+    from memvault.formats.aimem.validate import is_producer_namespace
 
     chosen = (scope or ("SINCE" if since is not None else "FULL")).upper()
     if chosen not in SCOPES:
@@ -133,6 +135,7 @@ def import_aimem(
 ) -> None:
     """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
     from memvault.aimem_exchange import import_bundle
+    from memvault.exchange import SIGNATURE_WARNING, ImportRefused
 
     with open_vault(options) as vault:
         try:
@@ -193,6 +196,7 @@ def convert_interchange(
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
     from memvault.aimem_exchange import ConvertError, convert_file
+    from memvault.formats.aimem.validate import is_producer_namespace
 
     target = to.lower()
     if target not in ("aimem", "pam"):

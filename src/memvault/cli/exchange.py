@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
-from memvault.cli.bundles import export_aimem, find_bundle, import_aimem, sealed_bundle
+from memvault.cli.bundles import find_bundle
 from memvault.cli.common import (
     EXIT_USAGE,
     HomeOption,
@@ -35,21 +35,14 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
-from memvault.exchange import (
-    EXPORT_FORMATS,
-    SIGNATURE_WARNING,
-    ExportHooks,
-    ImportHooks,
-    ImportRefused,
-    export_vault,
-    import_into_vault,
-)
-from memvault.formats.pam.merge import MergeError, merge_exports
-from memvault.store.base import KeyRecord
 from memvault.vault import Vault
 
+# memvault.exchange (PAM export and import), the merge and the AIMEM commands are imported by
+# the commands that use them: importing a provider export loads none of them.
 if TYPE_CHECKING:
+    from memvault.exchange import ExportHooks, ImportHooks
     from memvault.formats.aimem.container import LocatedBundle
+    from memvault.store.base import KeyRecord
 
 PANEL = "Exchange"
 
@@ -73,6 +66,7 @@ def export_hooks(
     from memvault.crypto.agefile import AgeError, encryptor
     from memvault.crypto.keys import InvalidKey, SigningKey
     from memvault.crypto.signing import signer
+    from memvault.exchange import ExportHooks
 
     sign_hook = None
     if sign:
@@ -118,6 +112,7 @@ def import_hooks(
     identities). Signatures are verified by the validation an import starts with; one that
     does not verify refuses the import unless the user allows it (then `SIGNATURE_WARNING`)."""
     from memvault.crypto.agefile import decrypted_path
+    from memvault.exchange import ImportHooks
 
     def decrypt(path: Path) -> AbstractContextManager[Path | None]:
         return decrypted_path(path, passphrase=passphrase, identities=identities or ())
@@ -253,6 +248,9 @@ def export(
     memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/ ·
     memvault export --sign --encrypt -o backup.zip  (writes backup.zip.age)
     """
+    from memvault.cli.bundles import export_aimem
+    from memvault.exchange import EXPORT_FORMATS, export_vault
+
     if format == "aimem":
         other = [
             name
@@ -444,6 +442,8 @@ def import_(
     memvault import memories.txt --from memory-text ·
     memvault import chatgpt-export.zip --extract
     """
+    from memvault.cli.bundles import import_aimem, sealed_bundle
+
     options = VaultOptions(home, passphrase_file)
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
@@ -472,6 +472,8 @@ def import_(
         return
     if then is not None:
         extract_needs_provider_export()
+    from memvault.exchange import SIGNATURE_WARNING, ImportRefused, import_into_vault
+
     hooks = import_hooks(ask_age, identities)
     sealed: LocatedBundle | None = None
     with open_vault(options) as vault, _age_errors():
@@ -554,6 +556,8 @@ def merge(
 
     Example: memvault merge full.zip delta.zip -o merged.zip
     """
+    from memvault.formats.pam.merge import MergeError, merge_exports
+
     try:
         result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
     except MergeError as exc:

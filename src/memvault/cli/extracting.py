@@ -274,12 +274,12 @@ def after_import_extraction(
     extract: bool, llm_url: str | None, llm_model: str | None, as_json: bool
 ) -> ExtractAfterImport | None:
     """The `--extract` step, its LLM settings checked before anything is imported."""
-    from memvault.extract.llm import LLMConfig, LLMError, LLMExtractor
-
     if not extract:
         if llm_url is not None or llm_model is not None:
             usage_error("--llm-url and --llm-model choose the extractor of --extract", "--extract")
         return None
+    from memvault.extract.llm import LLMConfig, LLMError, LLMExtractor
+
     try:
         config = LLMConfig.from_env(llm_url, llm_model)
     except LLMError as exc:

@@ -357,7 +357,8 @@ def _message_ids(provider_id: str, nodes: list[str]) -> dict[str, str]:
     with the shared prefix of the name hashed once (a conversation has hundreds of nodes),
     each node's rest hashed and written in C (`_chatgpt.message_ids`; `_message_ids_py` is
     its reference)."""
-    return _c_message_ids(_message_hash(provider_id), nodes)
+    ids: dict[str, str] = _c_message_ids(_message_hash(provider_id), nodes)
+    return ids
 
 
 def _message_hash(provider_id: str) -> Any:
