@@ -5,7 +5,10 @@ generated exports, arbitrary messages and arbitrary graphs alike."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import math
+import tracemalloc
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -364,3 +367,47 @@ def test_message_ids_in_c_equal_python_and_stable_id(provider_id: str, nodes: li
     assert fast == importer_module._message_ids_py(provider_id, nodes)
     for node in nodes:
         assert fast[node] == stable_id("chatgpt", "message", provider_id, node)
+
+
+def test_the_c_parts_hold_no_reference_they_should_not() -> None:
+    """Run every C function, on generated conversations, declined graphs, Python fallbacks
+    and a fallback that fails, over and over: the memory Python allocates stays where it was
+    (a leaked object per message would grow it by megabytes)."""
+    conversations = json.loads(gen.export(seed=3, count=30)["conversations.json"])
+    damaged = {"a": {"id": "a", "message": {}, "parent": None, "children": ["b"]}}
+
+    def fallback(node: str, message: dict[str, Any]) -> Any:
+        return {"raw_metadata": {"node": node}}, {"extra": True}
+
+    def failing(node: str, message: dict[str, Any]) -> Any:
+        raise RuntimeError(node)
+
+    def run_all() -> None:
+        for raw in conversations:
+            mapping = raw["mapping"]
+            read = _chatgpt.graph(mapping, 1.0, None)
+            assert read is not None
+            kept, _, parents, children, order, own, times = read
+            ids = importer_module._message_ids("c", kept)
+            for convert in (fallback, failing):
+                with contextlib.suppress(RuntimeError):
+                    _chatgpt.messages(
+                        order, mapping, ids, parents, children, times, own, convert,
+                        *importer_module._TABLES,
+                    )  # fmt: skip
+        assert _chatgpt.graph(damaged, None, None) is None
+        with pytest.raises(ValueError):
+            _chatgpt.iso(-1.0)
+
+    for _ in range(3):
+        run_all()
+    tracemalloc.start()
+    try:
+        run_all()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(50):
+            run_all()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024, grown
