@@ -19,8 +19,10 @@ all of them), every run's time is printed and the median runs are compared.
 
 `memvault import` reads the export in child processes while it writes to the vault (see
 docs/importers.md, "Performance"): its peak RSS is that of its largest process (what
-``wait4`` reports), and the peak of all its processes together is sampled from /proc too
-(pages the children share with the parent are counted in each, so it overstates).
+``wait4`` reports), and the peak of all its processes together is sampled from /proc too,
+twice: summed RSS (pages the children share with the parent counted in each, so it
+overstates) and summed PSS (each shared page split among the processes sharing it: the
+memory the import as a whole holds).
 """
 
 from __future__ import annotations
@@ -69,11 +71,12 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def _rss(pid: int) -> int:
+def _proc_kib(pid: int, name: str, field: str) -> int:
+    """A "Field:  N kB" line of /proc/PID/NAME, in bytes (0 once the process is gone)."""
     try:
-        with open(f"/proc/{pid}/status") as handle:
+        with open(f"/proc/{pid}/{name}") as handle:
             for line in handle:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1]) << 10
     except OSError:
         pass
@@ -82,13 +85,17 @@ def _rss(pid: int) -> int:
 
 @contextmanager
 def tree_rss() -> Iterator[list[int]]:
-    """The peak, sampled every 20 ms, of the summed RSS of this process's descendants."""
-    peak = [0]
+    """The peaks, sampled every 20 ms, of the summed RSS and the summed PSS of this process's
+    descendants: [rss, pss]."""
+    peak = [0, 0]
     stop = threading.Event()
 
     def sample() -> None:
         while not stop.wait(0.02):
-            peak[0] = max(peak[0], sum(_rss(p) for p in _descendants(os.getpid())))
+            tree = _descendants(os.getpid())
+            rss = sum(_proc_kib(p, "status", "VmRSS:") for p in tree)
+            pss = sum(_proc_kib(p, "smaps_rollup", "Pss:") for p in tree)
+            peak[0], peak[1] = max(peak[0], rss), max(peak[1], pss)
 
     thread = threading.Thread(target=sample, daemon=True)
     thread.start()
@@ -106,9 +113,9 @@ def _round(
     runs: dict[str, list[Measurement]],
     *,
     skip_sdk: bool,
-) -> int:
+) -> tuple[int, int]:
     """One import into a fresh vault, one convert, one SDK convert; the import's processes'
-    sampled peak RSS together."""
+    sampled peak RSS and PSS together."""
     env = {
         **os.environ,
         "MEMVAULT_HOME": str(scratch / "vault"),
@@ -134,7 +141,7 @@ def _round(
             )
         )
         shutil.rmtree(out, ignore_errors=True)
-    return together[0]
+    return together[0], together[1]
 
 
 def main() -> None:
@@ -156,14 +163,17 @@ def main() -> None:
     print(f"input: {source} ({fmt_bytes(size)}); load average {os.getloadavg()[0]:.2f}")
     memvault = Path(sys.executable).with_name("memvault")
     runs: dict[str, list[Measurement]] = {"import": [], "convert": [], "sdk": []}
-    together: list[int] = []
+    together: list[tuple[int, int]] = []
     for _ in range(args.repeat):
         with tempfile.TemporaryDirectory(dir=DATA) as scratch:
-            rss = _round(memvault, source, Path(scratch), runs, skip_sdk=args.skip_sdk)
-            together.append(rss)
+            together.append(_round(memvault, source, Path(scratch), runs, skip_sdk=args.skip_sdk))
     ours, converted = median_run(runs["import"]), median_run(runs["convert"])
     print(f"memvault import:  {ours.summary()}")
-    print(f"  all its processes together: peak RSS {fmt_bytes(max(together))} (sampled)")
+    rss, pss = max(r for r, _ in together), max(p for _, p in together)
+    print(
+        f"  all its processes together (sampled): peak RSS {fmt_bytes(rss)}, "
+        f"peak PSS {fmt_bytes(pss)}"
+    )
     print(f"  {ours.stdout.strip().replace(chr(10), ' ')[:400]}")
     print(f"memvault convert: {converted.summary()}")
     if args.repeat > 1:

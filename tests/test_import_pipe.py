@@ -25,9 +25,10 @@ from memvault.importers.base import (
     ImportRecord,
 )
 from memvault.importers.chatgpt import IMPORTER, ChatGPTImporter
-from memvault.importers.ingest import ingest, make_context, stored
+from memvault.importers.ingest import IngestResult, ingest, make_context, store_records, stored
 from memvault.sources import Target, open_target
 from memvault.store.documents import EncodedDocument
+from memvault.store.sqlite import BULK_CACHE_KIB, CACHE_KIB
 from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_folder, write_zip
@@ -270,3 +271,24 @@ def test_a_childs_pipe_holds_a_megabyte_so_it_can_write_ahead() -> None:
     finally:
         os.close(read_fd)
         os.close(write_fd)
+
+
+def test_conversations_are_written_with_a_smaller_page_cache(tmp_path: Path) -> None:
+    """While an import stores conversations SQLite's page cache is held to BULK_CACHE_KIB
+    (their pages are written once, never read back); the vault's own size comes back after,
+    also when the import fails."""
+    seen: list[int] = []
+
+    def records(fail: bool) -> Iterator[Any]:
+        seen.append(vault.store.execute_raw("PRAGMA cache_size")[0][0])
+        if fail:
+            raise ImportFormatError("conversations.json", "cut short")
+        yield from ()
+
+    with make_vault(tmp_path / "vault") as vault:
+        store_records(vault, records(False), IngestResult("chatgpt-importer/2026.11"))
+        assert vault.store.execute_raw("PRAGMA cache_size") == [(-CACHE_KIB,)]
+        with pytest.raises(ImportFormatError):
+            store_records(vault, records(True), IngestResult("chatgpt-importer/2026.11"))
+        assert vault.store.execute_raw("PRAGMA cache_size") == [(-CACHE_KIB,)]
+    assert seen == [-BULK_CACHE_KIB, -BULK_CACHE_KIB]

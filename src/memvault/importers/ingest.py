@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -157,6 +158,14 @@ def stored(document: Any) -> StoredConversation:
     )
 
 
+def _bulk_cache(vault: Vault) -> AbstractContextManager[None]:
+    """A smaller page cache while conversations are written (`BULK_CACHE_KIB`)."""
+    from memvault.store.sqlite import BULK_CACHE_KIB, SQLiteStore
+
+    store = vault.store
+    return store.cache_limit(BULK_CACHE_KIB) if isinstance(store, SQLiteStore) else nullcontext()
+
+
 def store_records(
     vault: Vault,
     records: Iterable[ImportRecord | StoredConversation],
@@ -182,7 +191,7 @@ def store_records(
             result.messages_new += fresh
         batch.clear()
 
-    with vault.store.transaction():
+    with vault.store.transaction(), _bulk_cache(vault):
         for record in records:
             if isinstance(record, ImportedConversation | StoredConversation):
                 conversation = (
