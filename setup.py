@@ -1,6 +1,7 @@
 """Build the C accelerators: RFC 8785 canonical JSON, JSON span scanning and the PAM
 validator's per-memory checks (`_speedups`), the conservative memory schema check
-(`_memory_schema`), and the ChatGPT importer's per-message loop (`importers._chatgpt`).
+(`_memory_schema`), the ChatGPT importer's per-message loop (`importers._chatgpt`) and its
+converter of common conversations from bytes to bytes (`importers._chatgpt_direct`).
 
 Everything else is declared in pyproject.toml.
 """
@@ -22,6 +23,13 @@ setup(
         Extension(
             "memvault.importers._chatgpt",
             sources=["src/memvault/importers/_chatgpt.c"],
+            depends=["src/memvault/importers/_chatgpt_common.h"],
+            extra_compile_args=["-O2", "-std=c99", "-Wall"],
+        ),
+        Extension(
+            "memvault.importers._chatgpt_direct",
+            sources=["src/memvault/importers/_chatgpt_direct.c"],
+            depends=["src/memvault/importers/_chatgpt_common.h"],
             extra_compile_args=["-O2", "-std=c99", "-Wall"],
         ),
     ]

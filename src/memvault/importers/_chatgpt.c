@@ -31,12 +31,7 @@
  *
  * Plain CPython C API, C99.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
+#include "_chatgpt_common.h"
 
 static PyObject *S_author, *S_role, *S_id, *S_metadata, *S_model_slug, *S_model,
     *S_attachments, *S_citations, *S_content, *S_content_type, *S_text, *S_parts,
@@ -44,81 +39,16 @@ static PyObject *S_author, *S_role, *S_id, *S_metadata, *S_model_slug, *S_model,
     *S_raw_metadata, *S_message_id, *S_message, *S_parent, *S_parent_id,
     *S_children_ids, *S_created_at, *S_create_time, *S_provider_parent, *S_node, *S_children;
 
-/* Seconds of the latest time a ChatGPT timestamp may hold (year 3000), and a
-   day more: `_epoch` refuses anything later. */
-#define LAST_SECOND 32503766400.0
-
 /* ----------------------------------------------------------------------
  * iso
  * ---------------------------------------------------------------------- */
 
-/* The civil date of a day counted from 1970-01-01 (proleptic Gregorian). */
-static void
-civil_date(long long day, long long *year, int *month, int *mday)
-{
-    long long z = day + 719468; /* days since 0000-03-01 */
-    long long era = (z >= 0 ? z : z - 146096) / 146097;
-    long long doe = z - era * 146097;                                  /* [0, 146096] */
-    long long yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365; /* [0, 399] */
-    long long doy = doe - (365 * yoe + yoe / 4 - yoe / 100);           /* [0, 365] */
-    long long mp = (5 * doy + 2) / 153;                                /* [0, 11], March first */
-    *mday = (int)(doy - (153 * mp + 2) / 5 + 1);
-    *month = (int)(mp < 10 ? mp + 3 : mp - 9);
-    *year = yoe + era * 400 + (*month <= 2);
-}
-
-/* `value` in `width` decimal digits, zero-padded (0 <= value < 10^width). */
-static void
-put_digits(char *out, long long value, int width)
-{
-    for (int i = width - 1; i >= 0; i--) {
-        out[i] = (char)('0' + value % 10);
-        value /= 10;
-    }
-}
-
 static PyObject *
 iso_of(double epoch)
 {
-    if (!(epoch >= 0.0 && epoch < LAST_SECOND)) {
-        char shown[40];
-        snprintf(shown, sizeof shown, "%.17g", epoch);
-        PyErr_Format(PyExc_ValueError, "not a ChatGPT timestamp: %s", shown);
-        return NULL;
-    }
-    long long seconds = (long long)epoch;
-    /* round() in Python: half to even, which is the default rounding mode. */
-    long long micros = (long long)nearbyint((epoch - (double)seconds) * 1e6);
-    if (micros >= 1000000) {
-        seconds += 1;
-        micros -= 1000000;
-    }
-    long long year;
-    int month, mday;
-    civil_date(seconds / 86400, &year, &month, &mday);
-    long long rest = seconds % 86400;
-    /* "YYYY-MM-DDTHH:MM:SS[.ffffff]Z", written digit by digit (snprintf cost a
-       tenth of the loop). */
-    char text[32];
-    put_digits(text, year, 4);
-    text[4] = '-';
-    put_digits(text + 5, month, 2);
-    text[7] = '-';
-    put_digits(text + 8, mday, 2);
-    text[10] = 'T';
-    put_digits(text + 11, rest / 3600, 2);
-    text[13] = ':';
-    put_digits(text + 14, rest / 60 % 60, 2);
-    text[16] = ':';
-    put_digits(text + 17, rest % 60, 2);
-    Py_ssize_t size = 19;
-    if (micros) {
-        text[size++] = '.';
-        put_digits(text + size, micros, 6);
-        size += 6;
-    }
-    text[size++] = 'Z';
-    return PyUnicode_FromStringAndSize(text, size);
+    char text[ISO_SIZE];
+    Py_ssize_t size = iso_text(epoch, text);
+    return size < 0 ? NULL : PyUnicode_FromStringAndSize(text, size);
 }
 
 static PyObject *
@@ -926,29 +856,6 @@ finish:
  * Message ids
  * ---------------------------------------------------------------------- */
 
-static PyObject *S_copy, *S_update, *S_digest;
-
-/* The UUID v5 text of a SHA-1 digest: its first 16 bytes, version 5, RFC 4122
-   variant (what `uuid.uuid5` makes of the same hash). */
-static PyObject *
-uuid5_text(const unsigned char *digest)
-{
-    static const char hex[] = "0123456789abcdef";
-    unsigned char bytes[16];
-    memcpy(bytes, digest, 16);
-    bytes[6] = (unsigned char)((bytes[6] & 0x0f) | 0x50);
-    bytes[8] = (unsigned char)((bytes[8] & 0x3f) | 0x80);
-    char text[36];
-    int at = 0;
-    for (int i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10)
-            text[at++] = '-';
-        text[at++] = hex[bytes[i] >> 4];
-        text[at++] = hex[bytes[i] & 0x0f];
-    }
-    return PyUnicode_FromStringAndSize(text, 36);
-}
-
 static PyObject *
 message_ids(PyObject *module, PyObject *args)
 {
@@ -968,39 +875,10 @@ message_ids(PyObject *module, PyObject *args)
         }
         Py_ssize_t size;
         const char *utf8 = PyUnicode_AsUTF8AndSize(node, &size);
-        if (utf8 == NULL)
-            goto error;
-        /* "<length in code points>:<node id>", as UTF-8 */
-        if (room < size + 32) {
-            PyMem_Free(name);
-            room = size + 32;
-            name = PyMem_Malloc(room);
-            if (name == NULL) {
-                PyErr_NoMemory();
-                goto error;
-            }
-        }
-        int used = snprintf(name, 32, "%zd:", PyUnicode_GET_LENGTH(node));
-        memcpy(name + used, utf8, size);
-        PyObject *hash = PyObject_CallMethodNoArgs(base, S_copy);
-        if (hash == NULL)
-            goto error;
-        PyObject *data = PyBytes_FromStringAndSize(name, used + size);
-        PyObject *done = data == NULL ? NULL : PyObject_CallMethodOneArg(hash, S_update, data);
-        Py_XDECREF(data);
-        PyObject *digest = done == NULL ? NULL : PyObject_CallMethodNoArgs(hash, S_digest);
-        Py_XDECREF(done);
-        Py_DECREF(hash);
-        if (digest == NULL)
-            goto error;
-        if (!PyBytes_Check(digest) || PyBytes_GET_SIZE(digest) < 16) {
-            Py_DECREF(digest);
-            PyErr_SetString(PyExc_TypeError, "the hash's digest must be 16 bytes or more");
-            goto error;
-        }
-        PyObject *text = uuid5_text((const unsigned char *)PyBytes_AS_STRING(digest));
-        Py_DECREF(digest);
-        if (set_new(result, node, text) < 0)
+        char text[UUID_SIZE];
+        if (utf8 == NULL ||
+            node_uuid(base, utf8, size, PyUnicode_GET_LENGTH(node), &name, &room, text) < 0 ||
+            set_new(result, node, PyUnicode_FromStringAndSize(text, UUID_SIZE)) < 0)
             goto error;
     }
     PyMem_Free(name);
@@ -1077,8 +955,7 @@ PyInit__chatgpt(void)
     INTERN(S_provider_parent, "provider_parent");
     INTERN(S_node, "node");
     INTERN(S_children, "children");
-    INTERN(S_copy, "copy");
-    INTERN(S_update, "update");
-    INTERN(S_digest, "digest");
+    if (common_init() < 0)
+        return NULL;
     return PyModule_Create(&module_def);
 }

@@ -7,7 +7,10 @@ yields, streaming, two kinds of records:
   against the official conversation schema), with `import_metadata` filled from the context;
 - `ImportedMemory`: a PAM memory object (a dict per the memory-store schema, `content_hash`
   computed) for memories the provider itself exports (ChatGPT custom instructions and `bio`
-  writes, Claude `memories.json`, a pasted memory list…).
+  writes, Claude `memories.json`, a pasted memory list…);
+- `ConversationJson`, in place of an `ImportedConversation`, only when the caller asks for it
+  (`ImportContext.conversations_as_json`) and the importer can write the document's JSON
+  directly (ChatGPT's common conversations).
 
 Importers never touch the vault: the caller stores what they yield, in one transaction.
 """
@@ -52,6 +55,10 @@ class ImportContext:
     warnings: list[str] = field(default_factory=list)
     #: called with the number of bytes read so far, for progress bars
     progress: Any = None
+    #: the reader takes a conversation as `ConversationJson` where the importer can write its
+    #: JSON directly (what an import's reader process sends on as it is); else always as
+    #: `ImportedConversation`
+    conversations_as_json: bool = False
 
     def import_metadata(
         self, importer: ImporterId, source_file: str | None = None
@@ -74,11 +81,26 @@ class ImportedConversation:
 
 
 @dataclass(frozen=True, slots=True)
+class ConversationJson:
+    """A conversation as the JSON of its document, keys sorted (what `orjson.dumps(document,
+    option=OPT_SORT_KEYS)` makes of the `ImportedConversation` document), with the members the
+    vault's index keeps beside it. Only when `ImportContext.conversations_as_json` is set."""
+
+    id: str
+    platform: str
+    title: str | None
+    created_at: str | None
+    updated_at: str | None
+    message_count: int
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class ImportedMemory:
     memory: Mapping[str, Any]
 
 
-ImportRecord = ImportedConversation | ImportedMemory
+ImportRecord = ImportedConversation | ImportedMemory | ConversationJson
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,9 @@ from memvault.canonical import content_hash
 from memvault.importers._chatgpt import graph as _c_graph_of
 from memvault.importers._chatgpt import message_ids as _c_message_ids
 from memvault.importers._chatgpt import messages as _c_messages
+from memvault.importers._chatgpt_direct import convert as _direct
 from memvault.importers.base import (
+    ConversationJson,
     ImportContext,
     ImportedConversation,
     ImportedMemory,
@@ -132,11 +134,19 @@ class ChatGPTImporter(ShardableImporter):
         if shard:  # what the side files are worth saying is said by shard 0
             del context.warnings[before:]
         reader = _ConversationReader(self.id, context, account, feedback)
+        direct = reader.direct if context.conversations_as_json else None
         seen_memories: set[str] = set()
-        for index, raw in enumerate(_stream_items(entry, context, shard, shards)):
-            if raw is _SKIPPED:
+        for index, item in enumerate(_stream_items(entry, context, shard, shards)):
+            if item is _SKIPPED:
                 continue
             where = f"{entry.display}: conversation {index}"
+            converted = direct(item) if direct is not None else None
+            if converted is not None:
+                yield converted
+                if shards > 1:
+                    yield ItemDone(index)
+                continue
+            raw = _parse(item, where)
             if not isinstance(raw, dict):
                 raise ImportFormatError(where, f"expected an object, found {_kind(raw)}")
             conversation, memories = reader.convert(raw, where)
@@ -170,11 +180,10 @@ def conversations_entry(target: Target) -> Entry | None:
 def _stream_items(
     entry: Entry, context: ImportContext, shard: int = 0, shards: int = 1
 ) -> Iterator[Any]:
-    """The array's items one at a time. The C scanner finds each item's byte range in a
-    sliding window over the stream and orjson parses it: memory stays bounded by the largest
-    conversation and no Python runs per JSON token. An item orjson refuses is parsed again by
-    ijson's yajl, so what the export may hold stays the same (see docs/importers.md). Items
-    whose index modulo `shards` is not `shard` are only scanned, and yielded as `_SKIPPED`."""
+    """The array's items one at a time, as bytes (`_parse` reads one). The C scanner finds each
+    item's byte range in a sliding window over the stream: memory stays bounded by the
+    largest conversation and no Python runs per JSON token. Items whose index modulo `shards`
+    is not `shard` are only scanned, and yielded as `_SKIPPED`."""
     progress = context.progress
     with entry.stream() as raw:
         buf: bytes = raw.read(_BUFFER)
@@ -194,11 +203,7 @@ def _stream_items(
         expect_item = False  # after a ',' an item must follow
 
         def fail(reason: str) -> ImportFormatError:
-            return ImportFormatError(
-                f"{entry.display}: conversation {index}",
-                f"not valid JSON ({reason}); a ChatGPT conversations.json is one JSON array "
-                "of conversation objects",
-            )
+            return ImportFormatError(f"{entry.display}: conversation {index}", _not_json(reason))
 
         while True:
             pos = _skip_ws(buf, pos)
@@ -223,12 +228,7 @@ def _stream_items(
                     continue
                 raise fail(_offset_reason(str(exc), base)) from None
             if index % shards == shard:
-                chunk = buf[pos:end]
-                try:
-                    item = orjson.loads(chunk)
-                except orjson.JSONDecodeError:
-                    item = _yajl_item(chunk, fail)
-                yield item
+                yield buf[pos:end]
             else:
                 yield _SKIPPED  # another shard's: its structure is checked, nothing parsed
             index += 1
@@ -270,13 +270,25 @@ def _offset_reason(reason: str, base: int) -> str:
     return _AT_BYTE.sub(lambda m: f"at byte {base + int(m.group(1))}", reason)
 
 
-def _yajl_item(chunk: bytes, fail: Callable[[str], ImportFormatError]) -> Any:
-    """One item parsed by yajl, for the few inputs orjson refuses that yajl reads (a lone
-    UTF-16 surrogate escape, which yajl replaces): the same data imports as before."""
+def _parse(item: bytes, where: str) -> Any:
+    """One item of conversations.json, parsed by orjson; the few inputs orjson refuses that
+    yajl reads (a lone UTF-16 surrogate escape, which yajl replaces) by yajl, so what the
+    export may hold stays the same (see docs/importers.md)."""
     try:
-        return next(_BACKEND.items(io.BytesIO(chunk), "", use_float=True))
+        return orjson.loads(item)
+    except orjson.JSONDecodeError:
+        pass
+    try:
+        return next(_BACKEND.items(io.BytesIO(item), "", use_float=True))
     except (ijson.JSONError, ijson.IncompleteJSONError, UnicodeDecodeError) as exc:
-        raise fail(json_reason(exc)) from None
+        raise ImportFormatError(where, _not_json(json_reason(exc))) from None
+
+
+def _not_json(reason: str) -> str:
+    return (
+        f"not valid JSON ({reason}); a ChatGPT conversations.json is one JSON array of "
+        "conversation objects"
+    )
 
 
 def _side_file(target: Target, name: str) -> Any:
@@ -361,6 +373,10 @@ def _message_ids(provider_id: str, nodes: list[str]) -> dict[str, str]:
     return ids
 
 
+#: SHA-1 of memvault's id namespace, which every id's hash continues.
+_NAMESPACE_HASH: Final = hashlib.sha1(NAMESPACE.bytes, usedforsecurity=False)
+
+
 def _message_hash(provider_id: str) -> Any:
     """SHA-1 of memvault's namespace and the prefix every message name of the conversation
     shares."""
@@ -429,6 +445,20 @@ class _ConversationReader:
         self.feedback = feedback
         self.metadata_block = context.import_metadata(importer)
         self.extractor = extractor_of(context)
+        self._metadata_json = orjson.dumps(self.metadata_block, option=orjson.OPT_SORT_KEYS)
+        self._account_json = orjson.dumps(account)
+
+    def direct(self, item: bytes) -> ConversationJson | None:
+        """The conversation as its document's sorted-key JSON, written from `item` in C
+        (`_chatgpt_direct.convert`), when it has the common shape and no ratings; None when
+        `convert` must read it. The tests hold the two to the same bytes."""
+        done = _direct(item, _NAMESPACE_HASH, self._metadata_json, self._account_json)
+        if done is None:
+            return None
+        data, provider_id, cid, title, created_at, updated_at, count = done
+        if provider_id in self.feedback:  # ratings are `convert`'s to place
+            return None
+        return ConversationJson(cid, PROVIDER, title, created_at, updated_at, count, data)
 
     def convert(
         self, raw: dict[str, Any], where: str

@@ -35,6 +35,7 @@ import orjson
 
 from memvault.formats.pam.writer import conversation_filename, encode_document
 from memvault.importers.base import (
+    ConversationJson,
     ImportContext,
     ImportedConversation,
     ImportedMemory,
@@ -363,6 +364,9 @@ def _run_child(
 
     if context.progress is not None:
         context.progress = lambda done: send(_PROGRESS, str(done).encode())
+    # The vault keeps the sorted-key JSON: an importer that can write it directly need not
+    # build the document (this process's context is its own copy).
+    context.conversations_as_json = form == "store"
     records: Iterator[Any] = (
         importer.read_shard(target, context, shard, count)
         if count > 1 and isinstance(importer, ShardableImporter)
@@ -372,16 +376,7 @@ def _run_child(
         for record in records:
             if isinstance(record, ImportedConversation):
                 row = stored(record.document)
-                head = dumps(
-                    [
-                        row.id,
-                        row.platform,
-                        row.title,
-                        row.created_at,
-                        row.updated_at,
-                        row.message_count,
-                    ]
-                )
+                head = _index_columns(row)
                 if form == "pam":
                     body = encode_document(record.document, conversation_filename(row.id))
                 else:
@@ -390,6 +385,8 @@ def _run_child(
                 converted += 1
                 if converted % _COLLECT_EVERY == 0:
                     gc.collect()
+            elif isinstance(record, ConversationJson):
+                send(_CONVERSATION, _index_columns(record) + b"\n" + compress_json(record.data))
             elif isinstance(record, ImportedMemory):
                 send(_MEMORY, dumps(dict(record.memory)))
             elif isinstance(record, ItemDone):
@@ -411,6 +408,13 @@ def _run_child(
         except OSError:
             pass
         return 1
+
+
+def _index_columns(row: StoredConversation | ConversationJson) -> bytes:
+    """What a conversation frame carries before its document (`_split` reads it back)."""
+    return orjson.dumps(
+        [row.id, row.platform, row.title, row.created_at, row.updated_at, row.message_count]
+    )
 
 
 def _pickle_error(exc: BaseException) -> bytes:

@@ -1,0 +1,449 @@
+"""The ChatGPT importer's direct path (`memvault.importers._chatgpt_direct`): a conversation of
+the common shape written from the export's bytes straight to the JSON the vault keeps. Whatever
+it writes must be byte for byte what the importer's Python path (`orjson.loads`,
+`_ConversationReader.convert`, `orjson.dumps` with sorted keys) makes of the same bytes, with
+the same index columns, no memories and no warnings; anything else it must decline (None).
+
+Held on generated exports, on arbitrary conversations and JSON values (hypothesis), on every
+escape and number form JSON allows, and on damaged bytes."""
+
+from __future__ import annotations
+
+import json
+import random
+import tracemalloc
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from memvault.importers import chatgpt as importer_module
+from memvault.importers.base import (
+    ConversationJson,
+    ImportedConversation,
+    ImportedMemory,
+    ImportFormatError,
+)
+from memvault.importers.ingest import make_context, stored
+from memvault.sources import open_target
+from providergen import chatgpt as gen
+from providergen import write_zip
+from test_import_chatgpt_c import common_messages, messages
+
+NOW = datetime(2026, 11, 1, tzinfo=UTC)
+ACCOUNT = "user-Ab12"
+
+
+def reader(feedback: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+    context = make_context("conversations.json", "sha256:" + "0" * 64, now=NOW)
+    return importer_module._ConversationReader(
+        importer_module.IMPORTER.id, context, ACCOUNT, feedback or {}
+    )
+
+
+def by_python(item: bytes) -> tuple[bytes, Any, list[Any], list[str]] | None:
+    """What the importer's Python path makes of `item`: the document's sorted-key JSON, its
+    index columns, memories and warnings; None when it refuses the item."""
+    python = reader()
+    try:
+        raw = importer_module._parse(item, "w")
+        if not isinstance(raw, dict):
+            return None
+        document, memories = python.convert(raw, "w")
+    except ImportFormatError:
+        return None
+    row = stored(document)
+    columns = (row.id, row.platform, row.title, row.created_at, row.updated_at, row.message_count)
+    data = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
+    return data, columns, memories, python.context.warnings
+
+
+def check(item: bytes) -> bool:
+    """The direct path on `item` is the Python path or declines; whether it took it."""
+    direct = reader().direct(item)
+    if direct is None:
+        return False
+    expected = by_python(item)
+    assert expected is not None, "taken directly, refused by the Python path"
+    data, columns, memories, warnings = expected
+    assert memories == [] and warnings == []
+    assert direct.data == data
+    assert (direct.id, direct.platform, direct.title, direct.created_at, direct.updated_at,
+            direct.message_count) == columns  # fmt: skip
+    return True
+
+
+# -- generated exports ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [1, 7, 23])
+def test_generated_exports_are_written_directly_as_python_writes_them(seed: int) -> None:
+    """Every conversation of a generated export (all the cases the generator covers, English
+    and Portuguese) and plain chats: the common ones are taken directly, the same bytes; the
+    others (tool calls, attachments, custom instructions, memories) declined."""
+    items = json.loads(gen.export(seed=seed, count=40)["conversations.json"])
+    items += gen.conversations(seed + 1000, 20, full=False)
+    taken = [check(orjson.dumps(raw)) for raw in items]
+    assert 20 <= sum(taken) < len(taken)
+    # Pretty-printed and ASCII-escaped bytes of the same conversations: the same documents.
+    for raw in items[:10]:
+        check(json.dumps(raw, indent=2, ensure_ascii=True).encode())
+
+
+def test_a_whole_export_reads_the_same_with_and_without_the_direct_path(tmp_path: Any) -> None:
+    """The importer with `conversations_as_json`: the same records in the same order (a
+    `ConversationJson` where the document was written directly), memories and warnings."""
+    files = gen.export(seed=9, count=30)
+    plain = gen.conversations(99, 30, full=False)
+    files["conversations.json"] = json.dumps(
+        [*json.loads(files["conversations.json"]), *plain]
+    ).encode()
+    export = write_zip(files, tmp_path / "export.zip")
+
+    def read(as_json: bool) -> tuple[list[Any], list[str]]:
+        context = make_context(str(export), None, now=NOW)
+        context.conversations_as_json = as_json
+        with open_target(export) as target:
+            records = list(importer_module.IMPORTER.read(target, context))
+        return records, context.warnings
+
+    python, python_warnings = read(False)
+    direct, direct_warnings = read(True)
+    assert direct_warnings == python_warnings
+    assert len(direct) == len(python)
+    taken = 0
+    for ours, theirs in zip(direct, python, strict=True):
+        if isinstance(ours, ConversationJson):
+            taken += 1
+            assert isinstance(theirs, ImportedConversation)
+            assert ours.data == orjson.dumps(theirs.document, option=orjson.OPT_SORT_KEYS)
+        elif isinstance(ours, ImportedMemory):
+            assert isinstance(theirs, ImportedMemory) and ours.memory == theirs.memory
+        else:
+            assert isinstance(ours, ImportedConversation) and ours == theirs
+    assert taken >= 30
+
+
+def test_a_conversation_with_ratings_is_left_to_python() -> None:
+    """`message_feedback.json` ratings are placed by the Python path."""
+    raw = json.loads(gen.export(seed=2, count=1)["conversations.json"])[0]
+    raw["mapping"] = {k: v for k, v in raw["mapping"].items() if k == "client-created-root"}
+    item = orjson.dumps({**raw, "conversation_id": "c-1"})
+    assert reader().direct(item) is not None
+    assert reader({"c-1": [{"id": "x", "rating": "thumbsUp"}]}).direct(item) is None
+
+
+# -- arbitrary conversations ---------------------------------------------------------------
+
+json_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=12)
+json_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**20), 10**20),
+        st.floats(allow_nan=False, allow_infinity=False),
+        json_text,
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(json_text, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+#: Values the direct path writes itself: keys that need no escape, integers of 18 digits at
+#: most, floats Python writes without an exponent.
+plain_keys = st.text(
+    st.characters(min_codepoint=0x20, exclude_categories=["Cs"], exclude_characters='"\\'),
+    max_size=6,
+)
+plain_values = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**18) + 1, 10**18 - 1),
+        st.floats(allow_nan=False, allow_infinity=False).filter(lambda f: "e" not in repr(f)),
+        json_text,
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(plain_keys, inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+conversation_times = st.one_of(
+    st.none(), st.just(0), st.floats(-5, 4e10), st.integers(-5, 2_000_000_000), st.just("x")
+)
+
+
+@st.composite
+def conversations(draw: st.DrawFn) -> dict[str, Any]:
+    """A conversation of up to four messages under an empty root, mostly of the common shape,
+    with conversation members of every type where the importer tells types apart."""
+    chain = draw(st.lists(st.one_of(*[common_messages] * 9, messages), max_size=4))
+    mapping: dict[str, Any] = {
+        "client-created-root": {
+            "id": "client-created-root",
+            "message": None,
+            "parent": None,
+            "children": ["n0"] if chain else [],
+        }
+    }
+    for index, message in enumerate(chain):
+        node = f"n{index}"
+        if message.get("id") == "SAME":
+            message = {**message, "id": node}
+        mapping[node] = {
+            "id": node,
+            "message": message,
+            "parent": "client-created-root" if index == 0 else f"n{index - 1}",
+            "children": [f"n{index + 1}"] if index + 1 < len(chain) else [],
+            **draw(st.dictionaries(st.sampled_from(["x", "weight"]), plain_values, max_size=1)),
+        }
+    conversation: dict[str, Any] = draw(
+        st.fixed_dictionaries(
+            {
+                # Mostly what the direct path takes; the rest the Python path words.
+                "conversation_id": st.sampled_from(["c-1"] * 6 + [None, "", 5]),
+                "create_time": st.one_of(*[st.floats(1, 2e9)] * 3, conversation_times),
+            },
+            optional={
+                "title": st.one_of(json_text, st.none(), st.integers(0, 3)),
+                "update_time": conversation_times,
+                "is_archived": st.one_of(st.booleans(), st.none(), st.just("yes")),
+                "default_model_slug": st.one_of(json_text, st.none()),
+                "id": st.one_of(st.just("c-1"), st.just("c-2"), st.none(), st.just("")),
+                "gizmo_id": st.one_of(plain_values, plain_values, plain_values, json_values),
+                "moderation_results": plain_values,
+            },
+        )
+    )
+    conversation["mapping"] = mapping
+    order = draw(st.permutations(list(conversation)))
+    return {key: conversation[key] for key in order}
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conversation=conversations(), ascii_only=st.booleans(), indent=st.sampled_from([None, 1]))
+def test_any_conversation_is_written_as_python_writes_it_or_declined(
+    conversation: dict[str, Any], ascii_only: bool, indent: int | None
+) -> None:
+    check(json.dumps(conversation, ensure_ascii=ascii_only, indent=indent).encode())
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    value=json_values,
+    where=st.sampled_from(["conversation", "message", "metadata", "node", "author"]),
+    ascii_only=st.booleans(),
+)
+@example(value={"b": 1, "a": {"d": [1.5, -0.0, 1e16], "c": "\u2028\x7f"}}, where="metadata",
+         ascii_only=True)  # fmt: skip
+def test_any_json_value_kept_in_raw_metadata_is_written_as_orjson_writes_it(
+    value: Any, where: str, ascii_only: bool
+) -> None:
+    """Any JSON value (any string, number, nesting) where the importer keeps it as it is:
+    the same bytes as orjson's sorted-key serialization of what orjson read."""
+    message = {
+        "id": "n0",
+        "author": {"role": "user", "name": None},
+        "content": {"content_type": "text", "parts": ["olá"]},
+        "create_time": 1700000000.123456,
+        "metadata": {"model_slug": "gpt-4o"},
+    }
+    node = {"id": "n0", "message": message, "parent": None, "children": []}
+    conversation = {"id": "c-1", "create_time": 1700000000.5, "mapping": {"n0": node}}
+    target = {
+        "conversation": conversation,
+        "message": message,
+        "metadata": message["metadata"],
+        "node": node,
+        "author": message["author"],
+    }[where]
+    target["kept"] = value
+    item = json.dumps(conversation, ensure_ascii=ascii_only).encode()
+    assert check(item) or not _writable(value, ascii_only)
+
+
+def _writable(value: Any, ascii_only: bool) -> bool:
+    """Whether the direct path writes `value` (it leaves big integers, floats Python would
+    write with an exponent and keys written with an escape to the Python path)."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return True
+    if isinstance(value, int):
+        return len(str(abs(value))) <= 18
+    if isinstance(value, float):
+        return "e" not in repr(value)
+    if isinstance(value, list):
+        return all(_writable(v, ascii_only) for v in value)
+    return all(
+        json.dumps(k, ensure_ascii=ascii_only)[1:-1] == k and _writable(v, ascii_only)
+        for k, v in value.items()
+    )
+
+
+# -- strings and numbers -------------------------------------------------------------------
+
+
+def one_value(text: str) -> bytes:
+    """A one-message conversation whose node keeps `text` (raw JSON) in raw_metadata."""
+    return (
+        b'{"id":"c-1","create_time":1700000000.5,"mapping":{"n0":{"id":"n0","parent":null,'
+        b'"children":[],"kept":' + text.encode() + b',"message":{"id":"n0","author":'
+        b'{"role":"user"},"content":{"content_type":"text","parts":["x"]}}}}}'
+    )
+
+
+@pytest.mark.parametrize("code", range(0x80))
+def test_every_ascii_escape_is_written_as_orjson_writes_it(code: int) -> None:
+    """`\\u00XX` for every ASCII character, upper and lower case hex: decoded and written the
+    way orjson writes the character (short escapes, \\u00XX for other controls, else as is)."""
+    for escape in (f"\\u{code:04x}", f"\\u{code:04X}"):
+        assert check(one_value(f'"a{escape}b"'))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"\\"\\\\\\/\\b\\f\\n\\r\\t"', '"\\ud83d\\ude00 \\u00e9 \\u2028"', '"é😀\u2028\x7f"',
+     '"\\uD83D\\uDE00"', '""', '"\\u0000"'],
+)  # fmt: skip
+def test_escapes_and_characters_beyond_ascii(text: str) -> None:
+    assert check(one_value(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["0", "-0", "7", "-12", "123456789012345678", "1.5", "-0.0", "0.0", "5.0", "0.1",
+     "1700000000.123456", "1e2", "1E+2", "2.5e-3", "0.0001", "1000000000000000.5",
+     "9999999999999998.0", "100.10", "3.14159265358979323846"],
+)  # fmt: skip
+def test_numbers_are_written_as_orjson_writes_what_it_read(text: str) -> None:
+    assert check(one_value(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["1234567890123456789", "1e16", "1e-5", "1.5e300", "1e400", '"\\ud800"', '"\\udc00x"',
+     '"\\ud800\\u0041"', "NaN", "01", "1.", ".5", "-", '"\\x"', "[1,]", '{"a":1,"a":2}',
+     '{"\\u0061":1}'],
+)  # fmt: skip
+def test_what_it_does_not_reproduce_is_declined(text: str) -> None:
+    """Numbers orjson reads as floats or writes with an exponent, lone surrogates, invalid
+    JSON, repeated and escaped keys: left to the Python path (which may refuse them)."""
+    assert reader().direct(one_value(text)) is None
+    check(one_value(text))
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False))
+def test_any_float_is_written_as_orjson_writes_it_or_declined(value: float) -> None:
+    for text in (repr(value), json.dumps(value), f"{value:.17g}"):
+        if "inf" not in text and "nan" not in text and "e" not in text.lower():
+            check(one_value(text + ("" if "." in text else ".0")))
+        else:
+            check(one_value(text))
+
+
+def test_invalid_utf8_and_control_characters_are_declined() -> None:
+    for raw in (b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\x01"):
+        item = one_value('"a"').replace(b'"a"', b'"' + raw + b'"')
+        assert reader().direct(item) is None
+        check(item)
+
+
+# -- damaged bytes ---------------------------------------------------------------------------
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), edits=st.integers(1, 4))
+def test_damaged_bytes_are_the_python_path_or_declined(seed: int, edits: int) -> None:
+    """A conversation with bytes replaced, inserted or cut: whatever the direct path still
+    takes is what the Python path makes of the same bytes; what the Python path refuses, it
+    declines."""
+    rng = random.Random(seed)
+    item = bytearray(SAMPLE)
+    for _ in range(edits):
+        at = rng.randrange(len(item))
+        what = rng.randrange(3)
+        byte = rng.choice(b'{}[]",:\\ 0123456789.eE-tfnulx\xc3\xa9\xff')
+        if what == 0:
+            item[at] = byte
+        elif what == 1:
+            item.insert(at, byte)
+        else:
+            del item[at : at + rng.randrange(1, 8)]
+    check(bytes(item))
+
+
+SAMPLE = orjson.dumps(
+    {
+        "title": "Receita de pão",
+        "create_time": 1700000000.25,
+        "update_time": 1700000100,
+        "mapping": {
+            "root": {"id": "root", "message": None, "parent": None, "children": ["a"]},
+            "a": {
+                "id": "a",
+                "parent": "root",
+                "children": ["b"],
+                "message": {
+                    "id": "a",
+                    "author": {"role": "user", "name": None, "metadata": {}},
+                    "content": {"content_type": "text", "parts": ["Como faço pão?"]},
+                    "create_time": 1700000001.5,
+                    "status": "finished_successfully",
+                    "metadata": {"request_id": "r1"},
+                },
+            },
+            "b": {
+                "id": "b",
+                "parent": "a",
+                "children": [],
+                "message": {
+                    "id": "b",
+                    "author": {"role": "assistant"},
+                    "content": {"content_type": "text", "parts": ["Farinha, água, sal."]},
+                    "create_time": None,
+                    "recipient": "all",
+                    "metadata": {"model_slug": "gpt-4o", "finish_details": {"type": "stop"}},
+                },
+            },
+        },
+        "conversation_id": "c-1",
+        "id": "c-1",
+        "is_archived": False,
+    }
+)
+
+
+def test_the_sample_is_taken_directly() -> None:
+    """What the damaged-bytes test starts from is of the common shape."""
+    assert check(SAMPLE)
+
+
+# -- memory ------------------------------------------------------------------------------------
+
+
+def test_the_direct_path_holds_no_memory_it_should_not() -> None:
+    """Conversations taken, declined at every stage and refused, over and over: the memory
+    Python allocates stays where it was."""
+    raws = json.loads(gen.export(seed=3, count=30)["conversations.json"])
+    items = [orjson.dumps(raw) for raw in raws]
+    items += [SAMPLE, SAMPLE[:-1], one_value("-1e999"), one_value('"\\ud800"'), b"[]", b"{}"]
+    direct = reader().direct
+
+    def run_all() -> None:
+        for item in items:
+            direct(item)
+
+    for _ in range(3):
+        run_all()
+    tracemalloc.start()
+    try:
+        run_all()
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(50):
+            run_all()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 64 * 1024, grown
