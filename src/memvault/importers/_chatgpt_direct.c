@@ -1,9 +1,9 @@
 /*
- * memvault.importers._chatgpt_direct -- a ChatGPT conversation of the common
- * shape, converted from the export's JSON bytes straight to the JSON bytes of
- * its PAM document, with no Python object built for its contents.
+ * memvault.importers._chatgpt_direct -- a ChatGPT conversation converted from
+ * the export's JSON bytes straight to the JSON bytes of its PAM document, with
+ * no Python object built for what it holds.
  *
- *   convert(item, namespace, import_metadata, account)
+ *   convert(item, namespace, import_metadata, account, fallback)
  *       -> (document, provider_id, id, title, created_at, updated_at, messages) | None
  *
  *   `item` is one element of conversations.json, as bytes.  `namespace` is a
@@ -17,16 +17,24 @@
  *   convert`) builds from `orjson.loads(item)`; the tests hold the two equal.
  *   The rest are the index columns the vault keeps beside it.
  *
- *   None means "not here": anything this code does not reproduce exactly --
- *   invalid or unusual JSON (escaped keys, duplicate keys, big or exponent
- *   numbers, lone surrogates), a message of another shape (a tool call,
- *   attachments, citations, any content but one text part, a role PAM does not
- *   have), a graph `_Graph` must repair, anything that would warn or yield a
- *   memory.  The caller then parses the item and converts it in Python.
+ *   A message of the common shape (a text message with one string part or
+ *   none, a role PAM has, no attachments, citations or tool call, and JSON
+ *   this code writes as orjson does) is written here.  Any other message is
+ *   handed to `fallback(provider_id, node, holder, id, parent_id,
+ *   children_ids, created_at, own_time_known, parent) -> (json, role,
+ *   instructions)`: the importer's Python code converts the node (`holder`,
+ *   its bytes) and gives its JSON, its role and what it adds to the
+ *   conversation's system_instruction (memories it holds stay with the
+ *   caller).  With `fallback` None such a conversation is declined.
  *
- * Most conversations of a real export are of that shape; converting them in
- * Python was most of an import's time (parsing, building, serializing and
- * freeing objects), and here it is a pass over a token list.
+ *   None means "not here", and the caller converts the item in Python:
+ *   invalid or unusual JSON (lone surrogates, numbers orjson refuses, escaped
+ *   or repeated keys where the conversation and its graph are read), a graph
+ *   `_Graph` must repair, conversation members the importer would warn about
+ *   or overwrite.
+ *
+ * Converting in Python was most of an import's time: parsing, building,
+ * serializing and freeing objects.  Here it is a pass over a token list.
  *
  * Plain CPython C API, C99.
  */
@@ -55,8 +63,8 @@ enum { T_OBJ, T_ARR, T_STR, T_INT, T_FLOAT, T_TRUE, T_FALSE, T_NULL };
 typedef struct {
     unsigned char type;
     unsigned char escaped; /* T_STR: holds a backslash escape */
-    Py_ssize_t start;      /* T_STR: first byte after the quote; numbers: first byte */
-    Py_ssize_t len;        /* T_STR: bytes before the closing quote; numbers: text */
+    Py_ssize_t start;      /* T_STR: first byte after the quote; else: first byte */
+    Py_ssize_t len;        /* T_STR: bytes before the closing quote; else: its bytes */
     Py_ssize_t count;      /* T_OBJ: members; T_ARR: items */
     Py_ssize_t end;        /* the token after this value and everything in it */
 } Tok;
@@ -324,6 +332,7 @@ parse_container(Parser *p, int type)
         return DECLINE;
     unsigned char close = type == T_OBJ ? '}' : ']';
     Py_ssize_t count = 0;
+    p->toks[index].start = p->pos;
     p->pos++;
     skip_ws(p);
     if (p->pos < p->n && p->s[p->pos] == close)
@@ -360,6 +369,7 @@ parse_container(Parser *p, int type)
     }
     p->depth--;
     p->toks[index].count = count;
+    p->toks[index].len = p->pos - p->toks[index].start;
     p->toks[index].end = p->ntoks;
     return OK;
 }
@@ -646,6 +656,21 @@ put_string(Buf *b, const Doc *d, Py_ssize_t t)
         PUT(b, "\"") < 0)
         return ERROR;
     return OK;
+}
+
+/* String token `t` as a Python str (decoded). */
+static PyObject *
+str_object(const Doc *d, Py_ssize_t t)
+{
+    const Tok *tok = &d->toks[t];
+    if (!tok->escaped)
+        return PyUnicode_DecodeUTF8((const char *)d->s + tok->start, tok->len, "strict");
+    Buf b = {0};
+    PyObject *result = NULL;
+    if (put_unescaped(&b, d, t, 0) == OK)
+        result = PyUnicode_DecodeUTF8(b.data ? b.data : "", b.len, "strict");
+    PyMem_Free(b.data);
+    return result;
 }
 
 /* A number token as orjson writes what it reads from it. */
@@ -1217,11 +1242,14 @@ typedef struct {
     const Graph *g;
     char (*ids)[UUID_SIZE];
     int roles_seen; /* bit i: ROLES[i] */
+    PyObject *fallback;     /* converts a message of another shape, or None */
+    PyObject *provider_id;  /* str */
+    PyObject *instructions; /* list: what the fallback's messages give system_instruction */
 } Writer;
 
-/* The message of kept node `c`, in the position `n` of the order. */
+/* The message in position `n` of the order, if it has the common shape. */
 static int
-put_message(Writer *w, Py_ssize_t n)
+put_common_message(Writer *w, Py_ssize_t n)
 {
     const Doc *d = w->d;
     const Graph *g = w->g;
@@ -1290,7 +1318,6 @@ put_message(Writer *w, Py_ssize_t n)
             return DECLINE;
         id_is_node = same_str(d, message_id, node_key);
     }
-    w->roles_seen |= 1 << role_index;
 
     /* raw_metadata: every member with no PAM home, and what the importer adds. */
     Members m;
@@ -1436,6 +1463,7 @@ put_message(Writer *w, Py_ssize_t n)
     if (PUT(out, ",\"role\":\"") < 0 ||
         put(out, ROLES[role_index].text, ROLES[role_index].size) < 0 || PUT(out, "\"}") < 0)
         goto error;
+    w->roles_seen |= 1 << role_index;
     status = OK;
     goto done;
 
@@ -1443,6 +1471,149 @@ error:
     status = ERROR;
 done:
     members_free(&m);
+    return status;
+}
+
+/* UTF-8 text as a JSON string, as orjson writes it. */
+static int
+put_text(Buf *b, const char *text, Py_ssize_t size)
+{
+    if (PUT(b, "\"") < 0)
+        return ERROR;
+    Py_ssize_t run = 0;
+    for (Py_ssize_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c < 0x20 || c == '"' || c == '\\') {
+            if (put(b, text + run, i - run) < 0 || put_char(b, c) < 0)
+                return ERROR;
+            run = i + 1;
+        }
+    }
+    if (put(b, text + run, size - run) < 0 || PUT(b, "\"") < 0)
+        return ERROR;
+    return OK;
+}
+
+static PyObject *
+uuid_object(const char *text)
+{
+    return PyUnicode_FromStringAndSize(text, UUID_SIZE);
+}
+
+/* The message in position `n` of the order, of another shape: converted by
+   the importer's Python code, `fallback(provider_id, node, holder, id,
+   parent_id, children_ids, created_at, own_time_known, parent) -> (json,
+   role, instructions)`, given the node's bytes and where the graph puts it. */
+static int
+put_fallback_message(Writer *w, Py_ssize_t n)
+{
+    const Doc *d = w->d;
+    const Graph *g = w->g;
+    Py_ssize_t c = g->order[n], parent = g->parent[c];
+    const Tok *holder = &d->toks[g->node[g->member[c]]];
+    char iso[ISO_SIZE];
+    Py_ssize_t iso_len = iso_text(g->times[n], iso);
+    if (iso_len < 0)
+        return ERROR;
+    Py_ssize_t kid_count = d->toks[g->kids[c]].count;
+    PyObject *kids = PyList_New(kid_count);
+    if (kids == NULL)
+        return ERROR;
+    for (Py_ssize_t i = 0; i < kid_count; i++) {
+        PyObject *kid = uuid_object(w->ids[g->kid_list[g->kid_at[c] + i]]);
+        if (kid == NULL) {
+            Py_DECREF(kids);
+            return ERROR;
+        }
+        PyList_SET_ITEM(kids, i, kid);
+    }
+    PyObject *args[9] = {
+        w->provider_id,
+        str_object(d, g->key[g->member[c]]),
+        PyBytes_FromStringAndSize((const char *)d->s + holder->start, holder->len),
+        uuid_object(w->ids[c]),
+        parent >= 0 ? uuid_object(w->ids[parent]) : Py_NewRef(Py_None),
+        kids,
+        PyUnicode_FromStringAndSize(iso, iso_len),
+        PyBool_FromLong(g->has_own[c]),
+        parent >= 0 ? str_object(d, g->key[g->member[parent]]) : Py_NewRef(Py_None),
+    };
+    PyObject *result = NULL;
+    int i, status = ERROR;
+    for (i = 1; i < 9; i++)
+        if (args[i] == NULL)
+            break;
+    if (i == 9)
+        result = PyObject_Vectorcall(w->fallback, args, 9, NULL);
+    for (i = 1; i < 9; i++)
+        Py_XDECREF(args[i]);
+    if (result == NULL)
+        return ERROR;
+    PyObject *json, *role, *instructions;
+    if (!PyTuple_Check(result) || PyTuple_GET_SIZE(result) != 3 ||
+        !PyBytes_Check(json = PyTuple_GET_ITEM(result, 0)) ||
+        !PyUnicode_Check(role = PyTuple_GET_ITEM(result, 1))) {
+        PyErr_SetString(PyExc_TypeError, "fallback must return (bytes, role, instructions)");
+        goto finish;
+    }
+    instructions = PyTuple_GET_ITEM(result, 2);
+    int role_index = -1;
+    for (int r = 0; ROLES[r].text != NULL; r++)
+        if (PyUnicode_CompareWithASCIIString(role, ROLES[r].text) == 0)
+            role_index = r;
+    if (role_index < 0) {
+        PyErr_SetString(PyExc_ValueError, "fallback gave a role PAM does not have");
+        goto finish;
+    }
+    if (put(w->out, PyBytes_AS_STRING(json), PyBytes_GET_SIZE(json)) < 0 ||
+        (instructions != Py_None && PyList_Append(w->instructions, instructions) < 0))
+        goto finish;
+    w->roles_seen |= 1 << role_index;
+    status = OK;
+finish:
+    Py_DECREF(result);
+    return status;
+}
+
+/* The message in position `n` of the order. */
+static int
+put_message(Writer *w, Py_ssize_t n)
+{
+    Py_ssize_t mark = w->out->len;
+    int status = put_common_message(w, n);
+    if (status != DECLINE || w->fallback == Py_None)
+        return status;
+    w->out->len = mark; /* what the common path wrote before it declined */
+    return put_fallback_message(w, n);
+}
+
+/* `system_instruction`: the instructions the messages gave, each once, in
+   order, joined by a blank line; null for none. */
+static int
+put_instructions(Buf *out, PyObject *instructions)
+{
+    if (PyList_GET_SIZE(instructions) == 0)
+        return PUT(out, "null");
+    PyObject *unique = PyDict_New(), *keys = NULL, *joined = NULL, *separator = NULL;
+    int status = ERROR;
+    if (unique == NULL)
+        goto finish;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(instructions); i++)
+        if (PyDict_SetItem(unique, PyList_GET_ITEM(instructions, i), Py_None) < 0)
+            goto finish;
+    if ((keys = PyDict_Keys(unique)) == NULL || (separator = PyUnicode_FromString("\n\n")) == NULL ||
+        (joined = PyUnicode_Join(separator, keys)) == NULL)
+        goto finish;
+    Py_ssize_t size;
+    const char *text = PyUnicode_AsUTF8AndSize(joined, &size);
+    if (text == NULL)
+        goto finish;
+    status = size ? put_text(out, text, size) : PUT(out, "null");
+finish:
+    Py_XDECREF(unique);
+    Py_XDECREF(keys);
+    Py_XDECREF(separator);
+    Py_XDECREF(joined);
     return status;
 }
 
@@ -1457,22 +1628,8 @@ static const Name CONVERSATION_MAPPED[] = {
 static const Name CONVERSATION_CLASHING[] = {NAME("empty_nodes"), NAME("message_feedback"),
                                              {NULL, 0}};
 
-/* String token `t` as a Python str (decoded). */
-static PyObject *
-str_object(const Doc *d, Py_ssize_t t)
-{
-    const Tok *tok = &d->toks[t];
-    if (!tok->escaped)
-        return PyUnicode_DecodeUTF8((const char *)d->s + tok->start, tok->len, "strict");
-    Buf b = {0};
-    PyObject *result = NULL;
-    if (put_unescaped(&b, d, t, 0) == OK)
-        result = PyUnicode_DecodeUTF8(b.data ? b.data : "", b.len, "strict");
-    PyMem_Free(b.data);
-    return result;
-}
-
 typedef struct {
+    PyObject *fallback;
     PyObject *namespace;
     const char *import_metadata;
     Py_ssize_t import_metadata_len;
@@ -1517,7 +1674,7 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
     PyObject *provider_str = NULL, *cid = NULL, *base = NULL;
     char *name = NULL;
     Py_ssize_t room = 0;
-    Writer w = {out, {0}, d, &g, NULL, 0};
+    Writer w = {out, {0}, d, &g, NULL, 0, st->fallback, NULL, NULL};
     int status = read_graph(&g, d, mapping, has_created || has_updated,
                             has_created ? created : updated);
     if (status != OK)
@@ -1569,6 +1726,9 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
         goto finish;
     }
     w.ids = ids;
+    w.provider_id = provider_str;
+    if ((w.instructions = PyList_New(0)) == NULL)
+        goto finish;
     for (Py_ssize_t c = 0; c < g.count; c++) {
         const Tok *key = &d->toks[g.key[g.member[c]]];
         const unsigned char *utf8 = d->s + key->start;
@@ -1675,7 +1835,8 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
     if (created_len < 0 || (has_updated && (updated_len = iso_text(updated, updated_iso)) < 0))
         goto finish;
     if (PUT(out, ",\"schema\":\"portable-ai-memory-conversation\",\"schema_version\":\"1.0\","
-                 "\"system_instruction\":null,\"temporal\":{\"created_at\":\"") < 0 ||
+                 "\"system_instruction\":") < 0 ||
+        put_instructions(out, w.instructions) < 0 || PUT(out, ",\"temporal\":{\"created_at\":\"") < 0 ||
         put(out, created_iso, created_len) < 0 || PUT(out, "\",\"updated_at\":") < 0)
         goto finish;
     if (has_updated) {
@@ -1713,6 +1874,7 @@ finish:
     PyMem_Free(name);
     PyMem_Free(ids);
     PyMem_Free(w.scratch.data);
+    Py_XDECREF(w.instructions);
     Py_XDECREF(provider_str);
     Py_XDECREF(cid);
     Py_XDECREF(base);
@@ -1725,8 +1887,8 @@ convert(PyObject *module, PyObject *args)
 {
     Py_buffer item;
     Settings st;
-    if (!PyArg_ParseTuple(args, "y*Oy#y#:convert", &item, &st.namespace, &st.import_metadata,
-                          &st.import_metadata_len, &st.account, &st.account_len))
+    if (!PyArg_ParseTuple(args, "y*Oy#y#O:convert", &item, &st.namespace, &st.import_metadata,
+                          &st.import_metadata_len, &st.account, &st.account_len, &st.fallback))
         return NULL;
     Parser p = {item.buf, item.len, 0, NULL, 0, 0, 0};
     PyObject *result = NULL;

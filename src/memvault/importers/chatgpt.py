@@ -140,17 +140,16 @@ class ChatGPTImporter(ShardableImporter):
             if item is _SKIPPED:
                 continue
             where = f"{entry.display}: conversation {index}"
-            converted = direct(item) if direct is not None else None
+            converted = direct(item, where) if direct is not None else None
             if converted is not None:
-                yield converted
-                if shards > 1:
-                    yield ItemDone(index)
-                continue
-            raw = _parse(item, where)
-            if not isinstance(raw, dict):
-                raise ImportFormatError(where, f"expected an object, found {_kind(raw)}")
-            conversation, memories = reader.convert(raw, where)
-            yield ImportedConversation(conversation)
+                written, memories = converted
+                yield written
+            else:
+                raw = _parse(item, where)
+                if not isinstance(raw, dict):
+                    raise ImportFormatError(where, f"expected an object, found {_kind(raw)}")
+                conversation, memories = reader.convert(raw, where)
+                yield ImportedConversation(conversation)
             for memory in memories:
                 if memory["id"] not in seen_memories:
                     seen_memories.add(memory["id"])
@@ -448,17 +447,60 @@ class _ConversationReader:
         self._metadata_json = orjson.dumps(self.metadata_block, option=orjson.OPT_SORT_KEYS)
         self._account_json = orjson.dumps(account)
 
-    def direct(self, item: bytes) -> ConversationJson | None:
-        """The conversation as its document's sorted-key JSON, written from `item` in C
-        (`_chatgpt_direct.convert`), when it has the common shape and no ratings; None when
-        `convert` must read it. The tests hold the two to the same bytes."""
-        done = _direct(item, _NAMESPACE_HASH, self._metadata_json, self._account_json)
-        if done is None:
+    def direct(
+        self, item: bytes, where: str
+    ) -> tuple[ConversationJson, list[dict[str, Any]]] | None:
+        """`convert` for the bytes of a conversation, written in C (`_chatgpt_direct.convert`)
+        as its document's sorted-key JSON, and its memories; None when `convert` must read it
+        (a graph to repair, JSON the C code does not reproduce, ratings). A message of another
+        shape than the common one is converted by `_message`, as `convert` does. The tests
+        hold the two to the same bytes, memories and warnings."""
+        warned = len(self.context.warnings)
+        holding: list[tuple[dict[str, Any], dict[str, Any]]] = []  # messages with memories
+
+        def fallback(
+            provider_id: str,
+            node: str,
+            holder_json: bytes,
+            message_id: str,
+            parent_id: str | None,
+            children_ids: list[str],
+            created_at: str,
+            own_time: bool,
+            parent: str | None,
+        ) -> tuple[bytes, str, str | None]:
+            holder = orjson.loads(holder_json)
+            message = holder["message"]
+            pam, extra = self._message(node, message, f"{where} (id {provider_id})")
+            _place(
+                pam,
+                holder,
+                message,
+                message_id,
+                parent_id,
+                children_ids,
+                created_at,
+                own_time,
+                parent,
+                _NODE_MAPPED,
+            )
+            if extra:
+                holding.append((pam, extra))
+            json = orjson.dumps(pam, option=orjson.OPT_SORT_KEYS)
+            return json, pam["role"], extra.get("instructions") or None
+
+        done = _direct(item, _NAMESPACE_HASH, self._metadata_json, self._account_json, fallback)
+        if done is None or done[1] in self.feedback:  # ratings are `convert`'s to place
+            del self.context.warnings[warned:]  # `convert` says them again
             return None
         data, provider_id, cid, title, created_at, updated_at, count = done
-        if provider_id in self.feedback:  # ratings are `convert`'s to place
-            return None
-        return ConversationJson(cid, PROVIDER, title, created_at, updated_at, count, data)
+        memories = [
+            memory
+            for pam, extra in holding
+            for memory in self._memories(extra, cid, pam, provider_id)
+        ]
+        written = ConversationJson(cid, PROVIDER, title, created_at, updated_at, count, data)
+        return written, memories
 
     def convert(
         self, raw: dict[str, Any], where: str
@@ -727,23 +769,52 @@ def _messages(
         holder = nodes[node]
         message = holder["message"]
         pam, extra = convert(node, message)
-        pam["id"] = ids[node]
         parent = parents[node]
-        pam["parent_id"] = None if parent is None else ids[parent]
-        pam["children_ids"] = [ids[c] for c in children[node]]
-        pam["created_at"] = iso(times[node])
-        raw_meta = pam["raw_metadata"]
-        if own[node] is None:
-            raw_meta["create_time"] = message.get("create_time")
-        original_parent = holder.get("parent")
-        if original_parent != parent:
-            raw_meta["provider_parent"] = original_parent
-        if len(holder) > 4:  # node members beyond id, message, parent, children
-            raw_meta["node"] = {k: v for k, v in holder.items() if k not in node_mapped}
+        _place(
+            pam,
+            holder,
+            message,
+            ids[node],
+            None if parent is None else ids[parent],
+            [ids[c] for c in children[node]],
+            iso(times[node]),
+            own[node] is not None,
+            parent,
+            node_mapped,
+        )
         messages.append(pam)
         if extra:
             extras.append((index, extra))
     return messages, extras
+
+
+def _place(
+    pam: dict[str, Any],
+    holder: dict[str, Any],
+    message: dict[str, Any],
+    message_id: str,
+    parent_id: str | None,
+    children_ids: list[str],
+    created_at: str,
+    own_time: bool,
+    parent: str | None,
+    node_mapped: frozenset[str],
+) -> None:
+    """Give a converted message what the graph says of it: its ids, its time, and in
+    raw_metadata its own time when it had none, the parent the export named when the graph
+    chose another (`parent` is the chosen node's key) and the node members with no PAM home."""
+    pam["id"] = message_id
+    pam["parent_id"] = parent_id
+    pam["children_ids"] = children_ids
+    pam["created_at"] = created_at
+    raw_meta = pam["raw_metadata"]
+    if not own_time:
+        raw_meta["create_time"] = message.get("create_time")
+    original_parent = holder.get("parent")
+    if original_parent != parent:
+        raw_meta["provider_parent"] = original_parent
+    if len(holder) > 4:  # node members beyond id, message, parent, children
+        raw_meta["node"] = {k: v for k, v in holder.items() if k not in node_mapped}
 
 
 _TABLES: Final = (_ROLES, _MESSAGE_MAPPED, _NODE_MAPPED, _EMPTY)
