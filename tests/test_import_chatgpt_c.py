@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import tracemalloc
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from importkit import heap_growth
 from memvault.importers import _chatgpt
 from memvault.importers import chatgpt as importer_module
 from memvault.importers.base import ImportedConversation, ImportedMemory
@@ -399,15 +399,5 @@ def test_the_c_parts_hold_no_reference_they_should_not() -> None:
         with pytest.raises(ValueError):
             _chatgpt.iso(-1.0)
 
-    for _ in range(3):
-        run_all()
-    tracemalloc.start()
-    try:
-        run_all()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(50):
-            run_all()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    grown = heap_growth(run_all)
     assert grown < 64 * 1024, grown

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import tracemalloc
 from datetime import UTC, datetime
 from typing import Any
 
@@ -20,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from importkit import heap_growth
 from memvault.importers import chatgpt as importer_module
 from memvault.importers.base import (
     ConversationJson,
@@ -473,15 +473,5 @@ def test_the_direct_path_holds_no_memory_it_should_not() -> None:
         for item in items:
             direct(item, "w")
 
-    for _ in range(3):
-        run_all()
-    tracemalloc.start()
-    try:
-        run_all()
-        before = tracemalloc.get_traced_memory()[0]
-        for _ in range(50):
-            run_all()
-        grown = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
+    grown = heap_growth(run_all)
     assert grown < 64 * 1024, grown

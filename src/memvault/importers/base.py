@@ -81,10 +81,9 @@ class ImportedConversation:
 
 
 @dataclass(frozen=True, slots=True)
-class ConversationJson:
-    """A conversation as the JSON of its document, keys sorted (what `orjson.dumps(document,
-    option=OPT_SORT_KEYS)` makes of the `ImportedConversation` document), with the members the
-    vault's index keeps beside it. Only when `ImportContext.conversations_as_json` is set."""
+class ConversationColumns:
+    """What an index keeps of a conversation beside its document (the vault's conversations
+    table, a memory-store's `conversations` list)."""
 
     id: str
     platform: str
@@ -92,6 +91,14 @@ class ConversationJson:
     created_at: str | None
     updated_at: str | None
     message_count: int
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationJson(ConversationColumns):
+    """A conversation as the JSON of its document, keys sorted (what `orjson.dumps(document,
+    option=OPT_SORT_KEYS)` makes of the `ImportedConversation` document), with its index
+    columns. Only when `ImportContext.conversations_as_json` is set."""
+
     data: bytes
 
 

@@ -35,6 +35,7 @@ import orjson
 
 from memvault.formats.pam.writer import conversation_filename, encode_document
 from memvault.importers.base import (
+    ConversationColumns,
     ConversationJson,
     ImportContext,
     ImportedConversation,
@@ -76,16 +77,10 @@ Form = Literal["store", "pam"]
 
 
 @dataclass(frozen=True, slots=True)
-class EncodedConversation:
+class EncodedConversation(ConversationColumns):
     """A conversation as `memvault convert` writes it (`encode_document`: RFC 8785 JSON),
-    encoded by the reader, with the members the memory-store's index needs."""
+    encoded by the reader, with its index columns."""
 
-    id: str
-    platform: str
-    title: str | None
-    created_at: str | None
-    updated_at: str | None
-    message_count: int
     data: bytes
 
 
