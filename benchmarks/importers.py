@@ -26,7 +26,8 @@ memory the import as a whole holds).
 
 The sampling is done in one more import of its own, before the timed rounds, whose time is
 printed but not compared: reading every process's smaps_rollup every 20 ms takes CPU from the
-two cores the import uses and holds its memory map, and made the import 1.5-2 s slower.
+two cores the import uses and holds its memory map (in alternating pairs a sampled import ran
+0.5-0.9 s longer, when the machine's drift did not drown the difference).
 """
 
 from __future__ import annotations

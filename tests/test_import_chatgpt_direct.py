@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from importkit import heap_growth
+from importkit import conversation_errors, heap_growth
 from memvault.importers import chatgpt as importer_module
 from memvault.importers.base import (
     ConversationJson,
@@ -117,9 +117,12 @@ def test_generated_exports_are_written_directly_as_python_writes_them(seed: int)
         check(json.dumps(raw, indent=2, ensure_ascii=True).encode())
 
 
-def test_a_whole_export_reads_the_same_with_and_without_the_direct_path(tmp_path: Any) -> None:
-    """The importer with `conversations_as_json`: the same records in the same order (a
-    `ConversationJson` where the document was written directly), memories and warnings."""
+def test_pam_25_a_whole_export_reads_the_same_with_and_without_the_direct_path(
+    tmp_path: Any,
+) -> None:
+    """PAM §25: the importer with `conversations_as_json` gives the same records in the same
+    order (a `ConversationJson` where the document was written directly, valid against the
+    official conversation schema), memories and warnings."""
     files = gen.export(seed=9, count=30)
     plain = gen.conversations(99, 30, full=False)
     files["conversations.json"] = json.dumps(
@@ -144,6 +147,7 @@ def test_a_whole_export_reads_the_same_with_and_without_the_direct_path(tmp_path
             taken += 1
             assert isinstance(theirs, ImportedConversation)
             assert ours.data == orjson.dumps(theirs.document, option=orjson.OPT_SORT_KEYS)
+            assert conversation_errors(orjson.loads(ours.data)) == []
         elif isinstance(ours, ImportedMemory):
             assert isinstance(theirs, ImportedMemory) and ours.memory == theirs.memory
         else:
@@ -378,6 +382,14 @@ def test_any_float_is_written_as_orjson_writes_it_or_declined(value: float) -> N
             text += "" if "." in text else ".0"
         assert check_c(one_value(text)) or "e" in repr(value)
         assert check(one_value(text))
+
+
+def test_an_item_of_millions_of_tokens_is_left_to_python() -> None:
+    """Past two million JSON tokens (80 MB of them) the C code gives the item up: hostile
+    input such as a long array of zeros costs it no more memory than that."""
+    zeros = "[" + ",".join(["0"] * (1 << 21)) + "]"
+    assert reader().direct(one_value(zeros), "w") is None
+    assert check_c(one_value("[" + ",".join(["0"] * 1000) + "]"))
 
 
 def test_invalid_utf8_and_control_characters_are_declined() -> None:

@@ -51,6 +51,10 @@
 
 /* Nesting deeper than this is left to Python. */
 #define MAX_DEPTH 256
+/* Tokens one item may have (40 bytes each): an item with more, a conversation of some
+   20 MB or hostile input such as a long array of zeros, is left to Python, so that this
+   code never holds more than 80 MB for one. */
+#define MAX_TOKENS (1 << 21)
 /* Integers with more digits are left to Python (orjson reads some as floats). */
 #define MAX_INT_DIGITS 18
 
@@ -77,9 +81,12 @@ typedef struct {
     int depth;
 } Parser;
 
+/* A new token's index; -2 past MAX_TOKENS, -1 with MemoryError set. */
 static Py_ssize_t
 new_tok(Parser *p, int type)
 {
+    if (p->ntoks == MAX_TOKENS)
+        return -2;
     if (p->ntoks == p->cap) {
         Py_ssize_t cap = p->cap ? p->cap * 2 : 1024;
         Tok *grown = PyMem_Realloc(p->toks, cap * sizeof(Tok));
@@ -186,7 +193,7 @@ parse_string(Parser *p)
 {
     Py_ssize_t index = new_tok(p, T_STR);
     if (index < 0)
-        return ERROR;
+        return index == -2 ? DECLINE : ERROR;
     const unsigned char *s = p->s;
     Py_ssize_t n = p->n, pos = p->pos + 1;
     int escaped = 0;
@@ -297,7 +304,7 @@ parse_number(Parser *p)
     }
     Py_ssize_t index = new_tok(p, is_float ? T_FLOAT : T_INT);
     if (index < 0)
-        return ERROR;
+        return index == -2 ? DECLINE : ERROR;
     p->toks[index].start = p->pos;
     p->toks[index].len = pos - p->pos;
     p->toks[index].end = p->ntoks;
@@ -313,7 +320,7 @@ parse_literal(Parser *p, const char *word, int type)
         return DECLINE;
     Py_ssize_t index = new_tok(p, type);
     if (index < 0)
-        return ERROR;
+        return index == -2 ? DECLINE : ERROR;
     p->toks[index].end = p->ntoks;
     p->pos += size;
     return OK;
@@ -327,7 +334,7 @@ parse_container(Parser *p, int type)
 {
     Py_ssize_t index = new_tok(p, type);
     if (index < 0)
-        return ERROR;
+        return index == -2 ? DECLINE : ERROR;
     if (++p->depth > MAX_DEPTH)
         return DECLINE;
     unsigned char close = type == T_OBJ ? '}' : ']';
