@@ -99,6 +99,17 @@ def test_a_tool_call_is_left_to_python_and_placed_like_any_message() -> None:
     assert converted["created_at"] == "2023-11-14T22:13:20.500000Z"
 
 
+def test_a_node_without_an_id_keeps_its_own_members_in_c_and_python() -> None:
+    """Lossless: the node members with no PAM home are kept in raw_metadata.node however
+    many of id, message, parent and children the node has."""
+    node = {"message": {"author": {"role": "user"}}, "parent": None, "weight": 1}
+    conversation = {"id": "c", "create_time": 1.0, "mapping": {"n0": node}}
+    expected = python_reference(pytest.MonkeyPatch(), lambda: convert(conversation))
+    assert convert(conversation) == expected
+    (converted,) = expected[0]["messages"]
+    assert converted["raw_metadata"]["node"] == {"weight": 1}
+
+
 def convert(raw: dict[str, Any]) -> tuple[dict[str, Any], list[Any], list[str]]:
     context = make_context("conversations.json", None, now=NOW)
     reader = importer_module._ConversationReader(importer_module.IMPORTER.id, context, None, {})

@@ -465,6 +465,30 @@ SAMPLE = orjson.dumps(
 )
 
 
+def test_a_node_member_of_its_own_is_kept_when_the_node_has_no_id() -> None:
+    """Lossless: a node's members beyond id, message, parent and children are kept in
+    raw_metadata.node whatever the node lacks (a node without `id` once lost them)."""
+    item = orjson.dumps(
+        {
+            "id": "c-1",
+            "create_time": 1700000000.5,
+            "mapping": {
+                "n0": {
+                    "message": {"author": {"role": "user"}, "content": None},
+                    "parent": None,
+                    "children": [],
+                    "weight": 1,
+                }
+            },
+        }
+    )
+    assert check_c(item)
+    expected = by_python(item)
+    assert expected is not None
+    (message,) = orjson.loads(expected[0])["messages"]
+    assert message["raw_metadata"]["node"] == {"weight": 1}
+
+
 def test_the_sample_is_taken_directly() -> None:
     """What the damaged-bytes test starts from is of the common shape."""
     assert check_c(SAMPLE)

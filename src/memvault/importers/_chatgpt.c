@@ -358,22 +358,20 @@ place(PyObject *pam, PyObject *node, PyObject *holder, PyObject *message, PyObje
     int moved = PyObject_RichCompareBool(original_parent, parent, Py_NE);
     if (moved < 0 || (moved && PyDict_SetItem(raw_meta, S_provider_parent, original_parent) < 0))
         return -1;
-    if (PyDict_GET_SIZE(holder) > 4) { /* node members beyond id, message, parent, children */
-        PyObject *extra = PyDict_New();
-        if (extra == NULL)
+    /* Node members beyond id, message, parent and children (a node may lack any of them). */
+    PyObject *extra = NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(holder, &pos, &key, &value)) {
+        int mapped = PySet_Contains(t->node_mapped, key);
+        if (mapped < 0 || (!mapped && extra == NULL && (extra = PyDict_New()) == NULL) ||
+            (!mapped && PyDict_SetItem(extra, key, value) < 0)) {
+            Py_XDECREF(extra);
             return -1;
-        Py_ssize_t pos = 0;
-        PyObject *key, *value;
-        while (PyDict_Next(holder, &pos, &key, &value)) {
-            int mapped = PySet_Contains(t->node_mapped, key);
-            if (mapped < 0 || (!mapped && PyDict_SetItem(extra, key, value) < 0)) {
-                Py_DECREF(extra);
-                return -1;
-            }
         }
-        if (set_new(raw_meta, S_node, extra) < 0)
-            return -1;
     }
+    if (extra != NULL && set_new(raw_meta, S_node, extra) < 0)
+        return -1;
     return 0;
 }
 

@@ -1379,7 +1379,14 @@ put_common_message(Writer *w, Py_ssize_t n)
         if (model != ABSENT && d->toks[model].type != T_STR)
             model = ABSENT;
     }
-    if (d->toks[node].count > 4) { /* node members beyond id, message, parent, children */
+    /* Node members beyond id, message, parent and children (a node may lack any of them). */
+    int node_extra = 0;
+    Py_ssize_t k_node = node + 1;
+    for (Py_ssize_t i = 0; i < d->toks[node].count; i++) {
+        node_extra |= !is_one_of(d, k_node, NODE_MAPPED);
+        k_node = d->toks[k_node + 1].end;
+    }
+    if (node_extra) {
         at_node = scratch->len;
         if ((status = put_object(scratch, d, node, NODE_MAPPED)) != OK)
             goto done;

@@ -813,7 +813,7 @@ def _place(
     original_parent = holder.get("parent")
     if original_parent != parent:
         raw_meta["provider_parent"] = original_parent
-    if len(holder) > 4:  # node members beyond id, message, parent, children
+    if not holder.keys() <= node_mapped:  # members beyond id, message, parent, children
         raw_meta["node"] = {k: v for k, v in holder.items() if k not in node_mapped}
 
 
