@@ -13,10 +13,9 @@ import pytest
 from typer.testing import CliRunner
 
 from memvault.cli import app
+from official import OFFICIAL_EXAMPLES, OFFICIAL_STORE  # noqa: F401  (re-exported to tests)
 
 REPO = Path(__file__).resolve().parents[1]
-OFFICIAL_EXAMPLES = REPO.parent / "shared" / "spec" / "pam" / "examples"
-OFFICIAL_STORE = OFFICIAL_EXAMPLES / "example-memory-store.json"
 EXAMPLE_EXPORT = REPO / "examples" / "export"
 EXAMPLE_STORE = EXAMPLE_EXPORT / "memory-store.json"
 

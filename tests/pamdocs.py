@@ -11,12 +11,10 @@ from typing import Any
 
 from memvault.canonical import content_hash, integrity_checksum
 from memvault.findings import Finding, ValidationResult
+from official import OFFICIAL_EXAMPLES, OFFICIAL_SCHEMAS  # noqa: F401  (re-exported to tests)
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-SPEC = REPO.parent / "shared" / "spec" / "pam"
-OFFICIAL_EXAMPLES = SPEC / "examples"
-OFFICIAL_SCHEMAS = SPEC / "schemas"
 
 
 @cache

@@ -16,6 +16,7 @@ from clikit import home, ids, mv, ok, refused, sample_vault, snapshot
 from memvault.canonical import jcs_dumps
 from memvault.crypto import agefile
 from memvault.formats.aimem.reader import validate_bundle
+from official import OFFICIAL_STORE
 
 __all__ = ["home", "ids", "sample_vault"]  # fixtures
 
@@ -184,7 +185,7 @@ def test_cli_convert_refuses_bad_input_and_existing_output(tmp_path: Path) -> No
 def test_pam_18_4_cli_convert_refuses_a_signature_that_does_not_verify(tmp_path: Path) -> None:
     """validate only warns about it (§21.4), but a conversion would pass the memories off as
     the signer's: the official example's placeholder signature stops it, nothing written."""
-    official = REPO.parent / "shared" / "spec" / "pam" / "examples" / "example-memory-store.json"
+    official = OFFICIAL_STORE
     stderr = refused("convert", official, "--to", "aimem", "-o", tmp_path / "out.aimem.json")
     assert "signature does not verify" in stderr
     assert not (tmp_path / "out.aimem.json").exists()

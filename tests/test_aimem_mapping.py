@@ -41,9 +41,10 @@ from memvault.formats.mapping import (
     utc_timestamp,
 )
 from memvault.model import MEMORY_TYPES, Memory
+from official import OFFICIAL_SCHEMAS
 
 REPO: Final = Path(__file__).resolve().parents[1]
-SPEC: Final = REPO.parent / "shared" / "spec" / "pam" / "schemas"
+SPEC: Final = OFFICIAL_SCHEMAS
 AIMEM_TYPES: Final = tuple(PAM_TYPE_OF)
 JSON = Any
 

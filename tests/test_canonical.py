@@ -15,7 +15,6 @@ import math
 import struct
 import unicodedata
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -36,10 +35,9 @@ from memvault.canonical import (
     sha256_prefixed,
     strip_nulls,
 )
+from official import OFFICIAL_STORE
 
-EXAMPLE_STORE = (
-    Path(__file__).resolve().parents[2] / "shared/spec/pam/examples/example-memory-store.json"
-)
+EXAMPLE_STORE = OFFICIAL_STORE
 
 
 def _speedups_dumps(value: object) -> bytes:

@@ -13,14 +13,13 @@ import pytest
 
 from clikit import mv, ok
 from memvault.formats.pam.validate import validate_path
+from official import OFFICIAL_SCHEMAS
 from pamdocs import REPO
 from providergen import chatgpt as gen
 from providergen import write_zip
 
 SCHEMA = json.loads(
-    (REPO.parent / "shared/spec/pam/schemas/portable-ai-memory-conversation.schema.json").read_text(
-        "utf-8"
-    )
+    (OFFICIAL_SCHEMAS / "portable-ai-memory-conversation.schema.json").read_text("utf-8")
 )
 CONVERSATION = jsonschema_rs.validator_for(SCHEMA)
 

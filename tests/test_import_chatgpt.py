@@ -24,12 +24,12 @@ from memvault.importers.ids import stable_id
 from memvault.importers.ingest import ingest, make_context
 from memvault.sources import open_target
 from memvault.vault import Vault
-from pamdocs import REPO
+from official import OFFICIAL_SCHEMAS
 from providergen import chatgpt as gen
 from providergen import write_folder, write_zip
 from vaultkit import make_vault
 
-SCHEMAS = REPO.parent / "shared" / "spec" / "pam" / "schemas"
+SCHEMAS = OFFICIAL_SCHEMAS
 CONVERSATION_SCHEMA = json.loads(
     (SCHEMAS / "portable-ai-memory-conversation.schema.json").read_text(encoding="utf-8")
 )

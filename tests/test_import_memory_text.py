@@ -21,11 +21,9 @@ from memvault.importers.memory_text import (
     parse_items,
 )
 from memvault.sources import open_target
-from pamdocs import REPO
+from official import OFFICIAL_SCHEMAS
 
-STORE_SCHEMA = json.loads(
-    (REPO.parent / "shared/spec/pam/schemas/portable-ai-memory.schema.json").read_text("utf-8")
-)
+STORE_SCHEMA = json.loads((OFFICIAL_SCHEMAS / "portable-ai-memory.schema.json").read_text("utf-8"))
 MEMORY = jsonschema_rs.validator_for(
     {"$schema": STORE_SCHEMA["$schema"], "$defs": STORE_SCHEMA["$defs"],
      "$ref": "#/$defs/MemoryObject"}

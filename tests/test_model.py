@@ -47,15 +47,15 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
+from official import OFFICIAL_SCHEMAS, OFFICIAL_STORE
 
 REPO: Final = Path(__file__).resolve().parents[1]
-SPEC: Final = REPO.parent / "shared" / "spec" / "pam"
 JSON = Any
 
 
 @cache
 def official_validator() -> Any:
-    schema = json.loads((SPEC / "schemas" / "portable-ai-memory.schema.json").read_text())
+    schema = json.loads((OFFICIAL_SCHEMAS / "portable-ai-memory.schema.json").read_text())
     return jsonschema_rs.validator_for(schema, validate_formats=True)
 
 
@@ -417,7 +417,7 @@ def test_memory_round_trips_on_its_own(memory: dict[str, Any]) -> None:
 # ---------------------------------------------------------------------------------------------
 
 DOCUMENTS: Final = {
-    "official example": SPEC / "examples" / "example-memory-store.json",
+    "official example": OFFICIAL_STORE,
     "examples/memory-store.json": REPO / "examples" / "memory-store.json",
     "examples/export/memory-store.json": REPO / "examples" / "export" / "memory-store.json",
 }

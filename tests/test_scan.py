@@ -26,9 +26,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from memvault._speedups import array_items, jcs_dumps, object_members, value_end
 
-EXAMPLE_STORE = (
-    Path(__file__).resolve().parents[2] / "shared/spec/pam/examples/example-memory-store.json"
-)
+from official import OFFICIAL_STORE
+
+EXAMPLE_STORE = OFFICIAL_STORE
 WHITESPACE = (" ", "\t", "\n", "\r")  # RFC 8259 §2: the only insignificant whitespace
 
 PROPERTY = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -24,9 +24,10 @@ from memvault.formats.pam.schema import (
     validate_document,
     validate_memories,
 )
+from official import OFFICIAL_EXAMPLES
+from pam_sections import PAM_SECTIONS
 
 REPO: Final = Path(__file__).resolve().parents[1]
-SPEC: Final = REPO.parent / "shared" / "spec" / "pam"
 Doc = dict[str, Any]
 
 
@@ -42,7 +43,7 @@ def store() -> Doc:
 
 
 def official(name: str) -> Doc:
-    doc: Doc = json.loads(_text(SPEC / "examples" / name))
+    doc: Doc = json.loads(_text(OFFICIAL_EXAMPLES / name))
     return doc
 
 
@@ -644,11 +645,7 @@ def _sections(node: Any) -> list[str]:
 
 @pytest.mark.parametrize("kind", ["memory-store", "conversation", "embeddings"])
 def test_every_cited_section_exists_in_the_spec(kind: str) -> None:
-    headings = {
-        line.split()[1].rstrip(".")
-        for line in _text(SPEC / "spec-v1.0.md").splitlines()
-        if line.startswith("## ") or line.startswith("### ")
-    }
+    headings = PAM_SECTIONS
     sections = _sections(load_schema(kind))
     assert sections, "the schema cites no section"
     for section in sections:

@@ -2,7 +2,7 @@
 
 memvault validates with `src/memvault/formats/pam/schemas/*.json`, written from the spec and
 annotated with `x-pam-section` so errors can cite the spec. The DESIGN promise is that those
-schemas accept exactly the documents the official schemas in `shared/spec/pam/schemas/`
+schemas accept exactly the documents the official schemas (from the `portable-ai-memory` package)
 accept. This file holds them to it, for each of the three document kinds, on
 
 (a) the official examples,
@@ -58,9 +58,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memvault.formats.pam import schema as pam_schema
+from official import OFFICIAL_EXAMPLES, OFFICIAL_SCHEMAS
 
 REPO: Final = Path(__file__).resolve().parents[1]
-SPEC: Final = REPO.parent / "shared" / "spec" / "pam"
 KINDS: Final = ("memory-store", "conversation", "embeddings")
 OFFICIAL_SCHEMA: Final = {
     "memory-store": "portable-ai-memory.schema.json",
@@ -88,7 +88,7 @@ def _read(path: Path) -> JSON:
 
 @cache
 def official_schema(kind: str) -> dict[str, Any]:
-    schema: dict[str, Any] = _read(SPEC / "schemas" / OFFICIAL_SCHEMA[kind])
+    schema: dict[str, Any] = _read(OFFICIAL_SCHEMAS / OFFICIAL_SCHEMA[kind])
     return schema
 
 
@@ -421,7 +421,7 @@ RICH: Final[dict[str, Callable[[], dict[str, Any]]]] = {
 
 def official_examples(kind: str) -> list[tuple[str, JSON]]:
     name = OFFICIAL_EXAMPLE[kind]
-    return [(f"official {name}", _read(SPEC / "examples" / name))]
+    return [(f"official {name}", _read(OFFICIAL_EXAMPLES / name))]
 
 
 def repo_examples(kind: str) -> list[tuple[str, JSON]]:
