@@ -360,7 +360,12 @@ def test_pam_25_1_provider_export_to_vault_to_memories(
     # The same export again, with --extract: nothing changes, not even the audit log.
     before = snapshot()
     again = ok("import", export, "--extract", "--json").json()
-    assert again["conversations"] == {"new": 0, "updated": 0, "unchanged": imported["new"]}
+    assert again["conversations"] == {
+        "new": 0,
+        "updated": 0,
+        "unchanged": imported["new"],
+        "absent": 0,
+    }
     assert again["extraction"]["conversations"] == 0
     assert again["extraction"]["messages"] == 0
     assert again["extraction"]["actions"] == []

@@ -33,21 +33,21 @@ def test_import_detects_a_chatgpt_zip_and_prints_a_summary(vault: Path, export_z
     run = ok("import", export_zip)
     assert "chatgpt-importer/2026.11" in run.stdout
     lines = {line.split()[0]: line.split()[1:] for line in run.stdout.splitlines()[1:] if line}
-    assert lines["conversations"] == ["6", "0", "0"]
+    assert lines["conversations"] == ["6", "0", "0", "0"]
     assert int(lines["memories"][0]) > 0
     again = ok("import", export_zip)
     assert "Nothing new" in again.stdout
     assert {line.split()[0]: line.split()[1:] for line in again.stdout.splitlines()[1:]}[
         "conversations"
-    ] == ["0", "0", "6"]
+    ] == ["0", "0", "6", "0"]
 
 
 def test_import_json_summary_and_stats(vault: Path, export_zip: Path) -> None:
     summary = ok("import", export_zip, "--json").json()
     raw = json.loads(gen.export(seed=4, count=6)["conversations.json"])
     expected = sum(1 for c in raw for n in c["mapping"].values() if n["message"])
-    assert summary["conversations"] == {"new": 6, "updated": 0, "unchanged": 0}
-    assert summary["messages"] == {"new": expected, "total": expected}
+    assert summary["conversations"] == {"new": 6, "updated": 0, "unchanged": 0, "absent": 0}
+    assert summary["messages"] == {"new": expected, "total": expected, "absent": 0}
     stats = ok("stats", "--json").json()
     assert stats["conversations"] == 6
     assert stats["by_platform"] == {"chatgpt": summary["memories"]["new"]}

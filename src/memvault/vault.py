@@ -46,6 +46,7 @@ from memvault.audit_entries import conversation_entry, embedding_entry, relation
 from memvault.bulk import gc_paused, prompt_switching
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
+from memvault.conversation_merge import PutOutcome, conversation_row, merge_conversation
 from memvault.decay import (
     DECAYING_MODELS,
     DecaySettings,
@@ -1668,16 +1669,20 @@ class Vault:
         ignore: Iterable[str] = ("import_metadata",),
         actor: str = OWNER_ACTOR,
         now: datetime | None = None,
-    ) -> builtins.list[tuple[str, str, int]]:
+    ) -> builtins.list[PutOutcome]:
         """``put_conversations(conversations, *, ignore=("import_metadata",), actor="user",
-        now=None) -> [(id, outcome, new_messages)]``
+        now=None) -> [PutOutcome(id, outcome, new_messages, absent_messages)]``
 
         Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
-        entry per conversation that is new or changed. A conversation equal to the stored one
-        except for the top-level members in `ignore` (by default `import_metadata`, which
-        names the moment of an import) is left as it is: importing the same export again
-        changes nothing. `outcome` is "new", "updated" or "unchanged"; `new_messages` counts
-        message ids the stored version did not have."""
+        entry per conversation that is new or changed. A conversation the vault already holds
+        is merged with the stored one (`memvault.conversation_merge`): nothing the vault holds
+        is lost — a message or a value the incoming version lacks is kept — and a
+        conversation whose merge equals the stored one except for the top-level members in
+        `ignore` (by default `import_metadata`, which names the moment of an import) is left
+        as it is, so importing the same data again, in any packaging, changes nothing.
+        `outcome` is "new", "updated" or "unchanged"; `new_messages` counts message ids the
+        stored version did not have, `absent_messages` stored messages the incoming version
+        did not hold (kept)."""
         actor = check_actor(actor)
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
@@ -1686,7 +1691,7 @@ class Vault:
 
         skip = frozenset(ignore)
         at = format_timestamp(_now(now))
-        outcomes: builtins.list[tuple[str, str, int]] = []
+        outcomes: builtins.list[PutOutcome] = []
         entries: builtins.list[PendingEntry] = []
         batch = builtins.list(conversations)
         for conversation in batch:
@@ -1708,7 +1713,8 @@ class Vault:
 
         with store.transaction():
             # Which ids are stored, asked once for the batch (inside the write transaction):
-            # an import into an empty or unrelated vault then inserts without reading back.
+            # an import into an empty or unrelated vault then inserts without reading back
+            # (and merges nothing: a first import does no per-message work here).
             present = (
                 store.conversation_ids(c.id for c in batch)
                 if isinstance(store, SQLiteStore)
@@ -1726,39 +1732,33 @@ class Vault:
                     else:
                         messages = document.get("messages")
                         count = len(messages) if isinstance(messages, builtins.list) else 0
-                    outcomes.append((conversation.id, "new", count))
+                    outcomes.append(PutOutcome(conversation.id, "new", count, 0))
                     continue
                 if fresh_rows:  # the same id twice in one batch: the first must be stored
                     insert_fresh()
                 existing = store.get_conversation(conversation.id)
-                messages = document.get("messages")
-                incoming = messages if isinstance(messages, builtins.list) else []
                 if existing is None:
-                    outcome, fresh = "new", len(incoming)
+                    messages = document.get("messages")
+                    count = len(messages) if isinstance(messages, builtins.list) else 0
+                    outcome = PutOutcome(conversation.id, "new", count, 0)
                 else:
-                    old, new = existing.document, document
-                    if {k: v for k, v in old.items() if k not in skip} == {
-                        k: v for k, v in new.items() if k not in skip
-                    }:
-                        outcomes.append((conversation.id, "unchanged", 0))
+                    merged = merge_conversation(existing.document, document, skip)
+                    if not merged.changed:
+                        outcomes.append(
+                            PutOutcome(conversation.id, "unchanged", 0, merged.absent_messages)
+                        )
                         continue
-                    before = old.get("messages")
-                    known = {
-                        m.get("id")
-                        for m in (before if isinstance(before, builtins.list) else [])
-                        if isinstance(m, Mapping)
-                    }
-                    outcome = "updated"
-                    fresh = sum(
-                        1
-                        for m in incoming
-                        if not isinstance(m, Mapping) or m.get("id") not in known
+                    conversation = conversation_row(
+                        merged.document, conversation.platform, conversation.extra_index
+                    )
+                    outcome = PutOutcome(
+                        conversation.id, "updated", merged.new_messages, merged.absent_messages
                     )
                 if store.put_conversation(conversation):
                     audit(conversation)
-                    outcomes.append((conversation.id, outcome, fresh))
+                    outcomes.append(outcome)
                 else:
-                    outcomes.append((conversation.id, "unchanged", 0))
+                    outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
             if fresh_rows:
                 insert_fresh()
             if entries:
@@ -1807,6 +1807,11 @@ class Vault:
     def conversations(self) -> Iterator[StoredConversation]:
         """Every stored conversation, streamed."""
         return self._store.iter_conversations()
+
+    def count_conversations(self, platform: str | None = None) -> int:
+        """``count_conversations(platform=None) -> int``: stored conversations (of one
+        platform, when given)."""
+        return self._store.count_conversations(platform)
 
     def put_embedding(
         self, embedding: StoredEmbedding, *, actor: str = OWNER_ACTOR, now: datetime | None = None

@@ -33,6 +33,7 @@ from memvault.cli.common import (
     console,
     fail,
     open_vault,
+    plural,
     print_json,
 )
 from memvault.errors import VaultError
@@ -272,25 +273,35 @@ def _summary(
     table.add_column("new", justify="right")
     table.add_column("updated", justify="right")
     table.add_column("unchanged", justify="right")
+    table.add_column("absent", justify="right")
     table.add_row(
         "conversations",
         str(result.conversations_new),
         str(result.conversations_updated),
         str(result.conversations_unchanged),
+        str(result.conversations_absent),
     )
     table.add_row(
         "messages",
         str(result.messages_new),
         "",
         str(result.messages_total - result.messages_new),
+        str(result.messages_absent),
     )
     table.add_row(
         "memories",
         str(result.memories_new),
         f"{result.memories_reinforced} reinforced" if result.memories_reinforced else "",
         str(result.memories_unchanged),
+        "",
     )
     out.print(table)
+    if result.conversations_absent or result.messages_absent:
+        out.print(
+            f"absent: {plural(result.conversations_absent, 'conversation')} and "
+            f"{plural(result.messages_absent, 'message')} in the vault were not in this "
+            "source; kept (the vault is the archive)."
+        )
     shown = result.warnings[:20]
     for warning in shown:
         out.print(f"[yellow]warning:[/] {escape(warning)}")

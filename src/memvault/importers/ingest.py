@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from memvault import __version__
+from memvault.conversation_merge import conversation_row
 from memvault.errors import InvalidInput
 from memvault.importers.base import (
     ImportContext,
@@ -56,8 +57,13 @@ class IngestResult:
     conversations_new: int = 0
     conversations_updated: int = 0
     conversations_unchanged: int = 0
+    #: conversations of the imported providers in the vault that the source did not hold
+    #: (kept: the vault is the archive)
+    conversations_absent: int = 0
     messages_new: int = 0
     messages_total: int = 0
+    #: stored messages of the source's conversations that the source did not hold (kept)
+    messages_absent: int = 0
     memories_new: int = 0
     memories_reinforced: int = 0
     memories_unchanged: int = 0
@@ -70,8 +76,13 @@ class IngestResult:
                 "new": self.conversations_new,
                 "updated": self.conversations_updated,
                 "unchanged": self.conversations_unchanged,
+                "absent": self.conversations_absent,
             },
-            "messages": {"new": self.messages_new, "total": self.messages_total},
+            "messages": {
+                "new": self.messages_new,
+                "total": self.messages_total,
+                "absent": self.messages_absent,
+            },
             "memories": {
                 "new": self.memories_new,
                 "reinforced": self.memories_reinforced,
@@ -143,19 +154,7 @@ class ChecksumReader:
 
 def stored(document: Any) -> StoredConversation:
     """A conversation document as the vault stores it (its index columns filled)."""
-    provider = document.get("provider") or {}
-    temporal = document.get("temporal") or {}
-    messages = document.get("messages") or []
-    title = document.get("title")
-    return StoredConversation(
-        id=str(document["id"]),
-        platform=str(provider.get("name")),
-        document=document,
-        title=title if isinstance(title, str) else None,
-        created_at=temporal.get("created_at"),
-        updated_at=temporal.get("updated_at"),
-        message_count=len(messages),
-    )
+    return conversation_row(document)
 
 
 def _bulk_cache(vault: Vault) -> AbstractContextManager[None]:
@@ -179,16 +178,20 @@ def store_records(
     memories: list[Memory] = []
     batch: list[StoredConversation] = []
     seen = 0
+    # The ids the source holds, by platform: the vault's other conversations of those
+    # platforms are the ones absent from the source.
+    held: dict[str, set[str]] = {}
 
     def flush() -> None:
-        for _cid, outcome, fresh in vault.put_conversations(batch, actor=actor):
-            if outcome == "new":
+        for put in vault.put_conversations(batch, actor=actor):
+            if put.outcome == "new":
                 result.conversations_new += 1
-            elif outcome == "updated":
+            elif put.outcome == "updated":
                 result.conversations_updated += 1
             else:
                 result.conversations_unchanged += 1
-            result.messages_new += fresh
+            result.messages_new += put.new_messages
+            result.messages_absent += put.absent_messages
         batch.clear()
 
     with vault.store.transaction(), _bulk_cache(vault):
@@ -198,6 +201,7 @@ def store_records(
                     stored(record.document) if isinstance(record, ImportedConversation) else record
                 )
                 result.messages_total += conversation.message_count
+                held.setdefault(conversation.platform, set()).add(conversation.id)
                 batch.append(conversation)
                 seen += 1
                 if on_conversation is not None:
@@ -214,6 +218,8 @@ def store_records(
                     ) from None
         if batch:
             flush()
+        for platform, ids in sorted(held.items()):
+            result.conversations_absent += vault.count_conversations(platform) - len(ids)
         if memories:
             added, known = vault.add_memories_unless_known(memories, actor=actor)
             result.memories_new += len(added.created)

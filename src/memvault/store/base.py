@@ -309,7 +309,8 @@ class Store(ABC):
     def iter_conversations(self) -> Iterator[StoredConversation]: ...
 
     @abstractmethod
-    def count_conversations(self) -> int: ...
+    def count_conversations(self, platform: str | None = None) -> int:
+        """How many conversations are stored (of `platform` only, when given)."""
 
     @abstractmethod
     def put_embedding(self, embedding: StoredEmbedding) -> None: ...

@@ -1367,8 +1367,12 @@ class SQLiteStore(Store):
                 return
             last = int(rows[-1][8])
 
-    def count_conversations(self) -> int:
-        return int(self._one("SELECT count(*) FROM conversations")[0])
+    def count_conversations(self, platform: str | None = None) -> int:
+        if platform is None:
+            return int(self._one("SELECT count(*) FROM conversations")[0])
+        return int(
+            self._one("SELECT count(*) FROM conversations WHERE platform = ?", (platform,))[0]
+        )
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
         storage = None if embedding.storage is None else orjson.dumps(dict(embedding.storage))
