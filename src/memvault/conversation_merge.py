@@ -8,10 +8,11 @@ activity history without its chat activity), the bare `conversations.json` witho
 brings the vault to what it alone would have given. The rule (docs/importers.md, "When the
 vault already holds a conversation"):
 
-- **Messages** are matched by `id`. A stored message the source lacks is kept, after the
-  stored message it followed; a message only the source has is added; a message in both is
-  merged as an object. `children_ids` is the union of both (a kept message stays its
-  parent's child).
+- **Messages** are matched by `id`. A stored message the source lacks is kept; a message
+  only the source has is added; a message in both is merged as an object. The order is the
+  precedent side's (see below), with what only the other side has placed after the message
+  it followed there. `children_ids` is the union of both, ordered the same way (a kept
+  message stays its parent's child).
 - **Objects** are merged member by member. A member the source lacks, or gives as null,
   keeps the stored value.
 - **Arrays**: when one knows no more than the other (`knows_no_more`: it is a subsequence of
@@ -322,10 +323,6 @@ def _same_id(item: Any) -> Any:
     return item
 
 
-def _message_id(message: Any) -> Any:
-    return message["id"]
-
-
 @dataclass(frozen=True, slots=True)
 class _Messages:
     merged: Any
@@ -338,25 +335,35 @@ def _merge_messages(old: Any, new: Any, new_wins: bool, loose: bool) -> _Message
     if old_ids is None or new_ids is None:
         return _Messages(merge_values(old, new, new_wins, loose=loose), 0, 0)
     stored = dict(zip(old_ids, old, strict=True))
-    incoming = set(new_ids)
-    merged_new = []
-    for message in new:
-        before = stored.get(message["id"])
+    incoming = dict(zip(new_ids, new, strict=True))
+    merged: dict[str, Any] = {}
+    for ident, message in incoming.items():
+        before = stored.get(ident)
         if before is None:
-            merged_new.append(message)
+            merged[ident] = message
             continue
         wins = _message_wins(before, message, new_wins)
-        merged = _merge_objects(before, message, wins, loose, _OUTSIDE)
+        both = _merge_objects(before, message, wins, loose, _OUTSIDE)
         was, now = before.get("children_ids"), message.get("children_ids")
         if (
             isinstance(was, list)
             and isinstance(now, list)
             and all(isinstance(c, str) for c in (*was, *now))
         ):
-            merged["children_ids"] = _ordered_union(was, now, _same_id)
-        merged_new.append(merged)
+            both["children_ids"] = (
+                _ordered_union(was, now, _same_id) if wins else (_ordered_union(now, was, _same_id))
+            )
+        merged[ident] = both
+    for ident, message in stored.items():
+        merged.setdefault(ident, message)
+    # The precedent side's order; what only the other side has goes after what it followed.
+    order = (
+        _ordered_union(old_ids, new_ids, _same_id)
+        if new_wins
+        else (_ordered_union(new_ids, old_ids, _same_id))
+    )
     return _Messages(
-        _ordered_union(old, merged_new, _message_id),
+        [merged[ident] for ident in order],
         sum(1 for i in new_ids if i not in stored),
         sum(1 for i in old_ids if i not in incoming),
     )
