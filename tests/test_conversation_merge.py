@@ -15,8 +15,14 @@ import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvault.conversation_merge import MergedConversation, merge_conversation
+from memvault.conversation_merge import (
+    MergedConversation,
+    merge_conversation,
+    same_as_stored,
+    same_json,
+)
 from memvault.importers.ingest import stored
+from memvault.store.documents import EncodedDocument
 from vaultkit import make_vault
 
 T1 = "2026-01-01T10:00:00Z"
@@ -180,6 +186,31 @@ def test_pam_25_put_conversations_reports_absent_messages_and_audits_only_change
         assert len(vault.audit_log()) == audited
         assert as_bytes(dict(vault.get_conversation(rich["id"]).document)) == as_bytes(rich)
         assert vault.get_conversation(rich["id"]).message_count == 2
+
+
+def test_pam_25_the_same_document_again_is_recognised_without_parsing() -> None:
+    """A re-import's fast path compares the stored JSON text with the incoming one, the
+    `import_metadata` member cut out of both; any other difference — a value, a JSON type,
+    text kept in another form by an older vault — goes to the merge."""
+    document = conversation([message("a", "one", raw_metadata={"n": 1})])
+    again = copy.deepcopy(document)
+    again["import_metadata"]["imported_at"] = T2
+    text = as_bytes(document)
+    assert same_json(text, as_bytes(again))
+    assert same_as_stored(text, EncodedDocument.of(again))
+    assert same_as_stored(text, again)
+    assert not same_as_stored(None, again)
+    for value in (2, 1.0, True):
+        other = copy.deepcopy(again)
+        other["messages"][0]["raw_metadata"]["n"] = value
+        assert not same_json(text, as_bytes(other))
+    spaced = orjson.dumps(document, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
+    assert not same_json(spaced, as_bytes(again))
+    assert not same_json(b"[1]", as_bytes(again))
+    assert not same_json(text + b" trailing", as_bytes(again))
+    without = {k: v for k, v in again.items() if k != "import_metadata"}
+    assert not same_json(text, as_bytes(without))
+    assert not merged(document, without).changed
 
 
 # -- properties over arbitrary documents -------------------------------------------------------

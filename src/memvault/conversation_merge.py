@@ -64,6 +64,8 @@ __all__ = [
     "knows_no_more",
     "merge_conversation",
     "merge_values",
+    "same_as_stored",
+    "same_json",
 ]
 
 #: Top-level members that describe the import rather than the conversation.
@@ -129,6 +131,51 @@ def conversation_row(
         message_count=len(messages),
         extra_index=dict(extra_index or {}),
     )
+
+
+def same_json(stored: bytes, incoming: bytes, ignore: Iterable[str] = IGNORED) -> bool:
+    """Two documents' JSON as the store keeps it (orjson, sorted keys) hold the same
+    members but for the top-level ones in `ignore`: compared as bytes by the C scanner,
+    nothing parsed. False for anything else (a document an older vault kept as other text
+    is then merged and compared the slow way)."""
+    from memvault import _speedups
+
+    names = {orjson.dumps(name) for name in ignore}
+    kept: list[bytes] = []
+    for text in (stored, incoming):
+        try:
+            members, end = _speedups.object_members(text, 0)
+        except ValueError:
+            return False
+        if end != len(text):
+            return False
+        # The text with the ignored members cut out (their separators stay: two documents
+        # that differ in which members they have are compared the slow way).
+        pieces, at = [], 0
+        for key_start, key_end, _value_start, value_end in members:
+            if text[key_start:key_end] in names:
+                pieces.append(text[at:key_start])
+                at = value_end
+        pieces.append(text[at:])
+        kept.append(b"".join(pieces))
+    return kept[0] == kept[1]
+
+
+def same_as_stored(
+    stored_json: bytes | None, document: Mapping[str, Any], ignore: Iterable[str] = IGNORED
+) -> bool:
+    """An incoming document (maybe an `EncodedDocument`, as an import's reader made it) is
+    the stored one, whose JSON is `stored_json`, but for the members in `ignore`."""
+    from memvault.store.documents import EncodedDocument, document_json
+
+    if stored_json is None:
+        return False
+    incoming = (
+        document_json(document.frame)
+        if isinstance(document, EncodedDocument)
+        else orjson.dumps(dict(document), option=orjson.OPT_SORT_KEYS)
+    )
+    return same_json(stored_json, incoming, ignore)
 
 
 def document_bytes(document: Mapping[str, Any], ignore: Iterable[str] = IGNORED) -> bytes:
@@ -396,6 +443,8 @@ def merge_conversation(
     the module's docstring)."""
     skip = frozenset(ignore)
     before = document_bytes(stored, skip)
+    if document_bytes(incoming, skip) == before:  # the same export again: the common case
+        return MergedConversation(dict(stored), False, 0, 0)
     # First with provenance aside: a difference only there leaves the conversation as it is.
     merged, messages = _merge_documents(stored, incoming, skip, loose=True)
     changed = document_bytes(merged, skip) != before

@@ -46,7 +46,12 @@ from memvault.audit_entries import conversation_entry, embedding_entry, relation
 from memvault.bulk import gc_paused, prompt_switching
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
-from memvault.conversation_merge import PutOutcome, conversation_row, merge_conversation
+from memvault.conversation_merge import (
+    PutOutcome,
+    conversation_row,
+    merge_conversation,
+    same_as_stored,
+)
 from memvault.decay import (
     DECAYING_MODELS,
     DecaySettings,
@@ -1736,6 +1741,11 @@ class Vault:
                     continue
                 if fresh_rows:  # the same id twice in one batch: the first must be stored
                     insert_fresh()
+                if isinstance(store, SQLiteStore) and same_as_stored(
+                    store.conversation_json(conversation.id), conversation.document, skip
+                ):  # the same export again, the common case: nothing parsed
+                    outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
+                    continue
                 existing = store.get_conversation(conversation.id)
                 if existing is None:
                     messages = document.get("messages")

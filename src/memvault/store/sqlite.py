@@ -1353,6 +1353,11 @@ class SQLiteStore(Store):
         )
         return None if row is None else self._conversation(row)
 
+    def conversation_json(self, conversation_id: str) -> bytes | None:
+        """A stored conversation document's JSON text, not parsed (None when absent)."""
+        row = self._one("SELECT document FROM conversations WHERE id = ?", (conversation_id,))
+        return None if row is None else document_json(row[0])
+
     def iter_conversations(self) -> Iterator[StoredConversation]:
         last = 0
         while True:
