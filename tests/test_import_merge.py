@@ -22,6 +22,7 @@ import orjson
 import pytest
 
 from clikit import home, ok
+from importkit import conversation_errors
 from memvault.importers.detect import detect
 from memvault.importers.ingest import IngestResult, ingest, make_context
 from memvault.sources import open_target
@@ -353,7 +354,8 @@ def test_pam_25_the_merge_is_the_same_with_reader_processes(
     pair: tuple[Pair, Path, Path], tmp_path: Path
 ) -> None:
     """`memvault import` reads with child processes: the merge, done where the vault is
-    written, stores the same bytes as an import without them."""
+    written, stores the same bytes as an import without them, and every merged document is
+    still a valid PAM conversation (official schema, PAM §25)."""
     _spec, rich, poor = pair
     stored = []
     for readers in (0, 2):
@@ -363,6 +365,8 @@ def test_pam_25_the_merge_is_the_same_with_reader_processes(
             run_import(vault, poor, readers=readers)
             stored.append(documents(vault))
     assert stored[0] == stored[1]
+    for text in stored[0].values():
+        assert conversation_errors(orjson.loads(text)) == []
 
 
 # -- the findings, through the CLI --------------------------------------------------------------
