@@ -23,6 +23,8 @@ _SKIP: Final = frozenset({"script", "style"})
 _CELLS: Final = frozenset({"td", "th"})
 _LINK_SCHEMES: Final = ("http://", "https://", "mailto:")
 _FENCE: Final = "```"
+#: List levels indented (deeper ones as the deepest): indentation stays linear in the input.
+_MAX_INDENT: Final = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +75,7 @@ def _language(attrs: list[tuple[str, str | None]]) -> str | None:
 
 
 def _cell_text(chunks: list[str]) -> str:
-    lines = [line.strip() for line in "".join(chunks).split("\n")]
+    lines = [" ".join(line.split()) for line in "".join(chunks).split("\n")]
     return "<br>".join(line for line in lines if line).replace("|", "\\|")
 
 
@@ -100,8 +102,10 @@ class _Converter(HTMLParser):
         self._fenced = False
         self._skip = 0
         self._links: list[_Link] = []
+        self._opened = 0  # links[:_opened] have their "[" written: each is opened once
         self._lists: list[list[int] | None] = []  # None for <ul>, [n] for <ol>
-        self._tables: list[_Table] = []
+        self._table: _Table | None = None
+        self._inner = 0  # tables inside the table's cells: their text joins the cell
 
     # -- structure --------------------------------------------------------------------------
 
@@ -117,10 +121,10 @@ class _Converter(HTMLParser):
         self._pending, self._prefix = 0, ""
 
     def _open_links(self) -> None:
-        for link in self._links:
-            if link.bracket is None:
-                link.bracket, link.out = len(self.out), self.out
-                self.out.append("[")
+        for link in self._links[self._opened :]:
+            link.bracket, link.out = len(self.out), self.out
+            self.out.append("[")
+        self._opened = len(self._links)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _SKIP:
@@ -134,19 +138,26 @@ class _Converter(HTMLParser):
                 self.images.append(Image(src, values.get("alt")))
         elif tag == "a":
             self._links.append(_Link((dict(attrs).get("href") or "").strip()))
-        elif tag == "table":
+        elif tag == "table" and self._table is not None and self._table.cell is not None:
+            # A table in a cell is not drawn (a pipe table holds none): its rows and cells
+            # are separated by spaces in the cell, so nesting costs nothing per level.
+            self._inner += 1
+            self.out.append(" ")
+        elif self._inner and (tag == "tr" or tag in _CELLS):
+            self.out.append(" ")
+        elif tag == "table" and self._table is None:
             self._block(2)
-            self._tables.append(_Table((self.out, self._pending, self._prefix)))
+            self._table = _Table((self.out, self._pending, self._prefix))
             self.out, self._pending, self._prefix = [], 0, ""
-        elif tag in _CELLS and self._tables:
-            table = self._tables[-1]
+        elif tag in _CELLS and self._table is not None:
+            table = self._table
             self._end_cell(table)
             if not table.rows:
                 table.rows.append([])
             table.cell = self.out = []
             self._pending, self._prefix = 0, ""
-        elif tag == "tr" and self._tables:
-            table = self._tables[-1]
+        elif tag == "tr" and self._table is not None:
+            table = self._table
             self._end_cell(table)
             table.rows.append([])
         elif tag in _PARAGRAPHS:
@@ -166,7 +177,7 @@ class _Converter(HTMLParser):
             self._block(1)
             self._prefix = ""
             if tag == "li":
-                depth = max(len(self._lists), 1)
+                depth = min(max(len(self._lists), 1), _MAX_INDENT)
                 counter = self._lists[-1] if self._lists else None
                 if counter is not None:
                     counter[0] += 1
@@ -179,18 +190,15 @@ class _Converter(HTMLParser):
         elif tag == "a":
             if self._links:
                 self._close_link(self._links.pop())
-        elif tag in _CELLS and self._tables:
-            self._end_cell(self._tables[-1])
-        elif tag == "table" and self._tables:
-            table = self._tables.pop()
-            self._end_cell(table)
-            self.out, self._pending, self._prefix = table.saved
-            rendered = _render_table(table.rows)
-            if rendered:
-                self._block(2)
-                self._start_line()
-                self.out.append(rendered)
-            self._block(2)
+                self._opened = min(self._opened, len(self._links))
+        elif tag == "table" and self._inner:
+            self._inner -= 1
+        elif self._inner and (tag == "tr" or tag in _CELLS):
+            pass
+        elif tag in _CELLS and self._table is not None:
+            self._end_cell(self._table)
+        elif tag == "table" and self._table is not None:
+            self._end_table()
         elif tag in _PARAGRAPHS:
             if tag == "pre" and self._pre:
                 self._pre -= 1
@@ -216,12 +224,30 @@ class _Converter(HTMLParser):
             table.cell = None
         self.out = []  # text between cells is not part of any cell
 
+    def _end_table(self) -> None:
+        table = self._table
+        if table is None:
+            return
+        self._end_cell(table)
+        self._table, self._inner = None, 0
+        self.out, self._pending, self._prefix = table.saved
+        rendered = _render_table(table.rows)
+        if rendered:
+            self._block(2)
+            self._start_line()
+            self.out.append(rendered)
+        self._block(2)
+
+    def finish(self) -> None:
+        """Close what the fragment left open: an unclosed table's text is kept."""
+        self.close()
+        self._end_table()
+
     def _close_link(self, link: _Link) -> None:
         if link.bracket is None or link.out is None:
             return
-        text = "".join(link.out[link.bracket + 1 :]).strip()
         usable = link.href.startswith(_LINK_SCHEMES) and not self._pre
-        if usable and text and text != link.href:
+        if usable and not _is_text(link.out, link.bracket + 1, link.href):
             link.out.append(f"]({link.href})")
         else:
             link.out[link.bracket] = ""  # a bare URL, a link without one or in code: its text
@@ -231,7 +257,7 @@ class _Converter(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._skip:
             return
-        if self._tables and self._tables[-1].cell is None:
+        if self._table is not None and self._table.cell is None:
             return  # whitespace between rows and cells
         if self._pre:
             if not self._fenced:
@@ -252,6 +278,22 @@ class _Converter(HTMLParser):
             text = text.lstrip()
         self._open_links()
         self.out.append(text)
+
+
+def _is_text(chunks: list[str], start: int, href: str) -> bool:
+    """Whether the link text written from `chunks[start]` on is `href` itself (or blank).
+    Only as many characters as the URL holds are looked at (and a few spaces), so closing
+    many nested links costs no more than the input is long."""
+    seen: list[str] = []
+    length = 0
+    for index in range(start, len(chunks)):
+        chunk = chunks[index]
+        seen.append(chunk)
+        length += len(chunk)
+        if length > len(href) + 64:
+            return False
+    text = "".join(seen).strip()
+    return not text or text == href
 
 
 def _tidy(text: str) -> str:
@@ -277,6 +319,5 @@ def html_to_markdown(html: str) -> Markdown:
     parser = _Converter()
     parser.feed(html)
     parser.close()
-    while parser._tables:  # an unclosed table: what it holds is kept
-        parser.handle_endtag("table")
+    parser.finish()
     return Markdown(_tidy("".join(parser.out)), parser.images)
