@@ -595,6 +595,21 @@ def test_import_from_gemini_of_an_assistant_log_is_refused_and_writes_nothing(
     assert ok("stats", "--json").json()["conversations"] == 0
 
 
+def test_gemini_a_log_of_only_records_imports_nothing_with_a_warning(tmp_path: Path) -> None:
+    """Issue #15 §5: a Gemini log whose events carry no message (activity paused: only
+    "Used Gemini Apps" records) writes no empty conversation, and says why."""
+    log = [e for e in gen.events() if not carries_messages(e)]
+    path = tmp_path / "MyActivity.json"
+    path.write_text(json.dumps(log), "utf-8")
+    ctx = context(path.name)
+    with open_target(path) as target:
+        assert list(gemini.IMPORTER.read(target, ctx)) == []
+    assert ctx.warnings == [
+        f"MyActivity.json: none of its {len(log)} activity events carries a Gemini prompt, "
+        "response or Canvas (was Gemini Apps Activity paused?); nothing to import"
+    ]
+
+
 def test_gemini_an_empty_activity_log_is_said(tmp_path: Path) -> None:
     path = tmp_path / "MyActivity.json"
     path.write_text("[]", "utf-8")

@@ -116,14 +116,8 @@ class GeminiImporter(Importer):
         if not index:
             context.warnings.append(f"{target.path.name}: the activity log holds no events")
         elif all(slot.silent for slot in index):
-            # Another product's log (Google Assistant's, say) read with --from gemini.
-            found = ", ".join(f"{h!r} ×{n}" for h, n in sorted(headers.items()))
-            raise ImportFormatError(
-                str(target.path),
-                f"none of its {len(index)} activity events is a Gemini prompt, response or "
-                f"Canvas (event headers: {found}); it is not a Gemini Apps activity log "
-                "(Takeout: My Activity → Gemini Apps)",
-            )
+            _nothing_conversational(target, len(index), headers, context)
+            return
         for batch in batches(_group(index), lambda group: group.size, BATCH_BYTES):
             wanted = {(s.entry, s.ordinal) for group in batch for s in group.every_slot}
             events = _load_events(entries, wanted)
@@ -132,6 +126,30 @@ class GeminiImporter(Importer):
 
 
 IMPORTER: Final = GeminiImporter()
+
+
+def _nothing_conversational(
+    target: Target, events: int, headers: dict[str, int], context: ImportContext
+) -> None:
+    """No event carries a message. A Gemini log (activity paused, only "Used Gemini Apps"
+    records) imports nothing, with a warning; another product's log (Google Assistant's,
+    read with --from gemini) is refused, naming the products its events are from."""
+    common = sorted(headers.items(), key=lambda item: (-item[1], item[0]))
+    found = ", ".join(f"{h!r} ×{n}" for h, n in common[:5])
+    if len(common) > 5:
+        found += f" and {len(common) - 5} more"
+    if any(word in h.lower() for h in headers for word in ("gemini", "bard")):
+        context.warnings.append(
+            f"{target.path.name}: none of its {events} activity events carries a Gemini "
+            "prompt, response or Canvas (was Gemini Apps Activity paused?); nothing to import"
+        )
+        return
+    raise ImportFormatError(
+        str(target.path),
+        f"none of its {events} activity events is a Gemini prompt, response or Canvas "
+        f"(event headers: {found}); it is not a Gemini Apps activity log "
+        "(Takeout: My Activity → Gemini Apps)",
+    )
 
 
 # -- locating and sniffing -----------------------------------------------------------------
