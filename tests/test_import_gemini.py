@@ -462,6 +462,22 @@ def test_gemini_generated_images_are_the_answers_not_the_users_uploads(
     assert not set(attached) & set(gen.GENERATED)
 
 
+def test_gemini_an_inline_image_is_not_copied_out_of_its_html(tmp_path: Path) -> None:
+    """A response image given inline (a data: URI) is an image part without a ref: its
+    bytes stay once, in the HTML kept in raw_metadata."""
+    html = '<p>Here:</p><img src="data:image/png;base64,iVBORw0KGgo=">'
+    event = {"header": "Gemini Apps", "title": "Prompted draw", "time": "2025-01-01T00:00:00Z",
+             "safeHtmlItem": [{"html": html}]}  # fmt: skip
+    path = tmp_path / "MyActivity.json"
+    path.write_text(json.dumps([event]), "utf-8")
+    (doc,) = read(path)
+    assert doc["messages"][1]["content"]["parts"] == [
+        {"type": "text", "text": "Here:"},
+        {"type": "image", "ref": None, "mime_type": "image/png"},
+    ]
+    assert doc["messages"][1]["raw_metadata"]["safeHtmlItem"] == [{"html": html}]
+
+
 def test_gemini_an_upload_listed_twice_is_attached_once(tmp_path: Path) -> None:
     """Issue #15 §5: Takeout names an upload in both `attachedFiles` and `imageFile`; the
     prompt carries it once."""

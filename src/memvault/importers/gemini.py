@@ -588,6 +588,11 @@ def _split_files(
     generated: list[dict[str, Any]] = []
     shown: set[str] = set()
     for image in images:
+        if image.src.startswith("data:"):
+            # inline bytes: they stay in the HTML kept in raw_metadata, not copied here
+            mime = image.src[5:].split(";", 1)[0].split(",", 1)[0] or None
+            generated.append({"type": "image", "ref": None, "mime_type": mime})
+            continue
         name = by_base.get(_basename(image.src))
         ref = name if name is not None else image.src
         if ref in shown:
