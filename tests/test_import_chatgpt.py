@@ -120,7 +120,7 @@ def test_pam_25_import_metadata_is_filled(
 ) -> None:
     for document in imported[0]:
         block = document["import_metadata"]
-        assert block["importer_version"] == "chatgpt-importer/2026.11"
+        assert block["importer_version"] == "chatgpt-importer/2026.11.1"
         assert block["importer"].startswith("memvault/")
         assert block["imported_at"] == "2026-11-01T00:00:00Z"
         assert block["source_file"].endswith("export.zip")
@@ -388,8 +388,9 @@ def test_pam_11_custom_instructions_bio_and_model_context_become_memories(
 def test_feedback_links_by_message_id_and_conversation(
     files: dict[str, bytes], imported: tuple[list[dict[str, Any]], Any, Any]
 ) -> None:
-    feedback = json.loads(files["message_feedback.json"])
-    assert feedback and all("message_id" not in f for f in feedback)
+    """Newer entries name the rated message by `id` (no `message_id`)."""
+    feedback = [f for f in json.loads(files["message_feedback.json"]) if "message_id" not in f]
+    assert feedback
     messages = {
         (d["provider"]["conversation_id"], m["provider_message_id"]): m
         for d in imported[0]
@@ -398,6 +399,55 @@ def test_feedback_links_by_message_id_and_conversation(
     for entry in feedback:
         message = messages[(entry["conversation_id"], entry["id"])]
         assert message["raw_metadata"]["feedback"] == entry
+
+
+def test_feedback_older_entries_with_dashless_ids_and_message_id_reach_their_messages(
+    files: dict[str, bytes], imported: tuple[list[dict[str, Any]], Any, list[str]]
+) -> None:
+    """Issue #15 §5: older `message_feedback.json` entries spell the conversation id without
+    dashes and name the rated message by `message_id` (their `id` is the rating's own). Each
+    reaches the message it rates, written comment and all, and none is reported as belonging
+    to a conversation the export lacks (importer-mappings §1: ratings are part of the
+    export)."""
+    conversations, _, warnings = imported
+    older = [f for f in json.loads(files["message_feedback.json"]) if "message_id" in f]
+    assert len(older) >= 4 and all("-" not in f["conversation_id"] for f in older)
+    assert any("1143" in f["content"] for f in older)  # the user's written comment
+    messages = {
+        (d["provider"]["conversation_id"].replace("-", ""), m["provider_message_id"]): m
+        for d in conversations
+        for m in d["messages"]
+    }
+    for entry in older:
+        message = messages[(entry["conversation_id"], entry["message_id"])]
+        assert message["raw_metadata"]["feedback"] == entry
+    assert not [w for w in warnings if "message_feedback.json" in w]
+    every = json.loads(files["message_feedback.json"])
+    placed = [m["raw_metadata"]["feedback"] for d in conversations for m in d["messages"]
+              if "feedback" in m["raw_metadata"]]  # fmt: skip
+    assert sorted(map(json.dumps, placed)) == sorted(map(json.dumps, every))
+
+
+def test_model_comparisons_are_kept_with_their_conversation(
+    files: dict[str, bytes], imported: tuple[list[dict[str, Any]], Any, list[str]]
+) -> None:
+    """Issue #15 §5: `model_comparisons.json` (the user's choice between two answers) is
+    read; each entry is kept whole in its conversation's `raw_metadata.model_comparisons`
+    (docs/decisions.md), and one whose conversation the export lacks is reported."""
+    conversations, _, warnings = imported
+    comparisons = json.loads(files["model_comparisons.json"])
+    by_id = {d["provider"]["conversation_id"]: d for d in conversations}
+    kept = [c for c in comparisons if c["conversation_id"] in by_id]
+    assert kept
+    for entry in kept:
+        doc = by_id[entry["conversation_id"]]
+        assert entry in doc["raw_metadata"]["model_comparisons"]
+        errors = [str(e) for e in CONVERSATION.iter_errors(doc)]
+        assert not errors, errors
+    assert [w for w in warnings if "model_comparisons.json" in w] == [
+        f"model_comparisons.json: a model comparison for conversation "
+        f"{gen.MISSING_CONVERSATION}, which is not in conversations.json (kept nowhere)"
+    ]
 
 
 def test_feedback_for_an_unknown_message_stays_with_its_conversation(tmp_path: Path) -> None:

@@ -37,10 +37,13 @@ NOW = datetime(2026, 11, 1, tzinfo=UTC)
 ACCOUNT = "user-Ab12"
 
 
-def reader(feedback: dict[str, list[dict[str, Any]]] | None = None) -> Any:
+def reader(
+    feedback: dict[str, list[dict[str, Any]]] | None = None,
+    comparisons: dict[str, list[dict[str, Any]]] | None = None,
+) -> Any:
     context = make_context("conversations.json", "sha256:" + "0" * 64, now=NOW)
     return importer_module._ConversationReader(
-        importer_module.IMPORTER.id, context, ACCOUNT, feedback or {}
+        importer_module.IMPORTER.id, context, ACCOUNT, feedback or {}, comparisons or {}
     )
 
 
@@ -162,6 +165,22 @@ def test_a_conversation_with_ratings_is_left_to_python() -> None:
     item = orjson.dumps({**raw, "conversation_id": "c-1"})
     assert reader().direct(item, "w") is not None
     assert reader({"c-1": [{"id": "x", "rating": "thumbsUp"}]}).direct(item, "w") is None
+
+
+def test_a_conversation_with_dashless_ratings_or_comparisons_is_left_to_python() -> None:
+    """Issue #15 §5: an older rating names its conversation without dashes, and a model
+    comparison is placed by the Python path too: the C path declines both, so the two paths
+    still agree on which conversations they write."""
+    raw = json.loads(gen.export(seed=2, count=1)["conversations.json"])[0]
+    raw["mapping"] = {k: v for k, v in raw["mapping"].items() if k == "client-created-root"}
+    cid = raw["conversation_id"]
+    item = orjson.dumps(raw)
+    assert reader().direct(item, "w") is not None
+    key = importer_module.side_key(cid.replace("-", ""))  # as `read` keys the side files
+    assert key == importer_module.side_key(cid)
+    rating = {"message_id": "x", "conversation_id": cid.replace("-", "")}
+    assert reader({key: [rating]}).direct(item, "w") is None
+    assert reader(comparisons={key: [{"conversation_id": cid}]}).direct(item, "w") is None
 
 
 # -- arbitrary conversations ---------------------------------------------------------------

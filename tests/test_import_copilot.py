@@ -162,7 +162,37 @@ def test_ai_text_cut_to_100_characters_is_flagged_truncated(tmp_path: Path) -> N
     assert len(text) == 103 and text.endswith("...") and cut[0]["role"] == "assistant"
     assert gen.MEETING.startswith(text[:100])
     flagged = [m for m in messages(docs) if m["raw_metadata"]["truncated"]]
-    assert flagged == cut
+    only_here = next(d for d in docs if d["raw_metadata"]["chat_name"] == "Só aqui 🌧️")
+    assert flagged == cut + [m for m in only_here["messages"] if m["role"] == "assistant"]
+
+
+def test_copilot_cut_counts_utf16_code_units_so_emoji_texts_are_truncated_and_restored(
+    tmp_path: Path,
+) -> None:
+    """Issue #15 §5 (importer-mappings §4): Microsoft cuts AI text at 100 UTF-16 code units
+    plus "...", so a text with emoji is cut at fewer than 100 characters (or through an
+    emoji's surrogate pair, written as U+FFFD). Such a cut copy is flagged truncated, and
+    merges with its full copy in the other CSV, which it no longer duplicates."""
+    for answer in (gen.EMOJI_WHOLE, gen.EMOJI_SPLIT, gen.EMOJI_ONLY_HERE):
+        text = gen.cut(answer)
+        assert len(text) < 103 or "\ufffd" in text  # the Python-character count is fooled
+        assert copilot.is_truncated(text, "assistant")
+        assert copilot.utf16_units(text) == 103
+    docs = read_target(place(tmp_path, "folder"))
+    (party,) = [d for d in docs if d["raw_metadata"]["chat_name"] == "Festa 🎉"]
+    answers = [m for m in party["messages"] if m["role"] == "assistant"]
+    assert [m["content"]["text"] for m in answers] == [gen.EMOJI_WHOLE, gen.EMOJI_SPLIT]
+    for message in answers:
+        assert message["raw_metadata"]["truncated"] is False
+        rows = message["raw_metadata"]["rows"]
+        assert {r["file"] for r in rows} == {gen.ACTIVITY, gen.CHAT}
+        cut_copy = next(r for r in rows if r["file"] == gen.CHAT)
+        assert cut_copy["MessageContent"] == gen.cut(message["content"]["text"])
+    assert len(party["messages"]) == 4
+    (alone,) = [d for d in docs if d["raw_metadata"]["chat_name"] == "Só aqui 🌧️"]
+    (kept,) = [m for m in alone["messages"] if m["role"] == "assistant"]
+    assert kept["raw_metadata"]["truncated"] is True
+    assert kept["content"]["text"] == gen.cut(gen.EMOJI_ONLY_HERE)
 
 
 def test_chat_name_then_time_gap_makes_conversations(tmp_path: Path) -> None:
@@ -180,7 +210,7 @@ def test_chat_name_then_time_gap_makes_conversations(tmp_path: Path) -> None:
             "conversation_id": None,
             "export_format_version": "privacy-dashboard-csv",
         }
-        assert doc["import_metadata"]["importer_version"] == "copilot-importer/2026.11"
+        assert doc["import_metadata"]["importer_version"] == "copilot-importer/2026.11.1"
     starts = sorted(d["temporal"]["created_at"] for d in greetings)
     gap = datetime.fromisoformat(starts[1]) - datetime.fromisoformat(starts[0])
     assert gap > copilot.CHAT_GAP

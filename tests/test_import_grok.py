@@ -402,3 +402,28 @@ def test_progress_advances_and_ends_at_the_size_read(tmp_path: Path, layout: str
         assert seen[-1] == sum(input_bytes(p) for p in path.rglob("*") if p.name in read_files), (
             sorted(p.name for p in path.rglob("*"))
         )
+
+
+@pytest.mark.parametrize(
+    ("sender", "role"),
+    [("human", "user"), ("HUMAN", "user"), ("Human", "user"), ("user", "assistant"),
+     ("USER", "assistant"), ("grok-4", "assistant"), ("ASSISTANT", "assistant")],
+)  # fmt: skip
+def test_importer_mappings_5_any_sender_other_than_human_is_the_assistant_even_user(
+    tmp_path: Path, sender: str, role: str
+) -> None:
+    """importer-mappings §5 ("Normalization MUST be case-insensitive and treat any
+    non-"human" value as "assistant"") and §6 ("any non-`human` value → assistant"): the
+    MUST is followed for "user" too (docs/decisions.md); the sender as written is kept in
+    `raw_metadata.sender` whenever it is not "human"/"assistant"."""
+    backend = gen.main_file(gen.export())
+    first = backend["conversations"][0]["responses"][0]["response"]
+    path = tmp_path / gen.MAIN
+    path.write_text(_response(backend, sender=sender), encoding="utf-8")
+    conversations, _, _ = run(path)
+    message = next(
+        m for c in conversations for m in c["messages"] if m["provider_message_id"] == first["_id"]
+    )
+    assert message["role"] == role
+    if sender not in ("human", "assistant"):
+        assert message["raw_metadata"]["sender"] == sender

@@ -1,7 +1,8 @@
 """A generator of ChatGPT data exports shaped like the real ones.
 
 `export(seed, conversations)` returns the files of an export (`conversations.json`,
-`message_feedback.json`, `user.json`, `chat.html`, an image asset) covering what real exports
+`message_feedback.json` in its older and newer spellings, `model_comparisons.json`,
+`user.json`, `chat.html`, an image asset) covering what real exports
 hold beyond the plain case: content outside `parts` (`code`, `execution_output`,
 `tether_browsing_display`, `tether_quote`, `multimodal_text` with image dicts and nulls,
 `thoughts`, `reasoning_recap`), a branching `mapping` (edits and regenerations), several
@@ -328,28 +329,101 @@ def conversations(seed: int, count: int, *, full: bool = True) -> list[dict[str,
     return [conversation(rng, i, full=full) for i in range(count)]
 
 
+def _first_assistant(conv: dict[str, Any]) -> str:
+    return next(
+        k for k, n in conv["mapping"].items()
+        if n["message"] and n["message"]["author"]["role"] == "assistant"
+    )  # fmt: skip
+
+
 def feedback_for(convs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Ratings of the first assistant answer of every third conversation. Like the real file,
-    an entry has no `message_id`: its `id` is the rated message's id."""
+    """Ratings of the first assistant answer of two conversations in three, in the file's
+    two spellings:
+
+    - newer entries (every third conversation) have no `message_id`: their `id` is the rated
+      message's id;
+    - older entries (the next conversation of each three) spell the conversation id without
+      dashes and name the rated message by `message_id`, their `id` being the rating's own;
+      every other one carries the user's written comment in `content`.
+    """
     entries = []
     for index, conv in enumerate(convs):
-        if index % 3:
+        node = _first_assistant(conv)
+        if index % 3 == 0:
+            entries.append(
+                {
+                    "id": node,
+                    "conversation_id": conv["conversation_id"],
+                    "user_id": ACCOUNT_ID,
+                    "rating": "thumbsUp" if index % 2 == 0 else "thumbsDown",
+                    "create_time": "2024-05-02T10:00:00.000000+00:00",
+                    "workspace_id": None,
+                    "content": '{"tags": ["helpful"], "text": "Boa resposta"}',
+                    "storage_protocol": "zstd::1.5.5",
+                    "update_time": None,
+                }
+            )
+        elif index % 3 == 1:
+            comment = (
+                '{"tags": ["not-factually-correct"], "text": "A data está errada: foi em 1143 🙁"}'
+                if index % 2
+                else "{}"
+            )
+            entries.append(
+                {
+                    "id": str(uuid.UUID(int=index + 1, version=4)),
+                    "message_id": node,
+                    "conversation_id": conv["conversation_id"].replace("-", ""),
+                    "user_id": ACCOUNT_ID,
+                    "rating": "thumbsDown",
+                    "create_time": "2023-09-14T08:30:00.000000+00:00",
+                    "workspace_id": None,
+                    "content": comment,
+                    "storage_protocol": "zstd::1.5.5",
+                    "update_time": None,
+                }
+            )
+    return entries
+
+
+#: The conversation id of the comparison whose conversation the export does not hold.
+MISSING_CONVERSATION = "0d6f3b52-9c1e-4a55-8f0e-6a3d2b1c4e7f"
+
+
+def comparisons_for(convs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`model_comparisons.json`: the user's choice between two answers ("Which response do
+    you prefer?") in the second conversation, and one in a conversation the export lacks."""
+    entries = []
+    for conversation_id in (convs[1]["conversation_id"] if len(convs) > 1 else None,
+                            MISSING_CONVERSATION):  # fmt: skip
+        if conversation_id is None:
             continue
-        node = next(
-            k for k, n in conv["mapping"].items()
-            if n["message"] and n["message"]["author"]["role"] == "assistant"
-        )  # fmt: skip
         entries.append(
             {
-                "id": node,
-                "conversation_id": conv["conversation_id"],
+                "id": str(uuid.UUID(int=len(entries) + 99, version=4)),
                 "user_id": ACCOUNT_ID,
-                "rating": "thumbsUp" if index % 2 == 0 else "thumbsDown",
-                "create_time": "2024-05-02T10:00:00.000000+00:00",
+                "conversation_id": conversation_id,
+                "create_time": "2024-05-03T09:12:44.512000+00:00",
                 "workspace_id": None,
-                "content": '{"tags": ["helpful"], "text": "Boa resposta"}',
+                "input": {
+                    "messages": [
+                        {
+                            "author": {"role": "user"},
+                            "content": {"content_type": "text", "parts": [PORTUGUESE[0]]},
+                        }
+                    ]
+                },
+                "output": {
+                    "feedback_step": {
+                        "type": "comparison",
+                        "original_turn": [{"content": {"parts": [PORTUGUESE[1]]}}],
+                        "new_turn": [{"content": {"parts": ["Sim! Outubro é ótimo em Lisboa."]}}],
+                        "completion_comparison_rating": "new",
+                        "new_completion_placement": "left",
+                    }
+                },
+                "metadata": {"model": "gpt-4o"},
                 "storage_protocol": "zstd::1.5.5",
-                "update_time": None,
             }
         )
     return entries
@@ -362,7 +436,8 @@ def export(seed: int = 7, count: int = 12, *, full: bool = True) -> dict[str, by
             "phone_number": None}  # fmt: skip
     return {
         "conversations.json": json.dumps(convs, ensure_ascii=False).encode(),
-        "message_feedback.json": json.dumps(feedback_for(convs)).encode(),
+        "message_feedback.json": json.dumps(feedback_for(convs), ensure_ascii=False).encode(),
+        "model_comparisons.json": json.dumps(comparisons_for(convs), ensure_ascii=False).encode(),
         "user.json": json.dumps(user).encode(),
         "chat.html": b"<html><body><script>var jsonData = [];</script></body></html>",
         "shared_conversations.json": b"[]",

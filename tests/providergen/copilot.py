@@ -8,8 +8,11 @@
   apart;
 - `copilot-chat-activity.csv` — CreatedAt, MessageContent, Author, ChatName; times as
   ``M/D/YYYY h:mm:ss AM -03:00``, authors ``Human``/``Copilot``; one chat is the same as in
-  the activity history (same instants) with its AI texts cut to 100 characters plus ``...``,
+  the activity history (same instants) with its AI texts cut to 100 UTF-16 code units plus
+  ``...``,
   another exists only here, cut;
+  chats whose AI texts hold emoji are cut at 100 UTF-16 code units (an emoji counts two, one
+  cut in half becomes U+FFFD), as Microsoft cuts them;
 - `copilot-in-Microsoft-365-apps-activity.csv` — the chat-activity columns plus ``AppName``,
   24-hour ``M/D/YYYY H:MM:SS +01:00`` times, one row without a time;
 - `windows-apps-copilot-activity-history.csv` — Timestamp, ClientApp, Prompt (prompts only);
@@ -62,6 +65,22 @@ MEETING: Final = (
 )
 
 
+#: AI texts with emoji, longer than the cut: the first has whole emoji in its first 100
+#: UTF-16 units, the second an emoji across units 100 and 101.
+EMOJI_WHOLE: Final = (
+    "Para a festa 🎉: balões 🎈, bolo de chocolate 🎂, música ao vivo 🎸 e uma mesa de doces 🍬 "
+    "com brigadeiros, beijinhos e cajuzinhos para todo mundo."
+)
+EMOJI_SPLIT: Final = (
+    "Pack light: three shirts, two trousers, a rain jacket and good walking shoes, sunscreen "
+    "too, a hat 🧳 and a book 📚 for the train."
+)
+EMOJI_ONLY_HERE: Final = (
+    "Sim 🌧️🌧️ — amanhã deve chover de manhã e à tarde ☔, com máxima de 18 °C e ventos "
+    "fortes 💨 no litoral; leve guarda-chuva."
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     file: str
@@ -80,8 +99,13 @@ class Row:
         return self.text != self.full
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= CUT else text[:CUT] + "..."
+def cut(text: str) -> str:
+    """Microsoft's cut: the first 100 UTF-16 code units plus ``...`` (an emoji is two units;
+    one cut in half is written as U+FFFD, as .NET's UTF-8 encoder writes a lone surrogate)."""
+    units = text.encode("utf-16-le")
+    if len(units) <= 2 * CUT:
+        return text
+    return units[: 2 * CUT].decode("utf-16-le", errors="replace") + "..."
 
 
 def _iso(when: datetime) -> str:
@@ -106,11 +130,11 @@ def rows(seed: int = 3) -> list[Row]:
     numbers: dict[str, int] = {}
 
     def add(
-        file: str, chat: str, when: datetime | None, author: str, full: str, *, cut: bool = False,
-        **extra: str,
+        file: str, chat: str, when: datetime | None, author: str, full: str, *,
+        is_cut: bool = False, **extra: str,
     ) -> None:  # fmt: skip
         numbers[file] = numbers.get(file, 1) + 1
-        text = _cut(full) if cut else full
+        text = cut(full) if is_cut else full
         out.append(Row(file, numbers[file], chat, when, author, text, full, extra))
 
     def later(when: datetime, low: int = 5, high: int = 40) -> datetime:
@@ -132,7 +156,7 @@ def rows(seed: int = 3) -> list[Row]:
         add(ACTIVITY, "Receitas vegetarianas", when, author, text)
     for (author, text), when in zip(shared, times, strict=True):
         chat_author = "Human" if author == "user" else "Copilot"
-        add(CHAT, "Receitas vegetarianas", when, chat_author, text, cut=author == "AI")
+        add(CHAT, "Receitas vegetarianas", when, chat_author, text, is_cut=author == "AI")
 
     # Only in the activity history: quotes, commas, a line break.
     t = START + timedelta(hours=5)
@@ -148,7 +172,23 @@ def rows(seed: int = 3) -> list[Row]:
     # Only in chat activity, and cut: nothing to restore it from.
     t = START + timedelta(days=2, hours=1)
     add(CHAT, "Resumo de reunião", t, "Human", "Resuma a reunião de hoje em um parágrafo.")
-    add(CHAT, "Resumo de reunião", later(t), "Copilot", MEETING, cut=True)
+    add(CHAT, "Resumo de reunião", later(t), "Copilot", MEETING, is_cut=True)
+
+    # Emoji: in both files, cut in chat activity at 100 UTF-16 units — one cut whole, one
+    # cut through an emoji's surrogate pair — and one only in chat activity, cut.
+    t = START + timedelta(days=6)
+    for n, (prompt, answer) in enumerate(
+        (("Ideias de festa?", EMOJI_WHOLE), ("Packing list?", EMOJI_SPLIT))
+    ):
+        when = t + timedelta(minutes=10 * n)
+        answered = later(when)
+        add(ACTIVITY, "Festa 🎉", when, "user", prompt)
+        add(ACTIVITY, "Festa 🎉", answered, "AI", answer)
+        add(CHAT, "Festa 🎉", when, "Human", prompt)
+        add(CHAT, "Festa 🎉", answered, "Copilot", answer, is_cut=True)
+    t = START + timedelta(days=7)
+    add(CHAT, "Só aqui 🌧️", t, "Human", "Vai chover amanhã?")
+    add(CHAT, "Só aqui 🌧️", later(t), "Copilot", EMOJI_ONLY_HERE, is_cut=True)
 
     # Microsoft 365 apps: an extra column, a row without a time.
     t = START + timedelta(days=4)

@@ -10,7 +10,18 @@ holds, newest first, every shape an importer meets:
 - the common real shape, ``title: "Prompted …"`` ("Comando: …" in the Portuguese Takeout) with
   the response as HTML in ``safeHtmlItem``, ``products``, ``activityControls``, ``subtitles``,
   ``attachedFiles``, and no conversation id — two sessions far apart in time;
-- an event without ``time`` and an event that carries no message.
+- an event without ``time`` and an event that carries no message;
+- an upload Takeout lists twice (``attachedFiles`` and ``imageFile``), images Gemini
+  generated (listed in ``attachedFiles`` like uploads, and shown by the response HTML's
+  ``<img src>``), one answer that is an image and nothing else;
+- standalone events ("Used Gemini Apps", "Gave feedback: …"), with a ``titleUrl`` of their
+  own or none, that carry no message and belong to no conversation;
+- a "Created Gemini Canvas titled …" document: the document as HTML in ``safeHtmlItem``
+  (headings, a table, code) and a ``details`` entry that is neither Request nor Response;
+- answers with links (``<a href>``) and a table.
+
+`assistant_events(seed)` is a Google Assistant activity log (My Activity → Assistant), which
+is no Gemini log though it looks like one.
 
 Text is English and Portuguese in both locales. `events(seed, locale)` is the log itself, for
 tests that compare what they read with what was written.
@@ -38,6 +49,8 @@ _WORDS: Final = {
         "subtitle": "Gemini Apps",
         "search_path": "Takeout/My Activity/Search/MyActivity.json",
         "searched": "Searched for ",
+        "canvas": "Created Gemini Canvas titled ",
+        "feedback": "Gave feedback: ",
     },
     "pt": {
         "header": "Apps do Gemini",
@@ -48,6 +61,8 @@ _WORDS: Final = {
         "subtitle": "Apps do Gemini",
         "search_path": "Takeout/Minha atividade/Pesquisa/MinhaAtividade.json",
         "searched": "Pesquisou ",
+        "canvas": "Criou o Canvas do Gemini com o título ",
+        "feedback": "Enviou feedback: ",
     },
 }
 PROMPTS: Final = [
@@ -82,6 +97,25 @@ def html_answer(paragraph: str, items: list[str]) -> str:
     """A Gemini response as Takeout's ``safeHtmlItem`` holds it."""
     listed = "".join(f"<li>{_escape(item)}</li>" for item in items)
     return f'<p>{_escape(paragraph)}</p><ul>{listed}</ul><p>Fonte: <a href="https://example.org/x?a=1&amp;b=2">example&nbsp;org</a></p>'
+
+
+#: Files of the images Gemini generated, and the upload Takeout lists twice.
+GENERATED: Final = ("Gemini_Generated_Image_4k2p9x.png", "Gemini_Generated_Image_q81zr0.jpeg")
+UPLOAD: Final = "foto-do-gato.jpg"
+CANVAS_TITLE: Final = "Plano de estudos: Python em 4 semanas"
+CANVAS_CODE: Final = 'def saudacao(nome):\n    """Diz olá."""\n\n    return f"Olá, {nome}!"\n'
+CANVAS_HTML: Final = (
+    "<h1>Plano de estudos</h1><p>Quatro semanas, uma hora por dia.</p>"
+    "<table><thead><tr><th>Semana</th><th>Tema</th></tr></thead><tbody>"
+    "<tr><td>1</td><td>Tipos e funções</td></tr><tr><td>2</td><td>Listas | dicionários</td></tr>"
+    "</tbody></table><h2>Exemplo</h2>"
+    f'<pre><code class="language-python">{CANVAS_CODE}</code></pre>'
+    '<p>Leia também <a href="https://docs.python.org/3/tutorial/">o tutorial oficial</a>.</p>'
+)
+TABLE_HTML: Final = (
+    "<p>Compare:</p><table><tr><th>Pão</th><th>Tempo</th></tr>"
+    "<tr><td>Broa de milho</td><td>1 h</td></tr><tr><td>Pão de forma</td><td>3 h</td></tr></table>"
+)
 
 
 def _escape(text: str) -> str:
@@ -176,7 +210,71 @@ def events(seed: int = 5, locale: str = "en") -> list[dict[str, Any]]:
 
     # An event that carries no message at all (a setting change, say).
     log.append(base(clock + timedelta(hours=5), None))
+    clock += timedelta(days=1)
+
+    # An upload listed twice, generated images and an image-only answer, a table: one
+    # conversation named by its id.
+    cid_c = f"{rng.getrandbits(64):016x}"
+    url_c = f"https://gemini.google.com/app/{cid_c}"
+    event = base(clock, url_c)
+    event["title"] = words["prompted"] + "Draw this cat as a lighthouse keeper."
+    event["imageFile"] = UPLOAD
+    event["safeHtmlItem"] = [
+        {"html": f'<p>Here he is, on duty:</p><img src="{GENERATED[0]}" alt="A grey cat">'}
+    ]
+    event["attachedFiles"] = [UPLOAD, GENERATED[0]]
+    log.append(event)
+    event = base(clock + timedelta(minutes=3), url_c)
+    event["title"] = words["prompted"] + "Agora à noite, só a imagem."
+    event["safeHtmlItem"] = [{"html": f'<img src="{GENERATED[1]}" alt="">'}]
+    event["attachedFiles"] = [GENERATED[1]]
+    log.append(event)
+    event = base(clock + timedelta(minutes=9), url_c)
+    event["title"] = words["prompted"] + "Quanto tempo leva cada pão?"
+    event["safeHtmlItem"] = [{"html": TABLE_HTML}]
+    log.append(event)
+    # Feedback on that conversation: no message, but its conversation is known.
+    event = base(clock + timedelta(minutes=10), url_c)
+    event["title"] = words["feedback"] + "Good response"
+    log.append(event)
+    clock += timedelta(days=1)
+
+    # A Canvas document, no conversation id.
+    event = base(clock, None)
+    event["title"] = words["canvas"] + CANVAS_TITLE
+    event["details"] = [{"name": "Gemini Canvas"}]
+    event["safeHtmlItem"] = [{"html": CANVAS_HTML}]
+    log.append(event)
+    clock += timedelta(days=1)
+
+    # Standalone events, far from any conversation: "Used Gemini Apps" with a conversation
+    # id of its own and without one, feedback on nothing the log holds.
+    log.append(base(clock, f"https://gemini.google.com/app/{rng.getrandbits(64):016x}"))
+    log.append(base(clock + timedelta(hours=6), "https://gemini.google.com/app"))
+    event = base(clock + timedelta(days=2), None)
+    event["title"] = words["feedback"] + "Bad response"
+    log.append(event)
     return list(reversed(log))  # Takeout lists the newest first
+
+
+def assistant_events(count: int = 12) -> list[dict[str, Any]]:
+    """A Google Assistant activity log (Takeout: My Activity → Assistant), newest first:
+    voice commands and their answers as Takeout writes them, not Gemini's."""
+    log = []
+    for i in range(count):
+        when = START + timedelta(hours=3 * i)
+        log.append(
+            {
+                "header": "Assistant",
+                "title": "Said " + ("turn on the lights" if i % 2 else "what's the weather"),
+                "time": stamp(when),
+                "products": ["Assistant"],
+                "subtitles": [{"name": "It's 18 degrees and cloudy." if i % 2 == 0 else "OK"}],
+                "activityControls": ["Web & App Activity"],
+                "details": [{"name": "Started by hotword"}],
+            }
+        )
+    return list(reversed(log))
 
 
 def export(seed: int = 5, locale: str = "en") -> dict[str, bytes]:
@@ -194,7 +292,9 @@ def export(seed: int = 5, locale: str = "en") -> dict[str, bytes]:
     folder = ACTIVITY_PATH[locale].rsplit("/", 1)[0]
     return {
         ACTIVITY_PATH[locale]: json.dumps(log, ensure_ascii=False, indent=2).encode("utf-8"),
-        f"{folder}/foto-do-gato.jpg": b"\xff\xd8\xff\xe0 not really a jpeg",
+        f"{folder}/{UPLOAD}": b"\xff\xd8\xff\xe0 not really a jpeg",
+        f"{folder}/{GENERATED[0]}": b"\x89PNG\r\n\x1a\n generated",
+        f"{folder}/{GENERATED[1]}": b"\xff\xd8\xff\xe0 generated",
         words["search_path"]: json.dumps(search, ensure_ascii=False).encode("utf-8"),
         "Takeout/archive_browser.html": b"<html><body>Takeout</body></html>",
     }

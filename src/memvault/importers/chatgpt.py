@@ -90,7 +90,7 @@ _FENCE: Final = re.compile(r"```\s*\n?(.*?)\n?```", re.S)
 
 
 class ChatGPTImporter(ShardableImporter):
-    id = ImporterId(PROVIDER, "2026.11")
+    id = ImporterId(PROVIDER, "2026.11.1")
 
     # -- detection --------------------------------------------------------------------------
 
@@ -131,9 +131,10 @@ class ChatGPTImporter(ShardableImporter):
         before = len(context.warnings)
         account = _account(target, context)
         feedback = _feedback(target)
+        comparisons = _comparisons(target)
         if shard:  # what the side files are worth saying is said by shard 0
             del context.warnings[before:]
-        reader = _ConversationReader(self.id, context, account, feedback)
+        reader = _ConversationReader(self.id, context, account, feedback, comparisons)
         direct = reader.direct if context.conversations_as_json else None
         seen_memories: set[str] = set()
         for index, item in enumerate(_stream_items(entry, context, shard, shards)):
@@ -156,12 +157,16 @@ class ChatGPTImporter(ShardableImporter):
                     yield ImportedMemory(memory)
             if shards > 1:
                 yield ItemDone(index)
-        # Feedback no conversation took (with shards: none of them).
+        # Side entries no conversation took (with shards: none of them).
         yield ShardEnd(
             tuple(
-                f"message_feedback.json: feedback for conversation {conversation_id}, which "
+                f"{name}: {what} for conversation {entries[0]['conversation_id']}, which "
                 "is not in conversations.json (kept nowhere)"
-                for conversation_id in feedback
+                for name, what, left in (
+                    ("message_feedback.json", "feedback", feedback),
+                    ("model_comparisons.json", "a model comparison", comparisons),
+                )
+                for entries in left.values()
             )
         )
 
@@ -314,23 +319,55 @@ def _account(target: Target, context: ImportContext) -> str | None:
     return None
 
 
-def _feedback(target: Target) -> dict[str, list[dict[str, Any]]]:
-    """`message_feedback.json` by conversation id. Entries carry no `message_id`: a rating's
-    `id` is the id of the message it rates (the feedback endpoint is keyed by message), and its
-    `conversation_id` names the conversation."""
-    data = _side_file(target, "message_feedback.json")
+_HEX32: Final = re.compile(r"^[0-9a-fA-F]{32}$")
+
+
+def side_key(identifier: str) -> str:
+    """The key a side file's entry and a conversation or message are matched by: older
+    `message_feedback.json` entries spell a UUID without dashes, so a UUID is keyed by its
+    32 hex digits, lower-cased; any other id is its own key."""
+    bare = identifier.replace("-", "")
+    return bare.lower() if len(identifier) in (32, 36) and _HEX32.match(bare) else identifier
+
+
+def _by_conversation(target: Target, name: str) -> dict[str, list[dict[str, Any]]]:
+    """The entries of the side file `name` (a JSON array of objects naming their
+    `conversation_id`) by `side_key` of their conversation id."""
+    data = _side_file(target, name)
     if data is None:
         return {}
     if not isinstance(data, list):
-        raise ImportFormatError("message_feedback.json", "expected a JSON array")
+        raise ImportFormatError(name, "expected a JSON array")
     by_conversation: dict[str, list[dict[str, Any]]] = {}
     for index, item in enumerate(data):
         if not isinstance(item, dict) or not isinstance(item.get("conversation_id"), str):
             raise ImportFormatError(
-                f"message_feedback.json: entry {index}", "expected an object with conversation_id"
+                f"{name}: entry {index}", "expected an object with conversation_id"
             )
-        by_conversation.setdefault(item["conversation_id"], []).append(item)
+        by_conversation.setdefault(side_key(item["conversation_id"]), []).append(item)
     return by_conversation
+
+
+def _feedback(target: Target) -> dict[str, list[dict[str, Any]]]:
+    """`message_feedback.json` by `side_key` of its conversation id. A rating names the
+    message it rates by `message_id` (older entries) or else by `id` (newer ones, whose
+    feedback endpoint is keyed by message)."""
+    return _by_conversation(target, "message_feedback.json")
+
+
+def _comparisons(target: Target) -> dict[str, list[dict[str, Any]]]:
+    """`model_comparisons.json` (the user's choice between two answers) by `side_key` of its
+    conversation id; each entry is kept whole in its conversation's
+    `raw_metadata.model_comparisons` (docs/decisions.md)."""
+    return _by_conversation(target, "model_comparisons.json")
+
+
+def _rated_message(rating: dict[str, Any]) -> str | None:
+    for field in ("message_id", "id"):
+        value = rating.get(field)
+        if isinstance(value, str):
+            return value
+    return None
 
 
 def _kind(value: Any) -> str:
@@ -437,11 +474,14 @@ class _ConversationReader:
         context: ImportContext,
         account: str | None,
         feedback: dict[str, list[dict[str, Any]]],
+        comparisons: dict[str, list[dict[str, Any]]] | None = None,
     ) -> None:
         self.importer = importer
         self.context = context
         self.account = account
+        #: ratings and model comparisons by `side_key` of their conversation id
         self.feedback = feedback
+        self.comparisons = comparisons if comparisons is not None else {}
         self.metadata_block = context.import_metadata(importer)
         self.extractor = extractor_of(context)
         self._metadata_json = orjson.dumps(self.metadata_block, option=orjson.OPT_SORT_KEYS)
@@ -490,7 +530,12 @@ class _ConversationReader:
             return json, pam["role"], extra.get("instructions") or None
 
         done = _direct(item, _NAMESPACE_HASH, self._metadata_json, self._account_json, fallback)
-        if done is None or done[1] in self.feedback:  # ratings are `convert`'s to place
+        # Ratings and comparisons are `convert`'s to place.
+        if (
+            done is None
+            or side_key(done[1]) in self.feedback
+            or side_key(done[1]) in self.comparisons
+        ):
             del self.context.warnings[warned:]  # `convert` says them again
             return None
         data, provider_id, cid, title, created_at, updated_at, count = done
@@ -527,10 +572,11 @@ class _ConversationReader:
         times = graph.times
         # A rating by the id of the message it rates; one with no string id rates no message
         # and is kept with the conversation's unmatched ratings.
-        feedback = {
-            rated if isinstance(rated := f.get("id"), str) else ("unmatched", n): f
-            for n, f in enumerate(self.feedback.pop(provider_id, []))
+        feedback: dict[Any, dict[str, Any]] = {
+            side_key(rated) if (rated := _rated_message(f)) is not None else ("unmatched", n): f
+            for n, f in enumerate(self.feedback.pop(side_key(provider_id), []))
         }
+        comparisons = self.comparisons.pop(side_key(provider_id), [])
         memories: list[dict[str, Any]] = []
         instructions: list[str] = []
         ids = _message_ids(provider_id, graph.kept)
@@ -549,8 +595,10 @@ class _ConversationReader:
         if feedback:
             for node, pam in zip(graph.order, messages, strict=True):
                 message_id = nodes[node]["message"].get("id")
-                rating = feedback.pop(node, None) or (
-                    feedback.pop(message_id, None) if isinstance(message_id, str) else None
+                rating = feedback.pop(side_key(node), None) or (
+                    feedback.pop(side_key(message_id), None)
+                    if isinstance(message_id, str)
+                    else None
                 )
                 if rating is not None:
                     pam["raw_metadata"]["feedback"] = rating
@@ -587,13 +635,17 @@ class _ConversationReader:
             else None,
             "system_instruction": "\n\n".join(dict.fromkeys(instructions)) or None,
             "is_archived": raw.get("is_archived") is True,
-            "raw_metadata": self._conversation_raw(raw, graph, feedback),
+            "raw_metadata": self._conversation_raw(raw, graph, feedback, comparisons),
             "import_metadata": self.metadata_block,
         }
         return document, memories
 
     def _conversation_raw(
-        self, raw: dict[str, Any], graph: _Graph, feedback: dict[Any, dict[str, Any]]
+        self,
+        raw: dict[str, Any],
+        graph: _Graph,
+        feedback: dict[Any, dict[str, Any]],
+        comparisons: list[dict[str, Any]],
     ) -> dict[str, Any]:
         extra = {k: v for k, v in raw.items() if k not in _CONVERSATION_MAPPED}
         for key in ("title", "create_time", "update_time", "is_archived"):
@@ -611,6 +663,8 @@ class _ConversationReader:
             extra["empty_nodes"] = graph.empty
         if feedback:
             extra["message_feedback"] = list(feedback.values())
+        if comparisons:
+            extra["model_comparisons"] = comparisons
         return extra
 
     def _message(

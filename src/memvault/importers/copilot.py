@@ -9,9 +9,10 @@ Layouts, told apart by their header row (column order free, names case-insensiti
   Prompt (the user's prompts only).
 
 The export has no ids. A message is known by its chat name, UTC instant, role and first 100
-characters, so the same chat in two files (they overlap) is read once, and a message whose AI
-text Microsoft cut to 100 characters plus ``...`` merges with its full copy when one exists;
-when none does, it is kept and flagged ``raw_metadata.truncated``. Messages of one chat name
+UTF-16 code units, so the same chat in two files (they overlap) is read once, and a message
+whose AI text Microsoft cut to 100 UTF-16 code units plus ``...`` (an emoji counts two; one
+cut in half is written as U+FFFD) merges with its full copy when one exists; when none does,
+it is kept and flagged ``raw_metadata.truncated``. Messages of one chat name
 form one conversation until a gap of more than `CHAT_GAP` (docs/importers.md).
 
 CSV is read by `csvsafe.read_csv` (UTF-8 or UTF-16 with a byte order mark; records, fields and
@@ -52,9 +53,10 @@ from memvault.sources import Entry, SourceError, Target
 PROVIDER: Final = "copilot"
 #: Messages of one chat name further apart than this belong to different conversations.
 CHAT_GAP: Final = timedelta(hours=3)
-#: Microsoft cuts some AI messages to this many characters and appends "...".
+#: Microsoft cuts some AI messages to this many UTF-16 code units and appends "...".
 TRUNCATED_AT: Final = 100
 _ELLIPSIS: Final = "..."
+_REPLACEMENT: Final = "\ufffd"
 #: Upper bound (characters of message text) of the rows held in memory at once.
 BATCH_CHARS: Final = 32 << 20
 _SNIFF_BYTES: Final = 4096
@@ -96,7 +98,7 @@ _KNOWN_FILES: Final = frozenset(
 
 
 class CopilotImporter(Importer):
-    id = ImporterId(PROVIDER, "2026.11")
+    id = ImporterId(PROVIDER, "2026.11.1")
 
     def sniff(self, target: Target) -> bool:
         if any(_basename(e.name) in _KNOWN_FILES for e in target.entries):
@@ -227,8 +229,7 @@ class _Row:
     chat: str
     time: datetime | None
     role: str
-    #: digests (16 bytes: the index stays small) of the first TRUNCATED_AT characters and of
-    #: the whole text
+    #: digests (16 bytes: the index stays small) of `match_prefix` and of the whole text
     prefix: bytes
     digest: bytes
     length: int
@@ -288,13 +289,43 @@ def _role(author: str, where: str) -> str:
     return "assistant"  # "AI", "Copilot", "assistant" or another assistant name
 
 
+def utf16_units(text: str) -> int:
+    """The length of `text` in UTF-16 code units, as Microsoft counts it: a character beyond
+    U+FFFF (most emoji) is two."""
+    return len(text) + sum(1 for c in text if c > "\uffff")
+
+
+def _utf16_prefix(text: str, units: int) -> str:
+    """The longest prefix of whole characters of `text` at most `units` UTF-16 units long."""
+    if len(text) <= units // 2 or (len(text) <= units and text.isascii()):
+        return text
+    count = 0
+    for i, c in enumerate(text):
+        count += 2 if c > "\uffff" else 1
+        if count > units:
+            return text[:i]
+    return text
+
+
 def is_truncated(text: str, role: str) -> bool:
-    """Microsoft's cut: an AI message of exactly 100 characters followed by "..."."""
+    """Microsoft's cut: an AI message of exactly 100 UTF-16 code units followed by "..."
+    (importer-mappings §4 counts nothing; the cut is .NET's, by UTF-16 unit)."""
     return (
         role == "assistant"
-        and len(text) == TRUNCATED_AT + len(_ELLIPSIS)
         and text.endswith(_ELLIPSIS)
+        and TRUNCATED_AT // 2 + len(_ELLIPSIS) <= len(text) <= TRUNCATED_AT + len(_ELLIPSIS)
+        and utf16_units(text) == TRUNCATED_AT + len(_ELLIPSIS)
     )
+
+
+def match_prefix(text: str, truncated: bool) -> str:
+    """What a full text and its cut copy share: the first 100 UTF-16 units in whole
+    characters. A cut that split an emoji in two ends in U+FFFD, which stands for half a
+    character the full text has whole, so it is left out."""
+    if truncated:
+        body = text[: -len(_ELLIPSIS)]
+        return body[:-1] if body.endswith(_REPLACEMENT) else body
+    return _utf16_prefix(text, TRUNCATED_AT)
 
 
 def _digest(text: str) -> bytes:
@@ -316,16 +347,17 @@ def _index(n: int, entry: Entry, layout: _Layout, progress: Progress) -> Iterato
             ) from None
         role = _role(_column(row, layout.author), where) if layout.author else "user"
         text = _column(row, layout.text)
+        truncated = is_truncated(text, role)
         yield _Row(
             file=n,
             number=number,
             chat=chats.setdefault(name := _column(row, layout.chat).strip(), name),
             time=when,
             role=role,
-            prefix=_digest(text[:TRUNCATED_AT]),
+            prefix=_digest(match_prefix(text, truncated)),
             digest=_digest(text),
             length=len(text),
-            truncated=is_truncated(text, role),
+            truncated=truncated,
         )
 
 
@@ -347,7 +379,7 @@ def _fill_times(rows: list[_Row]) -> None:
 class _Message:
     #: the row whose text is kept (a full copy before a truncated one), then the other copies
     rows: list[_Row]
-    #: disambiguates different texts that share chat, instant, role and first 100 characters
+    #: disambiguates different texts that share chat, instant, role and first 100 UTF-16 units
     variant: int
 
     @property
@@ -386,7 +418,7 @@ def _messages(rows: list[_Row]) -> list[_Message]:
         for variant, digest in enumerate(texts):
             kept = [r for r in copies if r.digest == digest]
             if full and variant == 0:
-                # Cut copies agree with the full text on its first 100 characters.
+                # Cut copies agree with the full text on its first 100 UTF-16 units.
                 kept += [r for r in copies if r.truncated]
             messages.append(_Message(kept, variant))
     return messages

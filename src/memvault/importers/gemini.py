@@ -9,13 +9,17 @@ conversations (PAM importer mappings §3). Three event shapes are read, per even
 - variant B: ``userInteractions: [{userInteraction: {request, response, …}}]`` where request
   and response are JSON strings;
 - the common real shape: ``title: "Prompted <text>"`` (``"Comando: <text>"`` in Portuguese)
-  with the response as HTML in ``safeHtmlItem: [{html}]``; the HTML becomes text here and
-  stays verbatim in the message's ``raw_metadata``.
+  with the response as HTML in ``safeHtmlItem: [{html}]`` — or a Canvas document, with no
+  prompt; the HTML becomes Markdown here (links, tables, code kept: `html_markdown`) and
+  stays verbatim in the message's ``raw_metadata``. Images the response shows are Gemini's
+  (image parts of the answer); the event's other files are the user's uploads.
 
 Events are grouped by the conversation id in ``titleUrl`` (``…/app/<id>``); events without
 one are sorted by time and start a new conversation after a gap of more than
-`SESSION_GAP` (see docs/importers.md). Every event is kept verbatim in the ``raw_metadata``
-of its first message, so nothing the provider exported is dropped.
+`SESSION_GAP` (see docs/importers.md). A group with no message at all is no conversation:
+its events are kept with the conversation nearest in time. Every event is kept verbatim in
+the ``raw_metadata`` of a message or conversation, so nothing the provider exported is
+dropped; a log with no message at all (another product's) is refused.
 
 The file is streamed twice (ijson): a first pass keeps a small index per event (ids, time,
 size); later passes load only the events of a batch of conversations whose total size stays
@@ -24,16 +28,16 @@ under `BATCH_BYTES`, so memory is bounded however large the log.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import json
 import mimetypes
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from html.parser import HTMLParser
 from typing import Any, Final
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import ijson
 import orjson
@@ -58,6 +62,7 @@ from memvault.importers.common import (
     parse_iso,
     short_title,
 )
+from memvault.importers.html_markdown import Image, html_to_markdown
 from memvault.importers.ids import stable_id
 from memvault.sources import Entry, SourceError, Target
 
@@ -83,7 +88,7 @@ _CONVERSATION_ID: Final = re.compile(r"^[A-Za-z0-9_-]{6,}$")
 
 
 class GeminiImporter(Importer):
-    id = ImporterId(PROVIDER, "2026.11")
+    id = ImporterId(PROVIDER, "2026.11.1")
 
     def sniff(self, target: Target) -> bool:
         if any(_is_activity_path(e.name) for e in target.entries):
@@ -102,17 +107,49 @@ class GeminiImporter(Importer):
             )
         # The first pass reads every file whole, once: it is what the progress bar counts.
         progress = Progress(context.progress)
+        headers: dict[str, int] = {}
         index = [
-            slot for n, entry in enumerate(entries) for slot in _index_entry(n, entry, progress)
+            slot
+            for n, entry in enumerate(entries)
+            for slot in _index_entry(n, entry, progress, headers)
         ]
+        if not index:
+            context.warnings.append(f"{target.path.name}: the activity log holds no events")
+        elif all(slot.silent for slot in index):
+            _nothing_conversational(target, len(index), headers, context)
+            return
         for batch in batches(_group(index), lambda group: group.size, BATCH_BYTES):
-            wanted = {(s.entry, s.ordinal) for group in batch for s in group.slots}
+            wanted = {(s.entry, s.ordinal) for group in batch for s in group.every_slot}
             events = _load_events(entries, wanted)
             for group in batch:
                 yield ImportedConversation(_conversation(group, events, entries, context))
 
 
 IMPORTER: Final = GeminiImporter()
+
+
+def _nothing_conversational(
+    target: Target, events: int, headers: dict[str, int], context: ImportContext
+) -> None:
+    """No event carries a message. A Gemini log (activity paused, only "Used Gemini Apps"
+    records) imports nothing, with a warning; another product's log (Google Assistant's,
+    read with --from gemini) is refused, naming the products its events are from."""
+    common = sorted(headers.items(), key=lambda item: (-item[1], item[0]))
+    found = ", ".join(f"{h!r} ×{n}" for h, n in common[:5])
+    if len(common) > 5:
+        found += f" and {len(common) - 5} more"
+    if any(word in h.lower() for h in headers for word in ("gemini", "bard")):
+        context.warnings.append(
+            f"{target.path.name}: none of its {events} activity events carries a Gemini "
+            "prompt, response or Canvas (was Gemini Apps Activity paused?); nothing to import"
+        )
+        return
+    raise ImportFormatError(
+        str(target.path),
+        f"none of its {events} activity events is a Gemini prompt, response or Canvas "
+        f"(event headers: {found}); it is not a Gemini Apps activity log "
+        "(Takeout: My Activity → Gemini Apps)",
+    )
 
 
 # -- locating and sniffing -----------------------------------------------------------------
@@ -169,6 +206,8 @@ class _Slot:
     #: SHA-256 of the event's canonical JSON: the same event in two files is read once
     digest: str
     size: int
+    #: the event carries no message (a "Used Gemini Apps" or feedback record, say)
+    silent: bool
 
 
 def _where(entry: Entry, ordinal: int) -> str:
@@ -206,13 +245,20 @@ def _json_array(stream: BinaryReader, where: str) -> Rejoined:
     return Rejoined(head, stream)
 
 
-def _index_entry(n: int, entry: Entry, progress: Progress) -> Iterator[_Slot]:
+def _index_entry(
+    n: int, entry: Entry, progress: Progress, headers: dict[str, int]
+) -> Iterator[_Slot]:
     for ordinal, event in _events(entry, progress):
         where = _where(entry, ordinal)
         if not isinstance(event, dict):
             raise ImportFormatError(where, f"expected an object, got {kind(event)}")
         raw = orjson.dumps(event, option=orjson.OPT_SORT_KEYS)
-        _turns(event, where, convert=False)  # every event is checked before anything is yielded
+        # every event is checked before anything is yielded
+        silent = not _turns(event, where, convert=False)
+        if silent:
+            header = event.get("header")
+            name = header if isinstance(header, str) else "(none)"
+            headers[name] = headers.get(name, 0) + 1
         yield _Slot(
             entry=n,
             ordinal=ordinal,
@@ -220,6 +266,7 @@ def _index_entry(n: int, entry: Entry, progress: Progress) -> Iterator[_Slot]:
             time=_event_time(event, where),
             digest=hashlib.sha256(raw).hexdigest(),
             size=len(raw),
+            silent=silent,
         )
 
 
@@ -265,10 +312,21 @@ class _Group:
     #: the provider's conversation id, or None for a time-gap session
     conversation_id: str | None
     slots: list[_Slot]
+    #: events of no conversation that carry no message, kept with the conversation nearest
+    #: to them in time (docs/importers.md)
+    standalone: list[_Slot] = field(default_factory=list)
 
     @property
     def size(self) -> int:
-        return sum(s.size for s in self.slots)
+        return sum(s.size for s in self.every_slot)
+
+    @property
+    def every_slot(self) -> list[_Slot]:
+        return self.slots + self.standalone
+
+    @property
+    def silent(self) -> bool:
+        return all(s.silent for s in self.slots)
 
 
 def _fill_times(slots: list[_Slot]) -> None:
@@ -309,7 +367,26 @@ def _group(slots: list[_Slot]) -> list[_Group]:
     if session:
         groups.append(_Group(None, session))
     groups.sort(key=lambda g: (_time(g.slots[0]), g.slots[0].digest))
-    return groups
+    return _fold_standalone(groups)
+
+
+def _fold_standalone(groups: list[_Group]) -> list[_Group]:
+    """Groups whose events carry no message at all are no conversations: each of their
+    events joins the conversation that starts nearest to it in time (the earlier one on a
+    tie), so no empty conversation is written and no event is lost."""
+    spoken = [g for g in groups if not g.silent]
+    if not spoken:
+        return []
+    starts = [_time(g.slots[0]) for g in spoken]
+    for group in groups:
+        if not group.silent:
+            continue
+        for slot in group.slots:
+            at = bisect.bisect_right(starts, _time(slot))
+            candidates = [i for i in (at - 1, at) if 0 <= i < len(spoken)]
+            nearest = min(candidates, key=lambda i: (abs(starts[i] - _time(slot)), i))
+            spoken[nearest].standalone.append(slot)
+    return spoken
 
 
 def _time(slot: _Slot) -> datetime:
@@ -342,16 +419,21 @@ class _Turn:
     #: event members this message carries instead of the first message's copy of the event
     #: (the response HTML goes with the response)
     raw: dict[str, Any]
+    #: the images of a response (those Gemini generated), in document order
+    images: list[Image] = field(default_factory=list)
 
 
 def _turns(event: dict[str, Any], where: str, *, convert: bool = True) -> list[_Turn]:
     """The messages of one event; `convert=False` only checks the event (HTML responses are
     left unconverted, as the first pass needs no text)."""
     if "details" in event:
-        return _detail_turns(event["details"], where)
+        turns = _detail_turns(event["details"], where)
+        if turns:
+            return turns
+        # Details of another kind (a Canvas event's, say): the event is read as the others.
     if "userInteractions" in event:
         return _interaction_turns(event["userInteractions"], where)
-    turns: list[_Turn] = []
+    turns = []
     title = event.get("title")
     if title is not None and not isinstance(title, str):
         raise ImportFormatError(where, f"field 'title': expected a string, got {kind(title)}")
@@ -360,9 +442,8 @@ def _turns(event: dict[str, Any], where: str, *, convert: bool = True) -> list[_
         turns.append(_Turn("user", prompt, {}))
     html = event.get("safeHtmlItem")
     if html is not None:
-        turns.append(
-            _Turn("assistant", _html_items_text(html, where, convert), {"safeHtmlItem": html})
-        )
+        text, images = _html_items(html, where, convert)
+        turns.append(_Turn("assistant", text, {"safeHtmlItem": html}, images))
     return turns
 
 
@@ -445,124 +526,87 @@ def _strings(value: Any, *, only_text: bool, key: str | None = None) -> Iterator
             yield from _strings(item, only_text=only_text, key=k)
 
 
-def _html_items_text(items: Any, where: str, convert: bool) -> str:
+def _html_items(items: Any, where: str, convert: bool) -> tuple[str, list[Image]]:
+    """The Markdown text and the images of a response's HTML items."""
     if not isinstance(items, list):
         raise ImportFormatError(
             where, f"field 'safeHtmlItem': expected an array, got {kind(items)}"
         )
-    texts = []
+    texts: list[str] = []
+    images: list[Image] = []
     for i, item in enumerate(items):
         html = item.get("html") if isinstance(item, dict) else None
         if not isinstance(html, str):
             raise ImportFormatError(where, f"field 'safeHtmlItem[{i}].html': expected a string")
-        texts.append(html_to_text(html) if convert else "")
-    return "\n\n".join(t for t in texts if t)
-
-
-def _fold_spaces(data: str) -> str:
-    """Every run of whitespace as one space, as a browser shows it (str.split: C speed)."""
-    folded = " ".join(data.split())
-    if not folded:
-        return " " if data else ""
-    return (" " if data[0].isspace() else "") + folded + (" " if data[-1].isspace() else "")
-
-
-class _HtmlText(HTMLParser):
-    """HTML to plain text: paragraphs, headings and lists are separated by a blank line,
-    list items and rows start a line ("- " before an item), `<pre>` keeps its spacing,
-    scripts and styles are dropped, entities are decoded."""
-
-    _PARAGRAPHS: Final = frozenset(
-        {"p", "ul", "ol", "pre", "blockquote", "table", "hr", "section", "article"}
-        | {"h1", "h2", "h3", "h4", "h5", "h6"}
-    )
-    _LINES: Final = frozenset({"li", "tr", "div", "dt", "dd"})
-    _SKIP: Final = frozenset({"script", "style"})
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self._pending = 0  # line breaks owed before the next text: 1 = new line, 2 = blank line
-        self._prefix = ""
-        self._pre = 0
-        self._skip = 0
-
-    def _block(self, level: int) -> None:
-        self._pending = max(self._pending, level)
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self._SKIP:
-            self._skip += 1
-        elif tag == "br":
-            self.parts.append("\n")
-        elif tag in self._PARAGRAPHS:
-            self._block(2)
-            self._pre += tag == "pre"
-        elif tag in self._LINES:
-            self._block(1)
-            self._prefix = "- " if tag == "li" else ""
-        elif tag in ("td", "th"):
-            self.parts.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self._SKIP:
-            self._skip = max(0, self._skip - 1)
-        elif tag in self._PARAGRAPHS:
-            self._block(2)
-            self._pre = max(0, self._pre - (tag == "pre"))
-        elif tag in self._LINES:
-            self._block(1)
-
-    def handle_data(self, data: str) -> None:
-        if self._skip:
-            return
-        text = data if self._pre else _fold_spaces(data)
-        if not text.strip() and not self._pre:
-            if not self._pending:
-                self.parts.append(text)
-            return
-        if self._pending or not self.parts:  # a line starts: no leading space
-            if self.parts:
-                self.parts.append("\n" * self._pending)
-            text = text if self._pre else text.lstrip()
-        self.parts.append(self._prefix + text)
-        self._pending, self._prefix = 0, ""
-
-
-def html_to_text(html: str) -> str:
-    """The visible text of an HTML fragment (a Gemini response in Takeout)."""
-    parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
-    text = "\n".join(line.rstrip(" ") for line in "".join(parser.parts).split("\n"))
-    while "\n\n\n" in text:  # str.replace is much faster than a regex here
-        text = text.replace("\n\n\n", "\n\n")
-    return text.strip()
+        if convert:
+            converted = html_to_markdown(html)
+            texts.append(converted.text)
+            images.extend(converted.images)
+    return "\n\n".join(t for t in texts if t), images
 
 
 _ATTACHMENT_FIELDS: Final = ("attachedFiles", "attachments", "imageFile")
 
 
-def _attachments(event: dict[str, Any]) -> list[dict[str, Any]]:
-    """File names Takeout lists with an event (the files sit beside the activity log)."""
+def _file_names(event: dict[str, Any]) -> list[str]:
+    """File names Takeout lists with an event (the files sit beside the activity log), each
+    once though Takeout lists an upload in more than one field."""
     names: list[str] = []
-    for field in _ATTACHMENT_FIELDS:
-        value = event.get(field)
+    for name in _ATTACHMENT_FIELDS:
+        value = event.get(name)
         if isinstance(value, str):
             names.append(value)
         elif isinstance(value, list):
             names.extend(v for v in value if isinstance(v, str))
-    result = []
+    return list(dict.fromkeys(names))
+
+
+def _file_kind(name: str) -> tuple[str, str | None]:
+    mime = mimetypes.guess_type(name)[0]
+    major = (mime or "").split("/")[0]
+    file_kind = major if major in ("image", "audio", "video") else "file"
+    if mime in ("application/pdf", "application/msword") or (mime or "").startswith(
+        ("text/", "application/vnd.openxmlformats")
+    ):
+        file_kind = "document"
+    return file_kind, mime
+
+
+def _basename(ref: str) -> str:
+    return unquote(urlsplit(ref).path.rsplit("/", 1)[-1])
+
+
+def _split_files(
+    event: dict[str, Any], images: list[Image]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The user's uploads (attachments of the prompt) and the images Gemini generated (image
+    parts of the response). Takeout lists both among the event's files; a file the response
+    HTML shows (``<img src>``, by file name) is Gemini's, every other one the user's. An
+    image the response shows that no field lists is Gemini's too, referenced as written."""
+    names = _file_names(event)
+    by_base = {_basename(name): name for name in names}
+    generated: list[dict[str, Any]] = []
+    shown: set[str] = set()
+    for image in images:
+        if image.src.startswith("data:"):
+            # inline bytes: they stay in the HTML kept in raw_metadata, not copied here
+            mime = image.src[5:].split(";", 1)[0].split(",", 1)[0] or None
+            generated.append({"type": "image", "ref": None, "mime_type": mime})
+            continue
+        name = by_base.get(_basename(image.src))
+        ref = name if name is not None else image.src
+        if ref in shown:
+            continue
+        shown.add(ref)
+        mime = mimetypes.guess_type(_basename(ref))[0]
+        generated.append({"type": "image", "ref": ref, "mime_type": mime})
+    uploads = []
     for name in names:
-        mime = mimetypes.guess_type(name)[0]
-        major = (mime or "").split("/")[0]
-        kind = major if major in ("image", "audio", "video") else "file"
-        if mime in ("application/pdf", "application/msword") or (mime or "").startswith(
-            ("text/", "application/vnd.openxmlformats")
-        ):
-            kind = "document"
-        result.append({"type": kind, "name": name, "mime_type": mime, "ref": name})
-    return result
+        if name in shown:
+            continue
+        file_kind, mime = _file_kind(name)
+        uploads.append({"type": file_kind, "name": name, "mime_type": mime, "ref": name})
+    return uploads, generated
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -620,36 +664,50 @@ def _conversation(
             silent.append({"entry": entry.name, "event": event})
             continue
         moved = {key for turn in turns for key in turn.raw}
+        uploads, generated = _split_files(event, [im for t in turns for im in t.images])
+        # The uploads go with the first prompt; with no prompt (a Canvas event), with the
+        # first message.
+        carrier = next((t for t in turns if t.role == "user"), turns[0])
         for i, turn in enumerate(turns):
             raw: dict[str, Any] = {"entry": entry.name, **turn.raw}
             if i == 0:
                 raw["takeout_event"] = {k: v for k, v in event.items() if k not in moved}
+            content: dict[str, Any] = {"type": "text", "text": turn.text}
+            if turn.role == "assistant" and generated:
+                # An answer with images Gemini made: its text, then the images.
+                text_part = [{"type": "text", "text": turn.text}] if turn.text else []
+                content = {"type": "multipart", "parts": text_part + generated}
             message: dict[str, Any] = {
                 "id": stable_id(
                     PROVIDER, "message", *key, *event_key, str(seen), turn.role, str(i)
                 ),
                 "role": turn.role,
-                "content": {"type": "text", "text": turn.text},
+                "content": content,
                 "created_at": when,
                 "parent_id": None,
                 "children_ids": [],
                 "raw_metadata": raw,
             }
-            if turn.role == "user":
-                message["attachments"] = _attachments(event)
+            if turn is carrier:
+                message["attachments"] = uploads
             if event.get("time") is None:
                 raw["time_missing"] = True
             messages.append(message)
     title = next(
         (m["content"]["text"] for m in messages if m["role"] == "user" and m["content"]["text"]),
         None,
-    )
+    ) or _event_title(group, events)
     raw_metadata: dict[str, Any] = {
         "grouping": "titleUrl" if group.conversation_id is not None else "time-gap",
         "entries": sorted({entries[s.entry].name for s in group.slots}),
     }
     if silent:
         raw_metadata["events_without_messages"] = silent
+    if group.standalone:
+        raw_metadata["standalone_events"] = [
+            {"entry": entries[s.entry].name, "event": events[(s.entry, s.ordinal)]}
+            for s in group.standalone
+        ]
     return {
         "schema": "portable-ai-memory-conversation",
         "schema_version": "1.0",
@@ -669,6 +727,16 @@ def _conversation(
         "raw_metadata": raw_metadata,
         "import_metadata": context.import_metadata(GeminiImporter.id),
     }
+
+
+def _event_title(group: _Group, events: dict[tuple[int, int], Any]) -> str | None:
+    """A conversation with no prompt (a Canvas alone, say) is titled by its first event that
+    carries a message: "Created Gemini Canvas titled …"."""
+    for slot in group.slots:
+        title = events[(slot.entry, slot.ordinal)].get("title")
+        if not slot.silent and isinstance(title, str) and title.strip():
+            return title
+    return None
 
 
 def _participants(messages: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

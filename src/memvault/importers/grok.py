@@ -93,7 +93,7 @@ _ID_KEYS: Final = ("id", "_id", "post_id")
 
 
 class GrokImporter(Importer):
-    id = ImporterId(PROVIDER, "2026.11")
+    id = ImporterId(PROVIDER, "2026.11.1")
 
     def sniff(self, target: Target) -> bool:
         if _main_files(target) and target.kind != "file":
@@ -307,9 +307,11 @@ def _rest(record: Mapping[str, Any], mapped: frozenset[str] | set[str]) -> dict[
 
 
 def _role(sender: str) -> str:
-    """importer-mappings §5/§6: case-insensitive; "human" (and "user") is the user, every
-    other value — "assistant", "ASSISTANT", a model name like "grok-3" — the assistant."""
-    return "user" if sender.lower() in ("human", "user") else "assistant"
+    """importer-mappings §5/§6: case-insensitive; "human" is the user and every other value —
+    "assistant", "ASSISTANT", a model name like "grok-3", even "user" — the assistant, as the
+    MUST says (docs/decisions.md); a sender other than "human"/"assistant" is kept in
+    `raw_metadata.sender`."""
+    return "user" if sender.lower() == "human" else "assistant"
 
 
 def _pick(
