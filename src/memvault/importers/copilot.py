@@ -493,7 +493,9 @@ def _document(
                     first.chat,
                     created,
                     first.role,
-                    text[:TRUNCATED_AT],
+                    # What a full text and its cut copy share, so a source holding only the
+                    # cut names the message as one holding the full text does.
+                    match_prefix(text, first.truncated),
                     str(message.variant),
                 ),
                 "role": first.role,
