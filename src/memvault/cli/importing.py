@@ -42,9 +42,11 @@ from memvault.importers.base import (
     ImportFormatError,
 )
 from memvault.importers.detect import DetectionError, detect, load, looks_like_pam
+from memvault.importers.ids import converted_owner_id
 from memvault.importers.ingest import (
     ChecksumReader,
     IngestResult,
+    bytes_checksum,
     file_checksum,
     ingest,
     make_context,
@@ -218,7 +220,7 @@ def import_provider(
             if not isinstance(importer, MemoryTextImporter):
                 fail("standard input ('-') can only be read with --from memory-text")
             data = sys.stdin.buffer.read()
-            context = make_context("<stdin>", None)
+            context = make_context("<stdin>", bytes_checksum(data))
             from memvault.importers.ingest import store_records
 
             result = IngestResult(importer.id.importer_version)
@@ -318,9 +320,14 @@ def convert(
     from_: FromOption = None,
     platform: PlatformOption = "chatgpt",
     owner_id: Annotated[
-        str,
-        typer.Option("--owner-id", help="owner.id of the memory-store written (PAM §3)."),
-    ] = "local-user",
+        str | None,
+        typer.Option(
+            "--owner-id",
+            show_default=False,
+            help="owner.id of the memory-store written (PAM §3.1). Default: a UUID derived "
+            "from the export's checksum (the same export, the same id).",
+        ),
+    ] = None,
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace DIR if it exists.")
     ] = False,
@@ -381,22 +388,24 @@ def convert(
         if path == STDIN:
             if not isinstance(importer, MemoryTextImporter):
                 fail("standard input ('-') can only be read with --from memory-text")
-            context = make_context("<stdin>", None)
+            data = sys.stdin.buffer.read()
+            context = make_context("<stdin>", bytes_checksum(data))
             summary = convert_records(
-                importer.read_text(sys.stdin.buffer.read(), "<stdin>", context),
+                importer.read_text(data, "<stdin>", context),
                 output,
-                owner_id=owner_id,
+                owner_id=owner_id or converted_owner_id(str(context.source_checksum)),
                 overwrite=overwrite,
             )
         else:
             with open_target(path) as target, _progress(_conversation_bytes(target)) as fb:
-                context = make_context(path, file_checksum(path), progress=fb.on_bytes)
+                digest = file_checksum(path)
+                context = make_context(path, digest, progress=fb.on_bytes)
                 summary = convert_export(
                     importer,
                     target,
                     context,
                     output,
-                    owner_id=owner_id,
+                    owner_id=owner_id or converted_owner_id(digest or path),
                     overwrite=overwrite,
                     counted=lambda records: _counted(records, fb.on_conversation),
                 )
