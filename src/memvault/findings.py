@@ -87,3 +87,28 @@ class ValidationResult:
             "findings": [f.to_json() for f in self.findings],
             "facts": self.facts,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSummary:
+    """The findings of one rule (severity and code) in one result: how many, and the first,
+    whose message and place stand for the rest when they are shown one line per rule."""
+
+    severity: Severity
+    code: str
+    count: int
+    first: Finding
+
+
+def by_rule(findings: Iterable[Finding]) -> list[RuleSummary]:
+    """The findings grouped by rule, in the order each rule was first met (errors and
+    warnings of the same code are separate rules)."""
+    counts: dict[tuple[str, str], int] = {}
+    firsts: dict[tuple[str, str], Finding] = {}
+    for finding in findings:
+        key = (finding.severity, finding.code)
+        counts[key] = counts.get(key, 0) + 1
+        firsts.setdefault(key, finding)
+    return [
+        RuleSummary(first.severity, first.code, counts[key], first) for key, first in firsts.items()
+    ]
