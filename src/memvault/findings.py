@@ -18,6 +18,16 @@ EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 
 
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 memory``, ``3 memories``: a count and its noun, for messages."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def errors_text(count: int) -> str:
+    """``1 error``, ``2 errors``: how many errors a refusal found."""
+    return counted(count, "error")
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     severity: Severity

@@ -27,6 +27,8 @@ from memvault.findings import (
     Finding,
     ValidationResult,
     by_rule,
+    counted,
+    errors_text,
 )
 from memvault.formats.pam.validate import validate_path
 
@@ -150,12 +152,12 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool, verbose:
     detail = []
     store = result.facts.get("memory_store")
     if store:
-        detail.append(f"{store['memories']} memories")
+        detail.append(counted(store["memories"], "memory", "memories"))
     counts = result.facts.get("counts") if result.kind == "aimem-bundle" else None
     if counts:
-        detail.append(f"{result.facts.get('form')} form, {counts['chunks']} chunks")
-    detail.append(f"{len(errors)} error{'s' * (len(errors) != 1)}")
-    detail.append(f"{len(warnings)} warning{'s' * (len(warnings) != 1)}")
+        detail.append(f"{result.facts.get('form')} form, {counted(counts['chunks'], 'chunk')}")
+    detail.append(counted(len(errors), "error"))
+    detail.append(counted(len(warnings), "warning"))
     console.print(f"{status} {escape(result.target)}  [dim]{result.kind}; {', '.join(detail)}[/]")
     if quiet:
         return
@@ -220,7 +222,11 @@ def inspect(
         for finding in result.errors:
             console.print(f"[bold red]✗[/] {escape(finding.file or '')}: {escape(finding.message)}")
         raise typer.Exit(EXIT_UNREADABLE)
-    state = "[green]valid[/]" if result.valid else f"[red]invalid ({len(result.errors)} errors)[/]"
+    state = (
+        "[green]valid[/]"
+        if result.valid
+        else f"[red]invalid ({errors_text(len(result.errors))})[/]"
+    )
     console.print(f"[bold]{escape(result.target)}[/]  {result.kind}, {state}")
     store = result.facts.get("memory_store")
     if store:

@@ -26,6 +26,7 @@ from memvault.cli.common import (
     console,
     fail,
     open_vault,
+    plural,
     print_json,
     usage_error,
 )
@@ -166,7 +167,8 @@ def _show(report: Report, dry_run: bool) -> None:
     counts = ", ".join(f"{plan.count(kind)} {label}" for kind, label in labels if plan.count(kind))
     head = "Dry run, nothing written" if dry_run else "Done"
     out.print(
-        f"{head}: {report.messages} user messages in {report.conversations} conversations → "
+        f"{head}: {plural(report.messages, 'user message')} in "
+        f"{plural(report.conversations, 'conversation')} → "
         f"{counts or 'no memories'}."
     )
     for skipped in report.skipped:

@@ -28,12 +28,18 @@ from rich.progress import (
 from rich.table import Table
 
 from memvault.cli.common import (
+    IMPORT_COMMITTED,
+    NOTHING_WRITTEN,
     JsonOption,
     VaultOptions,
     console,
+    done_so_far,
     fail,
+    interruptible,
     open_vault,
+    plural,
     print_json,
+    require_input,
 )
 from memvault.errors import VaultError
 from memvault.importers.base import (
@@ -86,7 +92,7 @@ PlatformOption = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert", rich_help_panel=PANEL)(convert)
+    app.command("convert", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(convert))
 
 
 # -- choosing the importer ----------------------------------------------------------------------
@@ -240,6 +246,7 @@ def import_provider(
                     context,
                     on_conversation=feedback.on_conversation,
                 )
+        done_so_far(IMPORT_COMMITTED)
         extra = then.after(vault) if then is not None else None
     _summary(path, result, as_json, extra)
     if then is not None:
@@ -297,7 +304,8 @@ def _summary(
     for warning in shown:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     if len(result.warnings) > len(shown):
-        out.print(f"[yellow]… and {len(result.warnings) - len(shown)} more warnings[/]")
+        hidden = len(result.warnings) - len(shown)
+        out.print(f"[yellow]… and {plural(hidden, 'more warning')}[/]")
 
 
 # -- convert ---------------------------------------------------------------------------------
@@ -369,6 +377,7 @@ def convert(
     pbpaste | memvault convert - --from memory-text -o pam/ ·
     memvault convert backup.zip --to aimem -o brain.aimem.json
     """
+    require_input(path)
     if to is not None:
         from memvault.cli.bundles import convert_interchange
 
@@ -419,8 +428,9 @@ def convert(
     out = console()
     out.print(
         f"[green]✓[/] Converted [bold]{escape(path)}[/] ({summary['importer']}) to "
-        f"[bold]{escape(str(output))}[/]: {summary['conversations']} conversations "
-        f"({summary['messages']} messages), {summary['memories']} memories"
+        f"[bold]{escape(str(output))}[/]: {plural(summary['conversations'], 'conversation')} "
+        f"({plural(summary['messages'], 'message')}), "
+        f"{plural(summary['memories'], 'memory', 'memories')}"
     )
     for warning in summary["warnings"][:20]:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
