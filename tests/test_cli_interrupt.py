@@ -73,3 +73,21 @@ def test_ctrl_c_during_an_import_says_nothing_was_imported(tmp_path: Path) -> No
     assert err.strip() == "error: interrupted; nothing was imported", err
     assert "Traceback" not in out + err
     assert _snapshot(home) == before
+
+
+def test_ctrl_c_while_starting_up_says_nothing_was_done() -> None:
+    """Before any command runs (loading the command's module), Ctrl-C still gets a line."""
+    import sys
+
+    code = (
+        "import memvault.cli as cli\n"
+        "def interrupted(argv):\n"
+        "    raise KeyboardInterrupt\n"
+        "cli._app_for = interrupted\n"
+        "cli.main()\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "import", "x.zip"], capture_output=True, text=True
+    )
+    assert proc.returncode == 130
+    assert proc.stderr.strip() == "error: interrupted; nothing was done"

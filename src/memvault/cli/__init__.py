@@ -147,7 +147,12 @@ def main() -> None:
     """The console script. Expected failures are reported by the commands themselves; an
     unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
     try:
-        _app_for(sys.argv[1:])()
+        application = _app_for(sys.argv[1:])
+    except KeyboardInterrupt:  # while starting up, before any command ran
+        print("\nerror: interrupted; nothing was done", file=sys.stderr)
+        sys.exit(130)
+    try:
+        application()
     except BrokenPipeError:  # e.g. `memvault list | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
