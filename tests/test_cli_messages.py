@@ -106,9 +106,15 @@ def test_a_refusal_with_one_error_says_1_error(home: Path, tmp_path: Path) -> No
     bad = tmp_path / "one-error.json"
     bad.write_text(json.dumps(document))
     ok("init")
-    for args in (("import", bad), ("merge", bad, bad, "-o", tmp_path / "m.json")):
+    cases = (
+        (("import", bad), "nothing was changed"),
+        (("merge", bad, bad, "-o", tmp_path / "m.json"), "nothing was written"),  # no vault
+        (("convert", bad, "--to", "aimem", "-o", tmp_path / "b.aimem.json"), "nothing was written"),
+    )
+    for args, nothing in cases:
         message = refused(*args)
         assert "(1 error)" in message, message
+        assert message.splitlines()[0].endswith(nothing), message
         _clean(message.splitlines()[0])
     assert "invalid (1 error)" in mv("inspect", bad).stdout
 

@@ -13,6 +13,7 @@ from rich.markup import escape
 from memvault.cli.common import (
     EXIT_REFUSED,
     IMPORT_COMMITTED,
+    NOTHING_WRITTEN,
     VaultOptions,
     check_timestamp,
     console,
@@ -222,8 +223,8 @@ def convert_interchange(
         )
     except ConvertError as exc:
         if exc.findings:
-            refuse_with_findings(str(exc), exc.findings, str(exc))
-        fail(f"{exc}; nothing was written")
+            refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+        fail(f"{exc}; {NOTHING_WRITTEN}")
     if as_json:
         print_json(result.to_json())
         return

@@ -379,12 +379,14 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {singular if count == 1 else plural_form or singular + 's'}"
 
 
-def refuse_with_findings(headline: str, findings: Sequence[Finding], full: str) -> NoReturn:
+def refuse_with_findings(
+    headline: str, findings: Sequence[Finding], full: str, *, nothing: str = "nothing was changed"
+) -> NoReturn:
     """A refused import or merge: the headline, then the findings (at most `SHOWN_FINDINGS`),
     exit 1 — or `full` alone when there are no findings."""
     if not findings:
         fail(full)
-    typer.echo(f"error: {headline}; nothing was changed", err=True)
+    typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""
         section = f" ({finding.section})" if finding.section else ""

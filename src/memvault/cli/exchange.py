@@ -575,7 +575,7 @@ def merge(
         result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
     except MergeError as exc:
         if exc.findings:
-            refuse_with_findings(exc.headline, exc.findings, str(exc))
+            refuse_with_findings(exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN)
         fail(str(exc))
     if as_json:
         print_json(
