@@ -139,3 +139,11 @@ def test_the_sources_hold_no_guessed_cause_and_no_fixed_plural() -> None:
             if _GUESS.search(line) or _FIXED_PLURAL.search(line):
                 found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_merging_a_full_export_says_so_once_pam_16_3(tmp_path: Path) -> None:
+    """A full export as the delta was refused for not being incremental and, again, for
+    applying to "export None"."""
+    message = refused("merge", EXAMPLE, EXAMPLE, "-o", tmp_path / "m.json")
+    assert "is not an incremental export" in message and "None" not in message, message
+    _clean(message)

@@ -269,10 +269,17 @@ def _merge(
             f"{dh.get('export_type', 'full')!r}, PAM §16.1)"
         )
     if dh.get("base_export_id") != bh.get("export_id"):
-        problems.append(
-            f"the delta applies to export {dh.get('base_export_id')!r}, but the base is export "
-            f"{bh.get('export_id')!r} (PAM §16.3 rule 1)"
-        )
+        # (a full export as the delta names no base: that is said above, once)
+        if dh.get("base_export_id") is not None:
+            problems.append(
+                f"the delta applies to export {dh.get('base_export_id')!r}, but the base is "
+                f"export {bh.get('export_id')!r} (PAM §16.3 rule 1)"
+            )
+        elif dh.get("export_type") == "incremental":
+            problems.append(
+                f"the delta names no base_export_id; the base is export "
+                f"{bh.get('export_id')!r} (PAM §16.3 rule 1)"
+            )
     base_owner = (bh.get("owner") or {}).get("id")
     delta_owner = (dh.get("owner") or {}).get("id")
     if base_owner != delta_owner:
