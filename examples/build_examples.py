@@ -5,20 +5,35 @@ memory type and status, all six relation types, two conversations and their embe
 Content hashes and the integrity checksum are computed, never typed in, so the files stay
 valid when the text changes.
 
-    python examples/build_examples.py
+    python3 examples/build_examples.py [DIR]
+
+DIR (default: examples/ itself) is where the files are written. memvault computes the hashes:
+run with an interpreter that lacks it, the script runs itself again with the repository's
+.venv/bin/python (made by `make run` or `make test`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
-from memvault.canonical import content_hash, integrity_checksum, sha256_prefixed
-
 HERE = Path(__file__).resolve().parent
+VENV_PYTHON = HERE.parent / ".venv" / "bin" / "python"
+
+try:
+    from memvault.canonical import content_hash, integrity_checksum, sha256_prefixed
+except ImportError:
+    if VENV_PYTHON.exists() and Path(sys.prefix).resolve() != VENV_PYTHON.parent.parent.resolve():
+        os.execv(VENV_PYTHON, [str(VENV_PYTHON), str(Path(__file__).resolve()), *sys.argv[1:]])
+    sys.exit(
+        "build_examples.py needs memvault: run `make run` (or `make test`) once to create .venv, "
+        "then run this again"
+    )
 OWNER = {
     "id": "3f0b8a52-6c1e-4d0a-9a57-2f5d1c8e7b41",
     "did": None,
@@ -301,10 +316,10 @@ def write(path: Path, value: Any) -> None:
     path.write_text(json.dumps(value, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
-def main() -> None:
+def main(out: Path = HERE) -> None:
     memories = build_memories()
     store = build_store(memories)
-    export = HERE / "export"
+    export = out / "export"
     shutil.rmtree(export, ignore_errors=True)
     write(export / "memory-store.json", store)
     for conv in build_conversations():
@@ -316,8 +331,8 @@ def main() -> None:
     lone_store["conversations_index"] = [
         {k: v for k, v in entry.items() if k != "storage"} for entry in lone_store["conversations_index"]
     ]
-    write(HERE / "memory-store.json", lone_store)
-    with zipfile.ZipFile(HERE / "export.zip", "w", zipfile.ZIP_DEFLATED) as archive:
+    write(out / "memory-store.json", lone_store)
+    with zipfile.ZipFile(out / "export.zip", "w", zipfile.ZIP_DEFLATED) as archive:
         for path in sorted(export.rglob("*.json")):
             # A fixed timestamp keeps the archive byte-identical between rebuilds.
             info = zipfile.ZipInfo(f"export/{path.relative_to(export).as_posix()}", (2025, 11, 3, 8, 0, 0))
@@ -326,4 +341,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)

@@ -53,7 +53,8 @@ def expect(outcome: CliOutcome, code: int, *needles: str) -> None:
 
 
 def invalid(run_cli: Run, path: Path, *needles: str) -> None:
-    expect(run_cli("validate", path), 1, str(path), *needles)
+    # --verbose: every finding, not one line per rule (the needles name single findings)
+    expect(run_cli("validate", "--verbose", path), 1, str(path), *needles)
 
 
 def unreadable(run_cli: Run, path: Path | str, *needles: str) -> None:

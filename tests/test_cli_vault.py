@@ -312,7 +312,7 @@ def test_edit_exportable_visibility_and_grants(ids: dict[str, str]) -> None:
 def test_edit_is_all_or_nothing(ids: dict[str, str]) -> None:
     target = ids["debian"]
     before = snapshot()
-    message = refused("edit", target, "--content", "Uses Arch", "--grant", "agent-x:fly")
+    message = refused("edit", target, "--content", "Uses Arch", "--grant", "agent-x:fly", code=2)
     assert "'fly' must be read, write or delete" in message
     assert snapshot() == before
 

@@ -126,7 +126,7 @@ def test_pam_25_import_metadata_is_filled(
         assert block["source_file"].endswith("export.zip")
 
 
-def test_pam_25_ids_are_stable_uuid5_of_provider_ids(
+def test_pam_25_ids_are_stable_hashes_of_provider_ids(
     raw: list[dict[str, Any]], imported: tuple[list[dict[str, Any]], Any, Any]
 ) -> None:
     for conv, doc in zip(raw, imported[0], strict=True):

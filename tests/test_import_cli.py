@@ -75,12 +75,13 @@ def test_pam_25_import_metadata_names_the_checksum_of_the_file_read(
 def test_a_checksum_read_on_a_thread_is_file_checksum_and_gives_back_its_error(
     tmp_path: Path,
 ) -> None:
-    from memvault.importers.ingest import ChecksumReader, file_checksum
+    from memvault.importers.ingest import ChecksumReader, file_checksum, folder_checksum
 
     path = tmp_path / "export.json"
     path.write_bytes(os.urandom(3 << 20))
     assert ChecksumReader(path).result() == file_checksum(path)
-    assert ChecksumReader(tmp_path).result() is None  # a folder: no single file to hash
+    # a folder export: its files' checksum (PAM §25 source_checksum)
+    assert ChecksumReader(tmp_path).result() == folder_checksum(tmp_path)
     with pytest.raises(TypeError):
         ChecksumReader(12).result()  # raised on the thread, raised again here
 

@@ -38,7 +38,7 @@ from memvault.exchange import (
     record_time,
     utc_moment,
 )
-from memvault.findings import Finding
+from memvault.findings import Finding, counted, errors_text
 from memvault.formats.aimem.checksum import ARRAYS
 from memvault.formats.aimem.container import LocatedBundle, locate_bundle
 from memvault.formats.aimem.errors import STATUS_CONFLICT, BundleError, Problem
@@ -1009,7 +1009,9 @@ def _pam_to_aimem(
     if checked.errors or not checked.kind.startswith(("memory-store", "export")):
         if not checked.errors:
             raise ConvertError(f"{src} is a PAM {checked.kind}, not a memory-store or export")
-        raise ConvertError(f"{src} is not valid PAM ({len(checked.errors)} errors)", checked.errors)
+        raise ConvertError(
+            f"{src} is not valid PAM ({errors_text(len(checked.errors))})", checked.errors
+        )
     try:
         with open_target(src) as target:
             entry = store_entry(target)
@@ -1088,7 +1090,8 @@ def _aimem_to_pam(src: Path, out: Path, overwrite: bool) -> ConvertResult:
     lone = out.suffix.lower() == ".json"
     if lone and embeddings is not None:
         warnings.append(
-            f"{len(embeddings['embeddings'])} embeddings were not written: a lone memory-store "
+            f"{counted(len(embeddings['embeddings']), 'embedding was', 'embeddings were')} not "
+            "written: a lone memory-store "
             "has no embeddings file (convert to a directory to keep them)"
         )
     parent = out.parent if str(out.parent) else Path(".")

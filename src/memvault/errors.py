@@ -13,6 +13,7 @@ from collections.abc import Sequence
 __all__ = [
     "AccessDenied",
     "AmbiguousId",
+    "ConflictingInput",
     "DNAProtected",
     "HomeNotWritable",
     "InvalidInput",
@@ -58,6 +59,12 @@ class InvalidInput(VaultError):
     def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.field = field
+
+
+class ConflictingInput(InvalidInput):
+    """A well-formed value that what the vault holds refuses (a memory's status, another
+    memory's content): the vault refused it, where an `InvalidInput` is malformed in itself
+    (a front end reports the first as a refusal, the second as a usage error)."""
 
 
 class InvalidTransition(VaultError):

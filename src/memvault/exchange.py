@@ -39,7 +39,7 @@ from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.errors import VaultError
-from memvault.findings import Finding
+from memvault.findings import Finding, counted, errors_text
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import (
     FINAL_STATUSES,
@@ -675,8 +675,8 @@ def export_vault(
     if summary.unindexed_conversations:
         shown = ", ".join(summary.unindexed_conversations[:5])
         warnings.append(
-            f"{len(summary.unindexed_conversations)} conversations are referenced by memories "
-            f"but are not in the vault, so they have no index entry: {shown}"
+            f"{counted(len(summary.unindexed_conversations), 'conversation')} referenced by "
+            f"memories but not in the vault, so without an index entry: {shown}"
         )
     vault.record_export(
         ExportRecord(
@@ -753,7 +753,7 @@ def _refuse_invalid(path: Path, allow_unverified: bool = False) -> list[str]:
             "--allow-unverified to import it anyway)"
         )
     else:
-        headline = f"{path} was not imported: it is not valid PAM ({len(errors)} errors)"
+        headline = f"{path} was not imported: it is not valid PAM ({errors_text(len(errors))})"
     raise ImportRefused(f"{headline}: {shown}{more}", errors, headline=headline)
 
 
@@ -1006,7 +1006,8 @@ class _Importer:
             self.result.relations += 1
         if skipped:
             self.result.warnings.append(
-                f"{skipped} relations were not imported: an end is not in the vault (a delta "
+                f"{counted(skipped, 'relation was', 'relations were')} not imported: an end is "
+                "not in the vault (a delta "
                 "relation into a base this vault lacks) or both ends are now one memory"
             )
 
@@ -1104,8 +1105,8 @@ class _Importer:
                 self.result.embeddings += 1
         if missing:
             self.result.warnings.append(
-                f"{missing} embeddings belong to memories that are not in the vault; they were "
-                "left out"
+                f"{counted(missing, 'embedding belongs', 'embeddings belong')} to memories that "
+                "are not in the vault; left out"
             )
 
 

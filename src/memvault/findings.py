@@ -18,6 +18,16 @@ EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 
 
+def counted(count: int, singular: str, plural: str | None = None) -> str:
+    """``1 memory``, ``3 memories``: a count and its noun, for messages."""
+    return f"{count} {singular if count == 1 else plural or singular + 's'}"
+
+
+def errors_text(count: int) -> str:
+    """``1 error``, ``2 errors``: how many errors a refusal found."""
+    return counted(count, "error")
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     severity: Severity
@@ -87,3 +97,28 @@ class ValidationResult:
             "findings": [f.to_json() for f in self.findings],
             "facts": self.facts,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSummary:
+    """The findings of one rule (severity and code) in one result: how many, and the first,
+    whose message and place stand for the rest when they are shown one line per rule."""
+
+    severity: Severity
+    code: str
+    count: int
+    first: Finding
+
+
+def by_rule(findings: Iterable[Finding]) -> list[RuleSummary]:
+    """The findings grouped by rule, in the order each rule was first met (errors and
+    warnings of the same code are separate rules)."""
+    counts: dict[tuple[str, str], int] = {}
+    firsts: dict[tuple[str, str], Finding] = {}
+    for finding in findings:
+        key = (finding.severity, finding.code)
+        counts[key] = counts.get(key, 0) + 1
+        firsts.setdefault(key, finding)
+    return [
+        RuleSummary(first.severity, first.code, counts[key], first) for key, first in firsts.items()
+    ]

@@ -63,6 +63,7 @@ from memvault.decay import (
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
+    ConflictingInput,
     DNAProtected,
     HomeNotWritable,
     InvalidInput,
@@ -149,6 +150,7 @@ __all__ = [
     "AmbiguousId",
     "AuditReport",
     "BatchResult",
+    "ConflictingInput",
     "DNAProtected",
     "DecayReport",
     "DecaySettings",
@@ -1108,7 +1110,7 @@ class Vault:
                     if digest != memory.content_hash:
                         twin = self._active_twin(digest)
                         if twin is not None and twin.memory.id != memory.id:
-                            raise InvalidInput(
+                            raise ConflictingInput(
                                 f"the new content is the same as active memory {twin.memory.id} "
                                 "(PAM §6); supersede or reinforce that memory instead",
                                 "content",
@@ -1120,7 +1122,7 @@ class Vault:
                 "active",
                 "deprecated",
             ):
-                raise InvalidInput(
+                raise ConflictingInput(
                     f"memory {memory.id} is {memory.effective_status}: its content and type are "
                     "kept as they were (PAM §16.3); add a new memory instead",
                     "status",

@@ -419,7 +419,8 @@ def check_memories(batch: Sequence[object], start: int = 0) -> list[str]:
         index = int(index_text) if index_text.isdigit() else 0
         memory = batch[index]
         memory_id = memory.id if isinstance(memory, Memory) else "?"
-        more = f" (and {len(findings) - 1} more problems)" if len(findings) > 1 else ""
+        extra = len(findings) - 1
+        more = f" (and {extra} more problem{'s' * (extra != 1)})" if extra else ""
         section = f" ({first.section})" if first.section else ""
         field = first.path.split("].", 1)[1] if "]." in first.path else None
         path = first.path.replace("$.memories[", "", 1).partition("]")[2].lstrip(".")

@@ -74,8 +74,10 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build_app(modules: Iterable[str] = MODULES) -> typer.Typer:
-    """The `memvault` application with the commands of `modules` (default: all of them)."""
+def build_app(modules: Iterable[str] = MODULES, *, help_text: bool = True) -> typer.Typer:
+    """The `memvault` application with the commands of `modules` (default: all of them).
+    `help_text`: prepare the help to be shown as written (`helptext.prepare`, ~10 ms), for
+    a command line that may show help."""
     built = typer.Typer(
         name="memvault",
         help="A local-first vault for the memory AI assistants keep about you (PAM v1.0, "
@@ -96,7 +98,25 @@ def build_app(modules: Iterable[str] = MODULES) -> typer.Typer:
 
     for name in modules:
         importlib.import_module(f"memvault.cli.{name}").register(built)
+    if help_text:
+        from memvault.cli.helptext import prepare
+
+        prepare(built)
     return built
+
+
+#: Command groups: with no subcommand they show their help.
+GROUPS: Final = frozenset({"audit", "keys"})
+
+
+def _may_show_help(argv: list[str], command: str | None) -> bool:
+    words = [a for a in argv if not a.startswith("-")]
+    return (
+        command not in COMMAND_MODULES
+        or "-h" in argv
+        or "--help" in argv
+        or (command in GROUPS and len(words) < 2)
+    )
 
 
 def _app_for(argv: list[str]) -> typer.Typer:
@@ -106,7 +126,7 @@ def _app_for(argv: list[str]) -> typer.Typer:
     if command is None and "--version" in argv:
         return build_app(())
     if command in COMMAND_MODULES:
-        return build_app([COMMAND_MODULES[command]])
+        return build_app([COMMAND_MODULES[command]], help_text=_may_show_help(argv, command))
     return build_app()
 
 
@@ -127,7 +147,12 @@ def main() -> None:
     """The console script. Expected failures are reported by the commands themselves; an
     unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
     try:
-        _app_for(sys.argv[1:])()
+        application = _app_for(sys.argv[1:])
+    except KeyboardInterrupt:  # while starting up, before any command ran
+        print("\nerror: interrupted; nothing was done", file=sys.stderr)
+        sys.exit(130)
+    try:
+        application()
     except BrokenPipeError:  # e.g. `memvault list | head -1`
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)

@@ -12,8 +12,12 @@ from rich.markup import escape
 
 from memvault.cli.common import (
     EXIT_REFUSED,
+    IMPORT_COMMITTED,
+    NOTHING_WRITTEN,
     VaultOptions,
+    check_timestamp,
     console,
+    done_so_far,
     fail,
     open_vault,
     plural,
@@ -80,13 +84,14 @@ def export_aimem(
 
     chosen = (scope or ("SINCE" if since is not None else "FULL")).upper()
     if chosen not in SCOPES:
-        usage_error(f"--scope {scope!r}: use FULL, DNA_ONLY or SINCE (AIMEM §2.1)", "--scope")
+        usage_error(f"{scope!r}: use FULL, DNA_ONLY or SINCE (AIMEM §2.1)", "--scope")
     if chosen == "SINCE" and since is None:
         usage_error("--scope SINCE needs --since TIMESTAMP", "--since")
+    if since is not None:
+        check_timestamp(since, "--since")
     if producer is not None and not is_producer_namespace(producer):
         usage_error(
-            f"--producer {producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] "
-            "(AIMEM §2.3)",
+            f"{producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] (AIMEM §2.3)",
             "--producer",
         )
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
@@ -147,6 +152,7 @@ def import_aimem(
                 embedding_models=embedding_models or None,
                 strict=strict,
             )
+            done_so_far(IMPORT_COMMITTED)
         except ImportRefused as exc:
             refuse_with_findings(exc.headline, exc.findings, str(exc))
     for warning in result.warnings:
@@ -200,9 +206,12 @@ def convert_interchange(
 
     target = to.lower()
     if target not in ("aimem", "pam"):
-        usage_error(f"--to {to!r}: convert to aimem or pam", "--to")
+        usage_error(f"{to!r}: convert to aimem or pam", "--to")
     if not is_producer_namespace(producer):
-        usage_error(f"--producer {producer!r}: 1-63 characters of [a-z0-9-] (AIMEM §2.3)")
+        usage_error(
+            f"{producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] (AIMEM §2.3)",
+            "--producer",
+        )
     try:
         result = convert_file(
             path,
@@ -214,8 +223,8 @@ def convert_interchange(
         )
     except ConvertError as exc:
         if exc.findings:
-            refuse_with_findings(str(exc), exc.findings, str(exc))
-        fail(f"{exc}; nothing was written")
+            refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+        fail(f"{exc}; {NOTHING_WRITTEN}")
     if as_json:
         print_json(result.to_json())
         return

@@ -10,18 +10,26 @@ option, a malformed value, a missing passphrase with no terminal to ask on).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 
 import orjson
 import typer
 from rich.console import Console
 
-from memvault.errors import AmbiguousId, VaultError, VaultExists, VaultNotFound
+from memvault.errors import (
+    AmbiguousId,
+    ConflictingInput,
+    InvalidInput,
+    VaultError,
+    VaultExists,
+    VaultNotFound,
+)
 from memvault.model import MISSING, Memory, Relation
 from memvault.paths import HOME_ENV, PASSPHRASE_ENV, database_path, vault_home
 from memvault.vault_inputs import OWNER_ACTOR
@@ -32,9 +40,14 @@ if TYPE_CHECKING:
     # The vault (SQLCipher, the store, the audit log) loads when a command opens one.
     from memvault.vault import Vault
 
+P = ParamSpec("P")
+R = TypeVar("R")
+
 EXIT_OK = 0
 EXIT_REFUSED = 1
 EXIT_USAGE = 2
+#: Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 #: How many characters of an id the tables show (`show` and friends accept any unique prefix).
 SHORT_ID = 8
@@ -108,6 +121,23 @@ def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
 def usage_error(message: str, option: str | None = None) -> NoReturn:
     """A usage error (exit 2), reported the way Typer reports a bad option value."""
     raise typer.BadParameter(message, param_hint=f"'{option}'" if option else None)
+
+
+def require_input(path: str | Path) -> None:
+    """An input path the command line names must exist ('-', standard input, always does):
+    else one line, "no such file", exit 2 — before anything tries to read it as PAM."""
+    if str(path) != "-" and not os.path.lexists(path):
+        fail(f"{path}: no such file or directory", EXIT_USAGE)
+
+
+def check_timestamp(value: str, option: str) -> None:
+    """A date or date-time option (`--since`) that does not parse is a usage error."""
+    from memvault.model import parse_timestamp
+
+    try:
+        parse_timestamp(value)
+    except ValueError:
+        usage_error(f"{value!r} is not an ISO 8601 date-time such as 2025-01-31T12:00:00Z", option)
 
 
 def print_json(payload: Any) -> None:
@@ -202,13 +232,59 @@ def plain(value: Any) -> Any:
 
 
 @contextlib.contextmanager
-def vault_errors() -> Iterator[None]:
+def vault_errors(*, arguments: bool = False) -> Iterator[None]:
     """Every `VaultError` (the store's errors included) becomes its message on stderr, exit 1.
-    The messages are written for users: they name the id, field or path and the rule."""
+    The messages are written for users: they name the id, field or path and the rule.
+
+    `arguments`: the values the command hands the vault are the command line's own (`add`,
+    `edit`, `relate`…), so a value the vault finds malformed (`InvalidInput`) is a usage
+    error, exit 2 — as the README promises. Where values come from files (`import`), it is
+    the vault refusing the data, exit 1."""
     try:
         yield
+    except ConflictingInput as exc:
+        fail(str(exc) or type(exc).__name__)
+    except InvalidInput as exc:
+        fail(str(exc) or type(exc).__name__, EXIT_USAGE if arguments else EXIT_REFUSED)
     except VaultError as exc:
         fail(str(exc) or type(exc).__name__)
+
+
+NOTHING_IMPORTED = "nothing was imported"
+NOTHING_WRITTEN = "nothing was written"
+IMPORT_COMMITTED = (
+    "the import had already been committed and stays; what came after it was not done"
+)
+#: What the running command has done so far, for the message of a Ctrl-C (`interruptible`).
+_DONE: list[str] = []
+
+
+def interruptible(nothing_done: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """A command that says, on Ctrl-C, what it leaves behind before exiting 130:
+    `nothing_done` until it calls `done_so_far` (once a transaction has committed: the vault
+    rolls back one that has not)."""
+
+    def decorate(command: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(command)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            _DONE.append(nothing_done)
+            try:
+                return command(*args, **kwargs)
+            except KeyboardInterrupt:
+                typer.echo("", err=True)  # past the ^C the terminal echoed
+                fail(f"interrupted; {_DONE[-1]}", EXIT_INTERRUPTED)
+            finally:
+                _DONE.pop()
+
+        return run
+
+    return decorate
+
+
+def done_so_far(text: str) -> None:
+    """What a Ctrl-C from now on leaves behind (see `interruptible`)."""
+    if _DONE:
+        _DONE[-1] = text
 
 
 # -- the passphrase -------------------------------------------------------------------------
@@ -263,10 +339,11 @@ def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
 
 
 @contextlib.contextmanager
-def open_vault(options: VaultOptions) -> Iterator[Vault]:
+def open_vault(options: VaultOptions, *, arguments: bool = False) -> Iterator[Vault]:
     """Open the vault for one command; errors inside the block are reported as `vault_errors`
-    does. A missing vault is reported before the passphrase is asked for."""
-    with vault_errors():
+    does (`arguments`: the command hands the vault only its command line's values). A
+    missing vault is reported before the passphrase is asked for."""
+    with vault_errors(arguments=arguments):
         root = options.root
         if not database_path(root).is_file():
             raise VaultNotFound(
@@ -284,7 +361,7 @@ def open_vault(options: VaultOptions) -> Iterator[Vault]:
 
 def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None) -> Vault:
     """`Vault.init` with the passphrase asked for (twice) only when the home is free."""
-    with vault_errors():
+    with vault_errors(arguments=True):
         root = options.root
         if database_path(root).exists():
             raise VaultExists(f"a vault already exists at {root}; it was left untouched")
@@ -302,12 +379,14 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     return f"{count} {singular if count == 1 else plural_form or singular + 's'}"
 
 
-def refuse_with_findings(headline: str, findings: Sequence[Finding], full: str) -> NoReturn:
+def refuse_with_findings(
+    headline: str, findings: Sequence[Finding], full: str, *, nothing: str = "nothing was changed"
+) -> NoReturn:
     """A refused import or merge: the headline, then the findings (at most `SHOWN_FINDINGS`),
     exit 1 — or `full` alone when there are no findings."""
     if not findings:
         fail(full)
-    typer.echo(f"error: {headline}; nothing was changed", err=True)
+    typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""
         section = f" ({finding.section})" if finding.section else ""

@@ -20,7 +20,16 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
-from memvault.findings import EXIT_INVALID, EXIT_UNREADABLE, EXIT_VALID, ValidationResult
+from memvault.findings import (
+    EXIT_INVALID,
+    EXIT_UNREADABLE,
+    EXIT_VALID,
+    Finding,
+    ValidationResult,
+    by_rule,
+    counted,
+    errors_text,
+)
 from memvault.formats.pam.validate import validate_path
 
 
@@ -44,6 +53,13 @@ def validate(
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
     strict: bool = typer.Option(False, "--strict", help="Treat warnings as errors."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the summary lines."),
+    verbose: bool = typer.Option(
+        False,
+        "--verbose",
+        "-v",
+        help="List every finding; by default a rule found more than once is one line with a "
+        "count (--json always lists every finding).",
+    ),
     age_passphrase_file: AgePassphraseFileOption = None,
     age_identity: AgeIdentityOption = None,
 ) -> None:
@@ -64,7 +80,7 @@ def validate(
     else:
         console = _console()
         for result in results:
-            _render(console, result, quiet=quiet)
+            _render(console, result, quiet=quiet, verbose=verbose)
         if len(results) > 1:
             ok = sum(1 for c in codes if c == EXIT_VALID)
             console.print(f"{ok} of {len(results)} valid")
@@ -125,7 +141,7 @@ def _exit_code(result: ValidationResult, strict: bool) -> int:
     return code
 
 
-def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
+def _render(console: Console, result: ValidationResult, *, quiet: bool, verbose: bool) -> None:
     errors, warnings = result.errors, result.warnings
     if result.unreadable:
         status = "[bold red]✗ unreadable[/]"
@@ -136,28 +152,50 @@ def _render(console: Console, result: ValidationResult, *, quiet: bool) -> None:
     detail = []
     store = result.facts.get("memory_store")
     if store:
-        detail.append(f"{store['memories']} memories")
+        detail.append(counted(store["memories"], "memory", "memories"))
     counts = result.facts.get("counts") if result.kind == "aimem-bundle" else None
     if counts:
-        detail.append(f"{result.facts.get('form')} form, {counts['chunks']} chunks")
-    detail.append(f"{len(errors)} error{'s' * (len(errors) != 1)}")
-    detail.append(f"{len(warnings)} warning{'s' * (len(warnings) != 1)}")
+        detail.append(f"{result.facts.get('form')} form, {counted(counts['chunks'], 'chunk')}")
+    detail.append(counted(len(errors), "error"))
+    detail.append(counted(len(warnings), "warning"))
     console.print(f"{status} {escape(result.target)}  [dim]{result.kind}; {', '.join(detail)}[/]")
     if quiet:
         return
-    for finding in result.findings:
-        colour = "red" if finding.severity == "error" else "yellow"
-        where = escape(finding.path)
-        if finding.record:
-            where += f" [dim](record {escape(finding.record)})[/]"
-        section = f" [dim]{escape(finding.section)}[/]" if finding.section else ""
-        file = ""
-        if finding.file and finding.file != result.target:
-            file = f" [dim]in {escape(finding.file)}[/]"
+    if verbose:
+        for finding in result.findings:
+            _render_finding(console, result, finding)
+        return
+    for rule in by_rule(result.findings):
+        if rule.count == 1:
+            _render_finding(console, result, rule.first)
+            continue
+        first = rule.first
+        colour = "red" if rule.severity == "error" else "yellow"
+        section = f" [dim]{escape(first.section)}[/]" if first.section else ""
         console.print(
-            f"  [{colour}]{finding.severity:<7}[/] [bold]{finding.code}[/] {where}{section}{file}"
+            f"  [{colour}]{rule.severity:<7}[/] [bold]{rule.code}[/] ×{rule.count}{section}"
+            f" [dim](first at {escape(first.path)}{_in_file(result, first)}; --verbose lists "
+            f"all)[/] {escape(first.message)}"
         )
-        console.print(f"          {escape(finding.message)}")
+
+
+def _in_file(result: ValidationResult, finding: Finding) -> str:
+    if finding.file and finding.file != result.target:
+        return f" in {escape(finding.file)}"
+    return ""
+
+
+def _render_finding(console: Console, result: ValidationResult, finding: Finding) -> None:
+    colour = "red" if finding.severity == "error" else "yellow"
+    where = escape(finding.path)
+    if finding.record:
+        where += f" [dim](record {escape(finding.record)})[/]"
+    section = f" [dim]{escape(finding.section)}[/]" if finding.section else ""
+    file = f" [dim]{_in_file(result, finding).lstrip()}[/]" if _in_file(result, finding) else ""
+    console.print(
+        f"  [{colour}]{finding.severity:<7}[/] [bold]{finding.code}[/] {where}{section}{file}"
+    )
+    console.print(f"          {escape(finding.message)}")
 
 
 def inspect(
@@ -184,7 +222,11 @@ def inspect(
         for finding in result.errors:
             console.print(f"[bold red]✗[/] {escape(finding.file or '')}: {escape(finding.message)}")
         raise typer.Exit(EXIT_UNREADABLE)
-    state = "[green]valid[/]" if result.valid else f"[red]invalid ({len(result.errors)} errors)[/]"
+    state = (
+        "[green]valid[/]"
+        if result.valid
+        else f"[red]invalid ({errors_text(len(result.errors))})[/]"
+    )
     console.print(f"[bold]{escape(result.target)}[/]  {result.kind}, {state}")
     store = result.facts.get("memory_store")
     if store:

@@ -15,16 +15,23 @@ from rich.markup import escape
 from memvault.cli.bundles import find_bundle
 from memvault.cli.common import (
     EXIT_USAGE,
+    IMPORT_COMMITTED,
+    NOTHING_IMPORTED,
+    NOTHING_WRITTEN,
     HomeOption,
     JsonOption,
     PassphraseFileOption,
     VaultOptions,
+    check_timestamp,
     console,
+    done_so_far,
     fail,
+    interruptible,
     open_vault,
     plural,
     print_json,
     refuse_with_findings,
+    require_input,
     usage_error,
 )
 from memvault.cli.extracting import after_import_extraction, extract_needs_provider_export
@@ -48,9 +55,9 @@ PANEL = "Exchange"
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export", rich_help_panel=PANEL)(export)
-    app.command("import", rich_help_panel=PANEL)(import_)
-    app.command("merge", rich_help_panel=PANEL)(merge)
+    app.command("export", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(export))
+    app.command("import", rich_help_panel=PANEL)(interruptible(NOTHING_IMPORTED)(import_))
+    app.command("merge", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(merge))
 
 
 def export_hooks(
@@ -278,6 +285,8 @@ def export(
         )
     if incremental and since is not None:
         usage_error("give either --incremental or --since, not both", "--since")
+    if since is not None:
+        check_timestamp(since, "--since")
     if key is not None and not sign:
         usage_error("--key chooses the signing key; give --sign too", "--key")
     encrypt = encrypt or encrypt_passphrase_file is not None
@@ -444,6 +453,7 @@ def import_(
     """
     from memvault.cli.bundles import import_aimem, sealed_bundle
 
+    require_input(path)
     options = VaultOptions(home, passphrase_file)
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
@@ -481,6 +491,7 @@ def import_(
             result = import_into_vault(
                 vault, path, force=force, allow_unverified=allow_unverified, hooks=hooks
             )
+            done_so_far(IMPORT_COMMITTED)
         except ImportRefused as exc:
             sealed = sealed_bundle(path, exc, ask_age, identities)
             if sealed is None:
@@ -558,11 +569,13 @@ def merge(
     """
     from memvault.formats.pam.merge import MergeError, merge_exports
 
+    require_input(base)
+    require_input(delta)
     try:
         result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
     except MergeError as exc:
         if exc.findings:
-            refuse_with_findings(exc.headline, exc.findings, str(exc))
+            refuse_with_findings(exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN)
         fail(str(exc))
     if as_json:
         print_json(

@@ -28,13 +28,18 @@ from rich.progress import (
 from rich.table import Table
 
 from memvault.cli.common import (
+    IMPORT_COMMITTED,
+    NOTHING_WRITTEN,
     JsonOption,
     VaultOptions,
     console,
+    done_so_far,
     fail,
+    interruptible,
     open_vault,
     plural,
     print_json,
+    require_input,
 )
 from memvault.errors import VaultError
 from memvault.importers.base import (
@@ -43,9 +48,11 @@ from memvault.importers.base import (
     ImportFormatError,
 )
 from memvault.importers.detect import DetectionError, detect, load, looks_like_pam
+from memvault.importers.ids import converted_owner_id
 from memvault.importers.ingest import (
     ChecksumReader,
     IngestResult,
+    bytes_checksum,
     file_checksum,
     ingest,
     make_context,
@@ -85,7 +92,7 @@ PlatformOption = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert", rich_help_panel=PANEL)(convert)
+    app.command("convert", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(convert))
 
 
 # -- choosing the importer ----------------------------------------------------------------------
@@ -219,7 +226,7 @@ def import_provider(
             if not isinstance(importer, MemoryTextImporter):
                 fail("standard input ('-') can only be read with --from memory-text")
             data = sys.stdin.buffer.read()
-            context = make_context("<stdin>", None)
+            context = make_context("<stdin>", bytes_checksum(data))
             from memvault.importers.ingest import store_records
 
             result = IngestResult(importer.id.importer_version)
@@ -239,6 +246,7 @@ def import_provider(
                     context,
                     on_conversation=feedback.on_conversation,
                 )
+        done_so_far(IMPORT_COMMITTED)
         extra = then.after(vault) if then is not None else None
     _summary(path, result, as_json, extra)
     if then is not None:
@@ -306,7 +314,8 @@ def _summary(
     for warning in shown:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
     if len(result.warnings) > len(shown):
-        out.print(f"[yellow]… and {len(result.warnings) - len(shown)} more warnings[/]")
+        hidden = len(result.warnings) - len(shown)
+        out.print(f"[yellow]… and {plural(hidden, 'more warning')}[/]")
 
 
 # -- convert ---------------------------------------------------------------------------------
@@ -329,9 +338,14 @@ def convert(
     from_: FromOption = None,
     platform: PlatformOption = "chatgpt",
     owner_id: Annotated[
-        str,
-        typer.Option("--owner-id", help="owner.id of the memory-store written (PAM §3)."),
-    ] = "local-user",
+        str | None,
+        typer.Option(
+            "--owner-id",
+            show_default=False,
+            help="owner.id of the memory-store written (PAM §3.1). Default: a UUID derived "
+            "from the export's checksum (the same export, the same id).",
+        ),
+    ] = None,
     overwrite: Annotated[
         bool, typer.Option("--overwrite", help="Replace DIR if it exists.")
     ] = False,
@@ -373,6 +387,7 @@ def convert(
     pbpaste | memvault convert - --from memory-text -o pam/ ·
     memvault convert backup.zip --to aimem -o brain.aimem.json
     """
+    require_input(path)
     if to is not None:
         from memvault.cli.bundles import convert_interchange
 
@@ -392,22 +407,24 @@ def convert(
         if path == STDIN:
             if not isinstance(importer, MemoryTextImporter):
                 fail("standard input ('-') can only be read with --from memory-text")
-            context = make_context("<stdin>", None)
+            data = sys.stdin.buffer.read()
+            context = make_context("<stdin>", bytes_checksum(data))
             summary = convert_records(
-                importer.read_text(sys.stdin.buffer.read(), "<stdin>", context),
+                importer.read_text(data, "<stdin>", context),
                 output,
-                owner_id=owner_id,
+                owner_id=owner_id or converted_owner_id(str(context.source_checksum)),
                 overwrite=overwrite,
             )
         else:
             with open_target(path) as target, _progress(_conversation_bytes(target)) as fb:
-                context = make_context(path, file_checksum(path), progress=fb.on_bytes)
+                digest = file_checksum(path)
+                context = make_context(path, digest, progress=fb.on_bytes)
                 summary = convert_export(
                     importer,
                     target,
                     context,
                     output,
-                    owner_id=owner_id,
+                    owner_id=owner_id or converted_owner_id(digest or path),
                     overwrite=overwrite,
                     counted=lambda records: _counted(records, fb.on_conversation),
                 )
@@ -421,8 +438,9 @@ def convert(
     out = console()
     out.print(
         f"[green]✓[/] Converted [bold]{escape(path)}[/] ({summary['importer']}) to "
-        f"[bold]{escape(str(output))}[/]: {summary['conversations']} conversations "
-        f"({summary['messages']} messages), {summary['memories']} memories"
+        f"[bold]{escape(str(output))}[/]: {plural(summary['conversations'], 'conversation')} "
+        f"({plural(summary['messages'], 'message')}), "
+        f"{plural(summary['memories'], 'memory', 'memories')}"
     )
     for warning in summary["warnings"][:20]:
         out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -41,7 +41,7 @@ def _transition(
     change: Callable[..., Memory], memory_id: str, options: VaultOptions, as_json: bool
 ) -> None:
     """`change` is `Vault.retract`, `Vault.archive` or `Vault.deprecate`."""
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         memory = change(vault, memory_id, actor=options.acting)
     if as_json:
         print_json(memory_json(memory))
@@ -116,7 +116,7 @@ def supersede(
     With --json: {"superseded": PAM memory object, "relation": PAM relation object}.
     """
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         relation = vault.supersede(old, new, actor=options.acting)
         superseded = vault.get(relation.to, actor=options.acting)
     if as_json:
@@ -156,7 +156,7 @@ def relate(
     With --json: the PAM relation object.
     """
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         relation = vault.relate(
             from_id, to_id, relation_type, confidence=confidence, actor=options.acting
         )

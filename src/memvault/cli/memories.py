@@ -238,7 +238,7 @@ def add(
     """
     content = sys.stdin.read() if text == "-" else text
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         result = vault.add(
             content,
             memory_type,
@@ -298,7 +298,7 @@ def list_memories(
     """
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         page = vault.list(query, actor=options.acting)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
     if as_json:
@@ -355,7 +355,7 @@ def show(
     With --json: {"memory": PAM memory object, "relations": [PAM relation objects]}.
     """
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         memory = vault.get(memory_id, actor=options.acting)
         relations = vault.relations(memory.id, actor=options.acting)
         others = _other_ends(vault, memory, relations, options.acting)
@@ -561,7 +561,7 @@ def edit(
         )
     options = VaultOptions(home, passphrase_file, actor)
     acting = options.acting
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
         before = _readable(vault, full_id, acting)
         if touches_tags and before is None:
@@ -650,7 +650,7 @@ def search(
     """
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         hits = vault.search(
             query_text, query, order="-created" if newest else "relevance", actor=options.acting
         )

@@ -283,10 +283,14 @@ def keys_export_public(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
 
     Only the public key is ever written; the private key stays in the vault.
+
+    With --json: {"key_id", "algorithm", "did", "format", "public_key", "path"} (path: the
+    file of -o, else null).
     """
     if form not in ("pem", "jwk", "block"):
         fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
@@ -303,11 +307,23 @@ def keys_export_public(
         text = orjson.dumps(keys.jwk(public)).decode() + "\n"
     else:
         text = keys.encode_public_key(public) + "\n"
-    if output is None:
+    if output is not None:
+        _write_atomic(output, lambda handle: handle.write(text.encode()))
+    if as_json:
+        print_json(
+            {
+                "key_id": record.key_id,
+                "algorithm": record.algorithm,
+                "did": record.did,
+                "format": form,
+                "public_key": text.rstrip("\n") if form != "pem" else text,
+                "path": None if output is None else str(output),
+            }
+        )
+    elif output is None:
         typer.echo(text, nl=False)
-        return
-    _write_atomic(output, lambda handle: handle.write(text.encode()))
-    console().print(f"Wrote the public key of {escape(record.key_id)} to {escape(str(output))}")
+    else:
+        console().print(f"Wrote the public key of {escape(record.key_id)} to {escape(str(output))}")
 
 
 def _find_key(vault: Vault, wanted: str | None) -> KeyRecord:
@@ -370,6 +386,7 @@ def sign(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Sign a PAM memory-store with a key from the vault (PAM §18).
 
@@ -377,6 +394,8 @@ def sign(
     (§18.3), so the file must carry all four and its checksum must match its memories. Only
     the top-level `signature` member changes; every other byte is kept. In an export directory
     or zip, the memory-store.json inside is signed.
+
+    With --json: {"path", "signature": the signature block written (PAM §18.1)}.
     """
     if not file.exists():
         fail(f"{file}: no such file or directory", EXIT_USAGE)
@@ -398,6 +417,9 @@ def sign(
     except OSError as exc:
         fail(f"cannot write {output or file}: {exc.strerror or exc}")
     where = output or file
+    if as_json:
+        print_json({"path": str(where), "signature": block})
+        return
     console().print(
         f"Signed {escape(str(where))} with {block['algorithm']} key "
         f"{escape(str(block['key_id']))} at {block['signed_at']}"

@@ -23,6 +23,7 @@ from memvault.cli.common import (
     fail,
     open_vault,
     plain,
+    plural,
     print_json,
     text_of,
     unique_prefixes,
@@ -103,7 +104,7 @@ def stats(
 
     With --json: the counts as an object (see README).
     """
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
         numbers = vault.stats()
     if as_json:
         print_json(numbers)
@@ -197,7 +198,7 @@ def decay(
     With --json: {"at", "examined", "updated", "protected", "unchanged", "dry_run"}.
     """
     options = VaultOptions(home, passphrase_file, actor)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         if dry_run:
             report = _dry_run_decay(vault, actor)
         else:
@@ -250,7 +251,7 @@ def audit(
     if ctx.invoked_subcommand is not None:
         ctx.obj = {"options": VaultOptions(home, passphrase_file), "json": as_json}
         return
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
         entries = vault.audit_log(memory_id=memory_id, limit=limit or None)
         if not as_json:
             mentioned = [e.memory_id for e in entries]
@@ -310,7 +311,7 @@ def verify(
     parent = ctx.obj if isinstance(ctx.obj, dict) else {}
     inherited = parent.get("options") or VaultOptions()
     options = VaultOptions(home or inherited.home, passphrase_file or inherited.passphrase_file)
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
         report = vault.verify_audit()
     if as_json or parent.get("json"):
         print_json(asdict(report))
@@ -318,13 +319,13 @@ def verify(
         out = console()
         if report.ok:
             out.print(
-                f"[green]✓[/] Audit chain intact: {report.entries} entries, head "
-                f"{escape(report.head or '—')}"
+                f"[green]✓[/] Audit chain intact: {plural(report.entries, 'entry', 'entries')}, "
+                f"head {escape(report.head or '—')}"
             )
         else:
             out.print(
-                f"[red]✗[/] Audit chain broken: {len(report.problems)} problem"
-                f"{'s' * (len(report.problems) != 1)} in {report.entries} entries"
+                f"[red]✗[/] Audit chain broken: {plural(len(report.problems), 'problem')} in "
+                f"{plural(report.entries, 'entry', 'entries')}"
             )
             for problem in report.problems:
                 out.print(f"  {escape(problem)}")

@@ -18,7 +18,7 @@
  *       once by its parent); None for any other, which `_Graph` repairs.
  *
  *   message_ids(base, nodes) -> {node: id}
- *       The UUID v5 of each message (`chatgpt._message_ids`), hashed with the
+ *       The id of each message (`chatgpt._message_ids`), hashed with the
  *       hashlib SHA-1 object `base` the caller prepared.
  *
  *   iso(epoch) -> str
@@ -903,7 +903,7 @@ static PyMethodDef methods[] = {
      "memvault.importers.chatgpt._Graph), or None where Python must decide."},
     {"message_ids", message_ids, METH_VARARGS,
      "message_ids(base, nodes) -> {node: id}\n\n"
-     "For each node, the UUID v5 of the SHA-1 `base` (a hashlib object holding the hashed "
+     "For each node, the id (`ids.stable_id`) of the SHA-1 `base` (a hashlib object holding the hashed "
      "prefix of the name) continued with \"<length>:<node>\" (see "
      "memvault.importers.chatgpt._message_ids)."},
     {"iso", iso, METH_O, "iso(epoch) -> str: Unix seconds as RFC 3339 UTC."},

@@ -1,6 +1,6 @@
 /*
  * What both C parts of the ChatGPT importer write the same way: a message's
- * time as RFC 3339 text and a message's id as UUID v5 text.
+ * time as RFC 3339 text and a message's id as UUID text (`ids.stable_id`).
  *
  * Included by _chatgpt.c (which works on parsed Python objects) and
  * _chatgpt_direct.c (which works on the export's bytes); everything here is
@@ -96,15 +96,15 @@ iso_text(double epoch, char *text)
     return size;
 }
 
-/* The UUID v5 text of a SHA-1 digest in `text` (UUID_SIZE bytes): its first 16
-   bytes, version 5, RFC 4122 variant (what `uuid.uuid5` makes of the hash). */
+/* The id text of a SHA-1 digest in `text` (UUID_SIZE bytes): its first 16 bytes,
+   version 4, RFC 4122 variant (`ids.stable_id`: the UUID v5 hash in the v4 layout). */
 static void
-uuid5_text(const unsigned char *digest, char *text)
+uuid_text(const unsigned char *digest, char *text)
 {
     static const char hex[] = "0123456789abcdef";
     unsigned char bytes[16];
     memcpy(bytes, digest, 16);
-    bytes[6] = (unsigned char)((bytes[6] & 0x0f) | 0x50);
+    bytes[6] = (unsigned char)((bytes[6] & 0x0f) | 0x40);
     bytes[8] = (unsigned char)((bytes[8] & 0x3f) | 0x80);
     int at = 0;
     for (int i = 0; i < 16; i++) {
@@ -146,7 +146,7 @@ continued(PyObject *base, const char *bytes, Py_ssize_t size)
     return hash;
 }
 
-/* The UUID v5 text of hashlib object `hash`'s digest in `text`: 0, or -1
+/* The id text (`uuid_text`) of hashlib object `hash`'s digest in `text`: 0, or -1
    with an exception set. */
 static int
 digest_uuid(PyObject *hash, char *text)
@@ -159,7 +159,7 @@ digest_uuid(PyObject *hash, char *text)
         PyErr_SetString(PyExc_TypeError, "the hash's digest must be 16 bytes or more");
         return -1;
     }
-    uuid5_text((const unsigned char *)PyBytes_AS_STRING(digest), text);
+    uuid_text((const unsigned char *)PyBytes_AS_STRING(digest), text);
     Py_DECREF(digest);
     return 0;
 }
@@ -194,7 +194,7 @@ id_name(const char *prefix, const char *name, Py_ssize_t size, Py_ssize_t length
 
 /* The id of the message at node `utf8` (`size` bytes, `length` code points):
    the hashlib SHA-1 object `base` (the namespace and the name's shared prefix,
-   `chatgpt._message_hash`) continued with "<length>:<node>", as UUID v5 text
+   `chatgpt._message_hash`) continued with "<length>:<node>", as id text
    in `text`.  0, or -1 with an exception set. */
 static int
 node_uuid(PyObject *base, const char *utf8, Py_ssize_t size, Py_ssize_t length,

@@ -401,7 +401,7 @@ _DATES: dict[int, str] = {}
 
 
 def _message_ids(provider_id: str, nodes: list[str]) -> dict[str, str]:
-    """`stable_id("chatgpt", "message", provider_id, node)` for many nodes: the same UUID v5,
+    """`stable_id("chatgpt", "message", provider_id, node)` for many nodes: the same ids,
     with the shared prefix of the name hashed once (a conversation has hundreds of nodes),
     each node's rest hashed and written in C (`_chatgpt.message_ids`; `_message_ids_py` is
     its reference)."""
@@ -430,8 +430,8 @@ def _message_ids_py(provider_id: str, nodes: list[str]) -> dict[str, str]:
         digest = copy()
         digest.update(f"{len(node)}:{node}".encode())
         h = digest.hexdigest()
-        # Version 5 in the 13th hex digit, the RFC 4122 variant in the 17th.
-        result[node] = f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{variant[h[16]]}{h[17:20]}-{h[20:32]}"
+        # Version 4 in the 13th hex digit, the RFC 4122 variant in the 17th (`stable_id`).
+        result[node] = f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{variant[h[16]]}{h[17:20]}-{h[20:32]}"
     return result
 
 

@@ -11,8 +11,9 @@ The export is read and converted by child processes while this one writes (`pipe
 
 from __future__ import annotations
 
+import hashlib
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -28,6 +29,7 @@ from memvault.importers.base import (
     Importer,
     ImportRecord,
 )
+from memvault.importers.legacy_ids import LegacyIds
 from memvault.importers.pipe import default_readers, reader_processes
 from memvault.model import Memory
 from memvault.sources import Target
@@ -43,6 +45,9 @@ __all__ = [
     "IMPORT_ACTOR",
     "ChecksumReader",
     "IngestResult",
+    "bytes_checksum",
+    "file_checksum",
+    "folder_checksum",
     "ingest",
     "make_context",
     "store_records",
@@ -111,17 +116,47 @@ def make_context(
 
 
 def file_checksum(path: Any) -> str | None:
-    """``sha256:<hex>`` of a regular file, read in chunks; None for a directory."""
-    import hashlib
+    """``sha256:<hex>`` of an export (`import_metadata.source_checksum`, PAM §25): of a file's
+    bytes, read in chunks; of a folder, `folder_checksum`; None for anything else."""
     from pathlib import Path
 
     p = Path(path)
+    if p.is_dir():
+        return folder_checksum(p)
     if not p.is_file():
         return None
     digest = hashlib.sha256()
     with p.open("rb") as handle:
         while chunk := handle.read(1 << 20):
             digest.update(chunk)
+    return "sha256:" + digest.hexdigest()
+
+
+def bytes_checksum(data: bytes) -> str:
+    """``sha256:<hex>`` of an export read whole (standard input)."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def folder_checksum(root: Any) -> str:
+    """``sha256:<hex>`` of an extracted export: of the files an import reads (`.json` and
+    `.csv`, regular files, symbolic links left out, as `memvault.sources` reads a folder),
+    in the order of their relative POSIX names' UTF-8 bytes, each hashed as its name, a NUL,
+    its size in decimal, a NUL and its bytes. The same files give the same checksum wherever
+    the folder is and whatever else it holds (docs/decisions.md, "Checksum of a folder")."""
+    from pathlib import Path
+
+    base = Path(root)
+    files = sorted(
+        (p.relative_to(base).as_posix().encode(), p)
+        for p in base.rglob("*")
+        if p.suffix.lower() in (".json", ".csv") and not p.is_symlink() and p.is_file()
+    )
+    digest = hashlib.sha256()
+    for name, path in files:
+        digest.update(name + b"\0" + str(path.stat().st_size).encode() + b"\0")
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
     return "sha256:" + digest.hexdigest()
 
 
@@ -175,15 +210,16 @@ def store_records(
 ) -> IngestResult:
     """Store records in ONE transaction (all or nothing); counts go into `result`.
     A conversation may come ready to store (`StoredConversation`, from `reader_process`)."""
-    memories: list[Memory] = []
+    memories: list[Mapping[str, Any]] = []
     batch: list[StoredConversation] = []
     seen = 0
     # The ids the source holds, by platform: the vault's other conversations of those
     # platforms are the ones absent from the source.
     held: dict[str, set[str]] = {}
+    legacy = LegacyIds(vault)
 
     def flush() -> None:
-        for put in vault.put_conversations(batch, actor=actor):
+        for put in vault.put_conversations(legacy.conversations(batch), actor=actor):
             if put.outcome == "new":
                 result.conversations_new += 1
             elif put.outcome == "updated":
@@ -209,19 +245,21 @@ def store_records(
                 if len(batch) >= BATCH:
                     flush()
             elif isinstance(record, ImportedMemory):
-                try:
-                    memories.append(Memory.from_json(record.memory))
-                except (TypeError, ValueError, KeyError) as exc:
-                    raise InvalidInput(
-                        f"memory {record.memory.get('id')}: not a PAM memory object ({exc})",
-                        "memory",
-                    ) from None
+                memories.append(record.memory)
         if batch:
             flush()
         for platform, ids in sorted(held.items()):
             result.conversations_absent += vault.count_conversations(platform) - len(ids)
         if memories:
-            added, known = vault.add_memories_unless_known(memories, actor=actor)
+            parsed = []
+            for memory in legacy.memories(memories):
+                try:
+                    parsed.append(Memory.from_json(memory))
+                except (TypeError, ValueError, KeyError) as exc:
+                    raise InvalidInput(
+                        f"memory {memory.get('id')}: not a PAM memory object ({exc})", "memory"
+                    ) from None
+            added, known = vault.add_memories_unless_known(parsed, actor=actor)
             result.memories_new += len(added.created)
             result.memories_reinforced += len(added.reinforced)
             result.memories_unchanged += len(known) + len(added.skipped)

@@ -163,6 +163,9 @@ def _reader_processes(
                 # transaction is the parent's).
                 status = 1
                 try:
+                    # Ctrl-C reaches the whole process group: the parent handles it (and
+                    # ends its readers), so it can say what became of the import.
+                    signal.signal(signal.SIGINT, signal.SIG_IGN)
                     os.close(read_fd)
                     for other in children:
                         other.stream.close()
@@ -213,6 +216,13 @@ def _reopen_archive(target: Target) -> None:  # pragma: no cover - runs in a chi
         archive.fp = open(archive.filename, "rb")  # noqa: SIM115 - lives as long as the child
 
 
+def _signal_name(number: int) -> str:
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
+
+
 def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, bytes]]:
     read = child.stream.read
     unpack = _FRAME.unpack
@@ -223,11 +233,11 @@ def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, byte
             _, status = os.waitpid(child.pid, 0)
             child.finished = child.reaped = True
             code = os.waitstatus_to_exitcode(status)
-            how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+            how = f"killed by {_signal_name(-code)}" if code < 0 else f"exit status {code}"
+            # (the front end says what became of the import: this names only what happened)
             raise ImportFormatError(
                 context.source_file,
-                f"the process reading the export stopped before the end ({how}, out of "
-                "memory?); nothing was imported",
+                f"the process reading the export stopped before the end ({how})",
             )
         kind, size = unpack(head)
         payload = read(size)

@@ -924,7 +924,7 @@ def validate_bundle(source: str | os.PathLike[str] | IO[bytes]) -> BundleReport:
             kept.append(
                 Problem(
                     "too-many-problems",
-                    f"{overflow} more problems not listed",
+                    f"{overflow} more problem{'s' * (overflow != 1)} not listed",
                     severity="warning",
                     status=None,
                     file=reader.file,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from memvault.findings import counted
 from memvault.formats.pam import schema
 from memvault.formats.pam.store_checks import (
     Reporter,
@@ -159,7 +160,8 @@ def _against_index(
         report(
             "warning",
             "message-count-mismatch",
-            f"conversations_index says message_count {declared}, the file has {count} messages",
+            f"conversations_index says message_count {declared}, the file has "
+            f"{counted(count, 'message')}",
             "$.messages",
             "PAM §14",
             _str_or_none(cid),
@@ -247,7 +249,8 @@ def check_embedding_refs(
             report(
                 "error",
                 "embedding-ref-without-embeddings",
-                f"{len(refs)} memories have an embedding_ref but the export has no "
+                f"{counted(len(refs), 'memory has', 'memories have')} an embedding_ref but the "
+                "export has no "
                 "embeddings.json; embedding_ref must be null when embeddings are omitted",
                 f"$.memories[{first.position}].embedding_ref",
                 "PAM §12.1",
@@ -257,7 +260,8 @@ def check_embedding_refs(
             report(
                 "warning",
                 "embedding-refs-not-checked",
-                f"{len(refs)} memories reference embeddings; embeddings.json is not part of "
+                f"{counted(len(refs), 'memory references', 'memories reference')} embeddings; "
+                "embeddings.json is not part of "
                 "this validation, so embedding_ref was not resolved (validate the export "
                 "directory to check it)",
                 "$.memories",

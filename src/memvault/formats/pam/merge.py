@@ -41,7 +41,7 @@ from typing import Any, Final
 import orjson
 
 from memvault import __version__
-from memvault.findings import Finding
+from memvault.findings import Finding, counted, errors_text
 from memvault.formats.pam import reader
 from memvault.formats.pam.validate import validate_path
 from memvault.formats.pam.writer import (
@@ -187,7 +187,7 @@ def _check_valid(path: Path, what: str) -> None:
         shown = "; ".join(_finding_text(f) for f in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         headline = (
-            f"the {what} {path} is not valid PAM ({len(errors)} errors)"
+            f"the {what} {path} is not valid PAM ({errors_text(len(errors))})"
             if result.errors
             else f"the signature of the {what} {path} does not verify (PAM §18.4)"
         )
@@ -269,10 +269,17 @@ def _merge(
             f"{dh.get('export_type', 'full')!r}, PAM §16.1)"
         )
     if dh.get("base_export_id") != bh.get("export_id"):
-        problems.append(
-            f"the delta applies to export {dh.get('base_export_id')!r}, but the base is export "
-            f"{bh.get('export_id')!r} (PAM §16.3 rule 1)"
-        )
+        # (a full export as the delta names no base: that is said above, once)
+        if dh.get("base_export_id") is not None:
+            problems.append(
+                f"the delta applies to export {dh.get('base_export_id')!r}, but the base is "
+                f"export {bh.get('export_id')!r} (PAM §16.3 rule 1)"
+            )
+        elif dh.get("export_type") == "incremental":
+            problems.append(
+                f"the delta names no base_export_id; the base is export "
+                f"{bh.get('export_id')!r} (PAM §16.3 rule 1)"
+            )
     base_owner = (bh.get("owner") or {}).get("id")
     delta_owner = (dh.get("owner") or {}).get("id")
     if base_owner != delta_owner:
@@ -324,8 +331,8 @@ def _merge(
         inserted = len(delta_status) - updated - len(kept)
         if kept:
             warnings.append(
-                f"{len(kept)} memories are retracted or archived in the base and the delta "
-                "would change their status; PAM §7.1 makes those states final, so the base "
+                f"{counted(len(kept), 'memory', 'memories')} retracted or archived in the base "
+                "that the delta would change; PAM §7.1 makes those states final, so the base "
                 f"copies were kept: {', '.join(kept[:10])}{' …' if len(kept) > 10 else ''}"
             )
 

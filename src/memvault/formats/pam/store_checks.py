@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from memvault import canonical
 from memvault.bulk import gc_paused
-from memvault.findings import Finding, Severity, ValidationResult
+from memvault.findings import Finding, Severity, ValidationResult, counted
 from memvault.formats.pam import memory_pass, schema
 from memvault.formats.pam.memory_pass import MemoryFact
 from memvault.formats.pam.reader import Document
@@ -567,7 +567,8 @@ class StoreValidator:
                 self.report(
                     "warning",
                     "conversation-ref-unresolved",
-                    f"provenance.conversation_ref {cid!r} ({len(mids)} memories) has no entry in "
+                    f"provenance.conversation_ref {cid!r} "
+                    f"({counted(len(mids), 'memory', 'memories')}) has no entry in "
                     "conversations_index",
                     f"$.memories[{first.position}].provenance.conversation_ref",
                     "PAM §14.1",
