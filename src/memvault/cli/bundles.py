@@ -23,25 +23,11 @@ from memvault.cli.common import (
 )
 
 # memvault.exchange and the AIMEM validator are imported where used: `memvault import` of a
-# provider export only asks `find_bundle`, and should not pay for loading them.
+# provider export should not pay for loading them.
 if TYPE_CHECKING:
     from memvault.exchange import ImportRefused
     from memvault.formats.aimem.container import LocatedBundle
     from memvault.sources import AgePassphrase
-
-
-def find_bundle(path: Path, ask_age: AgePassphrase, identities: list[str]) -> LocatedBundle | None:
-    """An AIMEM bundle in either form, recognized by content (`format`), not by name: the
-    file, an age file of one (decrypted in memory) or a zip holding one."""
-    from memvault.formats.aimem.container import locate_bundle
-    from memvault.formats.aimem.errors import BundleError
-
-    try:
-        return locate_bundle(path, age_passphrase=ask_age, age_identities=identities)
-    except BundleError as exc:
-        refuse_with_findings(
-            f"{path} was not imported", [p.to_finding() for p in exc.problems], str(exc)
-        )
 
 
 def sealed_bundle(
@@ -148,7 +134,10 @@ def import_aimem(
                 strict=strict,
             )
         except ImportRefused as exc:
-            refuse_with_findings(exc.headline, exc.findings, str(exc))
+            # the AIMEM HTTP profile's status (409 checksum, 422 malformed), as validate gives it
+            status = getattr(exc, "status", None)
+            headline = f"{exc.headline} (status {status})" if status else exc.headline
+            refuse_with_findings(headline, exc.findings, str(exc))
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)

@@ -310,8 +310,9 @@ def refuse_with_findings(headline: str, findings: Sequence[Finding], full: str) 
     typer.echo(f"error: {headline}; nothing was changed", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""
-        section = f" ({finding.section})" if finding.section else ""
-        typer.echo(f"  {where}{finding.path}: {finding.message}{section}", err=True)
+        # the rule's code names it for a search or a bug report (format-invalid, …)
+        rule = f"{finding.code}, {finding.section}" if finding.section else finding.code
+        typer.echo(f"  {where}{finding.path}: {finding.message} ({rule})", err=True)
     if len(findings) > SHOWN_FINDINGS:
         typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
     raise typer.Exit(EXIT_REFUSED)

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
-from memvault.cli.bundles import find_bundle
 from memvault.cli.common import (
     EXIT_USAGE,
     HomeOption,
@@ -35,6 +34,7 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
+from memvault.importers.detect import load
 from memvault.vault import Vault
 
 # memvault.exchange (PAM export and import), the merge and the AIMEM commands are imported by
@@ -425,8 +425,14 @@ def import_(
 
     A provider's data export (ChatGPT…) becomes PAM normalized conversations and the
     memories the provider exported (custom instructions, the memory tool's writes), in one
-    transaction; importing it again changes nothing, a newer export adds what is new.
-    --from PROVIDER skips detection; --from memory-text reads a pasted memory list.
+    transaction; importing it again changes nothing, a newer export adds what is new. A
+    folder holding several providers' exports, each in its own folder, imports each, all in
+    one transaction.
+
+    A document that declares itself (a PAM "schema", an AIMEM envelope) is always read as
+    what it declares; provider detection is only for what declares nothing. --from skips
+    detection: --from pam, --from aimem, --from PROVIDER, or --from memory-text for a pasted
+    memory list.
     --extract then extracts memories about you from the conversations the import added or
     changed (rules, or the LLM of --llm-url/--llm-model), in a second transaction: if it
     fails, no memory of it is written, the import stays, and `memvault extract` finishes.
@@ -448,20 +454,19 @@ def import_(
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
-    bundle = find_bundle(path, ask_age, identities) if from_ is None else None
-    if bundle is not None and then is not None:
+    decided = choose(str(path), from_, ask_age, identities)
+    if decided.kind != "provider" and then is not None:
         extract_needs_provider_export()
-    if bundle is not None:
+    if decided.bundle is not None:
         import_aimem(
-            bundle, options, allow_unverified, skip_signature_check, embedding_model, strict,
-            as_json,
+            decided.bundle, options, allow_unverified, skip_signature_check, embedding_model,
+            strict, as_json,
         )  # fmt: skip
         return
-    provider = choose(str(path), from_, ask_age, identities)
-    if provider is not None:
+    if decided.kind == "provider":
         import_provider(
             str(path),
-            provider,
+            load(from_) if from_ is not None else None,
             options=options,
             passphrase=ask_age,
             identities=identities,
@@ -470,8 +475,6 @@ def import_(
             then=then,
         )
         return
-    if then is not None:
-        extract_needs_provider_export()
     from memvault.exchange import SIGNATURE_WARNING, ImportRefused, import_into_vault
 
     hooks = import_hooks(ask_age, identities)
@@ -482,7 +485,7 @@ def import_(
                 vault, path, force=force, allow_unverified=allow_unverified, hooks=hooks
             )
         except ImportRefused as exc:
-            sealed = sealed_bundle(path, exc, ask_age, identities)
+            sealed = None if decided.declared else sealed_bundle(path, exc, ask_age, identities)
             if sealed is None:
                 refuse_with_findings(exc.headline, exc.findings, str(exc))
     if sealed is not None:
