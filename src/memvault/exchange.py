@@ -39,7 +39,7 @@ from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.errors import VaultError
-from memvault.findings import Finding
+from memvault.findings import SIGNATURE_WARNING, Finding
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import (
     FINAL_STATUSES,
@@ -106,7 +106,6 @@ _CHUNK: Final = 2000
 
 #: How an import warning about a signature that does not verify starts (§18.5: a loud
 #: warning, never a silent pass and never a refusal).
-SIGNATURE_WARNING: Final = "SIGNATURE NOT VERIFIED"
 
 
 class ExchangeError(VaultError):

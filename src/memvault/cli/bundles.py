@@ -15,12 +15,14 @@ from memvault.cli.common import (
     VaultOptions,
     console,
     fail,
+    loud_signature_warnings,
     open_vault,
     plural,
     print_json,
     refuse_with_findings,
     usage_error,
 )
+from memvault.findings import SIGNATURE_WARNING
 
 # memvault.exchange and the AIMEM validator are imported where used: `memvault import` of a
 # provider export should not pay for loading them.
@@ -121,7 +123,7 @@ def import_aimem(
 ) -> None:
     """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
     from memvault.aimem_exchange import import_bundle
-    from memvault.exchange import SIGNATURE_WARNING, ImportRefused
+    from memvault.exchange import ImportRefused
 
     with open_vault(options) as vault:
         try:
@@ -181,6 +183,7 @@ def convert_interchange(
     stream: bool,
     overwrite: bool,
     as_json: bool,
+    allow_unverified: bool = False,
 ) -> None:
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
@@ -200,11 +203,13 @@ def convert_interchange(
             producer=producer,
             form="ndjson" if stream else None,
             overwrite=overwrite,
+            allow_unverified=allow_unverified,
         )
     except ConvertError as exc:
         if exc.findings:
             refuse_with_findings(str(exc), exc.findings, str(exc))
         fail(f"{exc}; nothing was written")
+    loud_signature_warnings(result.warnings)
     if as_json:
         print_json(result.to_json())
         return
@@ -219,4 +224,7 @@ def convert_interchange(
     if result.checksum:
         out.print(f"  checksum {result.checksum}")
     for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -316,3 +316,13 @@ def refuse_with_findings(headline: str, findings: Sequence[Finding], full: str) 
     if len(findings) > SHOWN_FINDINGS:
         typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
     raise typer.Exit(EXIT_REFUSED)
+
+
+def loud_signature_warnings(warnings: Sequence[str]) -> None:
+    """Data used although its signature does not verify (`--allow-unverified`): each such
+    warning on stderr, whatever else is printed (PAM §18.4 SHOULD warn)."""
+    from memvault.findings import SIGNATURE_WARNING
+
+    for warning in warnings:
+        if warning.startswith(SIGNATURE_WARNING):
+            typer.echo(f"WARNING: {warning}", err=True)

@@ -20,6 +20,7 @@ from memvault.cli.common import (
     VaultOptions,
     console,
     fail,
+    loud_signature_warnings,
     open_vault,
     plural,
     print_json,
@@ -34,6 +35,7 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
+from memvault.findings import SIGNATURE_WARNING
 from memvault.importers.detect import load
 from memvault.vault import Vault
 
@@ -475,7 +477,7 @@ def import_(
             then=then,
         )
         return
-    from memvault.exchange import SIGNATURE_WARNING, ImportRefused, import_into_vault
+    from memvault.exchange import ImportRefused, import_into_vault
 
     hooks = import_hooks(ask_age, identities)
     sealed: LocatedBundle | None = None
@@ -549,6 +551,12 @@ def merge(
         "incremental, or the owners differ).",
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace OUT if it exists."),
+    allow_unverified: bool = typer.Option(
+        False,
+        "--allow-unverified",
+        help="Merge a signed export whose signature does not verify (refused otherwise), "
+        "with a loud warning (PAM §18.4). The merged export is not signed.",
+    ),
     as_json: JsonOption = False,
 ) -> None:
     """Merge an incremental export into its base, without a vault (PAM §16.3, Appendix E).
@@ -562,11 +570,14 @@ def merge(
     from memvault.formats.pam.merge import MergeError, merge_exports
 
     try:
-        result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
+        result = merge_exports(
+            base, delta, output, force=force, overwrite=overwrite, allow_unverified=allow_unverified
+        )
     except MergeError as exc:
         if exc.findings:
             refuse_with_findings(exc.headline, exc.findings, str(exc))
         fail(str(exc))
+    loud_signature_warnings(result.warnings)
     if as_json:
         print_json(
             {
@@ -593,4 +604,7 @@ def merge(
     )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
     for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -393,6 +393,14 @@ def convert(
         bool,
         typer.Option("--stream", help="With --to aimem: write the NDJSON form (AIMEM §3.1)."),
     ] = False,
+    allow_unverified: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unverified",
+            help="With --to aimem: convert a signed PAM export whose signature does not "
+            "verify (refused otherwise), with a loud warning (PAM §18.4).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Convert a provider export to PAM files without a vault.
@@ -413,9 +421,11 @@ def convert(
 
         convert_interchange(
             path, output, to, producer=producer, stream=stream, overwrite=overwrite,
-            as_json=as_json,
+            allow_unverified=allow_unverified, as_json=as_json,
         )  # fmt: skip
         return
+    if allow_unverified:
+        usage_error("--allow-unverified goes with --to (provider exports are not signed)")
     if from_ is not None and from_.lower() in ("pam", "aimem"):
         usage_error(
             f"--from {from_}: convert reads provider exports; --to pam|aimem converts "
