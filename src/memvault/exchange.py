@@ -296,12 +296,14 @@ def _plan(
         raise ExportError("give either --incremental or --since, not both")
     if not incremental and since is None:
         return _Plan("full")
-    made = [r for r in vault.exports() if r.direction == "exported"]
+    # The base of a PAM delta is a PAM export: an AIMEM bundle has no export_id a PAM
+    # receiver (or `memvault merge`) could match base_export_id against (PAM §16.2).
+    made = [r for r in vault.exports() if r.direction == "exported" and r.format == "pam"]
     if incremental:
         if not made:
             raise ExportError(
-                "the vault has made no export yet, so there is nothing to be incremental to: "
-                "make a full export first (memvault export -o PATH)"
+                "the vault has made no PAM export yet, so there is nothing to be incremental "
+                "to: make a full export first (memvault export -o PATH)"
             )
         base = made[-1]
         plan = _Plan("incremental", _since_text(base.at), base.export_id)

@@ -185,7 +185,7 @@ def export(
     incremental: bool = typer.Option(
         False,
         "--incremental",
-        help="Export only what changed since the last export this vault made (PAM §16).",
+        help="Export only what changed since the last PAM export this vault made (PAM §16).",
     ),
     since: str | None = typer.Option(
         None,
