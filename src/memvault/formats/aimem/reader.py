@@ -230,7 +230,7 @@ def sniff_stream(fh: IO[bytes]) -> Form | None:
         for backend in (_FAST, _EXACT):
             fh.seek(start)
             try:
-                return _sniff_json(backend.parse(fh))
+                return _sniff_json(backend.basic_parse(fh))
             except ijson.JSONError as exc:
                 if "integer overflow" not in _ijson_message(exc):
                     return None
@@ -244,7 +244,7 @@ def is_bundle_stream(fh: IO[bytes]) -> bool:
     first JSON object (the bundle, or the NDJSON envelope line) has an AIMEM ``format``. Reads
     up to that member only; never raises for bad input."""
     try:
-        return _sniff_json(_FAST.parse(fh)) is not None
+        return _sniff_json(_FAST.basic_parse(fh)) is not None
     except (OSError, ijson.JSONError, ValueError):
         return False
 
@@ -272,15 +272,20 @@ def _sniff_json(events: Iterator[Any]) -> Form | None:
     """The top-level members of a JSON object, up to a declared `format` (or a PAM
     `schema`), then `is_envelope`. An array is looked into as far as its first item, so a
     bundle wrapped in one is still taken for a bundle (and refused as `not-an-object`);
-    anything else is no bundle."""
+    anything else is no bundle. `events` are ijson's `basic_parse` events: no per-level
+    prefix is built, so deep nesting costs no more than its length."""
     depth = 0
     level = 1  # the depth of the envelope's members: 2 inside a top-level array
-    format_at = "format"
+    member: str | None = None  # the envelope member whose value comes next
     seen: dict[str, Any] = {}
-    for prefix, event, value in events:
+    for event, value in events:
+        if member is not None and depth == level:
+            if member == "format" and value in FORMATS and event == "string":
+                return "json"
+            member = None
         if event in ("start_map", "start_array"):
             if depth == 0 and event == "start_array":
-                level, format_at = 2, "item.format"
+                level = 2
             elif depth == 1 and level == 2 and event != "start_map":
                 return None
             depth += 1
@@ -293,10 +298,7 @@ def _sniff_json(events: Iterator[Any]) -> Form | None:
                 return None
             if value in ENVELOPE_MEMBERS:
                 seen[value] = None
-        elif depth == level and prefix == format_at:
-            if value in FORMATS:
-                return "json"
-            seen["format"] = value
+                member = value
         elif depth < level:
             return None  # a scalar document, or a scalar first item
     return "json" if is_envelope(seen) else None
