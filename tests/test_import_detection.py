@@ -18,6 +18,8 @@ from providergen import chatgpt, claude, copilot, gemini, write_folder, write_zi
 
 __all__ = ["home"]  # the fixture, imported for pytest
 
+CORPUS = Path(__file__).parent / "aimem_corpus"
+
 
 @pytest.fixture
 def vault(home: Path) -> Path:
@@ -166,3 +168,37 @@ def test_providers_mixed_in_one_folder_are_refused_naming_them(vault: Path, tmp_
     assert "chatgpt" in stderr and "copilot" in stderr and "--from" in stderr
     assert snapshot() == before
     assert mv("import", folder, "--from", "chatgpt").exit_code == 0
+
+
+def test_aimem_2_1_bundle_without_format_is_reported_as_a_bundle(
+    vault: Path, tmp_path: Path
+) -> None:
+    """AIMEM §2.1: a bundle whose `format` is missing was "not a PAM document", with no AIMEM
+    code or status; it is recognized by its envelope, and `validate` and `import` name
+    `format-invalid` (422)."""
+    bundle = json.loads((CORPUS / "valid" / "minimal.aimem.json").read_bytes())
+    del bundle["format"]
+    path = tmp_path / "no-format.json"
+    path.write_bytes(orjson.dumps(bundle))
+    decided = classify(path)
+    assert decided.kind == "aimem" and decided.bundle is not None
+    [result] = json.loads(mv("validate", "--json", path).stdout)
+    assert result["kind"] == "aimem-bundle" and result["status"] == 422
+    assert [f["code"] for f in result["findings"]] == ["format-invalid"]
+    before = snapshot()
+    stderr = refused("import", path)
+    assert "format-invalid" in stderr and "status 422" in stderr and "PAM" not in stderr
+    assert snapshot() == before
+
+
+def test_provider_export_is_not_taken_for_a_bundle(tmp_path: Path) -> None:
+    """The envelope rule needs most of the §2.1 members: a ChatGPT `conversations.json` (a
+    top-level array of conversations) and a Grok export (an object of other members) are
+    still provider exports."""
+    from providergen import grok
+
+    conversations = write_folder(chatgpt.export(seed=4, count=2), tmp_path / "c")
+    assert classify(conversations / "conversations.json").providers == ("chatgpt",)
+    (tmp_path / "g").mkdir()
+    grok_file = grok.write(tmp_path / "g", "file")
+    assert classify(grok_file).providers == ("grok",)

@@ -148,6 +148,10 @@ def _forced_bundle(
     if found is not None:
         return found
     p = Path(path)
+    if p.is_dir():
+        raise InputKindError(
+            f"{path} is a folder; --from aimem reads a bundle file (or an age file or zip of one)"
+        )
     if not p.is_file():
         raise InputKindError(f"{path}: no such file (--from aimem reads a bundle file)")
     if is_age_file(p) or _is_zip(p):
