@@ -29,6 +29,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 import ijson
 
+from memvault.findings import Finding
 from memvault.importers.base import Importer
 from memvault.importers.detect import DetectionError, importers, load
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
@@ -55,7 +56,12 @@ _BOM: Final = b"\xef\xbb\xbf"
 
 
 class InputKindError(Exception):
-    """The input cannot be read as anything memvault imports, or not as what was asked."""
+    """The input cannot be read as anything memvault imports, or not as what was asked.
+    `findings` name what is wrong when the input is a zip whose bundle cannot be chosen."""
+
+    def __init__(self, message: str, findings: Sequence[Finding] = ()) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,15 +98,20 @@ def classify(
     age_identities: Sequence[str] = (),
 ) -> InputKind:
     """What `path` is (see the module docstring). Raises `InputKindError` for an unknown
-    `forced` name, ``--from aimem`` on something holding no bundle, or several providers'
-    exports that cannot be told apart; `BundleError` for a zip whose bundle cannot be chosen;
-    `SourceError` for an archive refused before anything is read."""
+    `forced` name, ``--from aimem`` on something holding no bundle, several providers'
+    exports that cannot be told apart, or a zip whose bundle cannot be chosen (with its
+    findings); `SourceError` for an archive refused before anything is read."""
     if forced is not None:
         return _forced(path, forced.lower(), age_passphrase, age_identities)
     from memvault.formats.aimem.container import locate_bundle
+    from memvault.formats.aimem.errors import BundleError
 
     identities = list(age_identities)
-    bundle = locate_bundle(path, age_passphrase=age_passphrase, age_identities=identities)
+    try:
+        bundle = locate_bundle(path, age_passphrase=age_passphrase, age_identities=identities)
+    except BundleError as exc:
+        findings = [p.to_finding() for p in exc.problems]
+        raise InputKindError(f"{path} was not imported: {exc}", findings) from None
     if bundle is not None:
         return InputKind("aimem", declared=True, bundle=bundle)
     try:
@@ -140,11 +151,16 @@ def _forced_bundle(
     name); a plain file that does not look like one is still read as one, so the bundle
     validator names what it lacks."""
     from memvault.formats.aimem.container import LocatedBundle, is_age_file, locate_bundle
+    from memvault.formats.aimem.errors import BundleError
     from memvault.formats.aimem.reader import detect_form
 
-    found = locate_bundle(
-        path, age_passphrase=age_passphrase, age_identities=list(identities), decrypt=True
-    )
+    try:
+        found = locate_bundle(
+            path, age_passphrase=age_passphrase, age_identities=list(identities), decrypt=True
+        )
+    except BundleError as exc:
+        findings = [p.to_finding() for p in exc.problems]
+        raise InputKindError(f"{path} was not imported: {exc}", findings) from None
     if found is not None:
         return found
     p = Path(path)

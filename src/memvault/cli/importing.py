@@ -100,7 +100,6 @@ def choose(
 ) -> InputKind:
     """What `path` is (`memvault.input_kind.classify`): an AIMEM bundle, a PAM document or
     export, or provider exports; its refusals as one message (`nothing` ends it)."""
-    from memvault.formats.aimem.errors import BundleError
     from memvault.input_kind import FORMAT_NAMES, InputKindError, classify
 
     if path == STDIN and (forced is None or forced.lower() in FORMAT_NAMES):
@@ -108,13 +107,11 @@ def choose(
     try:
         return classify(path, forced=forced, age_passphrase=passphrase, age_identities=identities)
     except InputKindError as exc:
+        if exc.findings:
+            refuse_with_findings(f"{path} was not imported", exc.findings, str(exc))
         fail(f"{exc}; {nothing}")
     except SourceError as exc:
         fail(f"{exc}; {nothing}")
-    except BundleError as exc:
-        refuse_with_findings(
-            f"{path} was not imported", [p.to_finding() for p in exc.problems], str(exc)
-        )
 
 
 # -- progress -----------------------------------------------------------------------------------
