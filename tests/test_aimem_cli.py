@@ -191,6 +191,22 @@ def test_pam_18_4_cli_convert_refuses_a_signature_that_does_not_verify(tmp_path:
     assert not (tmp_path / "out.aimem.json").exists()
 
 
+def test_pam_18_4_cli_convert_allow_unverified_converts_the_official_example(
+    tmp_path: Path,
+) -> None:
+    """PAM §18.4 (a failed verification SHOULD warn): `convert` had no --allow-unverified,
+    so the official example store could not be converted at all. With it the bundle is
+    written and valid, the failed signature named on stderr."""
+    out = tmp_path / "out.aimem.json"
+    run = mv("convert", OFFICIAL_STORE, "--to", "aimem", "-o", out, "--allow-unverified")
+    assert run.exit_code == 0, run.stderr
+    assert "SIGNATURE NOT VERIFIED" in run.stderr and "signature-invalid" in run.stderr
+    assert ok("validate", out).exit_code == 0
+    assert "--allow-unverified goes with --to" in refused(
+        "convert", OFFICIAL_STORE, "-o", tmp_path / "p", "--allow-unverified", code=2
+    )
+
+
 def test_aimem_cli_imports_a_bundle_from_an_age_file_and_from_a_zip(
     home: Path, tmp_path: Path
 ) -> None:

@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 from aimemkit import KINDS, to_ndjson
+from clikit import home, mv, ok, refused, snapshot
 from memvault.formats.aimem import open_bundle, validate_bundle, write_bundle
 from memvault.formats.aimem.validate import BundleReport
 
 CORPUS = Path(__file__).parent / "aimem_corpus"
 MANIFEST = json.loads((CORPUS / "expected.json").read_text())
+__all__ = ["home"]  # the fixture, imported for pytest
 
 
 def cases(section: str) -> list[Any]:
@@ -129,3 +131,55 @@ def test_aimem_2_corpus_covers_every_rule_code() -> None:
         "duplicate-entity-id",
     ):
         assert code in codes
+
+
+# -- the corpus through the command line -------------------------------------------------------
+# The tests above call the validator directly; these go through the CLI's detection too, which
+# once took a bundle with a wrong `format` for "not a PAM document" (no code, no status).
+
+
+def corpus_file(rel: str, form: str, tmp_path: Path) -> Path:
+    path = CORPUS / rel
+    if form == "ndjson" and not rel.endswith(".ndjson"):
+        path = to_ndjson(path, tmp_path / (path.name + ".ndjson"))
+    return path
+
+
+@pytest.mark.parametrize(("rel", "form"), cases("invalid"))
+def test_aimem_2_invalid_corpus_through_the_cli_names_code_and_status(
+    rel: str, form: str, home: Path, tmp_path: Path
+) -> None:
+    """§2, §2.1, §2.8, §7 through `memvault validate` and `memvault import --strict`: the
+    manifest's code and status come out of the CLI (a bundle whose `format` is wrong is a
+    bundle, `format-invalid` 422, not "not a PAM document"), and the refused import changes
+    nothing."""
+    expected = MANIFEST["invalid"][rel]
+    path = corpus_file(rel, form, tmp_path)
+    run = mv("validate", "--json", path)
+    assert run.exit_code in (1, 2), run.stdout
+    [result] = json.loads(run.stdout)
+    assert result["kind"] == "aimem-bundle"
+    assert result["status"] == expected["status"]
+    assert expected["code"] in {f["code"] for f in result["findings"] if f["severity"] == "error"}
+    ok("init")
+    before = snapshot()
+    # --strict: a bundle with one bad chunk is refused whole instead of imported without it
+    stderr = refused("import", "--strict", path)
+    assert expected["code"] in stderr and f"status {expected['status']}" in stderr
+    assert snapshot() == before
+
+
+@pytest.mark.parametrize(("rel", "form"), cases("valid"))
+def test_aimem_4_valid_corpus_through_the_cli_validates_and_imports(
+    rel: str, form: str, home: Path, tmp_path: Path
+) -> None:
+    """§4 Level 2 through the CLI: `validate` says valid, `import` takes every chunk, and a
+    second import changes nothing (§2.9 idempotency)."""
+    path = corpus_file(rel, form, tmp_path)
+    assert ok("validate", path).exit_code == 0
+    ok("init")
+    first = ok("import", "--json", path).json()
+    chunks = json.loads((CORPUS / rel).read_bytes()).get("chunks", [])
+    assert first["rejected"] == [] and first["created"] + first["reinforced"] == len(chunks)
+    again = ok("import", "--json", path).json()
+    assert again["created"] == 0 and again["rejected"] == []

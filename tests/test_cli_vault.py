@@ -533,3 +533,20 @@ def test_what_the_cli_stores_is_encrypted(ids: dict[str, str], home: Path) -> No
     for _, content, _ in SAMPLES:
         assert content.encode() not in raw
     assert b"Lisboa" not in raw and b"SQLite format 3" not in raw
+
+
+def test_pam_9_agent_that_adds_a_memory_may_show_it(home: Path) -> None:
+    """PAM §9: `add … --as agent-x` succeeded without any grant, then `show --as agent-x` of
+    that memory was refused. An agent that creates a memory holds read and write on it: it
+    shows and edits it, another agent still may not read it, and the owner sees the grant."""
+    ok("init")
+    memory = ok("add", "Deploys go out on Tuesdays", "-t", "fact", "--as", "agent-x", "--json")
+    memory_id = memory.json()["memory"]["id"]
+    assert ok("show", memory_id, "--as", "agent-x").stdout
+    ok("edit", memory_id, "--summary", "Tuesday deploys", "--as", "agent-x")
+    listed = ok("list", "--as", "agent-x", "--json").json()["memories"]
+    assert [m["id"] for m in listed] == [memory_id]
+    assert "may not read" in refused("show", memory_id, "--as", "agent-y")
+    access = ok("show", memory_id, "--json").json()["memory"]["access"]
+    assert access["visibility"] == "shared"
+    assert access["shared_with"] == [{"entity": "agent-x", "permissions": ["read", "write"]}]

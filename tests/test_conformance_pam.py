@@ -776,3 +776,89 @@ def test_pam_19_4_vault_takes_and_exports_unregistered_custom_types(tmp_path: Pa
     written = {m["id"]: m["custom_type"] for m in store["memories"]}
     assert written == {added.id: unregistered, imported.id: "grocery_list_v0"}
     assert_clean(tmp_path / "export.json")
+
+
+# -- former gaps G-1, G-2, G-4: implemented, now tested ------------------------------------------
+
+
+def test_pam_25_2_conversation_schema_version_must_match_the_store(export: Path) -> None:
+    """Official conversation schema (§25.2): `schema_version` "MUST match the memory-store
+    schema version" — a conversation file of another version is an error (was gap G-1)."""
+    edit_file(first_conversation(export), lambda doc: doc.update(schema_version="1.1"))
+    result = validate_path(export)
+    finding = only(result, "conversation-version-mismatch")
+    assert (finding.severity, finding.section) == ("error", "PAM §25.2")
+    assert finding.file is not None and finding.file.endswith(first_conversation(export).name)
+
+
+def test_pam_25_3_import_metadata_members_should_be_present(export: Path) -> None:
+    """§25.3: normalized conversations SHOULD record the importer version, the source file
+    and the source checksum — each one missing or null is a warning naming it, not only a
+    wholly absent block (was gap G-2)."""
+
+    def thin(doc: Doc) -> None:
+        doc["import_metadata"] = {"importer": "x/1", "imported_at": "2026-01-01T00:00:00Z"}
+        doc["import_metadata"]["source_file"] = None
+
+    edit_file(first_conversation(export), thin)
+    found = by_code(validate_path(export), "import-metadata-incomplete")
+    assert sorted(f.path for f in found) == [
+        "$.import_metadata.importer_version",
+        "$.import_metadata.source_checksum",
+        "$.import_metadata.source_file",
+    ]
+    assert all((f.severity, f.section) == ("warning", "PAM §25.3") for f in found)
+
+
+def test_pam_3_1_owner_id_should_be_uuid_v4(tmp_path: Path) -> None:
+    """memory-store-schema.md §3.1 (Owner): `id` "SHOULD be UUID v4" — another stable
+    identifier is a warning, and valid (was gap G-4)."""
+    doc = lone_store()
+    doc["owner"]["id"] = "local-user"
+    result = check(tmp_path, doc)
+    finding = only(result, "owner-id-not-uuid")
+    assert (finding.severity, finding.path) == ("warning", "$.owner.id")
+    assert result.valid
+    doc["owner"]["id"] = str(uuid.uuid4())
+    assert by_code(check(tmp_path, doc), "owner-id-not-uuid") == []
+
+
+def test_pam_22_3_additions_of_a_newer_minor_version_are_warnings(tmp_path: Path) -> None:
+    """§22.3: a minor version makes backward-compatible additions ("new optional fields, new
+    enum values"): in a 1.1 document, an unknown member or enum value is a warning and the
+    document is valid; in a 1.0 document it stays an error (was gap G-5)."""
+    doc = lone_store()
+    doc["schema_version"] = "1.1"
+    doc["added_in_1_1"] = True
+    doc["memories"][0]["added_in_1_1"] = "x"
+    doc["memories"][1]["type"] = "a_type_added_in_1_1"
+    result = check(tmp_path, reseal(doc))
+    assert result.valid, [str(f) for f in result.errors]
+    demoted = by_code(result, "schema-additional-properties") + by_code(result, "schema-enum")
+    assert sorted(f.path for f in demoted) == ["$", "$.memories[0]", "$.memories[1].type"]
+    assert all(f.severity == "warning" and "PAM §22.3" in f.message for f in demoted)
+    doc["schema_version"] = "1.0"
+    assert not check(tmp_path, reseal(doc)).valid
+
+
+def test_pam_11_4_memory_platform_differs_from_its_conversation(export: Path) -> None:
+    """§11.4: one identifier namespace across the schemas — a memory whose
+    `provenance.platform` ("openai") is not the platform of the conversation its
+    `conversation_ref` names ("chatgpt") is reported (a warning: a memory may come from
+    another platform than the conversation; was gap G-6)."""
+    store = export / "memory-store.json"
+    doc = json.loads(store.read_text(encoding="utf-8"))
+    platform_of = {c["id"]: c["platform"] for c in doc["conversations_index"]}
+    memory = next(
+        m
+        for m in doc["memories"]
+        if platform_of.get(m["provenance"].get("conversation_ref")) == "chatgpt"
+    )
+    memory["provenance"]["platform"] = "openai"
+    store.write_text(json.dumps(reseal(doc), indent=2), encoding="utf-8")
+    finding = only(validate_path(export), "platform-differs-from-conversation")
+    assert (finding.severity, finding.section, finding.record) == (
+        "warning",
+        "PAM §11.4",
+        memory["id"],
+    )

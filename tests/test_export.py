@@ -463,3 +463,35 @@ def test_only_the_most_recent_embedding_is_exported_pam_12_1(tmp_path: Path) -> 
     embeddings = json.loads((out / "embeddings.json").read_text())["embeddings"]
     assert [(e["id"], e["model"]) for e in embeddings] == [("e1", "new-model")]
     assert store_of(out)["memories"][0]["embedding_ref"] == "e1"
+
+
+def test_pam_16_2_incremental_base_is_the_last_pam_export_not_an_aimem_bundle(
+    tmp_path: Path,
+) -> None:
+    """PAM §16.2/§16.3: `export --incremental` took an AIMEM export made in between as its
+    base, so `merge` then refused the PAM base and the delta as a pair. The base of a PAM
+    incremental export is the last PAM export; base + delta merge."""
+    from memvault.aimem_exchange import export_bundle
+    from memvault.formats.pam.merge import merge_exports
+
+    vault = make_vault(tmp_path / "v")
+    vault.add("Lives in Lisbon", "fact")
+    base = export_vault(vault, tmp_path / "base.json")
+    vault.add("Prefers tea", "preference")
+    export_bundle(vault, tmp_path / "between.aimem.json")
+    assert [r.format for r in vault.exports()] == ["pam", "aimem"]
+    delta = export_vault(vault, tmp_path / "delta.json", incremental=True)
+    assert delta.base_export_id == base.export_id
+    merged = merge_exports(tmp_path / "base.json", tmp_path / "delta.json", tmp_path / "m.json")
+    assert merged.memories == 2
+
+
+def test_pam_16_2_incremental_without_a_pam_export_is_refused(tmp_path: Path) -> None:
+    """An AIMEM bundle alone is no base for a PAM delta: make a full PAM export first."""
+    from memvault.aimem_exchange import export_bundle
+
+    vault = make_vault(tmp_path / "v")
+    vault.add("Lives in Lisbon", "fact")
+    export_bundle(vault, tmp_path / "only.aimem.json")
+    with pytest.raises(ExportError, match="no PAM export yet"):
+        export_vault(vault, tmp_path / "delta.json", incremental=True)

@@ -443,3 +443,24 @@ def test_decrypt_and_verify_hooks(vault: Vault, tmp_path: Path) -> None:
     assert result.created == 14 and "signature: does not verify (test)" in result.warnings
     assert seen == [("plain.zip", "5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9")]
     assert not (tmp_path / "plain.zip").exists()
+
+
+def test_pam_25_3_conversation_with_an_unresolved_parent_id_is_imported_with_a_warning(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """PAM §25.3: importing a conversation whose `parent_id` names no message of it was
+    refused (`parent-unresolved`), though no MUST requires it resolve and the official schema
+    accepts it. It is imported as it came, with a warning naming the message."""
+    export = tmp_path / "export"
+    shutil.copytree(EXAMPLE_EXPORT, export)
+    conversation = sorted((export / "conversations").glob("*.json"))[0]
+    doc = json.loads(conversation.read_text())
+    doc["messages"][-1]["parent_id"] = "a-message-not-in-this-export"
+    conversation.write_text(json.dumps(doc))
+    result = import_into_vault(vault, export)
+    assert any("parent-unresolved" in w or "a-message-not-in-this-export" in w
+               for w in result.warnings)  # fmt: skip
+    assert result.conversations == 2
+    stored = vault.store.get_conversation(doc["id"])
+    assert stored is not None
+    assert stored.document["messages"][-1]["parent_id"] == ("a-message-not-in-this-export")

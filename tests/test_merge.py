@@ -391,3 +391,33 @@ def test_any_history_merges_to_the_full_export(
     export_vault(receiver, again, now=h.tick())
     assert comparable(again) == comparable(full)
     assert receiver.verify_audit().ok
+
+
+def test_pam_18_4_merge_allow_unverified_merges_with_a_loud_warning(
+    tmp_path: Path, run_cli: Callable[..., CliOutcome]
+) -> None:
+    """PAM §18.4 (a failed verification SHOULD warn): `merge` had no --allow-unverified, so
+    the official example store (its signature a placeholder) could not be merged at all.
+    With it the merge is written, the failed signature named in a SIGNATURE NOT VERIFIED
+    warning; without it the merge is still refused, nothing written."""
+    official = OFFICIAL_EXAMPLES / "example-memory-store.json"
+    doc = json.loads(official.read_text())
+    doc.pop("signature")
+    doc.update(
+        export_type="incremental",
+        base_export_id=doc["export_id"],
+        export_id="3f2e1d0c-1111-4222-8333-944455556699",
+        since="2026-01-01T00:00:00Z",
+    )
+    delta = tmp_path / "delta.json"
+    delta.write_text(json.dumps(doc))
+    refused = run_cli("merge", official, delta, "-o", tmp_path / "out.json")
+    assert refused.exit_code == 1 and "--allow-unverified" in refused.output
+    assert not (tmp_path / "out.json").exists()
+    done = run_cli("merge", official, delta, "-o", tmp_path / "out.json", "--allow-unverified")
+    assert done.exit_code == 0, done.output
+    assert "SIGNATURE NOT VERIFIED" in done.output and "signature-invalid" in done.output
+    merged = json.loads((tmp_path / "out.json").read_text())
+    assert "signature" not in merged and len(merged["memories"]) == len(doc["memories"])
+    result = merge_exports(official, delta, tmp_path / "api.json", allow_unverified=True)
+    assert result.warnings[0].startswith("SIGNATURE NOT VERIFIED")

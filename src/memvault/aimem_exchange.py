@@ -38,7 +38,7 @@ from memvault.exchange import (
     record_time,
     utc_moment,
 )
-from memvault.findings import Finding, counted, errors_text
+from memvault.findings import Finding, counted, errors_text, unverified_warning
 from memvault.formats.aimem.checksum import ARRAYS
 from memvault.formats.aimem.container import LocatedBundle, locate_bundle
 from memvault.formats.aimem.errors import STATUS_CONFLICT, BundleError, Problem
@@ -975,27 +975,34 @@ def convert_file(
     producer: str = "memvault",
     form: Literal["json", "ndjson"] | None = None,
     overwrite: bool = False,
+    allow_unverified: bool = False,
 ) -> ConvertResult:
     """Convert PAM files to an AIMEM bundle (``to="aimem"``) or a bundle to PAM files
     (``to="pam"``), losslessly (`memvault.formats.mapping`). The input is validated first;
     the output is written under a temporary name and renamed. A PAM output ending in
     ``.json`` is the memory-store alone; any other name is a directory with
     ``memory-store.json`` and, when the bundle has embeddings, ``embeddings.json``.
-    Raises ConvertError."""
+    A PAM input whose signature does not verify is refused unless `allow_unverified` (then a
+    `SIGNATURE_WARNING` first among the warnings, PAM §18.4). Raises ConvertError."""
     src, out = Path(source), Path(output)
     if out.exists() and not overwrite:
         raise ConvertError(f"{out} exists; use --overwrite to replace it")
     if to == "aimem":
-        return _pam_to_aimem(src, out, producer, form, overwrite)
+        return _pam_to_aimem(src, out, producer, form, overwrite, allow_unverified)
     if to == "pam":
         return _aimem_to_pam(src, out, overwrite)
     raise ConvertError(f"--to {to!r}: convert to aimem or pam")
 
 
 def _pam_to_aimem(
-    src: Path, out: Path, producer: str, form: Literal["json", "ndjson"] | None, overwrite: bool
+    src: Path,
+    out: Path,
+    producer: str,
+    form: Literal["json", "ndjson"] | None,
+    overwrite: bool,
+    allow_unverified: bool = False,
 ) -> ConvertResult:
-    from memvault.crypto.signing import signature_failures
+    from memvault.crypto.signing import SIGNATURE_CODES, signature_failures
     from memvault.formats.pam import reader
     from memvault.formats.pam.merge import store_entry
     from memvault.formats.pam.validate import validate_path
@@ -1003,15 +1010,18 @@ def _pam_to_aimem(
     from memvault.sources import SourceError, open_target
 
     checked = validate_path(src)
-    failed = signature_failures(checked.warnings)  # a signature that does not verify (§18.4, §21.4)
-    if failed:
-        raise ConvertError(f"{src}: its signature does not verify (PAM §18.4)", failed)
-    if checked.errors or not checked.kind.startswith(("memory-store", "export")):
-        if not checked.errors:
-            raise ConvertError(f"{src} is a PAM {checked.kind}, not a memory-store or export")
+    failed = signature_failures(checked.findings)  # does not verify (§18.4, §21.4)
+    if failed and not allow_unverified:
         raise ConvertError(
-            f"{src} is not valid PAM ({errors_text(len(checked.errors))})", checked.errors
+            f"{src}: its signature does not verify (PAM §18.4; pass --allow-unverified to "
+            "convert it anyway)",
+            failed,
         )
+    errors = [f for f in checked.errors if f.code not in SIGNATURE_CODES]
+    if errors or not checked.kind.startswith(("memory-store", "export")):
+        if not errors:
+            raise ConvertError(f"{src} is a PAM {checked.kind}, not a memory-store or export")
+        raise ConvertError(f"{src} is not valid PAM ({errors_text(len(errors))})", errors)
     try:
         with open_target(src) as target:
             entry = store_entry(target)
@@ -1057,7 +1067,7 @@ def _pam_to_aimem(
         len(bundle.get("edges", [])),
         sum(1 for c in chunks if isinstance(c.get("embedding"), str)),
         summary.checksum,
-        [str(p) for p in summary.warnings],
+        [unverified_warning(f) for f in failed] + [str(p) for p in summary.warnings],
     )
 
 

@@ -39,7 +39,7 @@ from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.errors import VaultError
-from memvault.findings import Finding, counted, errors_text
+from memvault.findings import SIGNATURE_WARNING, Finding, counted, errors_text
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import (
     FINAL_STATUSES,
@@ -106,7 +106,6 @@ _CHUNK: Final = 2000
 
 #: How an import warning about a signature that does not verify starts (§18.5: a loud
 #: warning, never a silent pass and never a refusal).
-SIGNATURE_WARNING: Final = "SIGNATURE NOT VERIFIED"
 
 
 class ExchangeError(VaultError):
@@ -297,12 +296,14 @@ def _plan(
         raise ExportError("give either --incremental or --since, not both")
     if not incremental and since is None:
         return _Plan("full")
-    made = [r for r in vault.exports() if r.direction == "exported"]
+    # The base of a PAM delta is a PAM export: an AIMEM bundle has no export_id a PAM
+    # receiver (or `memvault merge`) could match base_export_id against (PAM §16.2).
+    made = [r for r in vault.exports() if r.direction == "exported" and r.format == "pam"]
     if incremental:
         if not made:
             raise ExportError(
-                "the vault has made no export yet, so there is nothing to be incremental to: "
-                "make a full export first (memvault export -o PATH)"
+                "the vault has made no PAM export yet, so there is nothing to be incremental "
+                "to: make a full export first (memvault export -o PATH)"
             )
         base = made[-1]
         plan = _Plan("incremental", _since_text(base.at), base.export_id)

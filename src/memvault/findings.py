@@ -17,6 +17,18 @@ EXIT_VALID = 0
 EXIT_INVALID = 1
 EXIT_UNREADABLE = 2
 
+#: How a warning starts when the user allowed data whose signature does not verify
+#: (`--allow-unverified`, PAM §18.4): front ends show such warnings loudly.
+SIGNATURE_WARNING = "SIGNATURE NOT VERIFIED"
+
+
+def unverified_warning(finding: Finding) -> str:
+    """The loud warning for a signature finding the user chose to accept."""
+    where = f"{finding.file}: " if finding.file else ""
+    section = f" ({finding.section})" if finding.section else ""
+    text = f"{where}{finding.path}: {finding.message}{section} [{finding.code}]"
+    return f"{SIGNATURE_WARNING}: {text}"
+
 
 def counted(count: int, singular: str, plural: str | None = None) -> str:
     """``1 memory``, ``3 memories``: a count and its noun, for messages."""

@@ -127,6 +127,7 @@ from memvault.vault_inputs import (
     check_tags,
     check_type,
     check_visibility,
+    creator_access,
     format_timestamp,
     is_background,
     is_privileged,
@@ -623,7 +624,7 @@ class Vault:
         model = check_decay_model(decay_model)
         visibility = check_visibility(visibility)
         exportable = check_exportable(exportable)
-        grants = check_grants(shared_with)
+        visibility, grants = creator_access(actor, visibility, check_grants(shared_with))
         meta = check_metadata(metadata)
         start = timestamp_input(valid_from, "valid_from")
         until = timestamp_input(valid_until, "valid_until")

@@ -65,6 +65,7 @@ __all__ = [
     "check_tags",
     "check_type",
     "check_visibility",
+    "creator_access",
     "format_timestamp",
     "is_background",
     "is_privileged",
@@ -270,6 +271,22 @@ def check_grants(shared_with: object) -> tuple[AccessGrant, ...]:
         AccessGrant(entity=e, permissions=tuple(p for p in PERMISSIONS if p in perms))
         for e, perms in merged.items()
     )
+
+
+def creator_access(
+    actor: str, visibility: str, grants: tuple[AccessGrant, ...]
+) -> tuple[str, tuple[AccessGrant, ...]]:
+    """The access of a memory an agent creates: the agent holds read and write on it (the
+    permission model: an agent may create memories and then holds read and write on what it
+    created), so `add --as agent` and `show --as agent` agree. A private memory becomes
+    shared with its creator alone — private means the owner only, which would lock the
+    creator out of what it just wrote. The owner and background work are unchanged."""
+    if is_privileged(actor):
+        return visibility, grants
+    held = {p for g in grants if g.entity == actor for p in g.permissions} | {"read", "write"}
+    mine = AccessGrant(entity=actor, permissions=tuple(p for p in PERMISSIONS if p in held))
+    others = tuple(g for g in grants if g.entity != actor)
+    return ("shared" if visibility == "private" else visibility), (*others, mine)
 
 
 def check_metadata(metadata: object) -> dict[str, Any]:

@@ -19,33 +19,21 @@ from memvault.cli.common import (
     console,
     done_so_far,
     fail,
+    loud_signature_warnings,
     open_vault,
     plural,
     print_json,
     refuse_with_findings,
     usage_error,
 )
+from memvault.findings import SIGNATURE_WARNING
 
 # memvault.exchange and the AIMEM validator are imported where used: `memvault import` of a
-# provider export only asks `find_bundle`, and should not pay for loading them.
+# provider export should not pay for loading them.
 if TYPE_CHECKING:
     from memvault.exchange import ImportRefused
     from memvault.formats.aimem.container import LocatedBundle
     from memvault.sources import AgePassphrase
-
-
-def find_bundle(path: Path, ask_age: AgePassphrase, identities: list[str]) -> LocatedBundle | None:
-    """An AIMEM bundle in either form, recognized by content (`format`), not by name: the
-    file, an age file of one (decrypted in memory) or a zip holding one."""
-    from memvault.formats.aimem.container import locate_bundle
-    from memvault.formats.aimem.errors import BundleError
-
-    try:
-        return locate_bundle(path, age_passphrase=ask_age, age_identities=identities)
-    except BundleError as exc:
-        refuse_with_findings(
-            f"{path} was not imported", [p.to_finding() for p in exc.problems], str(exc)
-        )
 
 
 def sealed_bundle(
@@ -140,7 +128,7 @@ def import_aimem(
 ) -> None:
     """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
     from memvault.aimem_exchange import import_bundle
-    from memvault.exchange import SIGNATURE_WARNING, ImportRefused
+    from memvault.exchange import ImportRefused
 
     with open_vault(options) as vault:
         try:
@@ -154,7 +142,10 @@ def import_aimem(
             )
             done_so_far(IMPORT_COMMITTED)
         except ImportRefused as exc:
-            refuse_with_findings(exc.headline, exc.findings, str(exc))
+            # the AIMEM HTTP profile's status (409 checksum, 422 malformed), as validate gives it
+            status = getattr(exc, "status", None)
+            headline = f"{exc.headline} (status {status})" if status else exc.headline
+            refuse_with_findings(headline, exc.findings, str(exc))
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)
@@ -198,6 +189,7 @@ def convert_interchange(
     stream: bool,
     overwrite: bool,
     as_json: bool,
+    allow_unverified: bool = False,
 ) -> None:
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
@@ -220,11 +212,13 @@ def convert_interchange(
             producer=producer,
             form="ndjson" if stream else None,
             overwrite=overwrite,
+            allow_unverified=allow_unverified,
         )
     except ConvertError as exc:
         if exc.findings:
             refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
         fail(f"{exc}; {NOTHING_WRITTEN}")
+    loud_signature_warnings(result.warnings)
     if as_json:
         print_json(result.to_json())
         return
@@ -239,4 +233,7 @@ def convert_interchange(
     if result.checksum:
         out.print(f"  checksum {result.checksum}")
     for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")

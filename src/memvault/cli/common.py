@@ -389,8 +389,19 @@ def refuse_with_findings(
     typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""
-        section = f" ({finding.section})" if finding.section else ""
-        typer.echo(f"  {where}{finding.path}: {finding.message}{section}", err=True)
+        # the rule's code names it for a search or a bug report (format-invalid, …)
+        rule = f"{finding.code}, {finding.section}" if finding.section else finding.code
+        typer.echo(f"  {where}{finding.path}: {finding.message} ({rule})", err=True)
     if len(findings) > SHOWN_FINDINGS:
         typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
     raise typer.Exit(EXIT_REFUSED)
+
+
+def loud_signature_warnings(warnings: Sequence[str]) -> None:
+    """Data used although its signature does not verify (`--allow-unverified`): each such
+    warning on stderr, whatever else is printed (PAM §18.4 SHOULD warn)."""
+    from memvault.findings import SIGNATURE_WARNING
+
+    for warning in warnings:
+        if warning.startswith(SIGNATURE_WARNING):
+            typer.echo(f"WARNING: {warning}", err=True)

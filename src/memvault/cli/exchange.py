@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 import typer
 from rich.markup import escape
 
-from memvault.cli.bundles import find_bundle
 from memvault.cli.common import (
     EXIT_USAGE,
     IMPORT_COMMITTED,
@@ -27,6 +26,7 @@ from memvault.cli.common import (
     done_so_far,
     fail,
     interruptible,
+    loud_signature_warnings,
     open_vault,
     plural,
     print_json,
@@ -42,6 +42,8 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
+from memvault.findings import SIGNATURE_WARNING
+from memvault.importers.detect import load
 from memvault.vault import Vault
 
 # memvault.exchange (PAM export and import), the merge and the AIMEM commands are imported by
@@ -190,7 +192,7 @@ def export(
     incremental: bool = typer.Option(
         False,
         "--incremental",
-        help="Export only what changed since the last export this vault made (PAM §16).",
+        help="Export only what changed since the last PAM export this vault made (PAM §16).",
     ),
     since: str | None = typer.Option(
         None,
@@ -434,8 +436,14 @@ def import_(
 
     A provider's data export (ChatGPT…) becomes PAM normalized conversations and the
     memories the provider exported (custom instructions, the memory tool's writes), in one
-    transaction; importing it again changes nothing, a newer export adds what is new.
-    --from PROVIDER skips detection; --from memory-text reads a pasted memory list.
+    transaction; importing it again changes nothing, a newer export adds what is new. A
+    folder holding several providers' exports, each in its own folder, imports each, all in
+    one transaction.
+
+    A document that declares itself (a PAM "schema", an AIMEM envelope) is always read as
+    what it declares; provider detection is only for what declares nothing. --from skips
+    detection: --from pam, --from aimem, --from PROVIDER, or --from memory-text for a pasted
+    memory list.
     --extract then extracts memories about you from the conversations the import added or
     changed (rules, or the LLM of --llm-url/--llm-model), in a second transaction: if it
     fails, no memory of it is written, the import stays, and `memvault extract` finishes.
@@ -458,20 +466,19 @@ def import_(
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
-    bundle = find_bundle(path, ask_age, identities) if from_ is None else None
-    if bundle is not None and then is not None:
+    decided = choose(str(path), from_, ask_age, identities)
+    if decided.kind != "provider" and then is not None:
         extract_needs_provider_export()
-    if bundle is not None:
+    if decided.bundle is not None:
         import_aimem(
-            bundle, options, allow_unverified, skip_signature_check, embedding_model, strict,
-            as_json,
+            decided.bundle, options, allow_unverified, skip_signature_check, embedding_model,
+            strict, as_json,
         )  # fmt: skip
         return
-    provider = choose(str(path), from_, ask_age, identities)
-    if provider is not None:
+    if decided.kind == "provider":
         import_provider(
             str(path),
-            provider,
+            load(from_) if from_ is not None else None,
             options=options,
             passphrase=ask_age,
             identities=identities,
@@ -480,9 +487,7 @@ def import_(
             then=then,
         )
         return
-    if then is not None:
-        extract_needs_provider_export()
-    from memvault.exchange import SIGNATURE_WARNING, ImportRefused, import_into_vault
+    from memvault.exchange import ImportRefused, import_into_vault
 
     hooks = import_hooks(ask_age, identities)
     sealed: LocatedBundle | None = None
@@ -493,7 +498,7 @@ def import_(
             )
             done_so_far(IMPORT_COMMITTED)
         except ImportRefused as exc:
-            sealed = sealed_bundle(path, exc, ask_age, identities)
+            sealed = None if decided.declared else sealed_bundle(path, exc, ask_age, identities)
             if sealed is None:
                 refuse_with_findings(exc.headline, exc.findings, str(exc))
     if sealed is not None:
@@ -557,6 +562,12 @@ def merge(
         "incremental, or the owners differ).",
     ),
     overwrite: bool = typer.Option(False, "--overwrite", help="Replace OUT if it exists."),
+    allow_unverified: bool = typer.Option(
+        False,
+        "--allow-unverified",
+        help="Merge a signed export whose signature does not verify (refused otherwise), "
+        "with a loud warning (PAM §18.4). The merged export is not signed.",
+    ),
     as_json: JsonOption = False,
 ) -> None:
     """Merge an incremental export into its base, without a vault (PAM §16.3, Appendix E).
@@ -572,11 +583,14 @@ def merge(
     require_input(base)
     require_input(delta)
     try:
-        result = merge_exports(base, delta, output, force=force, overwrite=overwrite)
+        result = merge_exports(
+            base, delta, output, force=force, overwrite=overwrite, allow_unverified=allow_unverified
+        )
     except MergeError as exc:
         if exc.findings:
             refuse_with_findings(exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN)
         fail(str(exc))
+    loud_signature_warnings(result.warnings)
     if as_json:
         print_json(
             {
@@ -603,4 +617,7 @@ def merge(
     )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
     for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")

@@ -39,15 +39,18 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    refuse_with_findings,
     require_input,
+    usage_error,
 )
 from memvault.errors import VaultError
 from memvault.importers.base import (
+    ImportContext,
     ImportedConversation,
     Importer,
     ImportFormatError,
 )
-from memvault.importers.detect import DetectionError, detect, load, looks_like_pam
+from memvault.importers.detect import load
 from memvault.importers.ids import converted_owner_id
 from memvault.importers.ingest import (
     ChecksumReader,
@@ -61,14 +64,10 @@ from memvault.importers.memory_text import MemoryTextImporter
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
 
 if TYPE_CHECKING:
+    from memvault.input_kind import InputKind, ProviderPart
     from memvault.vault import Vault
 
 PANEL = "Exchange"
-#: Archives refused before anything is read: reported as they are, whatever the content.
-_ARCHIVE_REFUSALS = frozenset(
-    {"zip-bomb", "zip-path", "zip-symlink", "zip-nested", "zip-encrypted", "zip-duplicate",
-     "zip-limit", "bad-zip"}
-)  # fmt: skip
 STDIN = "-"
 
 FromOption = Annotated[
@@ -77,9 +76,10 @@ FromOption = Annotated[
         "--from",
         metavar="PROVIDER",
         show_default=False,
-        help="Read the input as this provider's export instead of detecting it: chatgpt, "
-        "claude, gemini, copilot, grok, or memory-text (a pasted memory list; PATH '-' reads "
-        "standard input).",
+        help="Read the input as this instead of detecting it: a provider's export (chatgpt, "
+        "claude, gemini, copilot, grok), memory-text (a pasted memory list; PATH '-' reads "
+        "standard input), or, for import, pam (a PAM document or export) or aimem (an AIMEM "
+        "bundle).",
     ),
 ]
 PlatformOption = Annotated[
@@ -104,36 +104,22 @@ def choose(
     passphrase: AgePassphrase,
     identities: list[str],
     *,
-    strict: bool = False,
-) -> Importer | None:
-    """The importer for `path` (forced by name, or detected), or None when the input is not
-    a provider export (the PAM import reads it and reports what it cannot read). With
-    `strict` (convert: there is no PAM path) every failure is reported here."""
-    if forced is not None:
-        try:
-            return load(forced)
-        except DetectionError as exc:
-            fail(str(exc))
-    if path == STDIN:
+    nothing: str = "nothing was imported",
+) -> InputKind:
+    """What `path` is (`memvault.input_kind.classify`): an AIMEM bundle, a PAM document or
+    export, or provider exports; its refusals as one message (`nothing` ends it)."""
+    from memvault.input_kind import FORMAT_NAMES, InputKindError, classify
+
+    if path == STDIN and (forced is None or forced.lower() in FORMAT_NAMES):
         fail("reading standard input needs --from memory-text")
     try:
-        with open_target(path, age_passphrase=passphrase, age_identities=identities) as target:
-            try:
-                return detect(target)
-            except DetectionError:
-                if looks_like_pam(target):
-                    return None
-                raise
-    except DetectionError as exc:
-        if strict:
-            fail(str(exc))
-        return None  # the PAM path reports what it could not read, as it always has
+        return classify(path, forced=forced, age_passphrase=passphrase, age_identities=identities)
+    except InputKindError as exc:
+        if exc.findings:
+            refuse_with_findings(f"{path} was not imported", exc.findings, str(exc))
+        fail(f"{exc}; {nothing}")
     except SourceError as exc:
-        if strict:
-            fail(f"{exc}; nothing was written")
-        if exc.code in _ARCHIVE_REFUSALS:
-            fail(f"{exc}; nothing was imported")
-        return None
+        fail(f"{exc}; {nothing}")
 
 
 # -- progress -----------------------------------------------------------------------------------
@@ -206,7 +192,7 @@ class AfterImport(Protocol):
 
 def import_provider(
     path: str,
-    importer: Importer,
+    importer: Importer | None,
     *,
     options: VaultOptions,
     passphrase: AgePassphrase,
@@ -215,10 +201,13 @@ def import_provider(
     as_json: bool,
     then: AfterImport | None = None,
 ) -> None:
-    """`memvault import` of a provider export or pasted list: one transaction, a summary."""
+    """`memvault import` of a provider export or pasted list: one transaction, a summary.
+    `importer` None: the importers that recognize `path` (`input_kind.provider_parts`),
+    several providers' exports in one folder each imported, all in one transaction."""
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
     checksum = ChecksumReader(path) if path != STDIN else None
+    results: list[tuple[str, IngestResult]] = []
     with open_vault(options) as vault, _import_errors(path):
         if then is not None:
             then.before(vault)
@@ -232,25 +221,79 @@ def import_provider(
             result = IngestResult(importer.id.importer_version)
             store_records(vault, importer.read_text(data, "<stdin>", context), result)
             result.warnings.extend(context.warnings)
+            results.append((path, result))
         else:
             with (
                 open_target(path, age_passphrase=passphrase, age_identities=identities) as target,
                 _progress(_conversation_bytes(target)) as feedback,
             ):
                 digest = checksum.result() if checksum is not None else None
-                context = make_context(path, digest, progress=feedback.on_bytes)
-                result = ingest(
-                    vault,
-                    importer,
-                    target,
-                    context,
-                    on_conversation=feedback.on_conversation,
-                )
+                parts = _parts(target, importer)
+                if len(parts) == 1:
+                    context = make_context(path, digest, progress=feedback.on_bytes)
+                    result = ingest(
+                        vault,
+                        parts[0].importer,
+                        target,
+                        context,
+                        on_conversation=feedback.on_conversation,
+                    )
+                    results.append((path, result))
+                else:
+                    from memvault.importers.parts import ingest_parts
+
+                    def context_for(part: ProviderPart) -> ImportContext:
+                        return make_context(_part_path(path, part), digest)
+
+                    several = ingest_parts(
+                        vault, parts, context_for, on_conversation=feedback.on_conversation
+                    )
+                    results.extend(
+                        (_part_path(path, part), r) for part, r in zip(parts, several, strict=True)
+                    )
         done_so_far(IMPORT_COMMITTED)
         extra = then.after(vault) if then is not None else None
-    _summary(path, result, as_json, extra)
+    if len(results) == 1:
+        _summary(results[0][0], results[0][1], as_json, extra)
+    else:
+        _summaries(path, results, as_json, extra)
     if then is not None:
         then.show()
+
+
+def _parts(target: Target, importer: Importer | None) -> list[ProviderPart]:
+    from memvault.input_kind import InputKindError, ProviderPart, provider_parts
+
+    if importer is not None:
+        return [ProviderPart(importer, "", target)]
+    try:
+        parts = provider_parts(target)
+    except InputKindError as exc:
+        fail(f"{exc}; nothing was imported")
+    if not parts:
+        fail(f"{target.path} is not a provider export memvault recognizes; nothing was imported")
+    return parts
+
+
+def _part_path(path: str, part: ProviderPart) -> str:
+    return f"{path.rstrip('/')}/{part.root}" if part.root else path
+
+
+def _summaries(
+    path: str, results: list[tuple[str, IngestResult]], as_json: bool, extra: dict[str, Any] | None
+) -> None:
+    """The summary of an import of several providers' exports: one per export."""
+    if as_json:
+        parts = [{"source": where, **result.to_json()} for where, result in results]
+        print_json({"path": path, "parts": parts, **(extra or {})})
+        return
+    names = ", ".join(f"{r.importer.split('-importer')[0]} ({where})" for where, r in results)
+    console().print(
+        f"[green]✓[/] {len(results)} exports in [bold]{escape(path)}[/], imported together: "
+        f"{escape(names)}"
+    )
+    for where, result in results:
+        _summary(where, result, False)
 
 
 @contextmanager
@@ -372,6 +415,14 @@ def convert(
         bool,
         typer.Option("--stream", help="With --to aimem: write the NDJSON form (AIMEM §3.1)."),
     ] = False,
+    allow_unverified: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unverified",
+            help="With --to aimem: convert a signed PAM export whose signature does not "
+            "verify (refused otherwise), with a loud warning (PAM §18.4).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Convert a provider export to PAM files without a vault.
@@ -393,12 +444,32 @@ def convert(
 
         convert_interchange(
             path, output, to, producer=producer, stream=stream, overwrite=overwrite,
-            as_json=as_json,
+            allow_unverified=allow_unverified, as_json=as_json,
         )  # fmt: skip
         return
-    importer = choose(path, from_, None, [], strict=True)
-    if importer is None:
-        fail(f"{path} is a PAM document or export already; convert reads provider exports")
+    if allow_unverified:
+        usage_error("--allow-unverified goes with --to (provider exports are not signed)")
+    if from_ is not None and from_.lower() in ("pam", "aimem"):
+        usage_error(
+            f"--from {from_}: convert reads provider exports; --to pam|aimem converts "
+            "between the interchange formats",
+            "--from",
+        )
+    decided = choose(path, from_, None, [], nothing="nothing was written")
+    if decided.kind != "provider":
+        what = "an AIMEM bundle" if decided.kind == "aimem" else "a PAM document or export"
+        if decided.declared:
+            fail(f"{path} is {what} already; convert reads provider exports (or --to pam|aimem)")
+        from memvault.importers.detect import not_recognized
+
+        with open_target(path) as target:
+            fail(not_recognized(target))
+    if len(decided.providers) > 1:
+        fail(
+            f"{path} holds exports of several providers ({', '.join(decided.providers)}); "
+            "convert one at a time (or import them together with `memvault import`)"
+        )
+    importer = load(from_ or decided.providers[0])
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
     from memvault.importers.convert import ConvertError, convert_export, convert_records

@@ -92,10 +92,15 @@ def detect(target: Target) -> Importer:
             f"{target.path} is a PAM document or export, not a provider export; "
             "use `memvault import` without --from"
         )
+    raise DetectionError(not_recognized(target))
+
+
+def not_recognized(target: Target) -> str:
+    """Why no importer took `target`: what it holds and what each one looked for."""
     looked = "; ".join(f"{m.replace('_', '-')}: {LOOKED_FOR.get(m, 'its own files')}"
                        for m in REGISTRY)  # fmt: skip
     names = ", ".join(e.name for e in target.entries[:8]) or "no files"
-    raise DetectionError(
+    return (
         f"{target.path} is not an export memvault recognizes (it holds: {names}). Looked for — "
         f"{looked}. Name the provider with --from PROVIDER if it is one of these."
     )

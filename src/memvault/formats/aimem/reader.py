@@ -51,6 +51,7 @@ from memvault.jsonread import JSONDocumentError
 
 __all__ = [
     "ARRAY_OF",
+    "ENVELOPE_MEMBERS",
     "KIND_OF",
     "MAX_LINE_BYTES",
     "MAX_PROBLEMS",
@@ -61,6 +62,7 @@ __all__ = [
     "bundle_bytes_stream",
     "detect_form",
     "is_bundle_stream",
+    "is_envelope",
     "open_bundle",
     "sniff",
     "sniff_stream",
@@ -211,19 +213,24 @@ def sniff_stream(fh: IO[bytes]) -> Form | None:
     try:
         fh.seek(0)
         head = fh.read(_SNIFF_BYTES)
+        # A byte order mark is an error the validator names (RFC 8259 §8.1): look past it.
+        start = len(_BOM) if head.startswith(_BOM) else 0
+        head = head[start:]
         form = detect_form(head)
         if form == "ndjson":
             try:
                 first = orjson.loads(head.lstrip().partition(b"\n")[0])
             except orjson.JSONDecodeError:
                 return None
-            return form if first.get("format") in FORMATS else None
+            return form if isinstance(first, dict) and is_envelope(first) else None
+        if form is None and head.lstrip(b" \t\r\n")[:1] == b"[":
+            form = "json"  # perhaps a bundle wrapped in an array (`_sniff_json`)
         if form != "json":
             return None
         for backend in (_FAST, _EXACT):
-            fh.seek(0)
+            fh.seek(start)
             try:
-                return _sniff_json(backend.parse(fh))
+                return _sniff_json(backend.basic_parse(fh))
             except ijson.JSONError as exc:
                 if "integer overflow" not in _ijson_message(exc):
                     return None
@@ -237,23 +244,64 @@ def is_bundle_stream(fh: IO[bytes]) -> bool:
     first JSON object (the bundle, or the NDJSON envelope line) has an AIMEM ``format``. Reads
     up to that member only; never raises for bad input."""
     try:
-        return _sniff_json(_FAST.parse(fh)) is not None
+        return _sniff_json(_FAST.basic_parse(fh)) is not None
     except (OSError, ijson.JSONError, ValueError):
         return False
 
 
+#: The members of the §2.1 envelope besides the optional arrays: a JSON object holding
+#: `ENVELOPE_QUORUM` of them is a bundle even when its `format` is wrong or missing, so the
+#: validator (not a "not PAM" message) says what is wrong with it (`format-invalid`, 422).
+ENVELOPE_MEMBERS: Final = frozenset(
+    {"format", "version", "producer", "tenant_id", "exported_at", "scope", "checksum", "chunks"}
+)
+ENVELOPE_QUORUM: Final = 4
+
+
+def is_envelope(members: Mapping[str, Any]) -> bool:
+    """Whether a top-level object is an AIMEM envelope: its `format` says so, or (no PAM
+    `schema` member) it has most of the §2.1 members."""
+    if "schema" in members:
+        return False
+    if members.get("format") in FORMATS:
+        return True
+    return len(ENVELOPE_MEMBERS.intersection(members)) >= ENVELOPE_QUORUM
+
+
 def _sniff_json(events: Iterator[Any]) -> Form | None:
+    """The top-level members of a JSON object, up to a declared `format` (or a PAM
+    `schema`), then `is_envelope`. An array is looked into as far as its first item, so a
+    bundle wrapped in one is still taken for a bundle (and refused as `not-an-object`);
+    anything else is no bundle. `events` are ijson's `basic_parse` events: no per-level
+    prefix is built, so deep nesting costs no more than its length."""
     depth = 0
-    for prefix, event, value in events:
+    level = 1  # the depth of the envelope's members: 2 inside a top-level array
+    member: str | None = None  # the envelope member whose value comes next
+    seen: dict[str, Any] = {}
+    for event, value in events:
+        if member is not None and depth == level:
+            if member == "format" and value in FORMATS and event == "string":
+                return "json"
+            member = None
         if event in ("start_map", "start_array"):
+            if depth == 0 and event == "start_array":
+                level = 2
+            elif depth == 1 and level == 2 and event != "start_map":
+                return None
             depth += 1
         elif event in ("end_map", "end_array"):
             depth -= 1
-        elif depth == 1 and event == "map_key" and value == "schema":
-            return None
-        elif prefix == "format" and depth == 1:
-            return "json" if value in FORMATS else None
-    return None
+            if depth < level:
+                break
+        elif depth == level and event == "map_key":
+            if value == "schema":
+                return None
+            if value in ENVELOPE_MEMBERS:
+                seen[value] = None
+                member = value
+        elif depth < level:
+            return None  # a scalar document, or a scalar first item
+    return "json" if is_envelope(seen) else None
 
 
 class BundleReader:

@@ -61,9 +61,12 @@ def check_conversation(
             continue
         message_id = _str_or_none(message.get("id"))
         parent = message.get("parent_id")
+        # A dangling parent_id / children_ids is a warning: §25.3 says the fields preserve a
+        # provider's branching but states no MUST, and the official schema accepts them; the
+        # conversation is kept as it came (docs/decisions.md).
         if isinstance(parent, str) and parent not in ids:
             report(
-                "error",
+                "warning",
                 "parent-unresolved",
                 f"parent_id {parent!r} is not a message of this conversation",
                 f"$.messages[{index}].parent_id",
@@ -86,7 +89,7 @@ def check_conversation(
         for child in children if isinstance(children, list) else []:
             if isinstance(child, str) and child not in ids:
                 report(
-                    "error",
+                    "warning",
                     "child-unresolved",
                     f"children_ids names {child!r}, which is not a message of this conversation",
                     f"$.messages[{index}].children_ids",

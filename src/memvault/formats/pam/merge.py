@@ -41,7 +41,7 @@ from typing import Any, Final
 import orjson
 
 from memvault import __version__
-from memvault.findings import Finding, counted, errors_text
+from memvault.findings import Finding, counted, errors_text, unverified_warning
 from memvault.formats.pam import reader
 from memvault.formats.pam.validate import validate_path
 from memvault.formats.pam.writer import (
@@ -174,24 +174,29 @@ def file_ref(entry: Mapping[str, Any]) -> str | None:
     return name.as_posix().removeprefix("./")
 
 
-def _check_valid(path: Path, what: str) -> None:
+def _check_valid(path: Path, what: str, allow_unverified: bool = False) -> list[str]:
     """Refuse an input that is not valid PAM, or whose signature does not verify (which
     `validate` reports as a warning, §21.4): merging would pass its memories off as the
-    signer's."""
-    from memvault.crypto.signing import signature_failures
+    signer's — unless the user allows it (`allow_unverified`, §18.4: then a loud warning,
+    returned)."""
+    from memvault.crypto.signing import SIGNATURE_CODES, signature_failures
 
     result = validate_path(path)
-    failed = signature_failures(result.warnings)
-    if not result.valid or failed:
-        errors = failed + result.errors
+    failed = signature_failures(result.findings)
+    errors = [f for f in result.errors if f.code not in SIGNATURE_CODES]
+    if not allow_unverified:
+        errors = failed + errors
+    if errors:
         shown = "; ".join(_finding_text(f) for f in errors[:5])
         more = f" (and {len(errors) - 5} more)" if len(errors) > 5 else ""
         headline = (
-            f"the {what} {path} is not valid PAM ({errors_text(len(errors))})"
-            if result.errors
-            else f"the signature of the {what} {path} does not verify (PAM §18.4)"
+            f"the signature of the {what} {path} does not verify (PAM §18.4; pass "
+            "--allow-unverified to merge it anyway)"
+            if failed and not allow_unverified
+            else f"the {what} {path} is not valid PAM ({errors_text(len(errors))})"
         )
         raise MergeError(f"{headline}: {shown}{more}", errors, headline=headline)
+    return [unverified_warning(f) for f in failed]
 
 
 def _finding_text(finding: Finding) -> str:
@@ -236,17 +241,22 @@ def merge_exports(
     force: bool = False,
     overwrite: bool = False,
     now: datetime | None = None,
+    allow_unverified: bool = False,
 ) -> MergeResult:
     """Merge the incremental export `delta` into `base` and write the result to `out` (a
-    directory, a `.zip`, or a `.json` for the memory-store alone). Raises MergeError."""
+    directory, a `.zip`, or a `.json` for the memory-store alone). A signed input whose
+    signature does not verify is refused unless `allow_unverified` (then a
+    `SIGNATURE_WARNING` first among the warnings). Raises MergeError."""
     base_path, delta_path, out_path = Path(base), Path(delta), Path(out)
     try:
-        _check_valid(base_path, "base")
-        _check_valid(delta_path, "delta")
+        unverified = _check_valid(base_path, "base", allow_unverified)
+        unverified += _check_valid(delta_path, "delta", allow_unverified)
         with contextlib.ExitStack() as stack:
             base_src = _open(base_path, stack)
             delta_src = _open(delta_path, stack)
-            return _merge(base_src, delta_src, out_path, force, overwrite, now)
+            result = _merge(base_src, delta_src, out_path, force, overwrite, now)
+        result.warnings[:0] = unverified
+        return result
     except (SourceError, JSONDocumentError, WriterError) as exc:
         raise MergeError(str(exc)) from None
 
