@@ -83,6 +83,10 @@ def test_aimem_5_2_erasure_removes_per_memory_aimem_state(vault: Vault, tmp_path
     assert vault.store.meta_keys("aimem.", value=first) == []
     with pytest.raises(NotFound):
         vault.get(first)
+    # Imported again, the chunk comes back as a new memory (docs/decisions.md), audited.
+    again = import_bundle(vault, tmp_path / "in.aimem.json")
+    assert again.created == 1 and vault.get(first).content == same
+    assert vault.verify_audit().ok
 
 
 def test_erasure_meta_prefixes_are_the_aimem_exchanges() -> None:
