@@ -188,3 +188,59 @@ def test_passphrase_change_is_atomic_when_the_process_is_killed(tmp_path: Path) 
 
 def test_passphrase_change_cli_is_documented() -> None:
     assert mv("passphrase", "change", "--help").exit_code == 0
+
+
+def _converse(argv: list[str], env: dict[str, str], replies: list[tuple[str, str]]) -> str:
+    """Run `argv` on a pseudo-terminal (its controlling terminal, as a person's shell would
+    give it), answering each prompt of `replies` when it appears; returns all it printed."""
+    import pty
+    import select
+
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execve(argv[0], argv, env)
+    seen = b""
+    try:
+        for prompt, answer in replies:
+            deadline = time.monotonic() + 60
+            while prompt.encode() not in seen and time.monotonic() < deadline:
+                ready, _, _ = select.select([fd], [], [], 0.5)
+                if ready:
+                    seen += os.read(fd, 4096)
+            assert prompt.encode() in seen, seen
+            seen = seen.replace(prompt.encode(), b"<asked>", 1)
+            os.write(fd, answer.encode() + b"\n")
+        while True:
+            ready, _, _ = select.select([fd], [], [], 30)
+            if not ready:
+                break
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, seen
+    return seen.decode("utf-8", "replace")
+
+
+def test_passphrase_change_asks_for_the_new_passphrase_twice_at_a_terminal(
+    home: Path, ids: dict[str, str]
+) -> None:
+    """At a terminal the new passphrase is asked for, hidden, twice; the old one comes from
+    $MEMVAULT_PASSPHRASE."""
+    from conftest import memvault_script
+
+    output = _converse(
+        [memvault_script(), "passphrase", "change"],
+        dict(os.environ),
+        [("New passphrase:", NEW), ("Repeat the new passphrase:", NEW)],
+    )
+    assert NEW not in output  # hidden input
+    assert "now encrypted with the new passphrase" in output
+    with Vault.open(home, NEW) as vault:
+        assert vault.stats()["memories"] == 20
