@@ -100,3 +100,27 @@ def test_aimem_5_2_cli_erase_asks_at_a_terminal(home: Path, ids: dict[str, str])
     code, output = _at_terminal(["erase", ids["allergy"]], "y\n", env)
     assert code == 0 and "Erased 1 memory" in output
     assert refused("show", ids["allergy"])
+
+
+def test_aimem_5_2_cli_erase_says_when_another_reader_keeps_a_copy(
+    home: Path, ids: dict[str, str]
+) -> None:
+    """A read open in another process keeps the write-ahead log from being emptied: the
+    erasure commits, says so (`durable: false`, a warning), and the next scrub removes the
+    copy once the reader is gone."""
+    from memvault.vault import Vault
+
+    with Vault.open(home, PASSPHRASE) as other:
+        # A read transaction held open on another connection (the vault's API never
+        # leaves one open; a process reading a large export does, for a while).
+        reader = other.store._conn  # type: ignore[attr-defined]
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM memories").fetchone()
+        payload = ok("erase", ids["allergy"], "--yes", "--json").json()
+        assert payload["durable"] is False and payload["erased"] == [ids["allergy"]]
+        run = ok("erase", ids["coffee"], "--yes")
+        assert "warning" in run.stdout and "write-ahead log" in run.stdout
+        reader.execute("COMMIT")
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert vault.store.scrub() is True
+    assert recoverable(home / "vault.db", PASSPHRASE, b"penicillin") == 0
