@@ -130,3 +130,14 @@ def test_aimem_5_2_an_erasure_request_is_the_owners(vault: Vault) -> None:
         vault.erase_many([memory.id], actor="agent-d")
     assert vault.get(memory.id).id == memory.id
     assert vault.erase(memory.id, actor="agent-d").erased == (memory.id,)
+
+
+def test_aimem_5_2_erase_inside_a_transaction_is_not_reported_durable(vault: Vault) -> None:
+    """Inside a caller's transaction the deletion is not committed yet, so no scrub can
+    make it durable: the report says so, and a scrub after the commit does it."""
+    memory = vault.add(CONTENT, "fact").memory
+    with vault.store.transaction():
+        report = vault.erase(memory.id)
+    assert report.erased == (memory.id,) and report.durable is False
+    assert vault.store.scrub() is True
+    assert recoverable(_db(vault), PASSPHRASE, SECRET.encode()) == 0

@@ -195,6 +195,7 @@ def _converse(argv: list[str], env: dict[str, str], replies: list[tuple[str, str
     give it), answering each prompt of `replies` when it appears; returns all it printed."""
     import pty
     import select
+    import termios
 
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
@@ -209,6 +210,10 @@ def _converse(argv: list[str], env: dict[str, str], replies: list[tuple[str, str
                     seen += os.read(fd, 4096)
             assert prompt.encode() in seen, seen
             seen = seen.replace(prompt.encode(), b"<asked>", 1)
+            # A hidden prompt turns echo off (flushing what was typed) only after it shows
+            # its text: answer once it has, or the answer would be thrown away.
+            while termios.tcgetattr(fd)[3] & termios.ECHO and time.monotonic() < deadline:
+                time.sleep(0.01)
             os.write(fd, answer.encode() + b"\n")
         while True:
             ready, _, _ = select.select([fd], [], [], 30)
@@ -222,7 +227,14 @@ def _converse(argv: list[str], env: dict[str, str], replies: list[tuple[str, str
                 break
             seen += chunk
     finally:
-        _, status = os.waitpid(pid, 0)
+        deadline = time.monotonic() + 30
+        done, status = os.waitpid(pid, os.WNOHANG)
+        while not done and time.monotonic() < deadline:
+            time.sleep(0.05)
+            done, status = os.waitpid(pid, os.WNOHANG)
+        if not done:  # still waiting for input: never hang the suite
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0, seen
     return seen.decode("utf-8", "replace")

@@ -289,8 +289,8 @@ class Store(ABC):
     @abstractmethod
     def scrub(self) -> bool:
         """Leave no recoverable copy of deleted rows in the database's files (erasure, AIMEM
-        §5.2). Outside any transaction. Returns False when a copy could not be removed yet
-        (another connection's open read holds it); True when none is left."""
+        §5.2). Returns False when a copy could not be removed yet (called inside a
+        transaction, or another connection's open read holds it); True when none is left."""
 
     @abstractmethod
     def memory_stats(self) -> dict[str, dict[str, int]]:

@@ -98,6 +98,9 @@ _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
 #: Seconds between tries for the write lock while another connection holds it.
 _BUSY_POLL: Final = 0.001
+#: Seconds an erasure waits for other connections' reads to end before it empties the
+#: write-ahead log (it reports a copy left behind rather than wait the whole busy timeout).
+_SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
 _TOKEN = re.compile(r"(\w+)(\*?)")
@@ -1204,13 +1207,19 @@ class SQLiteStore(Store):
         index keeps a deleted row's terms in its older segments until they are merged, so
         'optimize' rewrites it into one segment without them; the write-ahead log keeps the
         pages as they were before, so it is checkpointed and truncated to nothing. Returns
-        False when another connection's open read kept the log from being emptied."""
+        False when that could not be done now: inside a transaction (the deletion is not
+        committed yet), or when another connection's open read kept the log from being
+        emptied for `_SCRUB_WAIT` seconds."""
         with self._lock:
             if self._depth:
-                raise StoreError("scrub() cannot run inside a transaction")
+                return False
             with self.transaction():
                 self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
-            busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
+            try:
+                busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
             return int(busy) == 0
 
     def rekey(self, passphrase: str) -> None:
