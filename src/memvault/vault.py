@@ -60,6 +60,7 @@ from memvault.decay import (
     reinforced_confidence,
     round_confidence,
 )
+from memvault.erasure import ErasureReport, erase_stored
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
@@ -1492,41 +1493,85 @@ class Vault:
 
     # -- erasure --------------------------------------------------------------------------
 
-    def erase(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> None:
-        """``erase(id, *, actor="user", now=None) -> None``
+    def erase(
+        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> ErasureReport:
+        """``erase(id, *, actor="user", now=None) -> ErasureReport``
 
-        Physically delete a memory with its relations, embeddings and full-text entry (the
-        right to erasure, AIMEM §5.2). Lifecycle changes never delete; this does. The audit
-        log keeps *that* it happened (id and content hash), never what it said. Agents need
-        the "delete" grant; background work may not erase a DNA-class memory."""
+        Physically delete a memory with everything about it — relations, embeddings, full-text
+        entry, AIMEM import state — and leave no copy in the database's files (the right to
+        erasure, AIMEM §5.2; `memvault.erasure`). Lifecycle changes never delete; this does.
+        The audit log keeps *that* it happened (id and content hash), never what it said.
+        Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
+        memory (AIMEM §5.1)."""
         actor = check_actor(actor)
         at = format_timestamp(_now(now))
         with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
+            memory = self._load(id).memory
             self._require(memory, actor, "delete", "erase")
             self._protect_dna(memory, actor, "delete")
-            entries: builtins.list[PendingEntry] = []
-            for relation in self._store.relations_of(memory.id):
-                other_id = relation.to if relation.from_ == memory.id else relation.from_
-                other = self._store.get_memory(other_id)
-                if other is not None and other.memory.temporal.superseded_by == memory.id:
-                    cleared = other.memory.evolve(
-                        temporal=other.memory.temporal.evolve(superseded_by=None, updated_at=at)
-                    )
-                    self._store.update_memory(StoredMemory(cleared, other.decay_anchor))
-                    entries.append(
-                        PendingEntry(
-                            "update",
-                            actor,
-                            cleared.id,
-                            cleared.content_hash,
-                            {"changed": ["superseded_by"], "reason": "erasure"},
-                        )
-                    )
-            self._store.delete_memory(memory.id)
-            entries.append(PendingEntry("erase", actor, memory.id, memory.content_hash, {}))
+            entries, relations = erase_stored(self._store, memory, actor, at)
             self._audit.append(entries, at)
+        return ErasureReport((memory.id,), relations, self._store.scrub())
+
+    def erasure_request(
+        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR
+    ) -> builtins.list[Memory]:
+        """``erasure_request(ids, *, actor="user") -> list[Memory]``
+
+        The memories `erase_many` would erase, each once, in the order named (to show before
+        asking for confirmation). Raises AccessDenied for anyone but the owner, InvalidInput
+        for no ids, NotFound or AmbiguousId for an id that names no single memory."""
+        self._require_owner(actor, "make an erasure request")
+        if not ids:
+            raise InvalidInput("no memory to erase: give at least one id", "ids")
+        found: dict[str, Memory] = {}
+        for key in ids:
+            memory = self._load(key).memory
+            found.setdefault(memory.id, memory)
+        return builtins.list(found.values())
+
+    def erase_many(
+        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> ErasureReport:
+        """``erase_many(ids, *, actor="user", now=None) -> ErasureReport``
+
+        The owner's right-to-erasure request (AIMEM §5.2) for several memories, by id or
+        unique prefix: every id is resolved first, then all are erased in one transaction
+        (one unknown or ambiguous id and nothing is erased), then the files are scrubbed
+        once. Only the owner may make it: an agent's erasure, even with the "delete" grant,
+        goes through `erase`, one memory at a time."""
+        at = format_timestamp(_now(now))
+        erased: builtins.list[str] = []
+        relations = 0
+        with self._store.transaction():
+            for memory in self.erasure_request(ids, actor=actor):
+                entries, count = erase_stored(self._store, memory, actor, at)
+                self._audit.append(entries, at)
+                erased.append(memory.id)
+                relations += count
+        return ErasureReport(tuple(erased), relations, self._store.scrub())
+
+    # -- passphrase ---------------------------------------------------------------------
+
+    def change_passphrase(
+        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+    ) -> None:
+        """``change_passphrase(old, new, *, actor="user", now=None) -> None``
+
+        Re-encrypt the vault with `new` (`memvault.rekey`): atomic — after a crash the vault
+        opens with exactly one of the two — and checked by opening it afresh with `new`.
+        `old` must be the current passphrase (WrongPassphrase otherwise). Owner only; raises
+        InvalidInput for an empty `new` or `new` == `old`, StoreError while another process
+        has the vault open. Nothing changes when it raises."""
+        from memvault.rekey import change_passphrase
+
+        self._require_owner(actor, "change the passphrase")
+        path = getattr(self._store, "path", None)
+        if not isinstance(path, Path):
+            raise InvalidInput("this vault's store has no database file to re-key", "store")
+        at = format_timestamp(_now(now))
+        change_passphrase(self._store, self._audit, path, old, new, actor, at)
 
     # -- decay ----------------------------------------------------------------------------
 

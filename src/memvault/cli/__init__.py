@@ -3,7 +3,8 @@ arguments, calls the library and renders the result:
 
 - `vaultcmd`: init, stats, decay, audit, audit verify
 - `memories`: add, list, show, edit, search
-- `lifecycle`: retract, archive, deprecate, supersede, relate
+- `lifecycle`: retract, archive, deprecate, supersede, relate; `erasing`: erase
+- `passphrase`: passphrase change (re-key the vault)
 - `documents`: validate, inspect (PAM files, no vault needed)
 - `importing`: convert (provider exports to PAM files); provider exports for `import`
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
@@ -44,6 +45,8 @@ COMMAND_MODULES: Final = {
     "deprecate": "lifecycle",
     "supersede": "lifecycle",
     "relate": "lifecycle",
+    "erase": "erasing",
+    "passphrase": "passphrase",
     "validate": "documents",
     "inspect": "documents",
     "export": "exchange",
@@ -60,6 +63,8 @@ MODULES: Final = (
     "vaultcmd",
     "memories",
     "lifecycle",
+    "erasing",
+    "passphrase",
     "documents",
     "exchange",
     "importing",

@@ -208,7 +208,11 @@ def inspect(
 ) -> None:
     """Summarize a PAM export: memories by type, status, platform and extraction method, date
     range, relations, conversations, embedding models, integrity and signature status. For an
-    AIMEM bundle or NDJSON stream: envelope, record counts and checksum."""
+    AIMEM bundle or NDJSON stream: envelope, record counts and checksum. For a provider export
+    (ChatGPT, Claude, Gemini, Copilot, Grok): the provider, the importer that reads it and its
+    conversations, messages and memories, with the command that converts or imports it."""
+    if not _starts_like_pam(path):
+        _inspect_provider(path, as_json)
     result = _validate_target(
         path, age_passphrase(age_passphrase_file), age_identities(age_identity)
     )
@@ -241,6 +245,42 @@ def inspect(
         console.print(f"Conversation files checked: {result.facts['conversation_files']}")
     if not result.valid:
         console.print("[dim]Run `memvault validate` for the findings.[/]")
+
+
+def _inspect_provider(path: Path, as_json: bool) -> None:
+    """A provider export (`memvault.importers.survey`): described, then exit 0 (1 when it
+    cannot be read to the end). Returns only when `path` is not one."""
+    from memvault.importers.survey import survey_export
+
+    survey = survey_export(path)
+    if survey is None:
+        return
+    code = EXIT_VALID if survey.complete else EXIT_INVALID
+    if as_json:
+        sys.stdout.buffer.write(orjson.dumps(survey.to_json(), option=orjson.OPT_INDENT_2) + b"\n")
+        raise typer.Exit(code)
+    console = _console()
+    name = escape(str(path))
+    console.print(
+        f"[bold]{name}[/]  {survey.provider} export ({survey.kind}), read by "
+        f"{survey.importer_version}"
+    )
+    partial = "" if survey.complete else " (read until the error below)"
+    console.print(
+        f"Conversations: {survey.conversations}  Messages: {survey.messages}  "
+        f"Memories: {survey.memories}{partial}"
+    )
+    if survey.error:
+        console.print(f"[bold red]✗[/] {escape(survey.error)}")
+    for warning in survey.warnings[:5]:
+        console.print(f"[yellow]warning:[/] {escape(warning)}")
+    if len(survey.warnings) > 5:
+        console.print(f"[dim]… and {len(survey.warnings) - 5} more warnings[/]")
+    console.print(
+        f"It is a provider export, not a PAM document: [bold]memvault convert {name} -o DIR[/] "
+        f"writes it as PAM files; [bold]memvault import {name}[/] brings it into your vault."
+    )
+    raise typer.Exit(code)
 
 
 def _inspect_bundle(console: Console, facts: dict[str, Any]) -> None:

@@ -1,5 +1,6 @@
 """`memvault sign`, `verify`, `keys generate`, `keys list`, `keys export-public`: PAM §17-§18
-signatures with keys kept in the vault; and the age-passphrase options other commands share.
+signatures with keys kept in the vault, and AIMEM §5.3 detached COSE signatures of bundles
+(`memvault.formats.aimem.cose`); and the age-passphrase options other commands share.
 
 Exit codes: `verify` 0 verified, 1 not verified (unsigned, or the reason it failed), 2 the file
 cannot be read (missing, not a memory-store, an age file without its passphrase). `sign` and
@@ -357,7 +358,10 @@ def _find_key(vault: Vault, wanted: str | None) -> KeyRecord:
 
 def sign(
     file: Path = typer.Argument(
-        ..., metavar="FILE", help="A memory-store.json, an export directory or a .zip of one."
+        ...,
+        metavar="FILE",
+        help="A memory-store.json, an export directory or a .zip of one, or an AIMEM bundle "
+        "(.aimem.json or NDJSON).",
     ),
     output: Path | None = typer.Option(
         None,
@@ -365,7 +369,8 @@ def sign(
         "-o",
         metavar="OUT",
         show_default=False,
-        help="Write the signed file (or zip) to OUT. Default: replace FILE (atomically).",
+        help="Write the signed file (or zip) to OUT. Default: replace FILE (atomically). For "
+        "an AIMEM bundle: the signature file. Default: <bundle-name>.sig.",
     ),
     key: str | None = typer.Option(
         None,
@@ -395,10 +400,20 @@ def sign(
     the top-level `signature` member changes; every other byte is kept. In an export directory
     or zip, the memory-store.json inside is signed.
 
-    With --json: {"path", "signature": the signature block written (PAM §18.1)}.
+    An AIMEM bundle (.aimem.json or NDJSON, known by its envelope) is signed the AIMEM way
+    (§5.3): a detached COSE_Sign1 (EdDSA with an Ed25519 key, ES256 with a P-256 key) over
+    its canonical bytes, written to <bundle-name>.sig (or -o OUT); the bundle is unchanged.
+
+    With --json: {"path", "signature": the signature block written (PAM §18.1)}; for a
+    bundle {"path", "signature_file", "algorithm", "key_id"}.
     """
     if not file.exists():
         fail(f"{file}: no such file or directory", EXIT_USAGE)
+    from memvault.formats.aimem import sniff
+
+    bundle = file.is_file() and sniff(file) is not None
+    if bundle and signed_at is not None:
+        fail("--signed-at is for PAM documents; an AIMEM signature (§5.3) has no time", EXIT_USAGE)
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
         record = _find_key(vault, key)
     from memvault.crypto.keys import InvalidKey, SigningKey
@@ -408,6 +423,9 @@ def sign(
         signing_key = SigningKey.from_record(record)
     except InvalidKey as exc:
         fail(str(exc))
+    if bundle:
+        _sign_bundle(file, output, signing_key, as_json)
+        return
     try:
         block = _sign_target(file, output, signing_key, signed_at)
     except (SigningError, InvalidKey) as exc:
@@ -423,6 +441,40 @@ def sign(
     console().print(
         f"Signed {escape(str(where))} with {block['algorithm']} key "
         f"{escape(str(block['key_id']))} at {block['signed_at']}"
+    )
+
+
+def _sign_bundle(file: Path, output: Path | None, key: SigningKey, as_json: bool) -> None:
+    """AIMEM §5.3: ``<bundle-name>.sig`` (or `output`), a detached COSE_Sign1."""
+    from memvault.formats.aimem.cose import ALGORITHMS as COSE_ALGORITHMS
+    from memvault.formats.aimem.cose import sign_bundle
+    from memvault.formats.aimem.errors import BundleError
+
+    if key.algorithm not in COSE_ALGORITHMS:
+        fail(
+            f"AIMEM bundles are signed with Ed25519 (EdDSA) or ES256 keys (AIMEM §5.3); key "
+            f"{key.key_id} is {key.algorithm}: choose another with --key",
+            EXIT_USAGE,
+        )
+    try:
+        written = sign_bundle(file, key, sig_path=output)
+    except BundleError as exc:
+        fail(f"{exc}; nothing was signed")
+    except OSError as exc:
+        fail(f"cannot write the signature of {file}: {exc.strerror or exc}")
+    if as_json:
+        print_json(
+            {
+                "path": str(file),
+                "signature_file": str(written),
+                "algorithm": key.algorithm,
+                "key_id": key.key_id,
+            }
+        )
+        return
+    console().print(
+        f"Signed {escape(str(file))} with {key.algorithm} key {escape(key.key_id)}: detached "
+        f"COSE_Sign1 in {escape(str(written))} (AIMEM §5.3)"
     )
 
 

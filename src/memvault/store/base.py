@@ -184,6 +184,14 @@ class Store(ABC):
     def set_meta(self, key: str, value: str) -> None: ...
 
     @abstractmethod
+    def delete_meta(self, keys: Iterable[str]) -> int:
+        """Remove these meta keys (absent ones are ignored); returns how many were there."""
+
+    @abstractmethod
+    def meta_keys(self, prefix: str, *, value: str | None = None) -> list[str]:
+        """The meta keys starting with `prefix` (only those holding `value`, if given)."""
+
+    @abstractmethod
     def get_owner(self) -> Owner | None: ...
 
     @abstractmethod
@@ -271,6 +279,18 @@ class Store(ABC):
     def delete_memory(self, memory_id: str) -> bool:
         """Physically delete (erasure only — lifecycle changes never delete). Also removes
         its relations, embeddings and full-text entry. Returns whether it existed."""
+
+    @abstractmethod
+    def rekey(self, passphrase: str) -> None:
+        """Re-encrypt the database with a new passphrase, atomically (it then opens with exactly
+        one of the two, whatever happens). Outside any transaction; StoreError when another
+        connection has the database open."""
+
+    @abstractmethod
+    def scrub(self) -> bool:
+        """Leave no recoverable copy of deleted rows in the database's files (erasure, AIMEM
+        §5.2). Returns False when a copy could not be removed yet (called inside a
+        transaction, or another connection's open read holds it); True when none is left."""
 
     @abstractmethod
     def memory_stats(self) -> dict[str, dict[str, int]]:

@@ -98,6 +98,9 @@ _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
 #: Seconds between tries for the write lock while another connection holds it.
 _BUSY_POLL: Final = 0.001
+#: Seconds an erasure waits for other connections' reads to end before it empties the
+#: write-ahead log (it reports a copy left behind rather than wait the whole busy timeout).
+_SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
 _TOKEN = re.compile(r"(\w+)(\*?)")
@@ -757,6 +760,26 @@ class SQLiteStore(Store):
             (key, value),
         )
 
+    def delete_meta(self, keys: Iterable[str]) -> int:
+        wanted = list(dict.fromkeys(keys))
+        removed = 0
+        with self.transaction():
+            for start in range(0, len(wanted), _CHUNK):
+                part = wanted[start : start + _CHUNK]
+                marks = ", ".join("?" * len(part))
+                cursor = self._conn.execute(f"DELETE FROM meta WHERE key IN ({marks})", part)
+                removed += cursor.rowcount
+        return removed
+
+    def meta_keys(self, prefix: str, *, value: str | None = None) -> list[str]:
+        # A range on the primary key: prefix <= key < prefix + U+10FFFF.
+        sql = "SELECT key FROM meta WHERE key >= ? AND key < ?"
+        params: list[Any] = [prefix, prefix + "\U0010ffff"]
+        if value is not None:
+            sql += " AND value = ?"
+            params.append(value)
+        return [str(r[0]) for r in self._all(sql + " ORDER BY key", params)]
+
     def get_owner(self) -> Owner | None:
         row = self._one("SELECT document FROM owner WHERE singleton = 1")
         return None if row is None else Owner.from_json(orjson.loads(row[0]))
@@ -1177,6 +1200,70 @@ class SQLiteStore(Store):
             )
             self._conn.execute("DELETE FROM embeddings WHERE memory_id = ?", (memory_id,))
         return state is not None
+
+    def scrub(self) -> bool:
+        """AIMEM §5.2: no recoverable copy of deleted rows. `secure_delete` (set on every
+        connection) zeroes deleted cells and freed pages as they are written; the full-text
+        index keeps a deleted row's terms in its older segments until they are merged, so
+        'optimize' rewrites it into one segment without them; the write-ahead log keeps the
+        pages as they were before, so it is checkpointed and truncated to nothing. Returns
+        False when that could not be done now: inside a transaction (the deletion is not
+        committed yet), or when another connection's open read kept the log from being
+        emptied for `_SCRUB_WAIT` seconds."""
+        with self._lock:
+            if self._depth:
+                return False
+            with self.transaction():
+                self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+            self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
+            try:
+                busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                self._conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+            return int(busy) == 0
+
+    def rekey(self, passphrase: str) -> None:
+        """Re-encrypt the whole database with a new passphrase (SQLCipher ``PRAGMA rekey``);
+        the cipher parameters (``vault.params.json``) stay as they are.
+
+        Atomic: SQLCipher rewrites every page in one transaction, and it is run under a
+        rollback journal — whose saved pages are the old ones, played back whole if the
+        process dies — rather than the write-ahead log, whose readers would need the new key
+        before they could read that it changed. Afterwards the database opens with exactly
+        one of the two passphrases. Needs the vault to itself: leaving WAL mode fails while
+        another connection has it open (StoreError, nothing changed)."""
+        if not passphrase:
+            raise StoreError("the new passphrase must not be empty")
+        with self._lock:
+            if self._closed:
+                raise StoreError("the vault is closed")
+            if self._depth:
+                raise StoreError("rekey() cannot run inside a transaction")
+            conn = self._conn
+            in_use = StoreError(
+                f"the vault at {self._path.parent} is open in another process; close it and "
+                "try again (the passphrase was not changed)"
+            )
+            try:
+                busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+                if busy:
+                    raise in_use
+                mode = conn.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+            except sqlcipher3.OperationalError as exc:
+                if _is_busy(exc):
+                    raise in_use from None
+                raise StoreError(f"database error in {self._path}: {exc}") from None
+            try:
+                if str(mode).lower() != "delete":
+                    raise in_use
+                try:
+                    conn.execute(f"PRAGMA rekey = {_quote(passphrase)}")
+                except sqlcipher3.Error as exc:
+                    raise StoreError(
+                        f"could not re-encrypt {self._path}: {exc}; the passphrase was not changed"
+                    ) from None
+            finally:
+                conn.execute("PRAGMA journal_mode = WAL").fetchone()
 
     def memory_stats(self) -> dict[str, dict[str, int]]:
         stats: dict[str, dict[str, int]] = {}

@@ -1,0 +1,116 @@
+"""`memvault erase`: the owner's right to erasure (AIMEM §5.2). The vault resolves the ids,
+refuses anyone but the owner, erases everything about the memories and scrubs the files
+(`Vault.erasure_request`, `Vault.erase_many`); this command asks for confirmation and says
+what happened.
+
+Exit codes: 0 erased; 1 refused (an unknown id, not the owner, not confirmed); 2 usage
+(no confirmation possible: no terminal and no --yes).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.markup import escape
+
+from memvault.cli.common import (
+    EXIT_REFUSED,
+    EXIT_USAGE,
+    ActorOption,
+    HomeOption,
+    JsonOption,
+    PassphraseFileOption,
+    VaultOptions,
+    clip,
+    console,
+    fail,
+    open_vault,
+    plural,
+    print_json,
+    short,
+)
+
+PANEL = "Lifecycle and relations"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("erase", rich_help_panel=PANEL)(erase)
+
+
+def _terminal() -> bool:
+    """Whether there is a person at a terminal to confirm (stdin is a TTY)."""
+    import sys
+
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def erase(
+    memory_ids: Annotated[
+        list[str],
+        typer.Argument(metavar="ID...", help="Memory ids or unique prefixes.", show_default=False),
+    ],
+    yes: Annotated[
+        bool,
+        typer.Option(
+            "--yes", "-y", help="Do not ask for confirmation (needed without a terminal)."
+        ),
+    ] = False,
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Erase memories for good: the right to erasure (AIMEM §5.2).
+
+    Unlike retract or archive, which keep a memory (PAM §16.3), this deletes it with its
+    relations, embeddings, full-text entry and AIMEM import state, and leaves no copy in the
+    vault's files. The audit log records that it was erased (id and content hash), never
+    what it said. Only the owner may erase (an agent given with --as is refused). Asks for
+    confirmation; without a terminal, --yes is required.
+
+    Example: memvault erase 9b2e7c4a 5e6f7a8b --yes
+
+    With --json: {"erased": [ids], "relations_removed": N, "durable": true}.
+    """
+    if not yes and not _terminal():
+        fail(
+            "erasure cannot be undone: confirm with --yes (there is no terminal to ask on); "
+            "nothing was erased",
+            EXIT_USAGE,
+        )
+    options = VaultOptions(home, passphrase_file, actor)
+    with open_vault(options) as vault:
+        memories = vault.erasure_request(memory_ids, actor=options.acting)
+        if not yes:
+            out = console()
+            for memory in memories:
+                out.print(f"  [bold]{short(memory.id)}[/]  {escape(clip(memory.content))}")
+            what = plural(len(memories), "memory", "memories")
+            if not typer.confirm(f"Erase {what} for good? This cannot be undone", err=True):
+                fail("not confirmed; nothing was erased", EXIT_REFUSED)
+        report = vault.erase_many(memory_ids, actor=options.acting)
+    if as_json:
+        print_json(
+            {
+                "erased": list(report.erased),
+                "relations_removed": report.relations,
+                "durable": report.durable,
+            }
+        )
+        return
+    out = console()
+    names = ", ".join(short(i) for i in report.erased)
+    relations = f" and {plural(report.relations, 'relation')}" if report.relations else ""
+    out.print(
+        f"[green]✓[/] Erased {plural(len(report.erased), 'memory', 'memories')} ({names})"
+        f"{relations} (AIMEM §5.2); the audit log records that, not what they said."
+    )
+    if not report.durable:
+        out.print(
+            "[yellow]warning:[/] another process has the vault open, so an old copy stays in "
+            "its write-ahead log until that process closes the vault."
+        )

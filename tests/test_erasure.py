@@ -1,0 +1,143 @@
+"""Erasure (AIMEM §5.2): complete — no row, index entry, relation, embedding or per-memory
+AIMEM state left — and durable: no recoverable copy of the content in the vault's files,
+checked by decrypting every page of the database and its write-ahead log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from aimemkit import bundle, chunk, write
+from memvault import aimem_exchange
+from memvault.aimem_exchange import import_bundle
+from memvault.erasure import ALIAS_META, CHUNK_META
+from memvault.errors import AccessDenied, InvalidInput, NotFound
+from memvault.paths import database_path
+from memvault.store.base import MemoryQuery, StoredEmbedding
+from memvault.vault import Vault
+from pagescan import recoverable
+from vaultkit import PASSPHRASE, make_vault
+
+SECRET = "quokkazebra"
+#: The content of the memory to erase: a word found nowhere else, and a long plain phrase.
+CONTENT = f"The user's therapist is Dr {SECRET.capitalize()} at the riverside clinic"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Iterator[Vault]:
+    v = make_vault(tmp_path / "vault")
+    yield v
+    v.close()
+
+
+def _db(vault: Vault) -> Path:
+    assert vault.home is not None
+    return database_path(vault.home)
+
+
+def _fill(vault: Vault, first: int, count: int) -> None:
+    for n in range(first, first + count):
+        vault.add(f"Ordinary memory number {n} about gardening and tomatoes", "fact")
+
+
+def test_aimem_5_2_erased_content_is_not_recoverable_from_the_files(vault: Vault) -> None:
+    """AIMEM §5.2: after erasure no decrypted page of the database or its write-ahead log
+    holds the memory's content or its terms — not a zeroed cell, not a stale full-text
+    segment, not an old log frame."""
+    _fill(vault, 0, 60)
+    target = vault.add(CONTENT, "fact", tags=["health", SECRET + "tag"]).memory
+    _fill(vault, 60, 20)
+    vault.store.put_embedding(
+        StoredEmbedding("emb-1", target.id, "m", 2, "2026-01-01T00:00:00Z", b"QUOKKAVEC")
+    )
+    db = _db(vault)
+    # The scan sees what is there: before erasure the content is found.
+    assert recoverable(db, PASSPHRASE, SECRET.encode()) > 0
+    assert recoverable(db, PASSPHRASE, b"QUOKKAVEC") > 0
+    report = vault.erase(target.id)
+    assert report.erased == (target.id,) and report.durable
+    needles = (SECRET.encode(), SECRET.capitalize().encode(), b"riverside clinic", b"QUOKKAVEC")
+    for needle in needles:
+        assert recoverable(db, PASSPHRASE, needle) == 0, needle
+    # The others are intact and still found by full-text search.
+    assert len(vault.search("tomatoes", MemoryQuery(limit=200))) == 80
+    assert vault.search(SECRET) == []
+    assert vault.check_integrity() == []
+
+
+def test_aimem_5_2_erasure_removes_per_memory_aimem_state(vault: Vault, tmp_path: Path) -> None:
+    """AIMEM §5.2: the meta keys the AIMEM import keeps about a memory — the digest of the
+    chunk it came from, and the alias of a chunk merged into it — go with it."""
+    same = "Allergic to penicillin."
+    doc = bundle([chunk("c1", same), chunk("c2", same), chunk("c3", "Likes tea.")])
+    import_bundle(vault, write(tmp_path / "in.aimem.json", doc))
+    first = "urn:aimem:memoryai-prod:c1"
+    merged = "urn:aimem:memoryai-prod:c2"
+    assert vault.store.get_meta(CHUNK_META + first) is not None
+    assert vault.store.get_meta(ALIAS_META + merged) == first
+    vault.erase(first)
+    assert vault.store.meta_keys(CHUNK_META) == [CHUNK_META + "urn:aimem:memoryai-prod:c3"]
+    assert vault.store.meta_keys(ALIAS_META) == []
+    assert vault.store.meta_keys("aimem.", value=first) == []
+    with pytest.raises(NotFound):
+        vault.get(first)
+    # Imported again, the chunk comes back as a new memory (docs/decisions.md), audited.
+    again = import_bundle(vault, tmp_path / "in.aimem.json")
+    assert again.created == 1 and vault.get(first).content == same
+    assert vault.verify_audit().ok
+
+
+def test_erasure_meta_prefixes_are_the_aimem_exchanges() -> None:
+    """`memvault.erasure` names the AIMEM exchange's per-memory meta keys without importing
+    it (it imports the vault): the two stay equal."""
+    assert (ALIAS_META, CHUNK_META) == (aimem_exchange.ALIAS_META, aimem_exchange.CHUNK_META)
+
+
+def test_aimem_5_2_erase_many_is_all_or_nothing(vault: Vault) -> None:
+    """AIMEM §5.2: an erasure request names memories by id or unique prefix; one it cannot
+    resolve and nothing is erased."""
+    a = vault.add("First to erase", "fact").memory
+    b = vault.add("Second to erase", "fact").memory
+    kept = vault.add("Kept", "fact").memory
+    audit_before = len(vault.audit_log())
+    with pytest.raises(NotFound):
+        vault.erase_many([a.id, "ffffffffffff"])
+    assert vault.store.count_memories(MemoryQuery()) == 3
+    assert len(vault.audit_log()) == audit_before
+    report = vault.erase_many([a.id[:12], b.id, a.id])
+    assert report.erased == (a.id, b.id) and report.durable
+    assert [m.id for m in vault.list().items] == [kept.id]
+    erased = [e for e in vault.audit_log() if e.action == "erase"]
+    assert [(e.memory_id, e.content_hash) for e in erased] == [
+        (a.id, a.content_hash),
+        (b.id, b.content_hash),
+    ]
+    # The audit log says that they were erased, never what they said.
+    assert all("erase" not in str(e.details) for e in erased)
+    assert vault.verify_audit().ok
+    with pytest.raises(InvalidInput):
+        vault.erase_many([])
+
+
+def test_aimem_5_2_an_erasure_request_is_the_owners(vault: Vault) -> None:
+    """AIMEM §5.2 speaks of the tenant's request: an agent cannot make one, even one with
+    the "delete" grant (which lets it erase one memory with `erase`, PAM §9)."""
+    memory = vault.add("Shared note", "fact").memory
+    vault.grant(memory.id, "agent-d", ["read", "delete"])
+    with pytest.raises(AccessDenied, match="owner"):
+        vault.erase_many([memory.id], actor="agent-d")
+    assert vault.get(memory.id).id == memory.id
+    assert vault.erase(memory.id, actor="agent-d").erased == (memory.id,)
+
+
+def test_aimem_5_2_erase_inside_a_transaction_is_not_reported_durable(vault: Vault) -> None:
+    """Inside a caller's transaction the deletion is not committed yet, so no scrub can
+    make it durable: the report says so, and a scrub after the commit does it."""
+    memory = vault.add(CONTENT, "fact").memory
+    with vault.store.transaction():
+        report = vault.erase(memory.id)
+    assert report.erased == (memory.id,) and report.durable is False
+    assert vault.store.scrub() is True
+    assert recoverable(_db(vault), PASSPHRASE, SECRET.encode()) == 0
