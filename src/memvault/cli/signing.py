@@ -393,7 +393,7 @@ def sign(
     passphrase_file: PassphraseFileOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Sign a PAM memory-store with a key from the vault (PAM §18).
+    """Sign a PAM memory-store (PAM §18) or an AIMEM bundle (§5.3) with a key from the vault.
 
     The signature covers the integrity checksum, export_id, export_date and owner.id
     (§18.3), so the file must carry all four and its checksum must match its memories. Only
@@ -617,7 +617,7 @@ def verify(
     age_identity: AgeIdentityOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Verify the signature of a PAM memory-store (PAM §18.4, §17).
+    """Verify the signature of a PAM memory-store (PAM §18.4, §17) or an AIMEM bundle (§5.3).
 
     Recomputes the integrity checksum from the memories, verifies the signature over the
     checksum, export_id, export_date and owner.id, checks signed_at, and — when owner.did is a
