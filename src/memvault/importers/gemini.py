@@ -186,7 +186,7 @@ def _events(entry: Entry, progress: Progress | None = None) -> Iterator[tuple[in
             try:
                 for ordinal, event in enumerate(ijson.items(reader, "item", use_float=True)):
                     yield ordinal, event
-            except ijson.JSONError as exc:
+            except (ijson.JSONError, UnicodeDecodeError) as exc:
                 raise ImportFormatError(
                     f"{entry.display}: event {ordinal + 1}", f"not valid JSON ({json_reason(exc)})"
                 ) from None
