@@ -117,3 +117,23 @@ def test_provider_export_with_invalid_utf8_is_refused_naming_the_file(
     assert "internal error" not in output
     assert "invalid UTF-8" in output and name.rsplit("/", 1)[-1] in output
     assert snapshot() == before
+
+
+def test_aimem_bundle_read_exactly_with_a_raw_control_character_is_reported(
+    tmp_path: Path,
+) -> None:
+    """RFC 8259 §7: an integer beyond 64 bits sends the bundle to the exact (pure-Python) JSON
+    reader, whose string decoding raises json.JSONDecodeError for a raw control character;
+    `validate_bundle` ("never raises for bad input") let it escape."""
+    from memvault.formats.aimem.reader import validate_bundle
+
+    source = Path(__file__).parent / "aimem_corpus" / "valid" / "minimal.aimem.json"
+    data = source.read_bytes().replace(b'"version": "1"', b'"version": 18446744073709551616', 1)
+    data = data.replace(b'"content": "x"', b'"content": "x\x19"', 1)
+    path = tmp_path / "control.aimem.json"
+    path.write_bytes(data)
+    report = validate_bundle(path)
+    codes = [problem.code for problem in report.problems]
+    assert "json-syntax" in codes, report.problems
+    run = mv("validate", path)
+    assert run.exit_code == 1 and "internal error" not in run.stdout + run.stderr

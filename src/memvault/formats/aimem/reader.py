@@ -20,6 +20,7 @@ so converting between the forms keeps the checksum.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -129,6 +130,10 @@ class _IntegerOverflow(BundleError):
 #: ijson's yajl2 C backend, and its pure-Python one that reads integers of any size.
 _FAST: Final[Any] = ijson
 _EXACT: Final[Any] = ijson.get_backend("python")
+#: What the backends raise for bad input: ijson's errors, UnicodeDecodeError for bytes that are
+#: not UTF-8 in a string, and json.JSONDecodeError from the Python backend's string decoding
+#: (a raw control character, say).
+_PARSE_ERRORS: Final = (ijson.JSONError, UnicodeDecodeError, json.JSONDecodeError)
 
 
 def _json_error(exc: Exception, file: str, fast: bool = False) -> BundleError:
@@ -452,7 +457,7 @@ class BundleReader:
                     self.envelope[key] = as_doubles(self._build(prefix, event, value, events))
             for _ in events:  # reach the end so trailing garbage is reported
                 pass
-        except (ijson.JSONError, UnicodeDecodeError) as exc:
+        except _PARSE_ERRORS as exc:
             raise _json_error(exc, self.file, self._json is _FAST) from None
         except StopIteration:
             raise BundleError(
@@ -542,7 +547,7 @@ class BundleReader:
         self._fh.seek(0)
         try:
             yield from self._json.items(self._fh, array + ".item", use_float=True)
-        except (ijson.JSONError, UnicodeDecodeError) as exc:
+        except _PARSE_ERRORS as exc:
             raise _json_error(exc, self.file, self._json is _FAST) from None
 
     # -------------------------------------------------------------------------- NDJSON
