@@ -172,8 +172,22 @@ def _nodes(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, 
 
 
 def mutate_value(value: Any, rng: random.Random) -> Any:
-    """A copy of a parsed JSON value with one to three structural changes."""
-    value = orjson.loads(orjson.dumps(value))
+    """A copy of a parsed JSON value with one to three structural changes (the value itself,
+    copied, when it is nested too deep to copy)."""
+    try:
+        return _mutate_value(_copy(value), rng)
+    except RecursionError:
+        return value
+
+
+def _copy(value: Any) -> Any:
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except TypeError:  # orjson stops at 255 levels
+        return json.loads(json.dumps(value))
+
+
+def _mutate_value(value: Any, rng: random.Random) -> Any:
     for _ in range(rng.randint(1, 3)):
         nodes = list(_nodes(value))
         where, node = rng.choice(nodes)
@@ -189,10 +203,10 @@ def mutate_value(value: Any, rng: random.Random) -> Any:
             del node[rng.choice(list(node))]
             continue
         elif kind == 4 and isinstance(node, list) and node:
-            node.append(rng.choice(node))
+            node.append(_copy(rng.choice(node)))  # a copy: never a cycle
             continue
         else:
-            new = rng.choice([type(node)(), None, 0, "x", [node], {"x": node}])
+            new = rng.choice([type(node)(), None, 0, "x", [_copy(node)], {"x": _copy(node)}])
         if not where:
             value = new
             continue
@@ -207,7 +221,11 @@ def _dumps(value: Any) -> bytes | None:
     try:
         return orjson.dumps(value)
     except (TypeError, orjson.JSONEncodeError):
+        pass
+    try:
         return json.dumps(value, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except RecursionError:  # a value orjson read 1,024 levels deep: mutate its bytes instead
+        return None
 
 
 def mutate(data: bytes, rng: random.Random, others: list[bytes]) -> bytes:
