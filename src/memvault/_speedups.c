@@ -1728,26 +1728,40 @@ py_nesting_scan(PyObject *self, PyObject *args)
     int escaped = (int)(state & 1);
     Py_ssize_t over = -1;
     Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char c = p[i];
+    Py_ssize_t i = 0;
+    while (i < n) {
         if (in_string) {
             if (escaped) {
                 escaped = 0;
+                i++;
+                continue;
             }
-            else if (c == '\\') {
-                escaped = 1;
+            /* memchr runs fast over text; a quote is escaped when an odd run of
+               backslashes precedes it (a run that starts at i at the earliest: one
+               left open by the previous chunk is the escaped flag, handled above) */
+            const unsigned char *q = memchr(p + i, '"', (size_t)(n - i));
+            Py_ssize_t end = q == NULL ? n : q - p;
+            Py_ssize_t run = 0;
+            while (end - run > i && p[end - run - 1] == '\\') {
+                run++;
             }
-            else if (c == '"') {
-                in_string = 0;
+            if (q == NULL) {
+                escaped = (int)(run & 1);
+                i = n;
+            }
+            else {
+                in_string = (int)(run & 1); /* an escaped quote: still inside */
+                i = end + 1;
             }
             continue;
         }
+        unsigned char c = p[i++];
         if (c == '"') {
             in_string = 1;
         }
         else if (c == '[' || c == '{') {
             if (++depth > (long long)limit) {
-                over = i;
+                over = i - 1;
                 break;
             }
         }
