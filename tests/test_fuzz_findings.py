@@ -9,7 +9,9 @@ import subprocess
 import sys
 import sysconfig
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -137,3 +139,48 @@ def test_aimem_bundle_read_exactly_with_a_raw_control_character_is_reported(
     assert "json-syntax" in codes, report.problems
     run = mv("validate", path)
     assert run.exit_code == 1 and "internal error" not in run.stdout + run.stderr
+
+
+def _gemini_zip(tmp_path: Path, change: Callable[[list[dict[str, Any]]], None]) -> Path:
+    files = gemini.export()
+    name = gemini.ACTIVITY_PATH["en"]
+    events = json.loads(files[name])
+    change(events)
+    files[name] = json.dumps(events).encode()
+    return write_zip(files, tmp_path / "gemini.zip")
+
+
+def test_gemini_title_url_that_is_not_a_url_names_no_conversation(
+    home: Path, tmp_path: Path
+) -> None:
+    """A `titleUrl` with an unclosed IPv6 bracket made urlsplit raise ValueError: import ended
+    with "internal error: ValueError: Invalid IPv6 URL". Such a URL names no conversation:
+    the event is imported on its own."""
+
+    def change(events: list[dict[str, Any]]) -> None:
+        events[0]["titleUrl"] = "https://[gemini.google.com/app/c/0123456789abcdef"
+
+    path = _gemini_zip(tmp_path, change)
+    ok("init")
+    run = mv("import", path)
+    assert run.exit_code == 0, run.stdout + run.stderr
+
+
+def test_gemini_embedded_json_nested_past_the_limit_is_kept_as_text(
+    home: Path, tmp_path: Path
+) -> None:
+    """RFC 8259 §9: a request held as a JSON string, nested 100,000 deep inside the string
+    (where the file's own nesting bound cannot see it), made json.loads recurse: "internal
+    error: RecursionError". A string nested past the limit is not read as JSON: it is the
+    text itself."""
+    deep = "[" * 100_000 + "]" * 100_000
+
+    def change(events: list[dict[str, Any]]) -> None:
+        event = next(e for e in events if "userInteractions" in e)
+        event["userInteractions"][0]["userInteraction"]["request"] = deep
+
+    path = _gemini_zip(tmp_path, change)
+    ok("init")
+    run = mv("import", path)
+    assert run.exit_code == 0, run.stdout + run.stderr
+    assert "internal error" not in run.stdout + run.stderr
