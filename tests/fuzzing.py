@@ -193,7 +193,7 @@ def _mutate_value(value: Any, rng: random.Random) -> Any:
         where, node = rng.choice(nodes)
         kind = rng.randrange(6)
         if kind == 0 or not where:
-            new: Any = rng.choice(ODD_VALUES)
+            new: Any = _copy(rng.choice(ODD_VALUES))  # never the shared constant itself
         elif kind == 1:
             new = _deep(rng.choice([10, 150, 199, 201, 260]), rng)
         elif kind == 2 and isinstance(node, str):
@@ -481,7 +481,7 @@ def _save_bytes(item: Any, path: Path) -> None:
 
 def _save_files(item: Any, path: Path) -> None:
     files, _ = item
-    with zipfile.ZipFile(path.with_suffix(".zip"), "w") as archive:
+    with zipfile.ZipFile(path.parent / (path.name + ".zip"), "w") as archive:
         for name, data in files.items():
             archive.writestr(name, data)
 
@@ -642,7 +642,7 @@ def run_targets(seconds: float, seed: int, out: Path, jobs: int = 2) -> list[Rep
             else:
                 log_text = (out / f"{name}.log").read_text(errors="replace")
                 tail = "\n".join(log_text.splitlines()[-15:])
-                kept = out / f"{name}.current"
+                kept = next(out.glob(f"{name}.current*"), out / f"{name}.current")
                 reports.append(Report(name, 0, share, [
                     f"the process died (exit {process.returncode}); input kept in {kept}:\n{tail}"
                 ]))  # fmt: skip
