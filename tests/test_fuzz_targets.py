@@ -80,3 +80,26 @@ def test_fuzz_finds_an_internal_error(tmp_path: Path) -> None:
 
 def _broken(item: bytes, work: Path) -> None:
     raise KeyError("oops")
+
+
+def test_fuzz_finds_a_process_over_the_memory_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An input that takes the process's peak memory over the limit is a finding, and the
+    run stops there (the peak cannot come down)."""
+    monkeypatch.setattr(fuzzing, "MEMORY_LIMIT_MB", int(fuzzing.peak_rss_mb()) + 64)
+    fuzzing.targets()["greedy"] = fuzzing.Target(
+        "greedy", lambda rng: b"x", _greedy, fuzzing._save_bytes
+    )
+    try:
+        report = fuzzing.fuzz("greedy", 1, count=5, out=tmp_path, stop_at_first=False)
+    finally:
+        del fuzzing.targets()["greedy"]
+    assert report.inputs == 1
+    assert len(report.findings) == 1 and report.findings[0].startswith("memory: peak RSS")
+
+
+def _greedy(item: bytes, work: Path) -> None:
+    block = bytearray(256 << 20)
+    for at in range(0, len(block), 4096):  # touch every page: resident, not only reserved
+        block[at] = 1
