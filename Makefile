@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench clean system-deps
+.PHONY: run test lint bench fuzz clean system-deps
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
 # accelerator, venv support, the `age` CLI). Installed only when something is missing.
@@ -44,6 +44,23 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/validate.py
+
+# `fuzz` builds a copy of the package whose C extensions carry AddressSanitizer and
+# UndefinedBehaviorSanitizer (build/fuzz/src; the working tree's build is untouched), then runs
+# the seeded mutation fuzzer in tests/fuzzing.py over every target for FUZZ_SECONDS in all.
+# Any sanitizer report, internal error, C/Python disagreement or child over FUZZ_MEMORY_MB
+# fails it; the inputs are kept in build/fuzz/out.
+FUZZ_SECONDS ?= 600
+FUZZ_SEED ?= 1
+FUZZ_MEMORY_MB ?= 1024
+FUZZ_DIR := build/fuzz
+fuzz: $(STAMP)
+	$(BIN)/python tests/fuzzing.py --build-sanitized $(FUZZ_DIR)/src
+	LD_PRELOAD=$$(gcc -print-file-name=libasan.so) \
+	ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:quarantine_size_mb=32:malloc_context_size=10 \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	FUZZ_MEMORY_MB=$(FUZZ_MEMORY_MB) PYTHONPATH=$(FUZZ_DIR)/src \
+	$(BIN)/python tests/fuzzing.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --out $(FUZZ_DIR)/out
 
 clean:
 	rm -rf $(VENV) build src/*.egg-info src/memvault/*.so

@@ -19,6 +19,12 @@
  *       depth.  A parser that keeps one of several equal keys produces fewer
  *       members than the text has, which is how duplicates show up cheaply.
  *
+ *   nesting_scan(data, state, limit) -> (state, over)
+ *       How deep a JSON text nests, a chunk at a time, before anything parses
+ *       it: brackets outside strings are counted (O(1) state, no per-level
+ *       memory), so a reader refuses 100,000 levels before ijson or orjson
+ *       builds state for each of them.
+ *
  *   memory_run(...), checksum_runs(runs, update), index_facts(...)
  *       The hot loops of PAM memory-store validation (memvault.formats.pam
  *       .memory_pass): the per-memory checks for memories with nothing to
@@ -1696,6 +1702,86 @@ PyDoc_STRVAR(array_items_doc,
 "item, depth is its deepest nesting (a scalar 0, {} or [] 1, {\"a\":[1]} 2).");
 
 /* ======================================================================
+ * Part 2b: nesting depth, a chunk at a time
+ * ====================================================================== */
+
+/* state packs the scan between chunks: depth << 2 | in_string << 1 | escaped.
+   Closers beyond depth 0 are ignored (the parsers report such syntax errors). */
+static PyObject *
+py_nesting_scan(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    long long state;
+    Py_ssize_t limit;
+    if (!PyArg_ParseTuple(args, "y*Ln:nesting_scan", &view, &state, &limit)) {
+        return NULL;
+    }
+    if (state < 0 || limit < 0) {
+        PyBuffer_Release(&view);
+        PyErr_SetString(PyExc_ValueError, "state and limit must not be negative");
+        return NULL;
+    }
+    const unsigned char *p = (const unsigned char *)view.buf;
+    Py_ssize_t n = view.len;
+    long long depth = state >> 2;
+    int in_string = (int)((state >> 1) & 1);
+    int escaped = (int)(state & 1);
+    Py_ssize_t over = -1;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (in_string) {
+            if (escaped) {
+                escaped = 0;
+                i++;
+                continue;
+            }
+            /* memchr runs fast over text; a quote is escaped when an odd run of
+               backslashes precedes it (a run that starts at i at the earliest: one
+               left open by the previous chunk is the escaped flag, handled above) */
+            const unsigned char *q = memchr(p + i, '"', (size_t)(n - i));
+            Py_ssize_t end = q == NULL ? n : q - p;
+            Py_ssize_t run = 0;
+            while (end - run > i && p[end - run - 1] == '\\') {
+                run++;
+            }
+            if (q == NULL) {
+                escaped = (int)(run & 1);
+                i = n;
+            }
+            else {
+                in_string = (int)(run & 1); /* an escaped quote: still inside */
+                i = end + 1;
+            }
+            continue;
+        }
+        unsigned char c = p[i++];
+        if (c == '"') {
+            in_string = 1;
+        }
+        else if (c == '[' || c == '{') {
+            if (++depth > (long long)limit) {
+                over = i - 1;
+                break;
+            }
+        }
+        else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&view);
+    return Py_BuildValue("(Ln)", (depth << 2) | ((long long)in_string << 1) | escaped, over);
+}
+
+PyDoc_STRVAR(nesting_scan_doc,
+"nesting_scan(data, state, limit, /) -> (state, over)\n--\n\n"
+"Count the nesting of a JSON text over one more chunk: brackets outside\n"
+"strings.  state is 0 at the start of the text and what the previous call\n"
+"returned after (depth << 2 | in_string << 1 | escaped).  over is the offset\n"
+"in data of the bracket that opens level limit + 1, or -1.");
+
+/* ======================================================================
  * Part 3: the per-memory checks of PAM memory-store validation
  * ====================================================================== */
 
@@ -2706,6 +2792,7 @@ static PyMethodDef speedups_methods[] = {
     {"memory_run", (PyCFunction)(void (*)(void))py_memory_run, METH_FASTCALL, memory_run_doc},
     {"checksum_runs", (PyCFunction)py_checksum_runs, METH_VARARGS, checksum_runs_doc},
     {"index_facts", (PyCFunction)py_index_facts, METH_VARARGS, index_facts_doc},
+    {"nesting_scan", (PyCFunction)py_nesting_scan, METH_VARARGS, nesting_scan_doc},
     {NULL, NULL, 0, NULL},
 };
 

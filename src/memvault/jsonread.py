@@ -8,10 +8,12 @@ here with the file, the position and the rule — never a traceback.
 
 from __future__ import annotations
 
+import io
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import IO, Any, NamedTuple
 
 import orjson
 
@@ -33,11 +35,17 @@ _NOT_BRACKET_OR_QUOTE = bytes(b for b in range(256) if b not in b'[]{}"')
 #: jsonschema-rs) or 1024 (orjson.loads), so a limit well below them keeps every later step
 #: safe. Deeper input is refused here with the place it happens.
 MAX_DEPTH = 200
+#: Deepest nesting read from a provider export (or any file read as a stream). The importers
+#: put a provider's value at most a few levels deeper in the PAM documents memvault writes
+#: (Gemini: 3), so what `convert` writes of an export it accepts stays within MAX_DEPTH.
+STREAM_MAX_DEPTH = MAX_DEPTH - 8
 
 try:
     from memvault._speedups import member_count as _member_count
+    from memvault._speedups import nesting_scan as _c_nesting_scan
 except ImportError:  # pragma: no cover - the extension is part of every normal build
     _member_count = None
+    _c_nesting_scan = None
 _DEPTH_RULE = f"RFC 8259 §9 (nesting limit {MAX_DEPTH})"
 
 
@@ -371,3 +379,187 @@ def _first_invalid_utf8(raw: bytes | bytearray | memoryview) -> int | None:
     except UnicodeDecodeError as exc:
         return exc.start
     return None
+
+
+# -- nesting, bounded before anything parses ---------------------------------------------------
+#
+# ijson keeps state for every open level (its event prefixes grow with depth, so memory is
+# quadratic in it) and orjson/yajl recurse. Every JSON reader therefore sees its bytes through
+# `DepthBoundedReader` (sources.Entry.stream does it) or `check_nesting`: a byte scan with O(1)
+# state that stops at the first bracket opening level MAX_DEPTH + 1.
+
+#: Outside a string: a run of bytes that are neither a quote nor a bracket.
+_PLAIN = re.compile(rb'[^"\[\]{}]*+')
+#: Inside a string: a run up to (not including) its closing quote or a final lone backslash.
+_STRING_BODY = re.compile(rb'(?:[^"\\]++|\\.)*+', re.S)
+
+
+def nesting_scan_py(
+    data: bytes | bytearray | memoryview, state: int, limit: int
+) -> tuple[int, int]:
+    """The pure-Python twin of the C `nesting_scan` (same state, same answers; the fuzzer
+    compares them). `state` packs depth << 2 | in_string << 1 | escaped; returns the new state
+    and the offset of the bracket opening level `limit` + 1, or -1."""
+    data = bytes(data)
+    depth, in_string, escaped = state >> 2, (state >> 1) & 1, state & 1
+    pos, size = 0, len(data)
+    while pos < size:
+        if in_string:
+            if escaped:
+                escaped, pos = 0, pos + 1
+                continue
+            match = _STRING_BODY.match(data, pos)
+            pos = match.end() if match else pos
+            if pos >= size:
+                break
+            if data[pos] == 0x5C:  # a backslash that is the chunk's last byte
+                escaped = 1
+            else:
+                in_string = 0
+            pos += 1
+            continue
+        match = _PLAIN.match(data, pos)
+        pos = match.end() if match else pos
+        if pos >= size:
+            break
+        char = data[pos]
+        if char == 0x22:
+            in_string = 1
+        elif char in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return depth << 2 | in_string << 1 | escaped, pos
+        elif depth:
+            depth -= 1
+        pos += 1
+    return depth << 2 | in_string << 1 | escaped, -1
+
+
+nesting_scan: Callable[[Any, int, int], tuple[int, int]] = (
+    _c_nesting_scan if _c_nesting_scan is not None else nesting_scan_py
+)
+
+#: A nesting error names the path of the value too deep only when the bytes before it are
+#: at most this many (they are walked again, in Python, to find it).
+PATH_SEARCH_BYTES = 32 << 20
+_PATH_STEPS_SHOWN = 12
+
+
+def nesting_error(
+    file: str, offset: int, prefix: bytes | None = None, *, limit: int = MAX_DEPTH
+) -> JSONDocumentError:
+    """The error for a text whose bracket at `offset` opens level `limit` + 1; with the
+    text's first `offset` bytes (`prefix`), it names the record and member it is in."""
+    path = path_at(prefix, offset) if prefix is not None else None
+    where = f" in {path}" if path else ""
+    return JSONDocumentError(
+        file,
+        f"nesting is deeper than {limit} levels{where}",
+        offset,
+        f"RFC 8259 §9 (nesting limit {limit})",
+        "json-depth",
+        None,
+        path,
+    )
+
+
+def check_nesting(buf: Any, file: str, *, limit: int = MAX_DEPTH, step: int = 1 << 22) -> None:
+    """Refuse a whole text (bytes or a mapped file) nested deeper than `limit`, in bounded
+    steps and before any parser sees it."""
+    state, pos, size = 0, 0, len(buf)
+    while pos < size:
+        chunk = buf[pos : pos + step]
+        state, over = nesting_scan(chunk, state, limit)
+        if over >= 0:
+            at = pos + over
+            prefix = bytes(buf[:at]) if at <= PATH_SEARCH_BYTES else None
+            raise nesting_error(file, at, prefix, limit=limit)
+        pos += len(chunk)
+
+
+def path_at(data: bytes, offset: int) -> str:
+    """The JSON path of the value that starts at `offset` of a text (`data` holds at least the
+    text before it), e.g. ``$[3].mapping.node.message.metadata[0][0]…(+190 levels)``: the
+    record (the top-level item) and the member are named, a long run of nesting shortened."""
+    steps: list[str] = []
+    # one frame per open container: [is_object, array index, last key, expecting a key]
+    stack: list[list[Any]] = []
+    for match in _TOKEN.finditer(data, 0, offset):
+        token = match.group()
+        char = token[:1]
+        top = stack[-1] if stack else None
+        if char == b'"':
+            if top is not None and top[0] and top[3]:
+                try:
+                    top[2] = json.loads(token)
+                except ValueError:
+                    top[2] = token.decode("utf-8", "replace").strip('"')
+                top[3] = False
+        elif char in (b"{", b"["):
+            if top is not None:
+                steps.append(member_path(top[2]) if top[0] else f"[{top[1]}]")
+            stack.append([char == b"{", 0, "", True])
+        elif char in (b"}", b"]"):
+            if stack:
+                stack.pop()
+                if steps:
+                    steps.pop()
+        elif top is not None:  # ','
+            if top[0]:
+                top[3] = True
+            else:
+                top[1] += 1
+    top = stack[-1] if stack else None
+    if top is not None:
+        steps.append(member_path(top[2]) if top[0] else f"[{top[1]}]")
+    if len(steps) > _PATH_STEPS_SHOWN:
+        hidden = len(steps) - _PATH_STEPS_SHOWN
+        return "$" + "".join(steps[:_PATH_STEPS_SHOWN]) + f"…(+{hidden} levels)"
+    return "$" + "".join(steps)
+
+
+class DepthBoundedReader(io.RawIOBase):
+    """A binary stream that hands its bytes on only once they are known to nest no deeper
+    than `limit`. At the first bracket too deep it ends: the bytes before it are the last it
+    gives, then it reports end of file and keeps the JSONDocumentError of `nesting_error` in
+    `error` (without the path: the owner may read the prefix again to name it). A parser
+    then fails on a truncated text, and the owner of the stream raises `error` instead;
+    a sniffer that reads only a head still gets the bytes before the deep part.
+
+    Only a text that starts like JSON (its first byte after a byte order mark and whitespace
+    is ``{`` or ``[``) is counted: a CSV, a text file or an image passes through untouched.
+    """
+
+    def __init__(self, raw: IO[bytes], file: str, *, limit: int = MAX_DEPTH) -> None:
+        super().__init__()
+        self._raw = raw
+        self._file = file
+        self._limit = limit
+        self._state = 0
+        self._offset = 0
+        self._mode: bool | None = None  # None until the first significant byte is seen
+        self.error: JSONDocumentError | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.error is not None:
+            return 0
+        view = memoryview(buffer).cast("B")
+        data = self._raw.read(len(view))
+        if not data:
+            return 0
+        if self._mode is None:
+            head = data[3:] if self._offset == 0 and data[:3] == _UTF8_BOM else data
+            first = head.lstrip(_WHITESPACE)[:1]
+            if first:
+                self._mode = first in (b"{", b"[")
+        if self._mode is not False:
+            self._state, over = nesting_scan(data, self._state, self._limit)
+            if over >= 0:
+                self.error = nesting_error(self._file, self._offset + over, limit=self._limit)
+                data = data[:over]
+        view[: len(data)] = data
+        self._offset += len(data)
+        return len(data)

@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any, Final
 
+from memvault import jsonread
+
 #: Limits for archive entries. A real export with a million memories is about 1 GiB.
 MAX_ENTRY_BYTES: Final = 4 << 30
 MAX_TOTAL_BYTES: Final = 16 << 30
@@ -121,7 +123,40 @@ class Entry:
     def stream(self) -> Iterator[IO[bytes]]:
         """The entry as a binary file object read incrementally (for inputs of gigabytes):
         memory stays bounded. A zip member that expands past its declared size raises
-        SourceError (code ``zip-bomb``) from `read`."""
+        SourceError (code ``zip-bomb``) from `read`. A JSON text nested deeper than
+        `jsonread.STREAM_MAX_DEPTH` ends before the bracket too deep, so no parser ever builds state
+        for more levels than that; the error its reader then raises is replaced by
+        SourceError (code ``json-depth``, naming the record and member)."""
+        with self._raw_stream() as raw:
+            bounded = jsonread.DepthBoundedReader(
+                raw, self.display, limit=jsonread.STREAM_MAX_DEPTH
+            )
+            try:
+                yield io.BufferedReader(bounded, 1 << 16)
+            except Exception:
+                # the reader saw a truncated text and failed on it: the depth is the cause
+                if bounded.error is not None and bounded.error.offset is not None:
+                    raise self._nesting_error(bounded.error.offset) from None
+                raise
+
+    def _nesting_error(self, offset: int) -> SourceError:
+        """The too-deep error with the path of the value named: the bytes before it are
+        read again (when there are not too many)."""
+        prefix = None
+        if offset <= jsonread.PATH_SEARCH_BYTES:
+            try:
+                with self._raw_stream() as again:
+                    prefix = again.read(offset)
+            except SourceError:
+                prefix = None
+        error = jsonread.nesting_error(
+            self.display, offset, prefix, limit=jsonread.STREAM_MAX_DEPTH
+        )
+        return SourceError(self.display, f"{error.message} at byte {offset} ({error.rule})",
+                           code="json-depth")  # fmt: skip
+
+    @contextmanager
+    def _raw_stream(self) -> Iterator[IO[bytes]]:
         if self._data is not None:
             yield io.BytesIO(self._data)
             return

@@ -536,6 +536,10 @@ typedef struct {
 static int
 put(Buf *b, const void *bytes, Py_ssize_t size)
 {
+    /* Nothing to copy (an empty run before an escape, say) may meet a buffer not yet
+       allocated: memcpy with a null pointer is undefined even for zero bytes. */
+    if (size <= 0)
+        return OK;
     if (b->len + size > b->cap) {
         Py_ssize_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + size)

@@ -172,7 +172,7 @@ def _records(entry: Entry, what: str, progress: Progress) -> Iterator[tuple[int,
             for item in ijson.items(Rejoined(head, stream), prefix, use_float=True):
                 yield index, item
                 index += 1
-        except ijson.JSONError as exc:
+        except (ijson.JSONError, UnicodeDecodeError) as exc:
             raise ImportFormatError(
                 entry.display, f"not valid JSON (after {what} {index}): {json_reason(exc)}"
             ) from None

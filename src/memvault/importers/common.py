@@ -117,6 +117,8 @@ def iso_field(record: Mapping[str, Any], key: str, where: str) -> datetime | Non
 def json_reason(exc: Exception) -> str:
     """A JSON parser's message, first line only (yajl adds a drawing of where it stopped,
     and gives its message as bytes: shown as text, not as a bytes literal)."""
+    if isinstance(exc, UnicodeDecodeError):  # its first argument is only the codec's name
+        return f"invalid UTF-8 ({exc.reason}; RFC 8259 §8.1)"
     detail = exc.args[0] if exc.args else exc
     if isinstance(detail, bytes):
         detail = detail.decode("utf-8", "replace")

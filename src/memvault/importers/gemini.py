@@ -42,6 +42,7 @@ from urllib.parse import unquote, urlsplit
 import ijson
 import orjson
 
+from memvault import jsonread
 from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
@@ -225,7 +226,7 @@ def _events(entry: Entry, progress: Progress | None = None) -> Iterator[tuple[in
             try:
                 for ordinal, event in enumerate(ijson.items(reader, "item", use_float=True)):
                     yield ordinal, event
-            except ijson.JSONError as exc:
+            except (ijson.JSONError, UnicodeDecodeError) as exc:
                 raise ImportFormatError(
                     f"{entry.display}: event {ordinal + 1}", f"not valid JSON ({json_reason(exc)})"
                 ) from None
@@ -290,7 +291,11 @@ def _conversation_id(event: dict[str, Any], where: str) -> str | None:
         return None
     if not isinstance(url, str):
         raise ImportFormatError(where, f"field 'titleUrl': expected a string, got {kind(url)}")
-    parts = [p for p in urlsplit(url).path.split("/") if p]
+    try:
+        path = urlsplit(url).path
+    except ValueError:  # not a URL (an unclosed IPv6 bracket, say): it names no conversation
+        return None
+    parts = [p for p in path.split("/") if p]
     # https://gemini.google.com/app/<id> or …/app/c/<id> (Bard: …/chat/<id>); a bare …/app
     # names no conversation
     anchor = next((p for p in parts if p in ("app", "chat")), None)
@@ -505,7 +510,11 @@ def _interaction_turns(interactions: Any, where: str) -> list[_Turn]:
 
 def _embedded_text(value: str) -> str:
     """The text of a request/response JSON string: its ``text`` members in order, else every
-    string in it; a string that is not JSON is the text itself."""
+    string in it; a string that is not JSON, or nested deeper than the export may be
+    (RFC 8259 §9; parsing it would recurse that deep), is the text itself."""
+    encoded = value.encode("utf-8", "surrogatepass")
+    if jsonread.nesting_scan(encoded, 0, jsonread.STREAM_MAX_DEPTH)[1] >= 0:
+        return value
     try:
         parsed = json.loads(value)
     except ValueError:

@@ -217,7 +217,7 @@ def _top_level(
                         break
                     yield key, index, _build(item_event, item_value, events)
                     index += 1
-        except ijson.JSONError as exc:
+        except (ijson.JSONError, UnicodeDecodeError) as exc:
             raise ImportFormatError(
                 entry.display,
                 f"not valid JSON (in {section}, after record {index}): {json_reason(exc)}",

@@ -20,6 +20,7 @@ so converting between the forms keeps the checksum.
 from __future__ import annotations
 
 import io
+import json
 import os
 import shutil
 import tempfile
@@ -48,6 +49,7 @@ from memvault.formats.aimem.validate import (
     is_checksum,
 )
 from memvault.jsonread import JSONDocumentError
+from memvault.sources import SourceError
 
 __all__ = [
     "ARRAY_OF",
@@ -130,9 +132,26 @@ class _IntegerOverflow(BundleError):
 #: ijson's yajl2 C backend, and its pure-Python one that reads integers of any size.
 _FAST: Final[Any] = ijson
 _EXACT: Final[Any] = ijson.get_backend("python")
+#: What the backends raise for bad input: ijson's errors, UnicodeDecodeError for bytes that are
+#: not UTF-8 in a string, and json.JSONDecodeError from the Python backend's string decoding
+#: (a raw control character, say).
+_PARSE_ERRORS: Final = (ijson.JSONError, UnicodeDecodeError, json.JSONDecodeError)
 
 
 def _json_error(exc: Exception, file: str, fast: bool = False) -> BundleError:
+    if isinstance(exc, UnicodeDecodeError):  # ijson's Python backend decodes as it reads
+        bad = exc.object[exc.start : exc.start + 1].hex().upper()
+        reason = f"invalid UTF-8 (byte 0x{bad} cannot appear here)"
+        return BundleError(
+            [
+                _problem(
+                    "not-utf8",
+                    f"the bundle is not UTF-8 text: {reason}",
+                    file,
+                    section="RFC 8259 §8.1",
+                )
+            ]
+        )
     message = _ijson_message(exc)
     if fast and "integer overflow" in message:
         return _IntegerOverflow(file, message)
@@ -230,12 +249,12 @@ def sniff_stream(fh: IO[bytes]) -> Form | None:
         for backend in (_FAST, _EXACT):
             fh.seek(start)
             try:
-                return _sniff_json(backend.basic_parse(fh))
+                return _sniff_json(backend.basic_parse(_bounded(fh)))
             except ijson.JSONError as exc:
                 if "integer overflow" not in _ijson_message(exc):
                     return None
         return None
-    except (OSError, ijson.JSONError, ValueError):
+    except (OSError, ijson.JSONError, ValueError, JSONDocumentError, SourceError):
         return None
 
 
@@ -244,8 +263,8 @@ def is_bundle_stream(fh: IO[bytes]) -> bool:
     first JSON object (the bundle, or the NDJSON envelope line) has an AIMEM ``format``. Reads
     up to that member only; never raises for bad input."""
     try:
-        return _sniff_json(_FAST.basic_parse(fh)) is not None
-    except (OSError, ijson.JSONError, ValueError):
+        return _sniff_json(_FAST.basic_parse(_bounded(fh))) is not None
+    except (OSError, ijson.JSONError, ValueError, JSONDocumentError, SourceError):
         return False
 
 
@@ -266,6 +285,32 @@ def is_envelope(members: Mapping[str, Any]) -> bool:
     if members.get("format") in FORMATS:
         return True
     return len(ENVELOPE_MEMBERS.intersection(members)) >= ENVELOPE_QUORUM
+
+
+def _check_nesting(fh: IO[bytes], file: str) -> None:
+    """Refuse a bundle nested deeper than jsonread.MAX_DEPTH before any pass parses it: one
+    scan with constant state (ijson's grows with the square of the depth)."""
+    fh.seek(0)
+    state, offset = 0, 0
+    while chunk := fh.read(1 << 20):
+        state, over = jsonread.nesting_scan(chunk, state, jsonread.MAX_DEPTH)
+        if over >= 0:
+            at = offset + over
+            prefix = None
+            if at <= jsonread.PATH_SEARCH_BYTES:
+                fh.seek(0)
+                prefix = fh.read(at)
+            error = jsonread.nesting_error(file, at, prefix)
+            message = f"{error.message} at byte {at}"  # names the JSON path of the value
+            raise BundleError([_problem("json-depth", message, file, section=error.rule)])
+        offset += len(chunk)
+    fh.seek(0)
+
+
+def _bounded(fh: IO[bytes], file: str = "") -> IO[bytes]:
+    """`fh` as ijson may read it: a text nested deeper than jsonread.MAX_DEPTH stops at the
+    first bracket too deep (ijson's state grows with the square of the depth)."""
+    return io.BufferedReader(jsonread.DepthBoundedReader(fh, file), 1 << 16)
 
 
 def _sniff_json(events: Iterator[Any]) -> Form | None:
@@ -460,7 +505,7 @@ class BundleReader:
                     self.envelope[key] = as_doubles(self._build(prefix, event, value, events))
             for _ in events:  # reach the end so trailing garbage is reported
                 pass
-        except ijson.JSONError as exc:
+        except _PARSE_ERRORS as exc:
             raise _json_error(exc, self.file, self._json is _FAST) from None
         except StopIteration:
             raise BundleError(
@@ -550,7 +595,7 @@ class BundleReader:
         self._fh.seek(0)
         try:
             yield from self._json.items(self._fh, array + ".item", use_float=True)
-        except ijson.JSONError as exc:
+        except _PARSE_ERRORS as exc:
             raise _json_error(exc, self.file, self._json is _FAST) from None
 
     # -------------------------------------------------------------------------- NDJSON
@@ -921,6 +966,7 @@ def open_bundle(
                 what = "empty" if not head.strip() else "not a JSON object"
                 raise BundleError([_problem("not-an-object", f"the bundle is {what}", file)])
             form = detected
+        _check_nesting(fh, file)
         reader = BundleReader(fh, file, form, owned)
         reader._verify()
         return reader
