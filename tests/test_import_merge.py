@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -482,3 +483,64 @@ def test_memory_text_a_shorter_list_removes_no_memory(home: Path, tmp_path: Path
         summary = ok("import", source, "--from", "memory-text", "--json").json()
         assert summary["memories"]["new"] == summary["memories"]["reinforced"] == 0
         assert ok("list", "--json").json() == memories
+
+
+# -- PAM imports: the same rule ---------------------------------------------------------------
+
+
+def _pam_export(tmp_path: Path, name: str) -> Path:
+    ok("export", "-o", tmp_path / name)
+    return tmp_path / name
+
+
+def _conversation_files(directory: Path) -> dict[str, int]:
+    """Each exported conversation file and its number of messages."""
+    return {
+        path.name: len(json.loads(path.read_text("utf-8"))["messages"])
+        for path in sorted((directory / "conversations").iterdir())
+    }
+
+
+def _fresh_export_id(store: Path, target: Path) -> Path:
+    """The memory-store alone, as another export (a new export_id: not known to the vault)."""
+    doc = json.loads(store.read_text("utf-8"))
+    doc["export_id"] = "0b7c1f7e-3d4a-4c55-9a1e-2f6d8b9c0a11"
+    target.write_text(json.dumps(doc), "utf-8")
+    return target
+
+
+def test_pam_16_3_a_memory_store_without_its_conversation_files_keeps_the_vaults_conversations(
+    home: Path, tmp_path: Path
+) -> None:
+    """A PAM memory-store imported alone lists the conversations in its index but carries none
+    of their files: the vault's conversation documents stay whole (it once replaced each with
+    an empty document, so the next export wrote no conversation at all)."""
+    ok("init")
+    ok("import", write_zip(chatgpt.export(seed=3, count=8), tmp_path / "chatgpt.zip"))
+    before = _conversation_files(_pam_export(tmp_path, "before"))
+    alone = _fresh_export_id(tmp_path / "before" / "memory-store.json", tmp_path / "alone.json")
+    summary = ok("import", alone, "--json").json()
+    assert summary["conversations"] == 0  # nothing the vault did not hold
+    assert _conversation_files(_pam_export(tmp_path, "after")) == before
+
+
+def test_pam_16_3_an_older_pam_export_keeps_the_newer_messages(home: Path, tmp_path: Path) -> None:
+    """An older PAM export of a conversation (fewer messages) imported after a newer one
+    leaves every message the vault holds; the same export imported back is unchanged."""
+    ok("init")
+    ok("import", write_zip(chatgpt.export(seed=3, count=8), tmp_path / "chatgpt.zip"))
+    full = _pam_export(tmp_path, "full")
+    before = _conversation_files(full)
+    older = tmp_path / "older"
+    shutil.copytree(full, older)
+    _fresh_export_id(full / "memory-store.json", older / "memory-store.json")
+    name = max(before, key=lambda n: before[n])
+    doc = json.loads((older / "conversations" / name).read_text("utf-8"))
+    kept = doc["messages"][: len(doc["messages"]) // 2]
+    kept_ids = {m["id"] for m in kept}
+    for message in kept:
+        message["children_ids"] = [c for c in message["children_ids"] if c in kept_ids]
+    doc["messages"] = kept
+    (older / "conversations" / name).write_text(json.dumps(doc), "utf-8")
+    ok("import", older, "--allow-unverified")
+    assert _conversation_files(_pam_export(tmp_path, "after")) == before

@@ -38,6 +38,7 @@ from typing import Any, Final
 from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
+from memvault.conversation_merge import IGNORED, merge_conversation
 from memvault.errors import VaultError
 from memvault.findings import SIGNATURE_WARNING, Finding, counted, errors_text
 from memvault.formats.pam import reader
@@ -584,6 +585,65 @@ def _strip_memory(document: dict[str, Any]) -> None:
         provenance["platform_user_id"] = None
 
 
+#: Index entry members the stored columns already hold (compared and merged as columns).
+_COLUMN_MEMBERS: Final = frozenset({"platform", "title", "temporal", "message_count"})
+
+
+def _index_extras(conversation: StoredConversation) -> dict[str, Any]:
+    """What an index entry adds beyond the columns; a file reference names where the
+    document was in the export, not data."""
+    return {
+        k: v
+        for k, v in conversation.extra_index.items()
+        if k not in _COLUMN_MEMBERS
+        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
+    }
+
+
+def _same_canonical(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """The same document in canonical form, the moment of its import aside: what memvault
+    exported comes back as RFC 8785 text, where a stored 1.0 reads as 1."""
+    return jcs_dumps({k: v for k, v in a.items() if k not in IGNORED}) == jcs_dumps(
+        {k: v for k, v in b.items() if k not in IGNORED}
+    )
+
+
+def _same_index(stored: StoredConversation, incoming: StoredConversation) -> bool:
+    """Whether an incoming index entry adds nothing to the stored conversation's row."""
+    return all(
+        value in (None, getattr(stored, name))
+        for name, value in (
+            ("title", incoming.title),
+            ("created_at", incoming.created_at),
+            ("updated_at", incoming.updated_at),
+        )
+    ) and all(stored.extra_index.get(k) == v for k, v in _index_extras(incoming).items())
+
+
+def _merged_row(
+    stored: StoredConversation, incoming: StoredConversation, document: dict[str, Any]
+) -> StoredConversation:
+    """The stored conversation with what an incoming one adds: its merged document, and its
+    index columns where the incoming ones say something (a null or missing one keeps the
+    stored value). The message count is the merged document's."""
+    messages = document.get("messages")
+    extras = {k: v for k, v in stored.extra_index.items() if k != "message_count"}
+    return StoredConversation(
+        id=stored.id,
+        platform=stored.platform,
+        document=document,
+        title=incoming.title if incoming.title is not None else stored.title,
+        created_at=incoming.created_at or stored.created_at,
+        updated_at=incoming.updated_at or stored.updated_at,
+        message_count=(
+            len(messages)
+            if isinstance(messages, list) and messages
+            else max(stored.message_count, incoming.message_count)
+        ),
+        extra_index={**extras, **_index_extras(incoming)},
+    )
+
+
 def _strip_conversation(document: dict[str, Any]) -> None:
     """§21.3: no provider account id in a shared export."""
     provider = document.get("provider")
@@ -1072,8 +1132,17 @@ class _Importer:
             message_count=count,
             extra_index=extra,
         )
-        # What Vault.put_conversation does, with the audit entries batched (an export may
+        # What Vault.put_conversations does, with the audit entries batched (an export may
         # hold tens of thousands of conversations). The validator checked the platform.
+        stored = self.store.get_conversation(cid)
+        if stored is not None:
+            # The vault is the archive: an export that knows less (an index entry without its
+            # file, an older copy) never takes away what the vault holds.
+            merged = merge_conversation(stored.document, conversation.document)
+            unchanged = not merged.changed or _same_canonical(stored.document, merged.document)
+            if unchanged and _same_index(stored, conversation):
+                return
+            conversation = _merged_row(stored, conversation, merged.document)
         if self.store.put_conversation(conversation):
             self.audit.append(conversation_entry(conversation, self.actor))
             self.result.conversations += 1
