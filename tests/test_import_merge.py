@@ -544,3 +544,29 @@ def test_pam_16_3_an_older_pam_export_keeps_the_newer_messages(home: Path, tmp_p
     (older / "conversations" / name).write_text(json.dumps(doc), "utf-8")
     ok("import", older, "--allow-unverified")
     assert _conversation_files(_pam_export(tmp_path, "after")) == before
+
+
+def test_copilot_a_source_without_a_chats_first_messages_finds_the_chat_by_its_messages(
+    tmp_path: Path,
+) -> None:
+    """Copilot's export names no conversation: the importer names a chat by its name and first
+    message. An activity history that lacks a chat's first two messages named it otherwise,
+    and the vault kept the chat twice, its later messages in both. The chat is now found by
+    the messages the vault already holds (same platform and title), whichever comes first."""
+    files = copilot.export()
+    text = files["copilot-activity-history.csv"].decode("utf-8-sig")
+    header, *rows = text.splitlines(keepends=True)
+    assert rows[0].startswith("Receitas vegetarianas,") and rows[1].startswith("Receitas")
+    later = tmp_path / "later"
+    later.mkdir()
+    (later / "copilot-activity-history.csv").write_text(header + "".join(rows[2:]), "utf-8")
+    folder = write_folder(files, tmp_path / "folder")
+    for order in ((folder, later / "copilot-activity-history.csv"), (later, folder)):
+        with make_vault(tmp_path / f"v-{order[0].name}") as vault:
+            for source in order:
+                run_import(vault, source)
+            chats = [c for c in vault.conversations() if c.title == "Receitas vegetarianas"]
+            assert len(chats) == 1, [c.id for c in chats]
+            ids = [m["id"] for c in vault.conversations() for m in c.document["messages"]]
+            assert len(ids) == len(set(ids))  # no message kept twice
+            assert len(chats[0].document["messages"]) == 4

@@ -20,7 +20,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from memvault.sources import Target
 
@@ -143,6 +143,11 @@ class Importer(ABC):
     """One provider's export format."""
 
     id: ImporterId
+    #: True when the export names no conversation and the importer derives a conversation's
+    #: id from its content (Copilot: the chat's name and first message): a source lacking a
+    #: chat's first messages then names it otherwise, and the import finds it by its
+    #: messages instead (`importers/same_chat.py`).
+    conversation_ids_from_content: ClassVar[bool] = False
 
     @abstractmethod
     def sniff(self, target: Target) -> bool:

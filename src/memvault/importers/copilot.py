@@ -99,6 +99,7 @@ _KNOWN_FILES: Final = frozenset(
 
 class CopilotImporter(Importer):
     id = ImporterId(PROVIDER, "2026.11.1")
+    conversation_ids_from_content = True
 
     def sniff(self, target: Target) -> bool:
         if any(_basename(e.name) in _KNOWN_FILES for e in target.entries):

@@ -31,6 +31,7 @@ from memvault.importers.base import (
 )
 from memvault.importers.legacy_ids import LegacyIds
 from memvault.importers.pipe import default_readers, reader_processes
+from memvault.importers.same_chat import SameChat
 from memvault.model import Memory
 from memvault.sources import Target
 from memvault.store.base import StoredConversation
@@ -207,9 +208,12 @@ def store_records(
     *,
     on_conversation: Callable[[int], None] | None = None,
     actor: str = IMPORT_ACTOR,
+    same_chat: bool = False,
 ) -> IngestResult:
     """Store records in ONE transaction (all or nothing); counts go into `result`.
-    A conversation may come ready to store (`StoredConversation`, from `reader_process`)."""
+    A conversation may come ready to store (`StoredConversation`, from `reader_process`).
+    With `same_chat` (`Importer.conversation_ids_from_content`) a new conversation whose
+    messages the vault holds under another id of the same title takes that id."""
     memories: list[Mapping[str, Any]] = []
     batch: list[StoredConversation] = []
     seen = 0
@@ -217,9 +221,15 @@ def store_records(
     # platforms are the ones absent from the source.
     held: dict[str, set[str]] = {}
     legacy = LegacyIds(vault)
+    found = SameChat(vault, legacy.adopted) if same_chat else None
 
     def flush() -> None:
-        for put in vault.put_conversations(legacy.conversations(batch), actor=actor):
+        named = legacy.conversations(batch)
+        if found is not None:
+            named = found.conversations(named)
+        for conversation in named:
+            held.setdefault(conversation.platform, set()).add(conversation.id)
+        for put in vault.put_conversations(named, actor=actor):
             if put.outcome == "new":
                 result.conversations_new += 1
             elif put.outcome == "updated":
@@ -237,7 +247,6 @@ def store_records(
                     stored(record.document) if isinstance(record, ImportedConversation) else record
                 )
                 result.messages_total += conversation.message_count
-                held.setdefault(conversation.platform, set()).add(conversation.id)
                 batch.append(conversation)
                 seen += 1
                 if on_conversation is not None:
@@ -289,7 +298,14 @@ def ingest(
         readers = default_readers()
     if readers > 0:
         with reader_processes(importer, target, context, readers) as records:
-            store_records(vault, records, result, on_conversation=on_conversation, actor=actor)
+            store_records(
+                vault,
+                records,
+                result,
+                on_conversation=on_conversation,
+                actor=actor,
+                same_chat=importer.conversation_ids_from_content,
+            )
     else:
         store_records(
             vault,
@@ -297,6 +313,7 @@ def ingest(
             result,
             on_conversation=on_conversation,
             actor=actor,
+            same_chat=importer.conversation_ids_from_content,
         )
     result.warnings.extend(context.warnings)
     return result

@@ -333,6 +333,14 @@ class Store(ABC):
         """How many conversations are stored (of `platform` only, when given)."""
 
     @abstractmethod
+    def conversation_ids(self, ids: Iterable[str]) -> set[str]:
+        """Which of `ids` are stored conversations."""
+
+    @abstractmethod
+    def conversation_ids_titled(self, platform: str, title: str) -> list[str]:
+        """The ids of the stored conversations of `platform` with this title, in id order."""
+
+    @abstractmethod
     def put_embedding(self, embedding: StoredEmbedding) -> None: ...
 
     @abstractmethod

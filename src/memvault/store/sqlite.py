@@ -1391,6 +1391,13 @@ class SQLiteStore(Store):
             found.update(str(row[0]) for row in rows)
         return found
 
+    def conversation_ids_titled(self, platform: str, title: str) -> list[str]:
+        rows = self._all(
+            "SELECT id FROM conversations WHERE platform = ? AND title = ? ORDER BY id",
+            (platform, title),
+        )
+        return [str(row[0]) for row in rows]
+
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
         """Insert conversations known to be absent (`conversation_ids`): one statement for
         the batch, no read-back; a present id fails the transaction."""
