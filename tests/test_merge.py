@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import CliOutcome
@@ -357,6 +357,9 @@ def apply(h: History, op: Op, counter: list[int]) -> None:
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(before=ops, between=ops, after=ops)
+# A conversation retitled between two deltas: the receiver's merge once kept the first
+# delta's title in the index entry it exports.
+@example(before=[], between=[("conversation", 0, 0, 0)], after=[("conversation", 0, 1, 0)])
 def test_any_history_merges_to_the_full_export(
     tmp_path_factory: pytest.TempPathFactory, before: list[Op], between: list[Op], after: list[Op]
 ) -> None:

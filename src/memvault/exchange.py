@@ -627,7 +627,15 @@ def _merged_row(
     index columns where the incoming ones say something (a null or missing one keeps the
     stored value). The message count is the merged document's."""
     messages = document.get("messages")
-    extras = {k: v for k, v in stored.extra_index.items() if k != "message_count"}
+    # The entry's own members come from the incoming entry where it has them (the export
+    # writes them over the columns); the count is the merged document's.
+    extras = {k: v for k, v in stored.extra_index.items() if k not in _COLUMN_MEMBERS}
+    incoming_extras = {
+        k: v
+        for k, v in incoming.extra_index.items()
+        if k != "message_count"
+        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
+    }
     return StoredConversation(
         id=stored.id,
         platform=stored.platform,
@@ -640,7 +648,7 @@ def _merged_row(
             if isinstance(messages, list) and messages
             else max(stored.message_count, incoming.message_count)
         ),
-        extra_index={**extras, **_index_extras(incoming)},
+        extra_index={**extras, **incoming_extras},
     )
 
 
