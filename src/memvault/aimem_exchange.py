@@ -194,6 +194,8 @@ def import_bundle(
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
     rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
+    As an agent `actor`, a chunk that would change a memory the agent may not write refuses
+    the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
     moment = utc_moment(now)
     if isinstance(source, LocatedBundle):

@@ -722,7 +722,9 @@ def export_vault(
     `exportable: false` are never written, nor relations touching them (§21.1);
     `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
     `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
-    Raises ExportError (nothing is left at the target).
+    As an agent `actor`: only the memories it may read, the relations between them, no
+    conversations, and never a delta (docs/access.md). Raises ExportError (nothing is left at
+    the target), AccessDenied.
     """
     if format not in EXPORT_FORMATS:
         raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
@@ -872,7 +874,9 @@ def import_into_vault(
     findings), and so is a signed one whose signature does not verify, unless
     `allow_unverified`. An incremental export must apply to an export this vault made or imported
     (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
-    imported does nothing. Rules: docs/exchange.md, "Import".
+    imported does nothing. Rules: docs/exchange.md, "Import". As an agent `actor` it creates
+    memories and changes only those the agent may write; anything else refuses it whole
+    (AccessDenied, nothing applied; docs/access.md).
     """
     hooks = hooks or ImportHooks()
     path = Path(source)
