@@ -152,6 +152,7 @@ def test_pam_9_agent_import_cannot_overwrite_a_private_memory(
     # The owner's import of the same file is unchanged: it updates.
     result = import_into_vault(vault, source, now=LATER)
     assert result.updated == 1 and vault.get(private.id).content == "overwritten"
+    assert vault.verify_audit().ok  # the refused import left the audit chain whole
 
 
 def test_pam_9_agent_import_cannot_retract_a_memory_it_may_only_read(
