@@ -25,10 +25,11 @@ from typing import Any, Final, Literal
 
 import orjson
 
+from memvault.access import require_change, require_relation_between, require_stored
 from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
-from memvault.errors import InvalidInput
+from memvault.errors import AccessDenied, InvalidInput
 from memvault.exchange import (
     SIGNATURE_WARNING,
     ExportError,
@@ -193,6 +194,8 @@ def import_bundle(
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
     rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
+    As an agent `actor`, a chunk that would change a memory the agent may not write refuses
+    the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
     moment = utc_moment(now)
     if isinstance(source, LocatedBundle):
@@ -228,6 +231,9 @@ def import_bundle(
             importer.run(signature_entry, strict)
         except BundleError as exc:
             raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
+        except AccessDenied as exc:
+            # One transaction: the first memory the agent may not change refuses it all.
+            raise AccessDenied(f"{shown} was not imported, nothing was applied: {exc}") from None
     return result
 
 
@@ -557,6 +563,7 @@ class _Importer:
                         f"active memory {twin.memory.id} (PAM §6: one active memory per fact)",
                     )
                     return
+        require_change(current, updated, self.actor)
         self.store.update_memory(StoredMemory(updated, decay_anchor_of(updated)))
         self.store.set_meta(CHUNK_META + updated.id, digest)
         details: dict[str, Any] = {"via": "aimem", "chunk": chunk["id"]}
@@ -606,6 +613,7 @@ class _Importer:
         )
         if self.store.get_embedding(memory_id) == stored:
             return
+        require_stored(self.store, memory_id, self.actor, "write", "embed")
         if memory is None:
             found = self.store.get_memory(memory_id)
             content_hash = found.memory.content_hash if found is not None else None
@@ -640,10 +648,12 @@ class _Importer:
             if same is not None:
                 if same == relation:
                     continue
+                require_relation_between(self.store, source, target, self.actor)
                 self.store.update_relation(relation)
             elif any((r.from_, r.to, r.type) == (source, target, relation.type) for r in existing):
                 continue
             else:
+                require_relation_between(self.store, source, target, self.actor)
                 self.store.insert_relation(relation)
             self.audit.append(relation_entry(relation, ends[source], self.actor, "aimem"))
             self.result.relations += 1

@@ -35,11 +35,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from memvault.access import (
+    may,
+    require_change,
+    require_privileged,
+    require_relation_between,
+    require_stored,
+)
 from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.conversation_merge import IGNORED, merge_conversation
-from memvault.errors import VaultError
+from memvault.errors import AccessDenied, VaultError
 from memvault.findings import SIGNATURE_WARNING, Finding, counted, errors_text
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import (
@@ -77,6 +84,7 @@ from memvault.store.base import (
 )
 from memvault.store.codec import memory_from_json, memory_to_json
 from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+from memvault.vault_inputs import check_actor, is_privileged
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -291,7 +299,11 @@ class _Plan:
 
 
 def _plan(
-    vault: Vault, incremental: bool, since: str | datetime | None, warnings: list[str]
+    vault: Vault,
+    incremental: bool,
+    since: str | datetime | None,
+    warnings: list[str],
+    actor: str,
 ) -> _Plan:
     if incremental and since is not None:
         raise ExportError("give either --incremental or --since, not both")
@@ -299,7 +311,10 @@ def _plan(
         return _Plan("full")
     # The base of a PAM delta is a PAM export: an AIMEM bundle has no export_id a PAM
     # receiver (or `memvault merge`) could match base_export_id against (PAM §16.2).
-    made = [r for r in vault.exports() if r.direction == "exported" and r.format == "pam"]
+    # The export registry and the audit log a delta is built from are the owner's, so an
+    # agent's export is always full (docs/access.md): AccessDenied here.
+    registry = vault.exports(actor=actor)
+    made = [r for r in registry if r.direction == "exported" and r.format == "pam"]
     if incremental:
         if not made:
             raise ExportError(
@@ -370,8 +385,12 @@ class _Exporter:
         writer: MemoryStoreWriter,
         plan: _Plan,
         strip_platform_ids: bool,
+        actor: str,
     ) -> None:
         self.vault = vault
+        self.actor = actor
+        #: an agent's export holds only what it may read (PAM §9, docs/access.md)
+        self.restricted = not is_privileged(actor)
         self.store = vault.store
         self.stage = stage
         self.writer = writer
@@ -399,7 +418,8 @@ class _Exporter:
 
     def memories_source(self) -> Iterator[Memory]:
         if self.plan.export_type == "full":
-            yield from self.vault.iter_memories(MemoryQuery(statuses=None, limit=None))
+            query = MemoryQuery(statuses=None, limit=None)
+            yield from self.vault.iter_memories(query, actor=self.actor)
             return
         assert self.plan.since is not None
         seen: set[str] = set()
@@ -417,6 +437,8 @@ class _Exporter:
     def write_memories(self) -> None:
         incremental = self.plan.export_type == "incremental"
         for memory in self.memories_source():
+            if self.restricted and not may(memory, self.actor, "read"):
+                continue  # not withheld: an agent is not told what it may not read
             if not _exportable(memory):
                 self.withheld.add(memory.id)
                 continue
@@ -438,17 +460,24 @@ class _Exporter:
         memories of a full export, `withheld` holds every memory left out."""
         if memory_id in self.withheld:
             return False
+        if self.restricted:
+            return self._lookup(memory_id)
         if not self.any_withheld or self.plan.export_type == "full":
             return True
         return self._lookup(memory_id)
 
     def _lookup(self, memory_id: str) -> bool:
-        """Whether `memory_id` exists in the vault and may be exported (cached)."""
+        """Whether `memory_id` exists in the vault and may be exported (cached): by an agent,
+        only if it may read it."""
         known = self._exportable_cache.get(memory_id)
         if known is None:
-            if self.any_withheld:
+            if self.any_withheld or self.restricted:
                 stored = self.store.get_memory(memory_id)
-                known = stored is not None and _exportable(stored.memory)
+                known = (
+                    stored is not None
+                    and _exportable(stored.memory)
+                    and may(stored.memory, self.actor, "read")
+                )
             else:
                 known = bool(self.store.existing_ids([memory_id]))
             if len(self._exportable_cache) < 10_000:
@@ -516,6 +545,8 @@ class _Exporter:
     # -- conversations --------------------------------------------------------------------
 
     def write_conversations(self) -> None:
+        if self.restricted:
+            return  # conversations are the owner's (docs/access.md)
         if self.plan.export_type == "full":
             conversations: Iterable[StoredConversation] = self.vault.conversations()
         else:
@@ -699,7 +730,9 @@ def export_vault(
     `exportable: false` are never written, nor relations touching them (§21.1);
     `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
     `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
-    Raises ExportError (nothing is left at the target).
+    As an agent `actor`: only the memories it may read, the relations between them, no
+    conversations, and never a delta (docs/access.md). Raises ExportError (nothing is left at
+    the target), AccessDenied.
     """
     if format not in EXPORT_FORMATS:
         raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
@@ -708,7 +741,8 @@ def export_vault(
     if path.suffix.lower() == ".age" and hooks.encrypt is None:
         raise ExportError(f"{path} names an age-encrypted file; encrypt the export or drop .age")
     warnings: list[str] = []
-    plan = _plan(vault, incremental, since, warnings)
+    actor = check_actor(actor)
+    plan = _plan(vault, incremental, since, warnings, actor)
     export_id = str(uuid.uuid4())
     export_date = format_timestamp(utc_moment(now))
     header: dict[str, Any] = {
@@ -728,7 +762,7 @@ def export_vault(
     try:
         with ExportStage(path, overwrite=overwrite) as stage:
             writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
-            exporter = _Exporter(vault, stage, writer, plan, strip_platform_ids)
+            exporter = _Exporter(vault, stage, writer, plan, strip_platform_ids, actor)
             try:
                 exporter.write_memories()
                 exporter.write_relations()
@@ -741,7 +775,12 @@ def export_vault(
             stage.publish(hooks.encrypt)
     except (WriterError, OSError) as exc:
         raise ExportError(f"could not export to {path}: {exc}") from None
-    if summary.unindexed_conversations:
+    if exporter.restricted:
+        warnings.append(
+            f"exported as {actor!r}: only the memories it may read, the relations between "
+            "them, and no conversations (they are the owner's; PAM §9, docs/access.md)"
+        )
+    elif summary.unindexed_conversations:
         shown = ", ".join(summary.unindexed_conversations[:5])
         warnings.append(
             f"{counted(len(summary.unindexed_conversations), 'conversation')} referenced by "
@@ -843,10 +882,13 @@ def import_into_vault(
     findings), and so is a signed one whose signature does not verify, unless
     `allow_unverified`. An incremental export must apply to an export this vault made or imported
     (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
-    imported does nothing. Rules: docs/exchange.md, "Import".
+    imported does nothing. Rules: docs/exchange.md, "Import". As an agent `actor` it creates
+    memories and changes only those the agent may write; anything else refuses it whole
+    (AccessDenied, nothing applied; docs/access.md).
     """
     hooks = hooks or ImportHooks()
     path = Path(source)
+    actor = check_actor(actor)
     decrypted: AbstractContextManager[Path | None] = (
         hooks.decrypt(path) if hooks.decrypt is not None else contextlib.nullcontext(None)
     )
@@ -863,6 +905,9 @@ def import_into_vault(
                 return importer.run()
         except (SourceError, JSONDocumentError) as exc:
             raise ImportRefused(f"{path} was not imported: {exc}") from None
+        except AccessDenied as exc:
+            # One transaction: the first memory the agent may not change refuses it all.
+            raise AccessDenied(f"{path} was not imported, nothing was applied: {exc}") from None
 
 
 class _Importer:
@@ -879,6 +924,8 @@ class _Importer:
         self.store = vault.store
         self.target = target
         self.actor = actor
+        #: an agent: creates memories, changes only what it may write (docs/access.md)
+        self.restricted = not is_privileged(actor)
         self.moment = utc_moment(now)
         self.at = format_timestamp(self.moment)
         self.force = force
@@ -921,7 +968,9 @@ class _Importer:
         result.base_export_id = base if isinstance(base, str) else None
         if self.verify_header is not None:
             result.warnings.extend(self.verify_header(header))
-        known = {r.export_id for r in self.vault.exports()}
+        # Bookkeeping, not a read on the actor's behalf: an agent may not list the registry,
+        # but its import is still matched against what the vault has taken in.
+        known = {r.export_id for r in self.store.list_exports()}
         if result.export_id is not None and result.export_id in known:
             result.already_imported = True
             return result
@@ -1025,6 +1074,7 @@ class _Importer:
                         f"{twin.memory.id} (PAM §6: one active memory per fact); retract or "
                         "supersede one of them and import again. Nothing was imported."
                     )
+        require_change(current, incoming, self.actor)
         anchor = decay_anchor_of(incoming)
         self.store.update_memory(StoredMemory(incoming, anchor))
         changed = _changed_fields(current, incoming)
@@ -1064,10 +1114,12 @@ class _Importer:
             if same_id is not None:
                 if same_id == relation:
                     continue
+                self._require_relation(source, target)
                 self.store.update_relation(relation)
             elif any((r.from_, r.to, r.type) == edge for r in existing):
                 continue  # the vault already has this edge (under another id)
             else:
+                self._require_relation(source, target)
                 self.store.insert_relation(relation)
             added_ids.add(relation.id)
             added_edges.add(edge)
@@ -1079,6 +1131,10 @@ class _Importer:
                 "not in the vault (a delta "
                 "relation into a base this vault lacks) or both ends are now one memory"
             )
+
+    def _require_relation(self, source: str, target: str) -> None:
+        if self.restricted:
+            require_relation_between(self.store, source, target, self.actor)
 
     # -- conversations ----------------------------------------------------------------------
 
@@ -1110,6 +1166,9 @@ class _Importer:
         *,
         file_found: bool = True,
     ) -> None:
+        # Conversations are the owner's (docs/access.md): an agent's import that holds one
+        # is refused whole.
+        require_privileged(self.actor, "import conversations")
         extra: dict[str, Any] = {}
         if entry is not None:
             extra = {k: v for k, v in entry.items() if k not in ("id", "derived_memories")}
@@ -1175,6 +1234,8 @@ class _Importer:
                 stored = _stored_embedding(emb)
                 if self.store.get_embedding(memory_id) == stored:
                     continue
+                if self.restricted:
+                    require_stored(self.store, memory_id, self.actor, "write", "embed")
                 # Vault.put_embedding, with the audit entries batched.
                 self.store.put_embedding(stored)
                 self.audit.append(

@@ -40,6 +40,14 @@ from typing import Any, Final
 import orjson
 
 from memvault import __version__
+from memvault.access import (
+    access_of,
+    as_created_by,
+    may,
+    require,
+    require_owner,
+    require_privileged,
+)
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
@@ -285,28 +293,12 @@ def _now(now: datetime | None) -> datetime:
 
 
 def _access(memory: Memory) -> Access:
-    return memory.access if isinstance(memory.access, Access) else Access()
+    return access_of(memory)
 
 
 def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
     shared = _access(memory).shared_with
     return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
-
-
-def may(memory: Memory, actor: str, permission: str) -> bool:
-    """PAM §9 as the vault enforces it (see docs/vault.md, "Access control")."""
-    if is_privileged(actor):
-        return True
-    visibility = _access(memory).effective_visibility
-    if permission == "read" and visibility == "public":
-        return True
-    if visibility == "private":
-        return False
-    return any(
-        g.entity == actor and isinstance(g.permissions, _SEQUENCE) and permission in g.permissions
-        for g in _grants(memory)
-        if isinstance(g, AccessGrant)
-    )
 
 
 def _is_number(value: object) -> bool:
@@ -544,20 +536,11 @@ class Vault:
     # -- access helpers -------------------------------------------------------------------
 
     def _require_owner(self, actor: str, what: str) -> None:
-        check_actor(actor)
-        if actor != OWNER_ACTOR:
-            raise AccessDenied(f"only the owner may {what}; {actor!r} is not the owner (PAM §9)")
+        require_owner(actor, what)
 
     @staticmethod
     def _require(memory: Memory, actor: str, permission: str, what: str) -> None:
-        if not may(memory, actor, permission):
-            visibility = _access(memory).effective_visibility
-            reason = (
-                "it is private (owner only)"
-                if visibility == "private"
-                else f"no grant gives {actor!r} the {permission!r} permission"
-            )
-            raise AccessDenied(f"{actor!r} may not {what} memory {memory.id}: {reason} (PAM §9)")
+        require(memory, actor, permission, what)
 
     @staticmethod
     def _protect_dna(memory: Memory, actor: str, what: str) -> None:
@@ -766,6 +749,8 @@ class Vault:
 
     def _add_memories(self, batch: builtins.list[Memory], actor: str, at: str) -> BatchResult:
         check_batch(batch)
+        if not is_privileged(actor):
+            batch = [as_created_by(memory, actor) for memory in batch]
         settings = self.settings
         result = BatchResult()
         created, skipped, id_map = result.created, result.skipped, result.id_map
@@ -1855,20 +1840,27 @@ class Vault:
             with gc_paused():
                 return self._add_memories(fresh, actor, at), known
 
-    def get_conversation(self, conversation_id: str) -> StoredConversation:
-        """``get_conversation(conversation_id) -> StoredConversation`` (NotFound if absent)."""
+    def get_conversation(
+        self, conversation_id: str, *, actor: str = OWNER_ACTOR
+    ) -> StoredConversation:
+        """``get_conversation(conversation_id, *, actor="user") -> StoredConversation``
+        (NotFound if absent; AccessDenied for an agent: conversations are the owner's)."""
+        require_privileged(actor, f"read conversation {conversation_id!r}")
         found = self._store.get_conversation(conversation_id)
         if found is None:
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return found
 
-    def conversations(self) -> Iterator[StoredConversation]:
-        """Every stored conversation, streamed."""
+    def conversations(self, *, actor: str = OWNER_ACTOR) -> Iterator[StoredConversation]:
+        """``conversations(*, actor="user")``: every stored conversation, streamed
+        (AccessDenied for an agent: conversations are the owner's)."""
+        require_privileged(actor, "read conversations")
         return self._store.iter_conversations()
 
-    def count_conversations(self, platform: str | None = None) -> int:
-        """``count_conversations(platform=None) -> int``: stored conversations (of one
-        platform, when given)."""
+    def count_conversations(self, platform: str | None = None, *, actor: str = OWNER_ACTOR) -> int:
+        """``count_conversations(platform=None, *, actor="user") -> int``: stored
+        conversations (of one platform, when given); AccessDenied for an agent."""
+        require_privileged(actor, "count conversations")
         return self._store.count_conversations(platform)
 
     def put_embedding(
@@ -1917,8 +1909,10 @@ class Vault:
                 at,
             )
 
-    def exports(self) -> builtins.list[ExportRecord]:
-        """Exports made and imports taken in, oldest first."""
+    def exports(self, *, actor: str = OWNER_ACTOR) -> builtins.list[ExportRecord]:
+        """``exports(*, actor="user")``: exports made and imports taken in, oldest first.
+        The export registry is the owner's: AccessDenied for an agent."""
+        require_privileged(actor, "read the export registry")
         return self._store.list_exports()
 
     # -- signing keys and the owner's DID ---------------------------------------------------
@@ -1970,26 +1964,38 @@ class Vault:
         self._owner = owner
         return owner
 
-    def keys(self) -> builtins.list[KeyRecord]:
-        """``keys() -> list[KeyRecord]`` — the vault's signing keys."""
+    def keys(self, *, actor: str = OWNER_ACTOR) -> builtins.list[KeyRecord]:
+        """``keys(*, actor="user") -> list[KeyRecord]`` — the vault's signing keys, private
+        parts included, so the owner's alone: AccessDenied for anyone else, background work
+        too (docs/access.md)."""
+        require_owner(actor, "read the signing keys")
         return self._store.list_keys()
 
     # -- audit and stats ------------------------------------------------------------------
 
-    def verify_audit(self) -> AuditReport:
+    def verify_audit(self, *, actor: str = OWNER_ACTOR) -> AuditReport:
         """``verify_audit() -> AuditReport(ok, entries, problems, head)``
 
         Recompute the audit chain and check every memory against its last entry; a problem
-        names the entry seq or memory id (edited, removed, reordered, changed outside)."""
+        names the entry seq or memory id (edited, removed, reordered, changed outside).
+        The audit log is the owner's: AccessDenied for an agent."""
+        require_privileged(actor, "verify the audit log")
         return verify_chain(self._store)
 
     def audit_log(
-        self, *, memory_id: str | None = None, limit: int | None = None
+        self,
+        *,
+        memory_id: str | None = None,
+        limit: int | None = None,
+        actor: str = OWNER_ACTOR,
     ) -> builtins.list[AuditEntry]:
-        """``audit_log(*, memory_id=None, limit=None) -> list[AuditEntry]``
+        """``audit_log(*, memory_id=None, limit=None, actor="user") -> list[AuditEntry]``
 
         Entries oldest first (the last `limit` of them), optionally for one memory (an id or a
-        unique prefix; the entries of an erased memory are found by its full id)."""
+        unique prefix; the entries of an erased memory are found by its full id). The audit
+        log is the owner's (it names every memory, private ones too): AccessDenied for an
+        agent."""
+        require_privileged(actor, "read the audit log")
         wanted: str | None = None
         if memory_id is not None:
             try:
@@ -2001,9 +2007,12 @@ class Vault:
             entries = entries[-limit:] if limit > 0 else []
         return entries
 
-    def stats(self) -> dict[str, Any]:
-        """``stats() -> dict``: memories by type, status, platform and extraction method;
-        relations by type; conversations; audit entries; database size; schema version."""
+    def stats(self, *, actor: str = OWNER_ACTOR) -> dict[str, Any]:
+        """``stats(*, actor="user") -> dict``: memories by type, status, platform and
+        extraction method; relations by type; conversations; audit entries; database size;
+        schema version. The counts cover the whole vault (private memories, conversations,
+        the audit log), so they are the owner's: AccessDenied for an agent."""
+        require_privileged(actor, "read the vault's statistics")
         memory_stats = self._store.memory_stats()
         relations = self._store.relation_stats()
         return {

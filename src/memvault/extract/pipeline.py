@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Final, Protocol
 
+from memvault.access import require_privileged
 from memvault.errors import InvalidInput
 from memvault.extract.base import Candidate, UserMessage, user_messages
 from memvault.extract.reconcile import ApplyResult, Plan, apply, plan
@@ -118,18 +119,21 @@ def collect(
     conversation: str | None = None,
     since: str | datetime | None = None,
     conversations: Sequence[str] | None = None,
+    actor: str = OWNER_ACTOR,
 ) -> tuple[int, list[UserMessage]]:
     """The user messages to read: of one conversation, of the listed `conversations` (an
     empty list reads none), or of all; with `since`, only messages written at or after it.
-    Returns (number of conversations, messages)."""
+    Returns (number of conversations, messages). Conversations are the owner's: an agent
+    `actor` is refused (AccessDenied, docs/access.md)."""
     start = _since(since)
     chosen: Iterable[StoredConversation]
     if conversations is not None:
-        chosen = (vault.get_conversation(cid) for cid in dict.fromkeys(conversations))
+        require_privileged(actor, "read conversations")  # an empty list too
+        chosen = (vault.get_conversation(cid, actor=actor) for cid in dict.fromkeys(conversations))
     elif conversation:
-        chosen = [vault.get_conversation(conversation)]
+        chosen = [vault.get_conversation(conversation, actor=actor)]
     else:
-        chosen = vault.conversations()
+        chosen = vault.conversations(actor=actor)
     count = 0
     messages: list[UserMessage] = []
     for stored in chosen:
@@ -158,7 +162,7 @@ def run(
     is written, so an extractor failure (an LLM endpoint that is down) leaves the vault as it
     was; the writes are one transaction."""
     read, messages = collect(
-        vault, conversation=conversation, since=since, conversations=conversations
+        vault, conversation=conversation, since=since, conversations=conversations, actor=actor
     )
     if on_messages is not None:
         on_messages(len(messages))

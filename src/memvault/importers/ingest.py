@@ -258,7 +258,8 @@ def store_records(
         if batch:
             flush()
         for platform, ids in sorted(held.items()):
-            result.conversations_absent += vault.count_conversations(platform) - len(ids)
+            in_vault = vault.count_conversations(platform, actor=actor)
+            result.conversations_absent += in_vault - len(ids)
         if memories:
             parsed = []
             for memory in legacy.memories(memories):
