@@ -163,8 +163,9 @@ DEBUG_ENV = "MEMVAULT_DEBUG"
 
 
 def main() -> None:
-    """The console script. Expected failures are reported by the commands themselves; an
-    unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
+    """The console script. Expected failures (a `VaultError`) are reported by the handler every
+    command runs in (`common.report`); an unexpected one (a bug) is still one line, exit 70,
+    unless $MEMVAULT_DEBUG is set."""
     try:
         application = _app_for(sys.argv[1:])
     except KeyboardInterrupt:  # while starting up, before any command ran
