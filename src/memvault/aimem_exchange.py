@@ -29,7 +29,7 @@ from memvault.access import require_change, require_relation_between, require_st
 from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
-from memvault.errors import AccessDenied, InvalidInput
+from memvault.errors import AccessDenied, ConvertError, InvalidInput
 from memvault.exchange import (
     SIGNATURE_WARNING,
     ExportError,
@@ -39,7 +39,7 @@ from memvault.exchange import (
     record_time,
     utc_moment,
 )
-from memvault.findings import Finding, counted, errors_text, unverified_warning
+from memvault.findings import counted, errors_text, unverified_warning
 from memvault.formats.aimem.checksum import ARRAYS
 from memvault.formats.aimem.container import LocatedBundle, locate_bundle
 from memvault.formats.aimem.errors import STATUS_CONFLICT, BundleError, Problem
@@ -170,6 +170,7 @@ class BundleRefused(ImportRefused):
         )
         self.problems = list(problems)
         self.status = status
+        self.http_status = status
 
 
 def import_bundle(
@@ -944,15 +945,6 @@ def _without_outside_refs(memory: dict[str, Any], exported: set[str]) -> dict[st
 # ---------------------------------------------------------------------------------------------
 # Conversion between files, without a vault
 # ---------------------------------------------------------------------------------------------
-
-
-class ConvertError(ExportError):
-    """A conversion that could not be done; nothing was written. `findings` lists what is
-    wrong with the input (PAM findings or AIMEM problems)."""
-
-    def __init__(self, message: str, findings: Sequence[Finding] = ()) -> None:
-        super().__init__(message)
-        self.findings = list(findings)
 
 
 @dataclass(frozen=True, slots=True)

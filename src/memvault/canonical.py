@@ -19,6 +19,8 @@ from typing import Any, Final, Literal, Protocol, overload
 
 import orjson
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+
 __all__ = [
     "ACCELERATED",
     "MAX_DEPTH",
@@ -67,8 +69,10 @@ ACCELERATED: Final[bool] = _c_jcs_dumps is not None
 """True when the C implementation of `jcs_dumps` is in use."""
 
 
-class CanonicalizationError(ValueError):
+class CanonicalizationError(VaultError, ValueError):
     """A value cannot be written as RFC 8785 JSON (NaN, huge int, non-str key, ...)."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 class UnsupportedTypeError(CanonicalizationError, TypeError):

@@ -46,7 +46,7 @@ from memvault.audit import AuditBatch, PendingEntry
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.canonical import jcs_dumps
 from memvault.conversation_merge import IGNORED, merge_conversation
-from memvault.errors import AccessDenied, VaultError
+from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError
 from memvault.findings import SIGNATURE_WARNING, Finding, counted, errors_text
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import (
@@ -117,14 +117,6 @@ _CHUNK: Final = 2000
 #: warning, never a silent pass and never a refusal).
 
 
-class ExchangeError(VaultError):
-    """An export or import that could not be done; the vault is unchanged."""
-
-
-class ExportError(ExchangeError):
-    """The export could not be written (nothing was left at the target)."""
-
-
 class ImportRefused(ExchangeError):
     """The input was refused before anything was written. `findings` holds the validation
     errors when the input is not valid PAM."""
@@ -144,6 +136,8 @@ class UnknownBase(ImportRefused):
 
 class ImportConflict(ExchangeError):
     """Applying the input would break a vault rule; the whole import was rolled back."""
+
+    http_status = HTTP_CONFLICT
 
 
 @dataclass(frozen=True, slots=True)

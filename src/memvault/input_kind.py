@@ -29,7 +29,9 @@ from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 import ijson
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.findings import Finding
+from memvault.formats.pam import STORE_FILE
 from memvault.importers.base import Importer
 from memvault.importers.detect import DetectionError, importers, load
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
@@ -51,13 +53,14 @@ Kind = Literal["pam", "aimem", "provider"]
 #: `--from` names that are interchange formats rather than providers.
 FORMAT_NAMES: Final = ("pam", "aimem")
 _PAM_SCHEMA: Final = "portable-ai-memory"
-_PAM_STORE: Final = "memory-store.json"
 _BOM: Final = b"\xef\xbb\xbf"
 
 
-class InputKindError(Exception):
+class InputKindError(VaultError):
     """The input cannot be read as anything memvault imports, or not as what was asked.
     `findings` name what is wrong when the input is a zip whose bundle cannot be chosen."""
+
+    http_status = HTTP_UNPROCESSABLE
 
     def __init__(self, message: str, findings: Sequence[Finding] = ()) -> None:
         super().__init__(message)
@@ -191,7 +194,7 @@ def declares_pam(target: Target) -> bool:
     object whose top-level ``schema`` names ``portable-ai-memory``. The whole top level is
     read (the member may come last, as in canonical JSON), value by value, never held."""
     if target.kind != "file":
-        return any(e.name.rsplit("/", 1)[-1] == _PAM_STORE for e in target.entries)
+        return any(e.name.rsplit("/", 1)[-1] == STORE_FILE for e in target.entries)
     try:
         with target.entries[0].stream() as stream:
             return _schema_declared(_without_bom(stream))

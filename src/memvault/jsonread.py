@@ -17,6 +17,8 @@ from typing import IO, Any, NamedTuple
 
 import orjson
 
+from memvault.errors import HTTP_BAD_REQUEST, VaultError
+
 _UTF8_BOM = b"\xef\xbb\xbf"
 _WHITESPACE = b" \t\r\n"
 #: A string token or one structural character; scalars and whitespace are skipped over.
@@ -50,12 +52,14 @@ _DEPTH_RULE = f"RFC 8259 §9 (nesting limit {MAX_DEPTH})"
 
 
 @dataclass(slots=True)
-class JSONDocumentError(Exception):
+class JSONDocumentError(VaultError):
     """Bytes that are not acceptable JSON. `offset` is a byte offset when known.
 
     `path` is the JSON path of the value the problem is in, when known; it is also part of
     `message`, so a caller that shows only the message still tells the user where.
     """
+
+    http_status = HTTP_BAD_REQUEST
 
     file: str
     message: str

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime
 from typing import Any, ClassVar, Final, Self, TypeVar
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+
 __all__ = [
     "DNA_TYPES",
     "EXTRACTION_METHODS",
@@ -96,10 +98,12 @@ DNA_TYPES: Final = frozenset({"preference", "identity", "instruction"})
 DNA_CUSTOM_TYPES: Final = frozenset({"decision", "pitfall", "procedure"})
 
 
-class ModelError(ValueError):
+class ModelError(VaultError, ValueError):
     """A document does not have the shape the model needs (a required member is missing or
     has the wrong JSON type). Schema validation reports these with more context; this error is
     for code that builds models directly."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 class Missing:

@@ -15,9 +15,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.findings import Finding, ValidationResult
-from memvault.formats.pam import reader
-from memvault.formats.pam.validate import STORE_FILE, validate_path, validate_value
+from memvault.formats.pam import STORE_FILE, reader
+from memvault.formats.pam.validate import validate_path, validate_value
 from memvault.jsonread import JSONDocumentError
 from memvault.model import MemoryStore
 from memvault.sources import SourceError, open_target
@@ -25,8 +26,10 @@ from memvault.sources import SourceError, open_target
 __all__ = ["Finding", "MemoryStore", "PAMError", "ValidationResult", "load", "validate"]
 
 
-class PAMError(Exception):
+class PAMError(VaultError):
     """A PAM document that cannot be loaded; the message names the file and the problem."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 def load(path: str | os.PathLike[str]) -> MemoryStore:

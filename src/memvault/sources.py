@@ -32,6 +32,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO, Any, Final
 
 from memvault import jsonread
+from memvault.errors import HTTP_BAD_REQUEST, VaultError
 
 #: Limits for archive entries. A real export with a million memories is about 1 GiB.
 MAX_ENTRY_BYTES: Final = 4 << 30
@@ -57,8 +58,10 @@ _ZIP_ERRORS: Final = (
 )
 
 
-class SourceError(Exception):
+class SourceError(VaultError):
     """A target that cannot be read. `unreadable` means nothing could be validated."""
+
+    http_status = HTTP_BAD_REQUEST
 
     def __init__(self, target: str, message: str, *, code: str = "unreadable") -> None:
         super().__init__(f"{target}: {message}")

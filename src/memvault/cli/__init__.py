@@ -107,7 +107,21 @@ def build_app(modules: Iterable[str] = MODULES, *, help_text: bool = True) -> ty
         from memvault.cli.helptext import prepare
 
         prepare(built)
+    _handle_errors(built)
     return built
+
+
+def _handle_errors(app: typer.Typer) -> None:
+    """Every command's errors mapped in one place (`common.handled`): a command catches an
+    error only to add to its message."""
+    from memvault.cli.common import handled
+
+    for command in app.registered_commands:
+        if command.callback is not None:
+            command.callback = handled(command.callback)
+    for group in app.registered_groups:
+        if isinstance(group.typer_instance, typer.Typer):
+            _handle_errors(group.typer_instance)
 
 
 #: Command groups: with no subcommand they show their help.
@@ -149,8 +163,9 @@ DEBUG_ENV = "MEMVAULT_DEBUG"
 
 
 def main() -> None:
-    """The console script. Expected failures are reported by the commands themselves; an
-    unexpected one (a bug) is still one line, exit 70, unless $MEMVAULT_DEBUG is set."""
+    """The console script. Expected failures (a `VaultError`) are reported by the handler every
+    command runs in (`common.report`); an unexpected one (a bug) is still one line, exit 70,
+    unless $MEMVAULT_DEBUG is set."""
     try:
         application = _app_for(sys.argv[1:])
     except KeyboardInterrupt:  # while starting up, before any command ran

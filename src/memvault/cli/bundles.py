@@ -193,7 +193,8 @@ def convert_interchange(
 ) -> None:
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
-    from memvault.aimem_exchange import ConvertError, convert_file
+    from memvault.aimem_exchange import convert_file
+    from memvault.errors import ConvertError
     from memvault.formats.aimem.validate import is_producer_namespace
 
     target = to.lower()

@@ -24,8 +24,6 @@ from rich.console import Console
 
 from memvault.errors import (
     AmbiguousId,
-    ConflictingInput,
-    InvalidInput,
     VaultError,
     VaultExists,
     VaultNotFound,
@@ -231,23 +229,43 @@ def plain(value: Any) -> Any:
 # -- errors ---------------------------------------------------------------------------------
 
 
+def report(exc: VaultError, *, arguments: bool = True) -> NoReturn:
+    """The one place the command line maps an error memvault raised: its message on stderr,
+    exit with the code its class knows (`VaultError.exit_code`, docs/errors.md).
+
+    `arguments`: the values the command handed the vault were the command line's own, so a
+    value the vault finds malformed (`InvalidInput`) is a usage error, exit 2 — as the README
+    promises. Where values come from files (`import`), it is the vault refusing the data,
+    exit 1."""
+    code = exc.exit_code
+    if code == EXIT_USAGE and not arguments:
+        code = EXIT_REFUSED
+    fail(str(exc) or type(exc).__name__, code)
+
+
 @contextlib.contextmanager
 def vault_errors(*, arguments: bool = False) -> Iterator[None]:
-    """Every `VaultError` (the store's errors included) becomes its message on stderr, exit 1.
-    The messages are written for users: they name the id, field or path and the rule.
-
-    `arguments`: the values the command hands the vault are the command line's own (`add`,
-    `edit`, `relate`…), so a value the vault finds malformed (`InvalidInput`) is a usage
-    error, exit 2 — as the README promises. Where values come from files (`import`), it is
-    the vault refusing the data, exit 1."""
+    """Every `VaultError` raised inside becomes its message on stderr and its exit code
+    (`report`). The messages are written for users: they name the id, field or path and the
+    rule."""
     try:
         yield
-    except ConflictingInput as exc:
-        fail(str(exc) or type(exc).__name__)
-    except InvalidInput as exc:
-        fail(str(exc) or type(exc).__name__, EXIT_USAGE if arguments else EXIT_REFUSED)
     except VaultError as exc:
-        fail(str(exc) or type(exc).__name__)
+        report(exc, arguments=arguments)
+
+
+def handled(command: Callable[P, R]) -> Callable[P, R]:
+    """A command whose errors escaping it are reported by `report` (`build_app` wraps every
+    command in it), so a command catches an error only to add to what it says."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return command(*args, **kwargs)
+        except VaultError as exc:
+            report(exc)
+
+    return run
 
 
 NOTHING_IMPORTED = "nothing was imported"

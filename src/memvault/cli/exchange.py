@@ -73,19 +73,16 @@ def export_hooks(
     """Signing (`export --sign`, with a vault key, §18) and encryption (`export --encrypt` to a
     passphrase or `--recipient age1…`, §21.1) for `export_vault`."""
     from memvault.crypto.agefile import AgeError, encryptor
-    from memvault.crypto.keys import InvalidKey, SigningKey
+    from memvault.crypto.keys import SigningKey
     from memvault.crypto.signing import signer
     from memvault.exchange import ExportHooks
 
     sign_hook = None
     if sign:
         record = _signing_key(vault, key)
-        try:
-            did = vault.owner.did
-            owner_did = did if isinstance(did, str) else None
-            sign_hook = signer(SigningKey.from_record(record), owner_did=owner_did)
-        except InvalidKey as exc:
-            fail(str(exc))
+        did = vault.owner.did
+        owner_did = did if isinstance(did, str) else None
+        sign_hook = signer(SigningKey.from_record(record), owner_did=owner_did)
     encrypt_hook = None
     if passphrase is not None or recipients:
         try:

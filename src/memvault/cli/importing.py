@@ -472,7 +472,8 @@ def convert(
     importer = load(from_ or decided.providers[0])
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
-    from memvault.importers.convert import ConvertError, convert_export, convert_records
+    from memvault.errors import ConvertError
+    from memvault.importers.convert import convert_export, convert_records
 
     try:
         if path == STDIN:

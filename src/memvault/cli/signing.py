@@ -10,7 +10,6 @@ cannot be read (missing, not a memory-store, an age file without its passphrase)
 from __future__ import annotations
 
 import os
-import tempfile
 import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,6 +34,7 @@ from memvault.cli.common import (
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
 from memvault.errors import VaultError
+from memvault.formats.pam import STORE_FILE
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
 
@@ -50,8 +50,6 @@ def console() -> Console:
     # emoji=False: Rich would show the ":key:" of "did:key:…" as an emoji.
     return Console(highlight=False, soft_wrap=True, emoji=False)
 
-
-STORE_FILE = "memory-store.json"
 
 keys_app = typer.Typer(
     help="Signing keys kept in the vault (PAM §18.2): generate, list, export the public part.",
@@ -416,20 +414,14 @@ def sign(
         fail("--signed-at is for PAM documents; an AIMEM signature (§5.3) has no time", EXIT_USAGE)
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
         record = _find_key(vault, key)
-    from memvault.crypto.keys import InvalidKey, SigningKey
-    from memvault.crypto.signing import SigningError
+    from memvault.crypto.keys import SigningKey
 
-    try:
-        signing_key = SigningKey.from_record(record)
-    except InvalidKey as exc:
-        fail(str(exc))
+    signing_key = SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)
     if bundle:
         _sign_bundle(file, output, signing_key, as_json)
         return
     try:
         block = _sign_target(file, output, signing_key, signed_at)
-    except (SigningError, InvalidKey) as exc:
-        fail(str(exc))
     except SourceError as exc:
         fail(str(exc), EXIT_USAGE)
     except OSError as exc:
@@ -576,23 +568,15 @@ def _write_atomic(
 ) -> None:
     """Write through `write` to a temporary name beside `target`, then rename: an interrupted
     write leaves `target` as it was. New files are 0600; a replaced file keeps its mode."""
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        mode = 0o600
-        for existing in (target, like):
-            if existing is not None and existing.exists():
-                mode = existing.stat().st_mode & 0o777
-                break
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    from memvault.atomic import atomic_file
+
+    mode = 0o600
+    for existing in (target, like):
+        if existing is not None and existing.exists():
+            mode = existing.stat().st_mode & 0o777
+            break
+    with atomic_file(target, mode=mode) as handle:
+        write(handle)
 
 
 # -- verify -----------------------------------------------------------------------------------

@@ -20,14 +20,15 @@ import base64
 import binascii
 import contextlib
 import os
-import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
 import pyrage  # type: ignore[import-untyped]  # no type information published
 
+from memvault.atomic import write_atomic
 from memvault.crypto import AGE_PASSPHRASE_ENV
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 
 __all__ = [
     "AGE_PASSPHRASE_ENV",
@@ -49,8 +50,10 @@ BINARY_HEADER: Final = b"age-encryption.org/v1\n"
 ARMOR_HEADER: Final = b"-----BEGIN AGE ENCRYPTED FILE-----"
 
 
-class AgeError(ValueError):
+class AgeError(VaultError, ValueError):
     """Encryption or decryption with age failed; the message says why."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 class AgeDecryptError(AgeError):
@@ -172,17 +175,7 @@ def write_encrypted(
     directory, then rename), with owner-only permissions (0600)."""
     target = Path(path)
     sealed = encrypt(data, passphrase=passphrase, recipients=recipients, armor=armor)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(sealed)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(target, sealed, mode=0o600)
     return target
 
 

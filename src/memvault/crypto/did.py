@@ -25,6 +25,8 @@ import base58
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+
 __all__ = [
     "DID_KEY_PREFIX",
     "DIDError",
@@ -51,8 +53,10 @@ _MAX_MULTIBASE: Final = 128
 DIDKeyPublicKey = ed25519.Ed25519PublicKey | ec.EllipticCurvePublicKey
 
 
-class DIDError(ValueError):
+class DIDError(VaultError, ValueError):
     """A DID or multibase key that cannot be decoded or derived, with the reason."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 def multibase_key(public_key: DIDKeyPublicKey) -> str:

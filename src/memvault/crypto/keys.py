@@ -34,6 +34,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from memvault.canonical import jcs_dumps
 from memvault.crypto import ALGORITHMS
 from memvault.crypto import did as didkey
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.store.base import KeyRecord
 
 __all__ = [
@@ -79,8 +80,10 @@ PrivateKey = ed25519.Ed25519PrivateKey | ec.EllipticCurvePrivateKey | rsa.RSAPri
 PublicKey = ed25519.Ed25519PublicKey | ec.EllipticCurvePublicKey | rsa.RSAPublicKey
 
 
-class InvalidKey(ValueError):
+class InvalidKey(VaultError, ValueError):
     """A key that is malformed, of the wrong kind for an algorithm, or too small."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 # -- Base64url (RFC 4648 §5) -----------------------------------------------------------------

@@ -52,6 +52,7 @@ from memvault.crypto.keys import (
     describe,
     same_public_key,
 )
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.model import parse_timestamp
 
 __all__ = [
@@ -141,8 +142,10 @@ def signature_failures(findings: Iterable[Any]) -> list[Any]:
     ]
 
 
-class SigningError(ValueError):
+class SigningError(VaultError, ValueError):
     """A document that cannot be signed as asked; the message names the field and section."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from memvault import __version__
-from memvault.errors import VaultError
+from memvault.errors import HTTP_UPSTREAM, VaultError
 from memvault.extract.base import SINGLE_VALUED_SLOTS, Candidate, UserMessage
 from memvault.extract.pipeline import Proposal, Skipped
 from memvault.extract.settings import LLM_KEY_ENV, LLM_MODEL_ENV, LLM_URL_ENV
@@ -100,6 +100,8 @@ Answer with JSON only: {{"memories": [{{"message_id": …, "type": …, "content
 
 class LLMError(VaultError):
     """The LLM endpoint could not be used (down, timed out, refused the request)."""
+
+    http_status = HTTP_UPSTREAM
 
 
 @dataclass(frozen=True, slots=True)

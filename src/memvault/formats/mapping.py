@@ -38,6 +38,7 @@ from datetime import UTC
 from typing import Any, Final
 
 from memvault.canonical import content_hash as pam_content_hash
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.formats.aimem.checksum import ARRAYS, bundle_checksum
 from memvault.formats.aimem.validate import is_tenant_id, is_utc_timestamp, parse_chunk_urn
 from memvault.model import parse_timestamp
@@ -130,9 +131,11 @@ _MAX_LOCAL: Final = 256
 _EPOCH: Final = "1970-01-01T00:00:00Z"
 
 
-class MappingError(ValueError):
+class MappingError(VaultError, ValueError):
     """A document the mapping cannot take (not the shape either format requires); `path` is
     a JSON Pointer to the offending member."""
+
+    http_status = HTTP_UNPROCESSABLE
 
     def __init__(self, message: str, path: str = "") -> None:
         super().__init__(f"{path}: {message}" if path else message)

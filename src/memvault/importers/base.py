@@ -22,6 +22,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.sources import Target
 
 
@@ -128,10 +129,12 @@ class ShardEnd:
 ShardRecord = ImportRecord | ItemDone | ShardEnd
 
 
-class ImportFormatError(Exception):
+class ImportFormatError(VaultError):
     """The export is not what the importer expects: names the entry, the record and the
     field, e.g. ``conversations.json: conversation 12 (id …): field 'mapping': expected an
     object``."""
+
+    http_status = HTTP_UNPROCESSABLE
 
     def __init__(self, where: str, message: str) -> None:
         super().__init__(f"{where}: {message}")

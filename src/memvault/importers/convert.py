@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
+from memvault.errors import ConvertError as ConvertError  # its historical home, kept importable
 from memvault.formats.pam.merge import exported_by
 from memvault.formats.pam.writer import (
     SPEC_URI,
@@ -38,11 +39,6 @@ from memvault.importers.base import (
 from memvault.importers.pipe import EncodedConversation, default_readers, reader_processes
 from memvault.sources import Target
 from memvault.vault_inputs import format_timestamp
-
-
-class ConvertError(Exception):
-    """The output could not be written (it exists, a disk error…)."""
-
 
 #: What `convert_records` writes.
 Record = ImportRecord | EncodedConversation

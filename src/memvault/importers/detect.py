@@ -12,6 +12,8 @@ import importlib
 from collections.abc import Iterator
 from typing import Final
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+from memvault.formats.pam import STORE_FILE
 from memvault.importers.base import Importer
 from memvault.sources import SourceError, Target
 
@@ -42,8 +44,10 @@ _PAM_MARK: Final = b'"portable-ai-memory'
 _HEAD: Final = 4096
 
 
-class DetectionError(Exception):
+class DetectionError(VaultError):
     """No importer recognized the target (or the forced name is unknown)."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 def load(name: str) -> Importer:
@@ -68,7 +72,7 @@ def looks_like_pam(target: Target) -> bool:
     """A PAM document or export: a JSON object whose first bytes name a portable-ai-memory
     schema (memory-store, conversation or embeddings), or a folder/zip with memory-store.json.
     """
-    if any(e.name.rsplit("/", 1)[-1] == "memory-store.json" for e in target.entries):
+    if any(e.name.rsplit("/", 1)[-1] == STORE_FILE for e in target.entries):
         return True
     for entry in target.entries[:1] if target.kind == "file" else []:
         try:

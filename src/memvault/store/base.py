@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from memvault.errors import VaultError
+from memvault.errors import HTTP_CONFLICT, HTTP_FORBIDDEN, VaultError
 from memvault.model import Memory, Owner, Relation
 
 
@@ -28,9 +28,13 @@ class StoreError(VaultError):
 class WrongPassphrase(StoreError):
     """The vault exists but the key does not open it."""
 
+    http_status = HTTP_FORBIDDEN
+
 
 class IntegrityViolation(StoreError):
     """A write broke a uniqueness or reference constraint (e.g. a duplicate id)."""
+
+    http_status = HTTP_CONFLICT
 
 
 @dataclass(frozen=True, slots=True)

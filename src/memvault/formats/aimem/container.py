@@ -37,13 +37,13 @@ from memvault.formats.aimem.reader import (
     validate_bundle,
 )
 from memvault.formats.aimem.validate import BundleReport
+from memvault.formats.pam import STORE_FILE
 from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
 
 __all__ = ["LocatedBundle", "is_age_file", "locate_bundle", "validate_bundle_at"]
 
 #: Zip members worth sniffing: a bundle is JSON or NDJSON text.
 _TEXT_SUFFIXES: Final = frozenset({".json", ".ndjson", ".jsonl"})
-_PAM_STORE: Final = "memory-store.json"
 _BUNDLE_NAMES: Final = (".aimem.json.age", ".ndjson.age", ".jsonl.age")
 
 
@@ -175,7 +175,7 @@ def _decrypted(path: Path, entry: Entry, encryption: str | None) -> LocatedBundl
 
 
 def _in_zip(path: Path, target: Target) -> LocatedBundle | None:
-    if target.find(_PAM_STORE) is not None:
+    if target.find(STORE_FILE) is not None:
         return None
     found: list[Entry] = []
     for entry in target.entries:

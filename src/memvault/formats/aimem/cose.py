@@ -15,7 +15,6 @@ verifying hold the canonical bytes of the bundle in memory — about the size of
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Final
@@ -30,6 +29,7 @@ from pycose.keys.okp import OKPKey
 from pycose.messages.cosemessage import CoseMessage
 from pycose.messages.sign1message import Sign1Message
 
+from memvault.atomic import write_atomic
 from memvault.crypto import did as didkey
 from memvault.crypto.keys import PrivateKey, PublicKey, SigningKey, key_id_for
 from memvault.formats.aimem.checksum import CanonicalBundleHasher
@@ -249,16 +249,7 @@ def sign_bundle(
     """Sign a bundle file and write ``<bundle-name>.sig`` (atomically); returns its path."""
     signature = sign_payload(bundle_payload(bundle_path), key)
     target = Path(sig_path) if sig_path is not None else signature_path(bundle_path)
-    fd, tmp = tempfile.mkstemp(prefix="." + target.name + ".", dir=target.parent or Path("."))
-    try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(signature)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomic(target, signature)
     return target
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.findings import Finding
 
 __all__ = [
@@ -82,16 +83,20 @@ class Problem:
         return f"{file}{where}{record}: {self.message}{section}"
 
 
-class BundleError(ValueError):
+class BundleError(VaultError, ValueError):
     """A bundle that cannot be read, verified or written; carries the problems that say why.
 
-    `status` is the HTTP status of the first error (409 for a checksum mismatch, else 422).
+    `status` (also `http_status`, as every memvault error has) is the HTTP status of the first
+    error (409 for a checksum mismatch, else 422).
     """
+
+    http_status = HTTP_UNPROCESSABLE
 
     def __init__(self, problems: Iterable[Problem]) -> None:
         self.problems: list[Problem] = list(problems)
         errors = [p for p in self.problems if p.severity == "error"] or self.problems
         self.status: int = (errors[0].status if errors else None) or STATUS_UNPROCESSABLE
+        self.http_status = self.status
         super().__init__("; ".join(str(p) for p in errors[:5]) or "invalid AIMEM bundle")
 
     @property

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
 
+from memvault.atomic import atomic_file
 from memvault.canonical import CanonicalizationError, jcs_dumps
 from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canonical_order
 from memvault.formats.aimem.errors import BundleError, Problem, pointer
@@ -99,7 +100,6 @@ class BundleWriter:
         self._pending: list[tuple[str, int, str, str]] = []  # unresolved references
         self._has_embeddings = False
         directory = self.path.parent if str(self.path.parent) else Path(".")
-        self._dir = directory
         self._spools: dict[str, IO[bytes]] = {}
         try:
             for array in ARRAYS:
@@ -264,20 +264,12 @@ class BundleWriter:
             yield line[:-1]
 
     def _publish(self, envelope: dict[str, Any]) -> int:
-        fd, tmp = tempfile.mkstemp(prefix="." + self.path.name + ".", suffix=".tmp", dir=self._dir)
-        try:
-            with os.fdopen(fd, "wb", buffering=1 << 20) as out:
-                if self.form == "json":
-                    self._write_json(out, envelope)
-                else:
-                    self._write_ndjson(out, envelope)
-                out.flush()
-                os.fsync(out.fileno())
-                size = out.tell()
-            os.replace(tmp, self.path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        with atomic_file(self.path, buffering=1 << 20) as out:
+            if self.form == "json":
+                self._write_json(out, envelope)
+            else:
+                self._write_ndjson(out, envelope)
+            size = out.tell()
         return size
 
     def _write_json(self, out: IO[bytes], envelope: Mapping[str, Any]) -> None:

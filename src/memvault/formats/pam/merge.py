@@ -41,6 +41,7 @@ from typing import Any, Final
 import orjson
 
 from memvault import __version__
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.findings import Finding, counted, errors_text, unverified_warning
 from memvault.formats.pam import reader
 from memvault.formats.pam.validate import validate_path
@@ -87,9 +88,11 @@ def exported_by() -> str:
     return "memvault/" + ".".join(str(int(p)) for p in core)
 
 
-class MergeError(ValueError):
+class MergeError(VaultError, ValueError):
     """The two exports cannot be merged; the message says why, `findings` lists validation
     errors when an input is invalid."""
+
+    http_status = HTTP_UNPROCESSABLE
 
     def __init__(
         self, message: str, findings: list[Finding] | None = None, *, headline: str | None = None

@@ -12,13 +12,12 @@ from typing import Any
 
 from memvault.bulk import gc_paused
 from memvault.findings import Finding, ValidationResult
-from memvault.formats.pam import companion_checks, reader
+from memvault.formats.pam import STORE_FILE, companion_checks, reader
 from memvault.formats.pam.reader import Document
 from memvault.formats.pam.store_checks import Reporter, StoreFacts, StoreValidator
 from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
 
-STORE_FILE = "memory-store.json"
 EMBEDDINGS_FILE = "embeddings.json"
 _KNOWN_SCHEMAS = ", ".join(f'"{s}"' for s in reader.KIND_BY_SCHEMA)
 

@@ -36,6 +36,8 @@ from typing import IO, Any, Final
 import orjson
 
 from memvault.canonical import jcs_dumps
+from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+from memvault.formats.pam import STORE_FILE
 
 __all__ = [
     "CONVERSATIONS_DIR",
@@ -56,7 +58,6 @@ __all__ = [
     "write_encoded",
 ]
 
-STORE_FILE: Final = "memory-store.json"
 EMBEDDINGS_FILE: Final = "embeddings.json"
 CONVERSATIONS_DIR: Final = "conversations"
 SPEC_URI: Final = "https://portable-ai-memory.org/spec/v1.0"
@@ -94,9 +95,11 @@ _PRIVATE_FILE: Final = 0o600
 _PRIVATE_DIR: Final = 0o700
 
 
-class WriterError(ValueError):
+class WriterError(VaultError, ValueError):
     """A document cannot be written as asked (duplicate ids, a value that is not JSON, a
     target that exists). The message names the record."""
+
+    http_status = HTTP_UNPROCESSABLE
 
 
 # ---------------------------------------------------------------------------------------------
