@@ -275,6 +275,22 @@ def interruptible(nothing_done: str) -> Callable[[Callable[P, R]], Callable[P, R
     return decorate
 
 
+def bulk_command(command: Callable[P, R]) -> Callable[P, R]:
+    """A command that reads, writes or checks whole files (import, export, convert,
+    validate…): run inside `memvault.bulk.interpreter_tuning`, so that the library's bulk
+    paths may pause the garbage collector and shorten the switch interval — process-wide
+    settings that are this process's to change, as a server worker's are not."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        from memvault.bulk import interpreter_tuning
+
+        with interpreter_tuning():
+            return command(*args, **kwargs)
+
+    return run
+
+
 def done_so_far(text: str) -> None:
     """What a Ctrl-C from now on leaves behind (see `interruptible`)."""
     if _DONE:
