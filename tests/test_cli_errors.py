@@ -18,8 +18,7 @@ import pytest
 
 from clikit import home, ids, mv, ok, refused, sample_vault, snapshot
 from conftest import memvault_script
-from memvault import cli
-from memvault.cli import common
+from memvault import cli, local
 from vaultkit import FAST_KDF, PASSPHRASE
 
 __all__ = ["home", "ids", "sample_vault"]  # fixtures
@@ -161,7 +160,7 @@ def test_no_passphrase_and_no_terminal(home: Path, monkeypatch: pytest.MonkeyPat
 
 def test_prompted_passphrase(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEMVAULT_PASSPHRASE")
-    monkeypatch.setattr(common, "_interactive", lambda: True)
+    monkeypatch.setattr(local, "interactive", lambda: True)  # the terminal memvault.local asks
     # init asks twice; two different answers, then nothing: no vault.
     assert "no passphrase given" in mv("init", input="one\ntwo\n").stderr
     assert not (home / "vault.db").exists()

@@ -129,19 +129,19 @@ def test_unwritable_home_names_the_path(tmp_path: Path) -> None:
         make_vault(blocker)
 
 
-def test_home_and_passphrase_from_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_vault_reads_no_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vault takes its home and passphrase as given (issue #16: local concerns live in
+    `memvault.local`): the variables a front end reads change nothing here."""
     monkeypatch.setenv("MEMVAULT_HOME", str(tmp_path / "envhome"))
-    monkeypatch.setenv("MEMVAULT_PASSPHRASE", "from-env")
-    monkeypatch.setenv("MEMVAULT_KDF_ITER", "2")
-    Vault.init().close()
-    assert (tmp_path / "envhome" / "vault.db").exists()
-    with Vault.open() as v:
-        assert v.home == tmp_path / "envhome"
-    monkeypatch.delenv("MEMVAULT_PASSPHRASE")
+    monkeypatch.setenv("MEMVAULT_PASSPHRASE", PASSPHRASE)
     with pytest.raises(InvalidInput, match="passphrase is required"):
-        Vault.open()
+        Vault.init(tmp_path / "h", "")
+    make_vault(tmp_path / "h").close()
+    with pytest.raises(InvalidInput, match="passphrase is required"):
+        Vault.open(tmp_path / "h", "")
+    with Vault.open(tmp_path / "h", PASSPHRASE) as v:
+        assert v.home == tmp_path / "h"
+    assert not (tmp_path / "envhome").exists()
 
 
 def test_closed_vault_refuses_work(tmp_path: Path) -> None:
@@ -792,15 +792,3 @@ def test_everything_the_vault_writes_is_valid_pam(vault: Vault) -> None:
     vault.decay(now=T0 + timedelta(days=400))
     vault.archive(a.id)
     assert_valid_pam(everything(vault))
-
-
-def test_default_home_is_the_platform_data_directory(monkeypatch: pytest.MonkeyPatch) -> None:
-    import platformdirs
-
-    from memvault.paths import vault_home
-
-    monkeypatch.delenv("MEMVAULT_HOME", raising=False)
-    assert vault_home() == Path(platformdirs.user_data_dir("memvault"))
-    monkeypatch.setenv("MEMVAULT_HOME", "~/somewhere")
-    assert vault_home() == Path("~/somewhere").expanduser()
-    assert vault_home("/explicit") == Path("/explicit")

@@ -1,9 +1,9 @@
-"""Where the vault lives, and the owner-only permissions of its files.
+"""The files of a vault home, and their owner-only permissions.
 
-The home is ``$MEMVAULT_HOME`` when set, otherwise the platform's user data directory
-(``platformdirs.user_data_dir("memvault")``, e.g. ``~/.local/share/memvault`` on Linux). It is
-created with mode 0700; the database file and its ``-wal``/``-shm`` companions are created with
-mode 0600 (see `private_umask`).
+Which directory is the home (``$MEMVAULT_HOME``, the platform data directory) is decided by
+`memvault.local`, which front ends use; the names of its variables are here because the errors
+below name them. The home is created with mode 0700; the database file and its
+``-wal``/``-shm`` companions are created with mode 0600 (see `private_umask`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
-import platformdirs
-
 from memvault.errors import HomeNotWritable
 
 __all__ = [
@@ -24,12 +22,12 @@ __all__ = [
     "FILE_MODE",
     "HOME_ENV",
     "PARAMS_NAME",
+    "PASSPHRASE_ENV",
     "database_path",
     "ensure_home",
     "params_path",
     "private_umask",
     "restrict_file",
-    "vault_home",
 ]
 
 HOME_ENV: Final = "MEMVAULT_HOME"
@@ -41,16 +39,6 @@ DB_NAME: Final = "vault.db"
 PARAMS_NAME: Final = "vault.params.json"
 DIR_MODE: Final = 0o700
 FILE_MODE: Final = 0o600
-
-
-def vault_home(home: Path | str | None = None) -> Path:
-    """The vault home: `home` if given, else ``$MEMVAULT_HOME``, else the platform data dir."""
-    if home is not None:
-        return Path(home).expanduser()
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env).expanduser()
-    return Path(platformdirs.user_data_dir("memvault"))
 
 
 def database_path(home: Path) -> Path:

@@ -27,10 +27,9 @@ from __future__ import annotations
 
 import builtins
 import contextlib
-import os
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -97,7 +96,7 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
-from memvault.paths import PASSPHRASE_ENV, database_path, ensure_home, vault_home
+from memvault.paths import database_path, ensure_home
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -153,7 +152,6 @@ from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
 __all__ = [
     "BACKGROUND_ACTOR",
     "OWNER_ACTOR",
-    "PASSPHRASE_ENV",
     "UNCHANGED",
     "AccessDenied",
     "AddResult",
@@ -285,8 +283,14 @@ class DecayReport:
 # ---------------------------------------------------------------------------------------------
 
 
-def _now(now: datetime | None) -> datetime:
-    moment = datetime.now(UTC) if now is None else now
+#: Tells the time (aware or naive UTC): what a vault calls when a method is given no `now`.
+Clock = Callable[[], datetime]
+
+
+def _now(now: datetime | None, clock: Clock | None = None) -> datetime:
+    if now is None:
+        now = datetime.now(UTC) if clock is None else clock()
+    moment = now
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).replace(microsecond=0)
@@ -373,7 +377,9 @@ class Vault:
     """The one front door. Create with `Vault.init`, open with `Vault.open` (or wrap an open
     `Store` with ``Vault(store)``). Use as a context manager or call `close()`."""
 
-    def __init__(self, store: Store, home: Path | None = None) -> None:
+    def __init__(
+        self, store: Store, home: Path | None = None, *, clock: Clock | None = None
+    ) -> None:
         owner = store.get_owner()
         if owner is None:
             raise StoreError("the vault has no owner record; it was not created by Vault.init")
@@ -381,26 +387,30 @@ class Vault:
         self._home = home
         self._owner = owner
         self._audit = AuditLog(store)
+        # What "now" is when a method is not given `now=`: the system's UTC clock by default.
+        self._clock = clock
 
     # -- opening and closing --------------------------------------------------------------
 
     @classmethod
     def init(
         cls,
-        home: Path | str | None = None,
-        passphrase: str | None = None,
+        home: Path | str,
+        passphrase: str,
         *,
         owner_id: str | None = None,
         did: str | None = None,
         kdf_iter: int | None = None,
+        clock: Clock | None = None,
     ) -> Vault:
-        """``Vault.init(home=None, passphrase=None, *, owner_id=None, did=None,
-        kdf_iter=None) -> Vault``
+        """``Vault.init(home, passphrase, *, owner_id=None, did=None, kdf_iter=None,
+        clock=None) -> Vault``
 
-        Create a vault and its owner (PAM §3.1: `owner_id` defaults to a new UUID v4; `did`
-        must look like ``did:<method>:<id>``, §17). `home` defaults to ``$MEMVAULT_HOME`` or
-        the platform data directory; `passphrase` to ``$MEMVAULT_PASSPHRASE``; `kdf_iter` to
-        ``$MEMVAULT_KDF_ITER`` or SQLCipher's 256,000.
+        Create a vault in the directory `home` and its owner (PAM §3.1: `owner_id` defaults to
+        a new UUID v4; `did` must look like ``did:<method>:<id>``, §17). `kdf_iter` defaults
+        to SQLCipher's 256,000. The home and the passphrase are given, never looked up: to
+        find them from ``$MEMVAULT_HOME``, ``$MEMVAULT_PASSPHRASE``, a file or a prompt, use
+        `memvault.local.init_vault`.
 
         Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput.
         """
@@ -408,50 +418,61 @@ class Vault:
 
         passphrase = cls._passphrase(passphrase)
         check_owner_fields(owner_id, did, kdf_iter)
-        root = vault_home(home)
+        root = Path(home).expanduser()
         if database_path(root).exists():
             raise VaultExists(f"a vault already exists at {root}; it was left untouched")
         ensure_home(root)
         store = SQLiteStore.create(database_path(root), passphrase, kdf_iter=kdf_iter)
         try:
-            at = format_timestamp(_now(None))
-            owner_json: dict[str, Any] = {"id": owner_id or str(uuid.uuid4())}
-            if did is not None:
-                owner_json["did"] = did
-            owner_json["created_at"] = at
-            owner = Owner.from_json(owner_json)
-            with store.transaction():
-                store.set_owner(owner)
-                store.set_meta(SETTINGS_META_KEY, orjson.dumps(DecaySettings().to_json()).decode())
-                AuditLog(store).append(
-                    [
-                        PendingEntry(
-                            "init",
-                            OWNER_ACTOR,
-                            details={
-                                "owner_id": owner.id,
-                                "schema_version": store.schema_version,
-                                "kdf_iter": store.kdf_iter,
-                            },
-                        )
-                    ],
-                    at,
-                )
-            return cls(store, root)
+            return cls.create(store, root, owner_id=owner_id, did=did, clock=clock)
         except BaseException:
             store.close()
             raise
 
     @classmethod
-    def open(cls, home: Path | str | None = None, passphrase: str | None = None) -> Vault:
-        """``Vault.open(home=None, passphrase=None) -> Vault``
+    def create(
+        cls,
+        store: Store,
+        home: Path | None = None,
+        *,
+        owner_id: str | None = None,
+        did: str | None = None,
+        clock: Clock | None = None,
+    ) -> Vault:
+        """``Vault.create(store, home=None, *, owner_id=None, did=None, clock=None) -> Vault``
 
-        Open an existing vault (pending schema migrations run). Raises VaultNotFound,
-        WrongPassphrase, StoreError.
+        Make a new, empty `store` a vault: its owner (PAM §3.1), the default settings and the
+        audit log's first entry, in one transaction.
+        """
+        check_owner_fields(owner_id, did, None)
+        at = format_timestamp(_now(None, clock))
+        owner_json: dict[str, Any] = {"id": owner_id or str(uuid.uuid4())}
+        if did is not None:
+            owner_json["did"] = did
+        owner_json["created_at"] = at
+        owner = Owner.from_json(owner_json)
+        details: dict[str, Any] = {"owner_id": owner.id, "schema_version": store.schema_version}
+        # An encrypted store says how hard its key is to derive; the entry records it.
+        kdf_iter = getattr(store, "kdf_iter", None)
+        if kdf_iter is not None:
+            details["kdf_iter"] = kdf_iter
+        with store.transaction():
+            store.set_owner(owner)
+            store.set_meta(SETTINGS_META_KEY, orjson.dumps(DecaySettings().to_json()).decode())
+            AuditLog(store).append([PendingEntry("init", OWNER_ACTOR, details=details)], at)
+        return cls(store, home, clock=clock)
+
+    @classmethod
+    def open(cls, home: Path | str, passphrase: str, *, clock: Clock | None = None) -> Vault:
+        """``Vault.open(home, passphrase, *, clock=None) -> Vault``
+
+        Open the existing vault in the directory `home` (pending schema migrations run). The
+        home and the passphrase are given, never looked up: see `memvault.local.open_vault`.
+        Raises VaultNotFound, WrongPassphrase, StoreError, InvalidInput (an empty passphrase).
         """
         from memvault.store.sqlite import SQLiteStore
 
-        root = vault_home(home)
+        root = Path(home).expanduser()
         path = database_path(root)
         if not path.is_file():
             raise VaultNotFound(
@@ -459,20 +480,16 @@ class Vault:
             )
         store = SQLiteStore.open(path, cls._passphrase(passphrase))
         try:
-            return cls(store, root)
+            return cls(store, root, clock=clock)
         except BaseException:
             store.close()
             raise
 
     @staticmethod
-    def _passphrase(passphrase: str | None) -> str:
-        if passphrase is None:
-            passphrase = os.environ.get(PASSPHRASE_ENV)
+    def _passphrase(passphrase: str) -> str:
         if not passphrase:
             raise InvalidInput(
-                f"a passphrase is required (argument, or the {PASSPHRASE_ENV} variable); the "
-                "vault is encrypted with it",
-                "passphrase",
+                "a passphrase is required; the vault is encrypted with it", "passphrase"
             )
         return passphrase
 
@@ -525,7 +542,7 @@ class Vault:
             updated = self.settings.evolve(**changes)
         except (ValueError, TypeError) as exc:
             raise InvalidInput(str(exc), "settings") from None
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             self._store.set_meta(SETTINGS_META_KEY, orjson.dumps(updated.to_json()).decode())
             self._audit.append(
@@ -614,7 +631,7 @@ class Vault:
         until = timestamp_input(valid_until, "valid_until")
         conversation_ref = optional_text(conversation_ref, "conversation_ref")
         message_ref = optional_text(message_ref, "message_ref")
-        moment = _now(now)
+        moment = _now(now, self._clock)
         at = format_timestamp(moment)
         digest = compute_content_hash(content)
 
@@ -743,7 +760,7 @@ class Vault:
         different content hash it is an error — use `update` for that.
         """
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with gc_paused():
             return self._add_memories(builtins.list(memories), actor, at)
 
@@ -1059,7 +1076,7 @@ class Vault:
         Background work may not change DNA-class memories (DNAProtected).
         """
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             stored = self._load(id)
             memory = stored.memory
@@ -1189,7 +1206,7 @@ class Vault:
         self._require_owner(actor, "grant access")
         name = check_entity(entity)
         perms = check_permissions(permissions)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             stored = self._load(id)
             memory = stored.memory
@@ -1238,7 +1255,7 @@ class Vault:
         if not isinstance(entity, str) or not entity:
             raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
         removing = PERMISSIONS if permissions is None else check_permissions(permissions)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             stored = self._load(id)
             memory = stored.memory
@@ -1298,7 +1315,7 @@ class Vault:
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
         actor = check_actor(actor)
         status = check_status(status)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             stored = self._load(id)
             memory = stored.memory
@@ -1358,7 +1375,7 @@ class Vault:
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             old_stored = self._load(old)
             new_stored = self._load(new)
@@ -1426,7 +1443,7 @@ class Vault:
         actor = check_actor(actor)
         type = check_relation_type(type)
         conf = None if confidence is None else check_confidence(confidence, "confidence")
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             source = self._load(from_id).memory
             target = self._load(to_id).memory
@@ -1490,7 +1507,7 @@ class Vault:
         Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
         memory (AIMEM §5.1)."""
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             memory = self._load(id).memory
             self._require(memory, actor, "delete", "erase")
@@ -1526,7 +1543,7 @@ class Vault:
         (one unknown or ambiguous id and nothing is erased), then the files are scrubbed
         once. Only the owner may make it: an agent's erasure, even with the "delete" grant,
         goes through `erase`, one memory at a time."""
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         erased: builtins.list[str] = []
         relations = 0
         with self._store.transaction():
@@ -1555,7 +1572,7 @@ class Vault:
         path = getattr(self._store, "path", None)
         if not isinstance(path, Path):
             raise InvalidInput("this vault's store has no database file to re-key", "store")
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         change_passphrase(self._store, self._audit, path, old, new, actor, at)
 
     # -- decay ----------------------------------------------------------------------------
@@ -1578,7 +1595,7 @@ class Vault:
         actor = check_actor(actor)
         if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
-        moment = _now(now)
+        moment = _now(now, self._clock)
         at = format_timestamp(moment)
         settings = self.settings
         # DNA types are left out in the query already; custom DNA and pinned memories are
@@ -1693,7 +1710,7 @@ class Vault:
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         check_platform(conversation.platform)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             changed = self._store.put_conversation(conversation)
             if changed:
@@ -1728,7 +1745,7 @@ class Vault:
         from memvault.store.sqlite import SQLiteStore
 
         skip = frozenset(ignore)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         outcomes: builtins.list[PutOutcome] = []
         entries: builtins.list[PendingEntry] = []
         batch = builtins.list(conversations)
@@ -1821,7 +1838,7 @@ class Vault:
         memory is not new evidence for it. The rest go through `add_memories` in the caller's
         transaction (or one of their own)."""
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         batch = builtins.list(memories)
         with self._store.transaction():
             present = self._store.existing_ids([m.id for m in batch])
@@ -1871,7 +1888,7 @@ class Vault:
         actor = check_actor(actor)
         memory = self._load(embedding.memory_id).memory
         self._require(memory, actor, "write", "embed")
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             self._store.put_embedding(embedding)
             self._audit.append(
@@ -1890,7 +1907,7 @@ class Vault:
         """``record_export(record, *, actor="user", now=None)`` — remember an export made or
         an import taken in (PAM §16 incremental exports need the base)."""
         actor = check_actor(actor)
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             self._store.record_export(record)
             self._audit.append(
@@ -1940,7 +1957,7 @@ class Vault:
             )
         if self._store.get_key(record.key_id) is not None:
             raise InvalidInput(f"the vault already has a key {record.key_id!r}", "key_id")
-        at = format_timestamp(_now(now))
+        at = format_timestamp(_now(now, self._clock))
         owner = self._owner
         entries = [
             PendingEntry(

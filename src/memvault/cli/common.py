@@ -22,14 +22,14 @@ import orjson
 import typer
 from rich.console import Console
 
+from memvault import local
 from memvault.errors import (
     AmbiguousId,
+    InvalidInput,
     VaultError,
-    VaultExists,
-    VaultNotFound,
 )
 from memvault.model import MISSING, Memory, Relation
-from memvault.paths import HOME_ENV, PASSPHRASE_ENV, database_path, vault_home
+from memvault.paths import HOME_ENV, PASSPHRASE_ENV
 from memvault.vault_inputs import OWNER_ACTOR
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class VaultOptions:
 
     @property
     def root(self) -> Path:
-        return vault_home(self.home)
+        return local.find_home(self.home)
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -299,6 +299,22 @@ def interruptible(nothing_done: str) -> Callable[[Callable[P, R]], Callable[P, R
     return decorate
 
 
+def bulk_command(command: Callable[P, R]) -> Callable[P, R]:
+    """A command that reads, writes or checks whole files (import, export, convert,
+    validate…): run inside `memvault.bulk.interpreter_tuning`, so that the library's bulk
+    paths may pause the garbage collector and shorten the switch interval — process-wide
+    settings that are this process's to change, as a server worker's are not."""
+
+    @functools.wraps(command)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        from memvault.bulk import interpreter_tuning
+
+        with interpreter_tuning():
+            return command(*args, **kwargs)
+
+    return run
+
+
 def done_so_far(text: str) -> None:
     """What a Ctrl-C from now on leaves behind (see `interruptible`)."""
     if _DONE:
@@ -308,39 +324,9 @@ def done_so_far(text: str) -> None:
 # -- the passphrase -------------------------------------------------------------------------
 
 
-def _interactive() -> bool:
-    """Whether there is a terminal to ask for the passphrase on."""
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
-    """The passphrase from `--passphrase-file`, else ``$MEMVAULT_PASSPHRASE``, else a hidden
-    prompt (asked twice when creating a vault). With no terminal and no passphrase: exit 2
-    with a message that says how to give one — never a prompt that waits forever."""
-    if options.passphrase_file is not None:
-        path = options.passphrase_file
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            fail(f"cannot read the passphrase file {path}: {exc.strerror or exc}", EXIT_USAGE)
-        except UnicodeDecodeError:
-            fail(f"the passphrase file {path} is not UTF-8 text", EXIT_USAGE)
-        passphrase = text.splitlines()[0] if text else ""
-        if not passphrase:
-            fail(f"the passphrase file {path} is empty (the first line is read)", EXIT_USAGE)
-        return passphrase
-    from_env = os.environ.get(PASSPHRASE_ENV)
-    if from_env:
-        return from_env
-    if not _interactive():
-        fail(
-            "no passphrase: the vault is encrypted with one. Give --passphrase-file FILE or set "
-            f"{PASSPHRASE_ENV} (there is no terminal to ask on)",
-            EXIT_USAGE,
-        )
+def _ask(new: bool) -> str:
+    """The hidden prompt `memvault.local` calls when there is a terminal (twice for a new
+    vault); Ctrl-D or Ctrl-C at it: exit 2."""
     try:
         value: str = typer.prompt(
             "New passphrase" if new else "Passphrase",
@@ -353,24 +339,42 @@ def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
     return value
 
 
+@contextlib.contextmanager
+def _passphrase_usage() -> Iterator[None]:
+    """A passphrase that cannot be had (no source, an unreadable file) is a usage error:
+    exit 2 with `memvault.local`'s message, which says how to give one."""
+    try:
+        yield
+    except InvalidInput as exc:
+        if exc.field != local.PASSPHRASE_FIELD:
+            raise
+        fail(str(exc), EXIT_USAGE)
+
+
+def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
+    """The passphrase from `--passphrase-file`, else ``$MEMVAULT_PASSPHRASE``, else a hidden
+    prompt (asked twice when creating a vault): `memvault.local.resolve_passphrase`. With no
+    terminal and no passphrase: exit 2 with a message that says how to give one — never a
+    prompt that waits forever."""
+    with _passphrase_usage():
+        return local.resolve_passphrase(
+            passphrase_file=options.passphrase_file, prompt=_ask, new=new
+        )
+
+
 # -- opening the vault ----------------------------------------------------------------------
 
 
 @contextlib.contextmanager
 def open_vault(options: VaultOptions, *, arguments: bool = False) -> Iterator[Vault]:
-    """Open the vault for one command; errors inside the block are reported as `vault_errors`
-    does (`arguments`: the command hands the vault only its command line's values). A
-    missing vault is reported before the passphrase is asked for."""
+    """Open the vault for one command (`memvault.local.open_vault`); errors inside the block
+    are reported as `vault_errors` does (`arguments`: the command hands the vault only its
+    command line's values). A missing vault is reported before the passphrase is asked for."""
     with vault_errors(arguments=arguments):
-        root = options.root
-        if not database_path(root).is_file():
-            raise VaultNotFound(
-                f"no vault at {root}: create one with `memvault init` (or point --home or "
-                f"{HOME_ENV} at an existing one)"
+        with _passphrase_usage():
+            vault = local.open_vault(
+                options.home, passphrase_file=options.passphrase_file, prompt=_ask
             )
-        from memvault.vault import Vault
-
-        vault = Vault.open(root, read_passphrase(options))
         try:
             yield vault
         finally:
@@ -378,14 +382,16 @@ def open_vault(options: VaultOptions, *, arguments: bool = False) -> Iterator[Va
 
 
 def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None) -> Vault:
-    """`Vault.init` with the passphrase asked for (twice) only when the home is free."""
-    with vault_errors(arguments=True):
-        root = options.root
-        if database_path(root).exists():
-            raise VaultExists(f"a vault already exists at {root}; it was left untouched")
-        from memvault.vault import Vault
-
-        return Vault.init(root, read_passphrase(options, new=True), owner_id=owner_id, did=did)
+    """`memvault.local.init_vault`: the passphrase asked for (twice) only when the home is
+    free."""
+    with vault_errors(arguments=True), _passphrase_usage():
+        return local.init_vault(
+            options.home,
+            passphrase_file=options.passphrase_file,
+            prompt=_ask,
+            owner_id=owner_id,
+            did=did,
+        )
 
 
 #: How many validation findings a refused import or merge lists.

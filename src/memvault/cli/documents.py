@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from memvault.cli.common import bulk_command
 from memvault.cli.signing import (
     AgeIdentityOption,
     AgePassphraseFileOption,
@@ -34,7 +35,7 @@ from memvault.formats.pam.validate import validate_path
 
 
 def register(app: typer.Typer) -> None:
-    app.command("validate")(validate)
+    app.command("validate")(bulk_command(validate))
     app.command("inspect")(inspect)
 
 

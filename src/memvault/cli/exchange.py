@@ -21,6 +21,7 @@ from memvault.cli.common import (
     JsonOption,
     PassphraseFileOption,
     VaultOptions,
+    bulk_command,
     check_timestamp,
     console,
     done_so_far,
@@ -57,9 +58,12 @@ PANEL = "Exchange"
 
 
 def register(app: typer.Typer) -> None:
-    app.command("export", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(export))
-    app.command("import", rich_help_panel=PANEL)(interruptible(NOTHING_IMPORTED)(import_))
-    app.command("merge", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(merge))
+    for name, command, nothing_done in (
+        ("export", export, NOTHING_WRITTEN),
+        ("import", import_, NOTHING_IMPORTED),
+        ("merge", merge, NOTHING_WRITTEN),
+    ):
+        app.command(name, rich_help_panel=PANEL)(bulk_command(interruptible(nothing_done)(command)))
 
 
 def export_hooks(

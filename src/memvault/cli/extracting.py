@@ -22,6 +22,7 @@ from memvault.cli.common import (
     JsonOption,
     PassphraseFileOption,
     VaultOptions,
+    bulk_command,
     clip,
     console,
     fail,
@@ -42,7 +43,7 @@ PANEL = "Extraction"
 
 
 def register(app: typer.Typer) -> None:
-    app.command("extract", rich_help_panel=PANEL)(extract)
+    app.command("extract", rich_help_panel=PANEL)(bulk_command(extract))
 
 
 @dataclass

@@ -32,6 +32,7 @@ from memvault.cli.common import (
     NOTHING_WRITTEN,
     JsonOption,
     VaultOptions,
+    bulk_command,
     console,
     done_so_far,
     fail,
@@ -92,7 +93,8 @@ PlatformOption = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    app.command("convert", rich_help_panel=PANEL)(interruptible(NOTHING_WRITTEN)(convert))
+    converting = bulk_command(interruptible(NOTHING_WRITTEN)(convert))
+    app.command("convert", rich_help_panel=PANEL)(converting)
 
 
 # -- choosing the importer ----------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from memvault import local
 from memvault.cli.common import (
     EXIT_USAGE,
     HomeOption,
@@ -24,8 +25,7 @@ from memvault.cli.common import (
     read_passphrase,
     vault_errors,
 )
-from memvault.errors import VaultError, VaultNotFound
-from memvault.paths import HOME_ENV, database_path
+from memvault.errors import VaultError
 
 PANEL = "Vault"
 
@@ -40,21 +40,12 @@ def register(app: typer.Typer) -> None:
     app.add_typer(passphrase_app, name="passphrase", rich_help_panel=PANEL)
 
 
-def _terminal() -> bool:
-    import sys
-
-    try:
-        return sys.stdin.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
 def _new_passphrase(home: Path | None, new_file: Path | None) -> str:
     """From --new-passphrase-file, else asked twice at the terminal; never from the
     environment (its variable holds the current passphrase)."""
     if new_file is not None:
         return read_passphrase(VaultOptions(home, new_file))
-    if not _terminal():
+    if not local.interactive():
         fail(
             "no new passphrase: give --new-passphrase-file FILE (there is no terminal to ask "
             "on); the passphrase was not changed",
@@ -102,13 +93,8 @@ def change(
     Example: memvault passphrase change
     """
     options = VaultOptions(home, passphrase_file)
-    root = options.root
-    if not database_path(root).is_file():
-        with vault_errors():
-            raise VaultNotFound(
-                f"no vault at {root}: create one with `memvault init` (or point --home or "
-                f"{HOME_ENV} at an existing one)"
-            )
+    with vault_errors():
+        root = local.existing_home(home)
     old = read_passphrase(options)
     new = _new_passphrase(home, new_passphrase_file)
     from memvault.vault import Vault

@@ -18,6 +18,7 @@ from memvault.cli.common import (
     JsonOption,
     PassphraseFileOption,
     VaultOptions,
+    bulk_command,
     console,
     create_vault,
     fail,
@@ -37,7 +38,7 @@ PANEL = "Vault"
 def register(app: typer.Typer) -> None:
     app.command("init", rich_help_panel=PANEL)(init)
     app.command("stats", rich_help_panel=PANEL)(stats)
-    app.command("decay", rich_help_panel=PANEL)(decay)
+    app.command("decay", rich_help_panel=PANEL)(bulk_command(decay))
     app.add_typer(audit_app, name="audit", rich_help_panel=PANEL)
 
 
