@@ -168,6 +168,45 @@ def test_imported_memories_decay_from_last_reinforced(vault: Vault) -> None:
     assert vault.get(memory.id).confidence.current == pytest.approx(0.58)  # type: ignore[union-attr]
 
 
+def _snapshot(vault: Vault) -> tuple[list[Memory], str | None, int]:
+    """Every stored memory (all statuses), the audit chain's head and its length."""
+    page = vault.list(MemoryQuery(statuses=tuple(MEMORY_STATUSES), limit=None))
+    audit = vault.verify_audit()
+    return sorted(page.items, key=lambda m: m.id), audit.head, audit.entries
+
+
+@pytest.mark.parametrize("chunk", [5000, 2])
+def test_decay_dry_run_writes_nothing_and_reports_what_a_real_run_does(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """PAM §8: `Vault.decay(dry_run=True)` computes the run (in one chunk or several) and
+    writes neither a memory nor an audit entry; a real run at the same moment then reports
+    the same counts (the CLI used to get this by raising inside a transaction)."""
+    monkeypatch.setattr("memvault.vault._DECAY_CHUNK", chunk)
+    for i in range(5):
+        vault.add(f"Fact {i}", "fact", decay_model="time_linear", now=T0)
+    vault.add("Name is Ana", "identity", now=T0)
+    vault.add("Owns a bike", "fact", decay_model="none", now=T0)
+    at = T0 + timedelta(days=100)
+    before = _snapshot(vault)
+    dry = vault.decay(now=at, dry_run=True)
+    assert _snapshot(vault) == before
+    assert (dry.examined, dry.updated, dry.protected, dry.unchanged) == (7, 5, 1, 1)
+    real = vault.decay(now=at)
+    assert real == dry
+    after = _snapshot(vault)
+    assert after[1] != before[1] and after[2] > before[2]
+    assert [m.confidence for m in after[0]] != [m.confidence for m in before[0]]
+    # Once applied, a dry run at the same moment sees nothing left to change.
+    assert vault.decay(now=at, dry_run=True).updated == 0
+    assert _snapshot(vault) == after
+
+
+def test_decay_dry_run_needs_the_same_permission(vault: Vault) -> None:
+    with pytest.raises(AccessDenied):
+        vault.decay(actor="agent-a", dry_run=True)
+
+
 def test_agents_cannot_run_decay(vault: Vault) -> None:
     with pytest.raises(AccessDenied):
         vault.decay(actor="agent-a")

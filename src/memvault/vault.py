@@ -1577,8 +1577,14 @@ class Vault:
 
     # -- decay ----------------------------------------------------------------------------
 
-    def decay(self, now: datetime | None = None, *, actor: str = BACKGROUND_ACTOR) -> DecayReport:
-        """``decay(now=None, *, actor="system") -> DecayReport``
+    def decay(
+        self,
+        now: datetime | None = None,
+        *,
+        actor: str = BACKGROUND_ACTOR,
+        dry_run: bool = False,
+    ) -> DecayReport:
+        """``decay(now=None, *, actor="system", dry_run=False) -> DecayReport``
 
         Recompute `confidence.current` of every active memory with a decaying model (PAM §8,
         formulas in `memvault.decay`). DNA-class memories are never decayed (AIMEM §5.1), nor
@@ -1591,7 +1597,11 @@ class Vault:
         and other writers wait at most one chunk, never the whole run. Each chunk appends one
         audit entry (its counts and a digest of its changes), committed with it; a run that
         stops half-way leaves whole, recorded chunks, and running again finishes the job
-        (decay is idempotent). Memories added while it runs are left to the next run."""
+        (decay is idempotent). Memories added while it runs are left to the next run.
+
+        With `dry_run=True` the same computation runs and the same report comes back (what a
+        real run at the same `now` would do), but nothing is written: no memory, no audit
+        entry. It needs the same permission as a real run."""
         actor = check_actor(actor)
         if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
@@ -1621,23 +1631,38 @@ class Vault:
                 updates, digest_items, counts = self._decay_chunk(candidates, moment, settings)
                 examined += counts[0]
                 protected += counts[1]
-                if updates:
-                    self._store.update_memories(updates)
-                details: dict[str, Any] = {
-                    "updated": len(updates),
-                    "examined": examined,
-                    "protected": protected,
-                    "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
-                }
-                if parts > 1:
-                    details["part"] = f"{part + 1}/{parts}"
-                self._audit.append([PendingEntry("decay", actor, details=details)], at)
+                if not dry_run:
+                    self._write_decay_chunk(
+                        updates, digest_items, actor, at, (examined, protected), (part, parts)
+                    )
             for i, value in enumerate((examined, len(updates), protected, counts[2])):
                 totals[i] += value
-            if part + 1 < parts:
+            if part + 1 < parts and not dry_run:
                 # Let a writer that waited for this chunk in before the next one.
                 time.sleep(_DECAY_PAUSE)
         return DecayReport(at, *totals)
+
+    def _write_decay_chunk(
+        self,
+        updates: builtins.list[StoredMemory],
+        digest_items: builtins.list[builtins.list[Any]],
+        actor: str,
+        at: str,
+        counts: tuple[int, int],
+        part: tuple[int, int],
+    ) -> None:
+        """Write one decay chunk's changes and its audit entry (inside its transaction)."""
+        if updates:
+            self._store.update_memories(updates)
+        details: dict[str, Any] = {
+            "updated": len(updates),
+            "examined": counts[0],
+            "protected": counts[1],
+            "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
+        }
+        if part[1] > 1:
+            details["part"] = f"{part[0] + 1}/{part[1]}"
+        self._audit.append([PendingEntry("decay", actor, details=details)], at)
 
     @staticmethod
     def _decay_chunk(

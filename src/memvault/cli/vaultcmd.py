@@ -30,7 +30,6 @@ from memvault.cli.common import (
     unique_prefixes,
 )
 from memvault.store.base import AuditEntry
-from memvault.vault import DecayReport, Vault
 
 PANEL = "Vault"
 
@@ -157,28 +156,6 @@ def _size(size: object) -> str:
 # -- decay ------------------------------------------------------------------------------------
 
 
-class _DryRun(Exception):
-    """Raised inside a transaction to roll a decay run back after measuring it."""
-
-    def __init__(self, report: DecayReport) -> None:
-        super().__init__("dry run")
-        self.report = report
-
-
-def _dry_run_decay(vault: Vault, actor: str | None) -> DecayReport:
-    """Run decay inside a transaction and roll it back: the counts of a real run, nothing
-    written (not even the audit entry). Checked: if anything was written after all, fail."""
-    entries = vault.store.count_audit()
-    try:
-        with vault.store.transaction():
-            raise _DryRun(vault.decay() if actor is None else vault.decay(actor=actor))
-    except _DryRun as done:
-        report = done.report
-    if vault.store.count_audit() != entries:
-        fail("the dry run wrote to the vault; run decay without --dry-run only if you meant to")
-    return report
-
-
 def decay(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Compute and report the changes, write nothing."
@@ -200,10 +177,10 @@ def decay(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        if dry_run:
-            report = _dry_run_decay(vault, actor)
+        if actor is None:
+            report = vault.decay(dry_run=dry_run)
         else:
-            report = vault.decay() if actor is None else vault.decay(actor=actor)
+            report = vault.decay(actor=actor, dry_run=dry_run)
     if as_json:
         print_json({**asdict(report), "dry_run": dry_run})
         return
