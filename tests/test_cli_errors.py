@@ -19,6 +19,7 @@ import pytest
 from clikit import home, ids, mv, ok, refused, sample_vault, snapshot
 from conftest import memvault_script
 from memvault import cli, local
+from memvault.vault import Vault
 from vaultkit import FAST_KDF, PASSPHRASE
 
 __all__ = ["home", "ids", "sample_vault"]  # fixtures
@@ -213,7 +214,7 @@ def test_an_unexpected_error_is_one_line_not_a_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(cli.vaultcmd.Vault, "stats", broken)
+    monkeypatch.setattr(Vault, "stats", broken)
     monkeypatch.setattr(sys, "argv", ["memvault", "stats"])
     with pytest.raises(SystemExit) as exit_info:
         cli.main()
