@@ -132,6 +132,7 @@ from memvault.vault_inputs import (
     check_relation_type,
     check_search,
     check_status,
+    check_strings,
     check_tags,
     check_type,
     check_visibility,
@@ -1052,6 +1053,8 @@ class Vault:
         type: str | _Unchanged = UNCHANGED,
         custom_type: str | _Unchanged | None = UNCHANGED,
         tags: Iterable[str] | _Unchanged = UNCHANGED,
+        add_tags: Iterable[str] = (),
+        remove_tags: Iterable[str] = (),
         summary: str | _Unchanged | None = UNCHANGED,
         exportable: bool | _Unchanged = UNCHANGED,
         visibility: str | _Unchanged = UNCHANGED,
@@ -1062,9 +1065,9 @@ class Vault:
         now: datetime | None = None,
     ) -> Memory:
         """``update(id, *, content=UNCHANGED, type=UNCHANGED, custom_type=UNCHANGED,
-        tags=UNCHANGED, summary=UNCHANGED, exportable=UNCHANGED, visibility=UNCHANGED,
-        metadata=UNCHANGED, valid_from=UNCHANGED, valid_until=UNCHANGED, actor="user",
-        now=None) -> Memory``
+        tags=UNCHANGED, add_tags=(), remove_tags=(), summary=UNCHANGED, exportable=UNCHANGED,
+        visibility=UNCHANGED, metadata=UNCHANGED, valid_from=UNCHANGED, valid_until=UNCHANGED,
+        actor="user", now=None) -> Memory``
 
         Change some fields; the others stay. New content gets a new content hash (and may not
         equal another active memory's: supersede or reinforce that one instead). Content and
@@ -1072,11 +1075,17 @@ class Vault:
         superseded memory keeps its statement, PAM §16.3). `temporal.updated_at` moves only if
         something really changed; an update that changes nothing writes nothing.
 
+        Tags: `tags` replaces them; `add_tags` appends (to `tags`, or to the stored tags) and
+        `remove_tags` then takes tags away. The merge reads the stored tags inside the
+        update's transaction, so a change another writer made meanwhile is not lost.
+
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
         actor = check_actor(actor)
         at = format_timestamp(_now(now, self._clock))
+        adding = check_tags(add_tags, "add_tags")
+        removing = set(check_strings(remove_tags, "remove_tags"))
         with self._store.transaction():
             stored = self._load(id)
             memory = stored.memory
@@ -1131,9 +1140,10 @@ class Vault:
                     "kept as they were (PAM §16.3); add a new memory instead",
                     "status",
                 )
-            if not isinstance(tags, _Unchanged):
-                tag_list = check_tags(tags)
+            if not isinstance(tags, _Unchanged) or adding or removing:
                 old = memory.tags if isinstance(memory.tags, tuple) else ()
+                base = old if isinstance(tags, _Unchanged) else check_tags(tags)
+                tag_list = tuple(t for t in dict.fromkeys([*base, *adding]) if t not in removing)
                 if tag_list != old:
                     changes["tags"] = tag_list
                     changed.append("tags")

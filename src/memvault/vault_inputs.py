@@ -62,6 +62,7 @@ __all__ = [
     "check_relation_type",
     "check_search",
     "check_status",
+    "check_strings",
     "check_tags",
     "check_type",
     "check_visibility",
@@ -138,6 +139,17 @@ def check_tags(tags: object, name: str = "tags") -> tuple[str, ...]:
         if tag not in result:
             result.append(tag)
     return tuple(result)
+
+
+def check_strings(values: object, name: str) -> tuple[str, ...]:
+    """A list of strings, not checked further (e.g. tags to remove: one that is not there,
+    valid or not, removes nothing)."""
+    if isinstance(values, str) or not isinstance(values, Iterable):
+        raise InvalidInput(f"{name} must be a list of strings", name)
+    result = tuple(values)
+    if not all(isinstance(v, str) for v in result):
+        raise InvalidInput(f"{name} must be a list of strings", name)
+    return result
 
 
 def check_type(memory_type: object, custom_type: object) -> str | None:

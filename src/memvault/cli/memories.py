@@ -538,7 +538,6 @@ def edit(
     """
     grant_specs = [_parse_grant(g) for g in grants or ()]
     revoke_specs = [_parse_revoke(r) for r in revokes or ()]
-    touches_tags = bool(add_tags or remove_tags) or set_tags is not None
     fields: dict[str, Any] = {}
     if content is not None:
         fields["content"] = content
@@ -546,13 +545,19 @@ def edit(
         fields["type"] = memory_type
     if custom_type is not None:
         fields["custom_type"] = custom_type or None
+    if set_tags is not None:
+        fields["tags"] = _split_tags(set_tags)
+    if add_tags:
+        fields["add_tags"] = add_tags
+    if remove_tags:
+        fields["remove_tags"] = remove_tags
     if summary is not None:
         fields["summary"] = summary or None
     if exportable is not None:
         fields["exportable"] = exportable
     if visibility is not None:
         fields["visibility"] = visibility
-    if not (fields or touches_tags or grant_specs or revoke_specs):
+    if not (fields or grant_specs or revoke_specs):
         fail(
             "nothing to change: give --content, --type, --custom-type, --tag, --untag, "
             "--set-tags, --summary, --exportable/--not-exportable, --visibility, --grant or "
@@ -564,16 +569,8 @@ def edit(
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
         before = _readable(vault, full_id, acting)
-        if touches_tags and before is None:
-            before = vault.get(full_id, actor=acting)  # raises the reason it cannot be read
         # One transaction: an update followed by a refused grant leaves nothing behind.
         with vault.store.transaction():
-            if touches_tags and before is not None:
-                current = list(before.tags) if isinstance(before.tags, tuple) else []
-                base = _split_tags(set_tags) if set_tags is not None else current
-                removing = set(remove_tags or ())
-                merged = dict.fromkeys([*base, *(add_tags or ())])
-                fields["tags"] = [t for t in merged if t not in removing]
             memory = vault.update(full_id, actor=acting, **fields) if fields else None
             for entity, perms in grant_specs:
                 memory = vault.grant(full_id, entity, perms, actor=acting)
