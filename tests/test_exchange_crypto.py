@@ -73,6 +73,17 @@ def test_pam_18_3_export_sign_with_a_chosen_key(
     ok("verify", out)
 
 
+def test_pam_18_export_sign_chooses_its_key_as_sign_does(
+    signed_vault: dict[str, str], tmp_path: Path
+) -> None:
+    """With several keys and none the owner's DID key, `export --sign` asks for --key as
+    `memvault sign` does (one rule, `Vault.signing_key`), instead of taking the newest."""
+    ok("keys", "generate", "--algorithm", "ES256")
+    out = tmp_path / "signed.json"
+    assert "choose one with --key" in refused("export", "--sign", "-o", out, code=2)
+    assert not out.exists()
+
+
 def test_pam_18_export_sign_without_a_key_says_to_generate_one(
     ids: dict[str, str],  # noqa: F811
     tmp_path: Path,

@@ -2023,6 +2023,18 @@ class Vault:
         require_owner(actor, "read the signing keys")
         return self._store.list_keys()
 
+    def signing_key(self, key_id: str | None = None, *, actor: str = OWNER_ACTOR) -> KeyRecord:
+        """``signing_key(key_id=None, *, actor="user") -> KeyRecord`` — the key to sign with:
+        the one `key_id` names (exact id, a unique part of one, or an algorithm name), else
+        the only key, else the owner's DID key (rule: `memvault.crypto.keys.choose_signing_key`).
+        NotFound when none fits, AmbiguousId when several do; the owner's alone."""
+        from memvault.crypto.keys import choose_signing_key
+
+        did = self._owner.did
+        return choose_signing_key(
+            self.keys(actor=actor), key_id, owner_did=did if isinstance(did, str) else None
+        )
+
     # -- audit and stats ------------------------------------------------------------------
 
     def verify_audit(self, *, actor: str = OWNER_ACTOR) -> AuditReport:

@@ -52,7 +52,6 @@ from memvault.vault import Vault
 if TYPE_CHECKING:
     from memvault.exchange import ExportHooks, ImportHooks
     from memvault.formats.aimem.container import LocatedBundle
-    from memvault.store.base import KeyRecord
 
 PANEL = "Exchange"
 
@@ -83,7 +82,9 @@ def export_hooks(
 
     sign_hook = None
     if sign:
-        record = _signing_key(vault, key)
+        from memvault.cli.signing import chosen_key
+
+        record = chosen_key(vault, key)
         did = vault.owner.did
         owner_did = did if isinstance(did, str) else None
         sign_hook = signer(SigningKey.from_record(record), owner_did=owner_did)
@@ -94,25 +95,6 @@ def export_hooks(
         except AgeError as exc:
             fail(str(exc), EXIT_USAGE)
     return ExportHooks(sign=sign_hook, encrypt=encrypt_hook)
-
-
-def _signing_key(vault: Vault, wanted: str | None) -> KeyRecord:
-    """The key `--key` names (as `memvault sign --key` matches it); without `--key`, the only
-    key, else the one of the owner's DID, else the most recent."""
-    from memvault.cli.signing import _find_key
-
-    records = vault.keys()
-    if not records:
-        fail("the vault has no signing keys to sign the export with; run `memvault keys generate`")
-    if wanted is not None:
-        return _find_key(vault, wanted)
-    if len(records) == 1:
-        return records[0]
-    owner_did = vault.owner.did
-    mine = [r for r in records if r.did is not None and r.did == owner_did]
-    if len(mine) == 1:
-        return mine[0]
-    return max(records, key=lambda r: r.created_at)
 
 
 def import_hooks(

@@ -33,7 +33,7 @@ from memvault.cli.common import (
     print_json,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
-from memvault.errors import VaultError
+from memvault.errors import AmbiguousId, VaultError
 from memvault.formats.pam import STORE_FILE
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
@@ -294,7 +294,7 @@ def keys_export_public(
     if form not in ("pem", "jwk", "block"):
         fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        record = _find_key(vault, key)
+        record = chosen_key(vault, key)
     from memvault.crypto import keys
 
     public = keys.decode_public_key_der(record.public_key)
@@ -325,30 +325,15 @@ def keys_export_public(
         console().print(f"Wrote the public key of {escape(record.key_id)} to {escape(str(output))}")
 
 
-def _find_key(vault: Vault, wanted: str | None) -> KeyRecord:
-    records = vault.keys()
-    if not records:
-        fail("the vault has no signing keys; create one with `memvault keys generate`")
-    if wanted is None:
-        if len(records) == 1:
-            return records[0]
-        owner_did = vault.owner.did
-        mine = [r for r in records if r.did is not None and r.did == owner_did]
-        if len(mine) == 1:
-            return mine[0]
-        ids = ", ".join(r.key_id for r in records)
-        fail(f"the vault has {len(records)} keys; choose one with --key ({ids})", EXIT_USAGE)
-    exact = [r for r in records if r.key_id == wanted]
-    if exact:
-        return exact[0]
-    matches = [r for r in records if wanted in r.key_id]
-    if not matches and wanted in ALGORITHMS:
-        matches = [r for r in records if r.algorithm == wanted]
-    if len(matches) == 1:
-        return matches[0]
-    if not matches:
-        fail(f"no key in the vault matches {wanted!r} (see `memvault keys list`)")
-    fail(f"{wanted!r} matches {len(matches)} keys; give more of the id")
+def chosen_key(vault: Vault, wanted: str | None) -> KeyRecord:
+    """`Vault.signing_key`, its refusal to guess worded for the command line."""
+    try:
+        return vault.signing_key(wanted)
+    except AmbiguousId as exc:
+        if wanted is not None:
+            raise
+        ids = ", ".join(exc.candidates)
+        fail(f"the vault has {len(exc.candidates)} keys; choose one with --key ({ids})", EXIT_USAGE)
 
 
 # -- sign -------------------------------------------------------------------------------------
@@ -413,7 +398,7 @@ def sign(
     if bundle and signed_at is not None:
         fail("--signed-at is for PAM documents; an AIMEM signature (§5.3) has no time", EXIT_USAGE)
     with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        record = _find_key(vault, key)
+        record = chosen_key(vault, key)
     from memvault.crypto.keys import SigningKey
 
     signing_key = SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)

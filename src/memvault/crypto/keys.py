@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -34,7 +35,7 @@ from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
 from memvault.canonical import jcs_dumps
 from memvault.crypto import ALGORITHMS
 from memvault.crypto import did as didkey
-from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+from memvault.errors import HTTP_UNPROCESSABLE, AmbiguousId, NotFound, VaultError
 from memvault.store.base import KeyRecord
 
 __all__ = [
@@ -49,6 +50,7 @@ __all__ = [
     "b64url_decode",
     "b64url_encode",
     "check_key",
+    "choose_signing_key",
     "decode_public_key",
     "decode_public_key_der",
     "describe",
@@ -118,6 +120,49 @@ _B64URL_ALPHABET: Final = frozenset(
 
 
 # -- generation and checks -------------------------------------------------------------------
+
+
+def choose_signing_key(
+    records: Sequence[KeyRecord], wanted: str | None = None, *, owner_did: str | None = None
+) -> KeyRecord:
+    """The key to sign with, out of a vault's `records`; every front end chooses this way.
+
+    - `wanted` named: the key whose id is exactly `wanted`; else the one key whose id contains
+      it (a prefix such as ``did:key:z6Mk``, or a part such as ``zDn``); else, when `wanted`
+      is an algorithm name (§18.2, e.g. ``ES256``), the one key of that algorithm.
+    - Nothing named: the only key; else the one key whose did:key is `owner_did` (the key the
+      owner's DID is derived from, §17); else AmbiguousId (nothing is chosen silently).
+
+    Raises NotFound when there are no keys or none matches, AmbiguousId (its `candidates`
+    are the key ids) when several do."""
+    if not records:
+        raise NotFound("the vault has no signing keys; create one with `memvault keys generate`")
+    if wanted is None:
+        if len(records) == 1:
+            return records[0]
+        mine = [r for r in records if r.did is not None and r.did == owner_did]
+        if len(mine) == 1:
+            return mine[0]
+        ids = [r.key_id for r in records]
+        raise AmbiguousId(
+            f"the vault has {len(records)} signing keys and none is the owner's DID key; "
+            f"name one ({', '.join(ids)})",
+            ids,
+        )
+    exact = [r for r in records if r.key_id == wanted]
+    if exact:
+        return exact[0]
+    matches = [r for r in records if wanted in r.key_id]
+    if not matches and wanted in ALGORITHMS:
+        matches = [r for r in records if r.algorithm == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        raise NotFound(f"no key in the vault matches {wanted!r} (see `memvault keys list`)")
+    raise AmbiguousId(
+        f"{wanted!r} matches {len(matches)} keys; give more of the id",
+        [r.key_id for r in matches],
+    )
 
 
 def generate(algorithm: str, *, rsa_bits: int | None = None) -> PrivateKey:
