@@ -90,3 +90,33 @@ def test_concurrent_tag_additions_lose_nothing(vault: Vault, tmp_path: Path) -> 
     tags = set(vault.get(memory.id).tags)  # type: ignore[arg-type]
     assert tags == {f"{n}-{i}" for n in ("a", "b") for i in range(per_writer)}
     assert vault.verify_audit().ok
+
+
+def test_an_edit_patch_is_applied_whole_or_not_at_all(vault: Vault) -> None:
+    """PAM §9: `Vault.edit` applies fields, grants and revokes in one transaction. An agent
+    may change tags (it holds write) but not grant access: the refused grant takes the tag
+    change back with it."""
+    memory = vault.add("Lives in Porto", "fact", tags=["home"]).memory
+    vault.grant(memory.id, "agent-x", ["read", "write"])
+    entries = vault.verify_audit().entries
+    with pytest.raises(AccessDenied):
+        vault.edit(memory.id[:8], add_tags=["x"], grants=[("agent-y", ["read"])], actor="agent-x")
+    assert vault.get(memory.id).tags == ("home",)
+    assert vault.verify_audit().entries == entries
+    done = vault.edit(
+        memory.id[:8],
+        add_tags=["travel"],
+        summary="Porto",
+        grants=[("agent-y", ["read"])],
+        revokes=[("agent-x", ["write"])],
+    )
+    assert done.tags == ("home", "travel") and done.summary == "Porto"
+    grants = {g.entity: g.permissions for g in done.access.shared_with}  # type: ignore[union-attr]
+    assert grants == {"agent-x": ("read",), "agent-y": ("read",)}
+    assert vault.get(memory.id) == done
+
+
+def test_an_empty_edit_patch_is_refused(vault: Vault) -> None:
+    memory = vault.add("Lives in Porto", "fact").memory
+    with pytest.raises(InvalidInput, match="nothing to change"):
+        vault.edit(memory.id)

@@ -1199,6 +1199,39 @@ class Vault:
             )
         return updated
 
+    def edit(
+        self,
+        id: str,
+        *,
+        grants: Iterable[tuple[str, Iterable[str] | str]] = (),
+        revokes: Iterable[tuple[str, Iterable[str] | str | None]] = (),
+        actor: str = OWNER_ACTOR,
+        now: datetime | None = None,
+        **fields: Any,
+    ) -> Memory:
+        """``edit(id, *, grants=(), revokes=(), actor="user", now=None, **fields) -> Memory``
+
+        One edit patch, applied atomically: `update(id, **fields)` (any of its fields, tags
+        merged as it merges them), then each ``(entity, permissions)`` of `grants`, then each
+        ``(entity, permissions or None)`` of `revokes`, in one transaction; a refused part
+        (e.g. a grant by an agent) leaves the memory as it was. InvalidInput when the patch
+        is empty. Returns the memory as it ends up."""
+        grant_list = builtins.list(grants)
+        revoke_list = builtins.list(revokes)
+        if not (fields or grant_list or revoke_list):
+            raise InvalidInput("nothing to change: the edit names no field, grant or revoke")
+        with self._store.transaction():
+            full_id = self.resolve(id)
+            memory: Memory | None = None
+            if fields:
+                memory = self.update(full_id, actor=actor, now=now, **fields)
+            for entity, permissions in grant_list:
+                memory = self.grant(full_id, entity, permissions, actor=actor, now=now)
+            for entity, permissions_or_all in revoke_list:
+                memory = self.revoke(full_id, entity, permissions_or_all, actor=actor, now=now)
+        assert memory is not None
+        return memory
+
     def grant(
         self,
         id: str,

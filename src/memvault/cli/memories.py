@@ -569,14 +569,9 @@ def edit(
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
         before = _readable(vault, full_id, acting)
-        # One transaction: an update followed by a refused grant leaves nothing behind.
-        with vault.store.transaction():
-            memory = vault.update(full_id, actor=acting, **fields) if fields else None
-            for entity, perms in grant_specs:
-                memory = vault.grant(full_id, entity, perms, actor=acting)
-            for entity, perms_or_all in revoke_specs:
-                memory = vault.revoke(full_id, entity, perms_or_all, actor=acting)
-    assert memory is not None
+        memory = vault.edit(
+            full_id, grants=grant_specs, revokes=revoke_specs, actor=acting, **fields
+        )
     if as_json:
         print_json(memory_json(memory))
         return
