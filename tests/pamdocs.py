@@ -61,3 +61,41 @@ def only(result: ValidationResult, code: str) -> Finding:
     found = by_code(result, code)
     assert len(found) == 1, f"expected one {code!r}, got {result.findings}"
     return found[0]
+
+
+#: The export id `write_store` gives a document unless told otherwise.
+EXPORT_ID = "0b7e5f3c-9a41-4d8e-8c1a-2f3e4d5c6b7a"
+#: `write_store(..., export_id=OMIT)`: no export_id member at all.
+OMIT = "<omit>"
+
+
+def write_store(
+    path: Path,
+    memories: list[dict[str, Any]],
+    *,
+    export_id: str | None = EXPORT_ID,
+    **header: Any,
+) -> Path:
+    """A memory-store of another tool holding `memories` (checksum computed), written to
+    `path`; `header` adds or replaces top-level members; `export_id=OMIT` leaves it out."""
+    doc: dict[str, Any] = {
+        "schema": "portable-ai-memory",
+        "schema_version": "1.0",
+        "export_id": export_id,
+        "exported_by": "othertool/1.2.3",
+        "export_date": "2026-02-01T00:00:00Z",
+        "owner": {"id": "owner-1"},
+        "memories": memories,
+        "relations": header.pop("relations", []),
+        "integrity": {
+            "canonicalization": "RFC8785",
+            "checksum": integrity_checksum(memories),
+            "total_memories": len(memories),
+        },
+        **header,
+    }
+    if export_id == OMIT:
+        del doc["export_id"]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    return path

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import pamdocs
 from clikit import home as home
 from clikit import ok, refused
 from exchangekit import (
@@ -25,7 +27,6 @@ from exchangekit import (
     state,
 )
 from memvault.aimem_exchange import export_bundle, import_bundle
-from memvault.canonical import integrity_checksum
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied
 from memvault.exchange import export_vault, import_into_vault
@@ -81,27 +82,8 @@ def fingerprint(vault: Vault) -> tuple[Any, ...]:
     return state(vault), memories, relations, conversations
 
 
-def write_store(path: Path, memories: list[dict[str, Any]], **header: Any) -> Path:
-    doc: dict[str, Any] = {
-        "schema": "portable-ai-memory",
-        "schema_version": "1.0",
-        "export_id": header.pop("export_id", None),
-        "exported_by": "othertool/1.2.3",
-        "export_date": "2026-02-01T00:00:00Z",
-        "owner": {"id": "owner-1"},
-        "memories": memories,
-        "relations": header.pop("relations", []),
-        "integrity": {
-            "canonicalization": "RFC8785",
-            "checksum": integrity_checksum(memories),
-            "total_memories": len(memories),
-        },
-        **header,
-    }
-    if doc["export_id"] is None:
-        del doc["export_id"]
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
+#: These imports are of files no vault has seen: no export id to recognise them by.
+write_store = partial(pamdocs.write_store, export_id=pamdocs.OMIT)
 
 
 def newer(memory: Memory, **changes: Any) -> dict[str, Any]:

@@ -17,7 +17,7 @@ import pytest
 
 from conftest import EXAMPLE_EXPORT, CliOutcome
 from exchangekit import T0, documents, official_conversation, state
-from memvault.canonical import content_hash, integrity_checksum
+from memvault.canonical import content_hash
 from memvault.exchange import (
     ImportConflict,
     ImportHooks,
@@ -28,7 +28,7 @@ from memvault.exchange import (
 )
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
-from pamdocs import OFFICIAL_EXAMPLES, sample_store
+from pamdocs import OFFICIAL_EXAMPLES, sample_store, write_store
 from vaultkit import PASSPHRASE, make_vault, pam_memory
 
 LATER = T0 + timedelta(days=1)
@@ -38,28 +38,6 @@ EVERYTHING = MemoryQuery(statuses=None, limit=None)
 @pytest.fixture
 def vault(tmp_path: Path) -> Vault:
     return make_vault(tmp_path / "vault")
-
-
-def write_store(path: Path, memories: list[dict[str, Any]], **header: Any) -> Path:
-    doc: dict[str, Any] = {
-        "schema": "portable-ai-memory",
-        "schema_version": "1.0",
-        "export_id": header.pop("export_id", "0b7e5f3c-9a41-4d8e-8c1a-2f3e4d5c6b7a"),
-        "exported_by": "othertool/1.2.3",
-        "export_date": "2026-02-01T00:00:00Z",
-        "owner": {"id": "owner-1"},
-        "memories": memories,
-        "relations": header.pop("relations", []),
-        "integrity": {
-            "canonicalization": "RFC8785",
-            "checksum": integrity_checksum(memories),
-            "total_memories": len(memories),
-        },
-        **header,
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
 
 
 def everything(vault: Vault) -> dict[str, Any]:
