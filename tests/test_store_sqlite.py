@@ -851,3 +851,18 @@ def test_codec_equals_the_model_on_generated_memories(
     memory = Memory.from_json(data)
     assert codec.memory_from_json(data) == memory
     assert codec.memory_to_json(memory) == memory.to_json() == data
+
+
+def test_a_savepoint_finished_after_the_store_closed_says_nothing(tmp_path: Path) -> None:
+    """Ctrl-C can leave a nested transaction's generator open until it is collected, after
+    the CLI closed the vault: its rollback must not raise on the closed connection (it printed
+    "Exception ignored … Cannot operate on a closed database" after "interrupted")."""
+    store = make_store(tmp_path / "v.db")
+    outer = store.transaction()
+    outer.__enter__()
+    inner = store.transaction()
+    inner.__enter__()
+    store.close()
+    # False: the interrupt goes on as it came, and no other error is raised in its place
+    assert inner.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None) is False
+    assert outer.__exit__(KeyboardInterrupt, KeyboardInterrupt(), None) is False

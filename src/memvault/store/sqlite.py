@@ -650,8 +650,12 @@ class SQLiteStore(Store):
                 try:
                     yield
                 except BaseException:
-                    self._conn.execute(f"ROLLBACK TO {name}")
-                    self._conn.execute(f"RELEASE {name}")
+                    # A savepoint left open by an interrupt (Ctrl-C) can be finished only when
+                    # the generator is collected, after the vault was closed: closing already
+                    # discarded everything uncommitted, so there is nothing left to undo.
+                    if not self._closed:
+                        self._conn.execute(f"ROLLBACK TO {name}")
+                        self._conn.execute(f"RELEASE {name}")
                     raise
                 else:
                     self._conn.execute(f"RELEASE {name}")
