@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench fuzz clean system-deps
+.PHONY: run test lint bench bench-recall fuzz clean system-deps
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
 # accelerator, venv support, the `age` CLI). Installed only when something is missing.
@@ -44,6 +44,12 @@ test: $(STAMP) lint
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/validate.py
+
+# `bench-recall` measures recall on the labeled set (benchmarks/recall_set/) against plain BM25
+# in the same run; RECALL_ARGS passes options, e.g. RECALL_ARGS=--scale for the scale run.
+RECALL_ARGS ?=
+bench-recall: $(STAMP)
+	$(BIN)/python benchmarks/recall.py $(RECALL_ARGS)
 
 # `fuzz` builds a copy of the package whose C extensions carry AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/fuzz/src; the working tree's build is untouched), then runs

@@ -1,0 +1,628 @@
+"""Recall quality on the labeled set (benchmarks/recall_set/) and recall at scale.
+
+```sh
+.venv/bin/python benchmarks/recall.py                      # every system, both scopes
+.venv/bin/python benchmarks/recall.py --systems bm25,fts   # no embedding model needed
+.venv/bin/python benchmarks/recall.py --scale              # 100,000 memories + 500,000 messages
+```
+
+**Quality.** The set's export (`--format claude`, the default, gives each conversation's person
+a name; `chatgpt` gives none) is imported into a fresh encrypted vault with the console
+script (`memvault init`, `memvault import`, then `memvault embed` when a vector system is
+asked for), exactly as a person would; then every question is asked through
+`Vault.recall(question, k=10, kind="messages", mode=...)`. Systems:
+
+- `bm25`: the peer, measured in the same run — plain BM25 (`rank_bm25.BM25Okapi`, k1 1.5,
+  b 0.75) over the raw message texts, lower-cased word tokens, no stemming, no stop words;
+- `fts`, `vector`, `hybrid`: memvault's full-text only, vector only, and fused recall.
+
+Scopes: `conversation` ranks within the question's conversation (`conversation=` filter; for
+the peer, an index per conversation), `vault` over every message of the vault (no filter).
+A question is answered at k when one of its answering messages is among the first k
+distinct messages (a hit's `message_ids`); MRR uses the first answering message's rank (0
+beyond 10). Two-turn questions also get `all@10`: both messages in the top 10. Figures are
+printed per split (dev, held-out), per language and per question kind.
+
+**Scale** (`--scale`): a vault of 100,000 memories (benchmarks/storegen.py) and 500,000
+messages (synthetic English and Portuguese text, 1,000 conversations) built through the bulk
+library paths (`Vault.add_memories`, `Vault.put_conversations`), synthetic unit vectors for
+every passage, then `Vault.recall` latency p50/p95 for full-text and fused recall, with and
+without the conversation filter, the index's size on disk, and the chosen local model's
+embedding throughput on the set's messages.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SET = Path(__file__).resolve().parent / "recall_set"
+PASSPHRASE = "benchmark passphrase"
+SYSTEMS = ("bm25", "fts", "vector", "hybrid")
+SCOPES = ("conversation", "vault")
+KINDS = ("fact", "paraphrase", "when", "two_turn")
+CUTS = (1, 5, 10)
+K = 10
+
+
+# -- the set -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SetMessage:
+    id: str
+    conversation: str
+    role: str
+    name: str | None
+    text: str
+
+
+@dataclass(frozen=True)
+class SetQuestion:
+    id: str
+    lang: str
+    split: str
+    kind: str
+    conversation: str
+    question: str
+    answers: tuple[str, ...]
+
+
+@dataclass
+class RecallSet:
+    """The labeled set, or a part of it (`subset`)."""
+
+    root: Path
+    conversations: list[dict[str, Any]]
+    messages: list[SetMessage]
+    questions: list[SetQuestion]
+
+    def conversation_ids(self) -> set[str]:
+        return {c["id"] for c in self.conversations}
+
+
+def _jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield json.loads(line)
+
+
+def load_set(root: Path = SET) -> RecallSet:
+    return RecallSet(
+        root=root,
+        conversations=list(_jsonl(root / "conversations.jsonl")),
+        messages=[
+            SetMessage(m["id"], m["conversation"], m["role"], m["name"], m["text"])
+            for m in _jsonl(root / "messages.jsonl")
+        ],
+        questions=[
+            SetQuestion(
+                q["id"],
+                q["lang"],
+                q["split"],
+                q["kind"],
+                q["conversation"],
+                q["question"],
+                tuple(q["answers"]),
+            )
+            for q in _jsonl(root / "questions.jsonl")
+        ],
+    )
+
+
+def subset(data: RecallSet, per_group: int, questions: int | None = None) -> RecallSet:
+    """The first `per_group` conversations of each language and split (and at most
+    `questions` questions of each conversation): a small slice with every group in it."""
+    kept: list[dict[str, Any]] = []
+    seen: dict[tuple[str, str], int] = defaultdict(int)
+    for conv in data.conversations:
+        group = (conv["lang"], conv["split"])
+        if seen[group] < per_group:
+            seen[group] += 1
+            kept.append(conv)
+    ids = {c["id"] for c in kept}
+    asked: dict[str, int] = defaultdict(int)
+    chosen = []
+    for q in data.questions:
+        if q.conversation in ids and (questions is None or asked[q.conversation] < questions):
+            asked[q.conversation] += 1
+            chosen.append(q)
+    return RecallSet(data.root, kept, [m for m in data.messages if m.conversation in ids], chosen)
+
+
+def write_export(data: RecallSet, form: str, target: Path) -> Path:
+    """The set's export in `form` ("claude" or "chatgpt"), restricted to `data`'s
+    conversations, written under `target`; returns the folder to import."""
+    ids = data.conversation_ids()
+    out = target / form
+    out.mkdir(parents=True, exist_ok=True)
+    source = data.root / form
+    convs = json.loads((source / "conversations.json").read_text(encoding="utf-8"))
+    key = "uuid" if form == "claude" else "id"
+    kept = [c for c in convs if c[key] in ids]
+    (out / "conversations.json").write_text(json.dumps(kept, ensure_ascii=False), "utf-8")
+    if form == "claude":
+        accounts = {c["account"]["uuid"] for c in kept}
+        users = json.loads((source / "users.json").read_text(encoding="utf-8"))
+        chosen = [u for u in users if u["uuid"] in accounts]
+        (out / "users.json").write_text(json.dumps(chosen, ensure_ascii=False), "utf-8")
+    return out
+
+
+# -- scoring -----------------------------------------------------------------------------------
+
+#: question id -> the message ids it ranked first, best first (at most K, distinct)
+Rankings = dict[str, list[str]]
+
+
+@dataclass
+class Scores:
+    n: int = 0
+    hits: dict[int, int] = field(default_factory=lambda: dict.fromkeys(CUTS, 0))
+    reciprocal: float = 0.0
+    #: two-turn questions: every answering message in the top K
+    complete: int = 0
+    multi: int = 0
+
+    def add(self, question: SetQuestion, ranked: Sequence[str]) -> None:
+        self.n += 1
+        answers = set(question.answers)
+        first = next((i for i, m in enumerate(ranked[:K], 1) if m in answers), None)
+        if first is not None:
+            self.reciprocal += 1.0 / first
+            for cut in CUTS:
+                if first <= cut:
+                    self.hits[cut] += 1
+        if len(answers) > 1:
+            self.multi += 1
+            if answers <= set(ranked[:K]):
+                self.complete += 1
+
+    def recall(self, cut: int) -> float:
+        return self.hits[cut] / self.n if self.n else math.nan
+
+    @property
+    def mrr(self) -> float:
+        return self.reciprocal / self.n if self.n else math.nan
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"n": self.n, "mrr": round(self.mrr, 4)}
+        out.update({f"r@{c}": round(self.recall(c), 4) for c in CUTS})
+        if self.multi:
+            out["all@10"] = round(self.complete / self.multi, 4)
+        return out
+
+
+GROUPS: tuple[tuple[str, Callable[[SetQuestion], bool]], ...] = (
+    ("all", lambda q: True),
+    ("en", lambda q: q.lang == "en"),
+    ("pt", lambda q: q.lang == "pt"),
+    *((kind, (lambda k: lambda q: q.kind == k)(kind)) for kind in KINDS),
+)
+
+
+def score(questions: Sequence[SetQuestion], rankings: Rankings) -> dict[str, dict[str, Scores]]:
+    """split ("dev", "heldout", "all") -> group -> Scores."""
+    table: dict[str, dict[str, Scores]] = defaultdict(lambda: defaultdict(Scores))
+    for q in questions:
+        ranked = rankings.get(q.id, [])
+        for split in (q.split, "all"):
+            for group, member in GROUPS:
+                if member(q):
+                    table[split][group].add(q, ranked)
+    return table
+
+
+# -- the peer: plain BM25 over raw messages ------------------------------------------------------
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower())
+
+
+def bm25_rankings(data: RecallSet, scope: str) -> tuple[Rankings, float]:
+    """Plain BM25 (`rank_bm25`) over the raw messages; (rankings, seconds per query)."""
+    from rank_bm25 import BM25Okapi
+
+    groups: dict[str, list[SetMessage]] = defaultdict(list)
+    for m in data.messages:
+        groups[m.conversation if scope == "conversation" else ""].append(m)
+    indexes = {
+        key: (BM25Okapi([_words(m.text) for m in msgs]), [m.id for m in msgs])
+        for key, msgs in groups.items()
+    }
+    rankings: Rankings = {}
+    started = time.perf_counter()
+    for q in data.questions:
+        bm25, ids = indexes[q.conversation if scope == "conversation" else ""]
+        scores = bm25.get_scores(_words(q.question))
+        order = sorted(range(len(ids)), key=lambda i: -scores[i])[:K]
+        rankings[q.id] = [ids[i] for i in order]
+    return rankings, (time.perf_counter() - started) / max(1, len(data.questions))
+
+
+# -- memvault ------------------------------------------------------------------------------------
+
+
+def memvault_command() -> str:
+    """The console script next to this interpreter (the venv's)."""
+    script = Path(sys.executable).with_name("memvault")
+    return str(script) if script.exists() else "memvault"
+
+
+def run_cli(home: Path, *args: str) -> str:
+    env = {**os.environ, "MEMVAULT_HOME": str(home), "MEMVAULT_PASSPHRASE": PASSPHRASE}
+    done = subprocess.run(
+        [memvault_command(), *args], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(
+            f"memvault {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}"
+        )
+    return done.stdout
+
+
+@dataclass
+class Imported:
+    home: Path
+    import_seconds: float
+    embed_seconds: float | None
+    #: vault message id -> the export's message id (the label's id)
+    message_ids: dict[str, str]
+    #: the export's conversation id -> vault conversation id
+    conversation_ids: dict[str, str]
+
+
+def import_set(
+    data: RecallSet, form: str, home: Path, embed_args: Sequence[str] | None
+) -> Imported:
+    """A fresh vault at `home` holding the set, through the console script; with
+    `embed_args`, `memvault embed` runs too (its options as given)."""
+    export = write_export(data, form, home.parent / f"{home.name}-export")
+    run_cli(home, "init")
+    started = time.perf_counter()
+    run_cli(home, "import", str(export))
+    import_seconds = time.perf_counter() - started
+    embed_seconds = None
+    if embed_args is not None:
+        started = time.perf_counter()
+        run_cli(home, "embed", *embed_args)
+        embed_seconds = time.perf_counter() - started
+    from memvault.vault import Vault
+
+    message_ids: dict[str, str] = {}
+    conversation_ids: dict[str, str] = {}
+    with Vault.open(home, PASSPHRASE) as vault:
+        for conv in vault.conversations():
+            document = conv.document
+            provider = document.get("provider") or {}
+            conversation_ids[str(provider.get("conversation_id"))] = conv.id
+            for message in document.get("messages") or []:
+                label = message.get("provider_message_id")
+                if isinstance(label, str):
+                    message_ids[message["id"]] = label
+    return Imported(home, import_seconds, embed_seconds, message_ids, conversation_ids)
+
+
+def vault_rankings(
+    data: RecallSet, imported: Imported, mode: str, scope: str
+) -> tuple[Rankings, float]:
+    """`Vault.recall` for every question; (rankings, seconds per query)."""
+    from memvault.vault import Vault
+
+    rankings: Rankings = {}
+    with Vault.open(imported.home, PASSPHRASE) as vault:
+        recall: Any = vault.recall  # type: ignore[attr-defined]
+        started = time.perf_counter()
+        for q in data.questions:
+            filters: dict[str, Any] = {"kind": "messages", "mode": mode}
+            if scope == "conversation":
+                filters["conversation"] = imported.conversation_ids[q.conversation]
+            hits = recall(q.question, k=K, **filters)
+            rankings[q.id] = _distinct(
+                imported.message_ids.get(m, m) for hit in hits for m in hit.message_ids
+            )
+        seconds = (time.perf_counter() - started) / max(1, len(data.questions))
+    return rankings, seconds
+
+
+def _distinct(ids: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(ids))[:K]
+
+
+# -- the quality run -----------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    system: str
+    scope: str
+    per_query: float
+    table: dict[str, dict[str, Scores]]
+
+
+def quality(
+    data: RecallSet,
+    systems: Sequence[str],
+    scopes: Sequence[str],
+    form: str,
+    embed_args: Sequence[str] | None,
+    workdir: Path,
+    say: Callable[[str], None] = print,
+) -> list[Result]:
+    results: list[Result] = []
+    for scope in scopes:
+        if "bm25" in systems:
+            rankings, per_query = bm25_rankings(data, scope)
+            results.append(Result("bm25", scope, per_query, score(data.questions, rankings)))
+    modes = [s for s in systems if s != "bm25"]
+    if modes:
+        vectors = any(m in ("vector", "hybrid") for m in modes)
+        imported = import_set(data, form, workdir / "vault", embed_args if vectors else None)
+        say(
+            f"imported {len(data.conversations)} conversations, {len(imported.message_ids)} "
+            f"messages ({form} export) in {imported.import_seconds:.2f} s"
+            + (
+                f"; memvault embed {imported.embed_seconds:.1f} s"
+                if imported.embed_seconds is not None
+                else ""
+            )
+        )
+        for scope in scopes:
+            for mode in modes:
+                rankings, per_query = vault_rankings(data, imported, mode, scope)
+                results.append(Result(mode, scope, per_query, score(data.questions, rankings)))
+    return results
+
+
+def _group_label(group: str) -> str:
+    return {"two_turn": "two-turn"}.get(group, group)
+
+
+def report(results: Sequence[Result], data: RecallSet, say: Callable[[str], None] = print) -> None:
+    systems = list(dict.fromkeys(r.system for r in results))
+    scopes = list(dict.fromkeys(r.scope for r in results))
+    by = {(r.system, r.scope): r for r in results}
+    for scope in scopes:
+        title = (
+            "within the question's conversation (conversation filter)"
+            if scope == "conversation"
+            else "over the whole vault (no conversation filter)"
+        )
+        for split in ("dev", "heldout", "all"):
+            say(f"\n== {title} — split {split} ==")
+            head = f"{'group':<12}{'n':>5}  " + "  ".join(
+                f"{s:>7} R@1  R@5 R@10  MRR" for s in systems
+            )
+            say(head)
+            for group, _ in GROUPS:
+                cells = []
+                n = 0
+                for system in systems:
+                    scores = by[(system, scope)].table.get(split, {}).get(group)
+                    if scores is None or not scores.n:
+                        cells.append(" " * 27)
+                        continue
+                    n = scores.n
+                    cells.append(
+                        f"{'':>7} {scores.recall(1):4.2f} {scores.recall(5):4.2f} "
+                        f"{scores.recall(10):4.2f} {scores.mrr:4.2f}"
+                    )
+                if n:
+                    say(f"{_group_label(group):<12}{n:>5}  " + "  ".join(cells))
+            multi = [(s, by[(s, scope)].table.get(split, {}).get("two_turn")) for s in systems]
+            if any(m and m.multi for _, m in multi):
+                say(
+                    f"{'  all@10':<12}{'':>5}  "
+                    + "  ".join(
+                        f"{'':>7} {'':>4} {'':>4} {m.complete / m.multi:4.2f} {'':>4}"
+                        if m and m.multi
+                        else " " * 27
+                        for _, m in multi
+                    )
+                )
+        if "bm25" in systems:
+            peer = by[("bm25", scope)].table["all"]["all"]
+            for system in systems:
+                if system == "bm25":
+                    continue
+                mine = by[(system, scope)].table["all"]["all"]
+                say(
+                    f"{system} / bm25 ({scope}, all questions): R@10 "
+                    f"{_ratio(mine.recall(10), peer.recall(10))}, MRR "
+                    f"{_ratio(mine.mrr, peer.mrr)}"
+                )
+    say("")
+    for r in results:
+        say(f"{r.system:>7} {r.scope:<12} {r.per_query * 1000:8.2f} ms a query")
+
+
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}×" if b else "n/a"
+
+
+def results_json(results: Sequence[Result]) -> list[dict[str, Any]]:
+    return [
+        {
+            "system": r.system,
+            "scope": r.scope,
+            "ms_per_query": round(r.per_query * 1000, 3),
+            "splits": {
+                split: {group: s.as_json() for group, s in groups.items()}
+                for split, groups in r.table.items()
+            },
+        }
+        for r in results
+    ]
+
+
+# -- the scale run -------------------------------------------------------------------------------
+
+
+def scale(
+    memories: int,
+    messages: int,
+    per_conversation: int,
+    queries: int,
+    dimension: int,
+    workdir: Path,
+    embedder_spec: str | None,
+    data: RecallSet,
+    say: Callable[[str], None] = print,
+) -> dict[str, Any]:
+    from scalebuild import build_scale_vault, recall_latency
+
+    built = build_scale_vault(
+        workdir / "scale", memories, messages, per_conversation, dimension, say=say
+    )
+    out: dict[str, Any] = {"build": built.as_json()}
+    out["latency"] = recall_latency(built, data, queries, say=say)
+    if embedder_spec:
+        out["embedding"] = embedding_throughput(embedder_spec, data, say=say)
+    return out
+
+
+def embedding_throughput(
+    spec_text: str, data: RecallSet, say: Callable[[str], None] = print
+) -> dict[str, Any]:
+    """Passages a second (batches of 32) and queries a second (one at a time) of the model."""
+    from memvault.recall.embedders import EmbedderSpec, load_embedder
+
+    spec = parse_spec(spec_text)
+    embedder = load_embedder(EmbedderSpec(**spec))
+    texts = [m.text for m in data.messages[:512]]
+    embedder.embed(texts[:8])  # load the weights before timing
+    started = time.perf_counter()
+    for start in range(0, len(texts), 32):
+        embedder.embed(texts[start : start + 32])
+    passages = len(texts) / (time.perf_counter() - started)
+    asked = [q.question for q in data.questions[:100]]
+    started = time.perf_counter()
+    for text in asked:
+        embedder.embed([text], query=True)
+    per_query = len(asked) / (time.perf_counter() - started)
+    say(
+        f"embedding throughput of {embedder.model} ({embedder.dimension} dimensions): "
+        f"{passages:.0f} passages/s in batches of 32, {per_query:.0f} queries/s one at a time"
+    )
+    return {
+        "model": embedder.model,
+        "dimension": embedder.dimension,
+        "passages_per_s": round(passages, 1),
+        "queries_per_s": round(per_query, 1),
+    }
+
+
+def parse_spec(text: str) -> dict[str, Any]:
+    """`local:MODEL`, `local` or `openai:URL@MODEL` → EmbedderSpec fields."""
+    kind, _, rest = text.partition(":")
+    if kind == "openai":
+        url, _, model = rest.rpartition("@")
+        return {"kind": "openai", "model": model, "url": url}
+    return {"kind": kind, "model": rest} if rest else {"kind": kind, "model": ""}
+
+
+# -- main ----------------------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--set", type=Path, default=SET, help="the labeled set's folder")
+    parser.add_argument("--format", choices=("claude", "chatgpt"), default="claude")
+    parser.add_argument(
+        "--systems", default=",".join(SYSTEMS), help=f"comma-separated, of {', '.join(SYSTEMS)}"
+    )
+    parser.add_argument("--scopes", default=",".join(SCOPES), help="conversation, vault")
+    parser.add_argument(
+        "--conversations",
+        type=int,
+        default=None,
+        help="only the first N conversations of each language and split (a slice)",
+    )
+    parser.add_argument("--questions", type=int, default=None, help="at most N a conversation")
+    parser.add_argument(
+        "--embed-args",
+        default="",
+        help="options for `memvault embed` (e.g. '--model X'), run when a vector system is asked",
+    )
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    parser.add_argument("--keep", type=Path, default=None, help="build in this folder, keep it")
+    parser.add_argument("--scale", action="store_true", help="the scale run instead")
+    parser.add_argument("--scale-memories", type=int, default=100_000)
+    parser.add_argument("--scale-messages", type=int, default=500_000)
+    parser.add_argument("--scale-per-conversation", type=int, default=500)
+    parser.add_argument("--scale-queries", type=int, default=200)
+    parser.add_argument("--scale-dimension", type=int, default=384)
+    parser.add_argument(
+        "--embedder",
+        default=None,
+        help="the model whose throughput --scale prints: local[:MODEL] or openai:URL@MODEL",
+    )
+    args = parser.parse_args(argv)
+    systems = [s for s in args.systems.split(",") if s]
+    scopes = [s for s in args.scopes.split(",") if s]
+    for name in systems:
+        if name not in SYSTEMS:
+            parser.error(f"--systems: unknown system {name!r} (known: {', '.join(SYSTEMS)})")
+    for name in scopes:
+        if name not in SCOPES:
+            parser.error(f"--scopes: unknown scope {name!r} (known: {', '.join(SCOPES)})")
+    data = load_set(args.set)
+    if args.conversations is not None or args.questions is not None:
+        data = subset(data, args.conversations or 10**6, args.questions)
+    workdir = args.keep or Path(tempfile.mkdtemp(prefix="memvault-recall-"))
+    workdir.mkdir(parents=True, exist_ok=True)
+    try:
+        if args.scale:
+            figures: Any = scale(
+                args.scale_memories,
+                args.scale_messages,
+                args.scale_per_conversation,
+                args.scale_queries,
+                args.scale_dimension,
+                workdir,
+                args.embedder,
+                data,
+            )
+        else:
+            print(
+                f"recall set: {len(data.conversations)} conversations, {len(data.messages)} "
+                f"messages, {len(data.questions)} questions"
+            )
+            results = quality(data, systems, scopes, args.format, args.embed_args.split(), workdir)
+            report(results, data)
+            figures = results_json(results)
+        if args.json:
+            args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
+    finally:
+        if args.keep is None:
+            shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+def p50_p95(samples: Sequence[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return statistics.median(ordered), p95
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    raise SystemExit(main())
