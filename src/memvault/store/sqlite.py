@@ -41,6 +41,7 @@ from memvault.bulk import gc_paused
 from memvault.errors import VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
 from memvault.paths import FILE_MODE, private_umask, restrict_file
+from memvault.recall import index as recall_index
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -177,6 +178,8 @@ class PreparedMemories:
     rows: list[Any] = field(default_factory=list)
     tags: list[Any] = field(default_factory=list)
     grants: list[tuple[str, str, int]] = field(default_factory=list)
+    #: (seq, memory) of each row, for the recall index.
+    memories: list[tuple[int, Memory]] = field(default_factory=list)
 
 
 @functools.cache
@@ -552,6 +555,7 @@ class SQLiteStore(Store):
                 conn.execute("PRAGMA secure_delete = ON")
                 conn.execute("PRAGMA temp_store = MEMORY")
                 conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
+                recall_index.prepare_connection(conn)
                 # Touch the WAL index now, while the umask keeps new files private.
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
             except BaseException:
@@ -587,6 +591,8 @@ class SQLiteStore(Store):
                     continue
                 for statement in _statements(migration.sql):
                     self._conn.execute(statement)
+                if migration.run is not None:
+                    migration.run(self._conn)
                 self._conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, _now_text()),
@@ -826,6 +832,7 @@ class SQLiteStore(Store):
                 memory = stored.memory
                 tag_list = _tags(memory)
                 add_row(_memory_row(stored, tag_list, seq))
+                prepared.memories.append((seq, memory))
                 if tag_list:
                     add_tags([value for tag in tag_list for value in (tag, seq)])
                 access = memory.access
@@ -853,6 +860,7 @@ class SQLiteStore(Store):
             conn.execute(sql, params)
         if prepared.grants:
             conn.executemany(_GRANT_INSERT, prepared.grants)
+        recall_index.index_memories(conn, prepared.memories, fresh=True)
         return prepared.count
 
     def _id_clash(self, prepared: PreparedMemories, base: int) -> IntegrityViolation:
@@ -894,6 +902,7 @@ class SQLiteStore(Store):
             fts_delete: list[tuple[Any, ...]] = []
             fts_insert: list[int] = []
             reindex: list[tuple[int, Memory, list[str]]] = []
+            recall: list[tuple[int, Memory]] = []
             count = 0
             for stored in batch:
                 memory = stored.memory
@@ -912,6 +921,8 @@ class SQLiteStore(Store):
                 if new_fts != old_fts:
                     fts_delete.append((seq, *old_fts))
                     fts_insert.append(seq)
+                if new_fts[:3] != old_fts[:3] or row[1:3] != old_columns[:2]:
+                    recall.append((seq, memory))  # its words or its type changed
                 if new_fts[2] != old_fts[2] or set(_grants(memory)) != old_grants:
                     reindex.append((seq, memory, tag_list))
             if fts_delete:
@@ -938,6 +949,8 @@ class SQLiteStore(Store):
                     _GRANT_INSERT,
                     [(e, p, seq) for seq, memory, _ in reindex for e, p in _grants(memory)],
                 )
+            if recall:
+                recall_index.index_memories(self._conn, recall, fresh=False)
         return count
 
     def _index_state(
@@ -1198,6 +1211,7 @@ class SQLiteStore(Store):
                 self._conn.execute(_FTS_DELETE, (seq, *fts))
                 self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                 self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
+                recall_index.remove_memories(self._conn, [seq])
                 self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
             self._conn.execute(
                 "DELETE FROM relations WHERE from_id = ? OR to_id = ?", (memory_id, memory_id)
@@ -1219,6 +1233,7 @@ class SQLiteStore(Store):
                 return False
             with self.transaction():
                 self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+                recall_index.optimize(self._conn)
             self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
             try:
                 busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
@@ -1382,6 +1397,11 @@ class SQLiteStore(Store):
                 "extra_index = excluded.extra_index, document = excluded.document",
                 (*row, frame, conversation.id),
             )
+            recall_index.index_conversations(
+                self._conn,
+                [(conversation.id, conversation.platform, conversation.document)],
+                fresh=existing is None,
+            )
         return True
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
@@ -1405,6 +1425,7 @@ class SQLiteStore(Store):
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
         """Insert conversations known to be absent (`conversation_ids`): one statement for
         the batch, no read-back; a present id fails the transaction."""
+        batch = list(conversations)
         rows = [
             (
                 c.id,
@@ -1418,13 +1439,16 @@ class SQLiteStore(Store):
                 else "{}",
                 document_frame(c.document),
             )
-            for c in conversations
+            for c in batch
         ]
         with self.transaction():
             self._conn.executemany(
                 "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
                 "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
+            )
+            recall_index.index_conversations(
+                self._conn, [(c.id, c.platform, c.document) for c in batch], fresh=True
             )
 
     @staticmethod
@@ -1688,6 +1712,16 @@ class SQLiteStore(Store):
         """Rebuild the full-text index from the memories (repair tool)."""
         with self.transaction():
             self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
+
+    @contextlib.contextmanager
+    def index_connection(self) -> Iterator[Any]:
+        """The database connection, under the store's lock, for the recall index
+        (`memvault.recall`), which lives in the same database: its queries run on it, and its
+        writes inside a `transaction()` the caller opened."""
+        with self._lock:
+            if self._closed:
+                raise StoreError("the vault is closed")
+            yield self._conn
 
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests
