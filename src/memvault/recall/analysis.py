@@ -114,9 +114,9 @@ def stop_words() -> frozenset[str]:
 
 
 def query_terms(conn: Any, text: str) -> list[tuple[str, ...]]:
-    """For each word of a query that is not a stop word, its alternatives (stems), in order.
-    A query made only of stop words keeps them (so it still finds something)."""
-    found = tokens(text)
+    """For each word of a query that is not a stop word, its alternatives (stems), in order."""
     stops = stop_words()
-    kept = [t for t in found if t not in stops] or found
+    kept = [t for t in tokens(text) if t not in stops]
+    if not kept:
+        return []
     return [tuple(terms.split(" ")) for terms in _terms_of(kept)]

@@ -1,0 +1,132 @@
+"""What the vault does for recall, behind its methods (`Vault.recall`, `reindex`, `embed`,
+`set_embedder`): the access rules and the store's connection, kept out of vault.py."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Any
+
+from memvault.access import require_owner
+from memvault.errors import InvalidInput
+from memvault.recall import index, vectors
+from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
+from memvault.recall.engine import RecallResult, filters_from, recall
+from memvault.recall.ranking import Ranking
+from memvault.store.base import Store, StoreError
+
+__all__ = ["embed", "embedder_spec", "recall_in", "reindex", "set_embedder"]
+
+
+def _indexed(store: Store) -> Any:
+    from memvault.store.sqlite import SQLiteStore
+
+    if not isinstance(store, SQLiteStore):
+        raise StoreError("recall needs the SQLite store (its index lives in the same file)")
+    return store
+
+
+def _reader(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
+    sqlite = _indexed(store)
+    return sqlite.index_connection  # type: ignore[no-any-return]
+
+
+def _writer(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
+    sqlite = _indexed(store)
+
+    @contextlib.contextmanager
+    def begin() -> Iterator[Any]:
+        with sqlite.transaction(), sqlite.index_connection() as conn:
+            yield conn
+
+    return begin
+
+
+def recall_in(
+    store: Store,
+    text: str,
+    k: int,
+    *,
+    actor: str,
+    mode: str,
+    ranking: Ranking | None,
+    embedder: Embedder | None,
+    now: datetime | None,
+    filters: dict[str, Any],
+) -> RecallResult:
+    return recall(
+        _reader(store),
+        text,
+        k,
+        filters_from(filters),
+        actor=actor,
+        mode=mode,
+        ranking=ranking,
+        embedder=embedder,
+        now=now,
+    )
+
+
+def reindex(store: Store, actor: str) -> tuple[int, int]:
+    """Rebuild the recall index from what the vault holds (owner only): (memories,
+    conversations) indexed. Vectors are dropped with the old passages."""
+    require_owner(actor, "rebuild the recall index")
+    with _writer(store)() as conn:
+        return index.rebuild(conn)
+
+
+def embedder_spec(store: Store) -> EmbedderSpec | None:
+    with _reader(store)() as conn:
+        return vectors.stored_spec(conn)
+
+
+def set_embedder(store: Store, spec: EmbedderSpec, actor: str) -> None:
+    require_owner(actor, "choose the vault's embedder")
+    with _writer(store)() as conn:
+        vectors.store_spec(conn, spec)
+
+
+def embed(
+    store: Store,
+    actor: str,
+    *,
+    spec: EmbedderSpec | None = None,
+    embedder: Embedder | None = None,
+    api_key: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> tuple[int, int, int]:
+    """Compute the vectors passages lack, with `spec` (stored as the vault's embedder) or
+    the vault's stored one. `progress(done, total_missing)` after each batch. Returns
+    (embedded now, passages with a vector, all passages)."""
+    require_owner(actor, "compute embeddings")
+    if spec is not None:
+        set_embedder(store, spec, actor)
+    else:
+        spec = embedder_spec(store)
+    if embedder is None:
+        if spec is None:
+            raise InvalidInput(
+                "this vault has no embedder yet: name one (--model, and --endpoint for an "
+                "OpenAI-compatible server)",
+                "model",
+            )
+        embedder = load_embedder(spec, api_key=api_key)
+    begin = _writer(store)
+    with begin() as conn:
+        model = vectors.model_id(conn, embedder.model, embedder.dimension)
+        done, total = vectors.coverage(conn, model)
+    missing = total - done
+    state = {"done": 0}
+
+    def step(count: int) -> None:
+        state["done"] += count
+        if progress is not None:
+            progress(state["done"], missing)
+
+    embedded = vectors.embed_missing(begin, embedder, progress=step)
+    with begin() as conn:
+        done, total = vectors.coverage(
+            conn, vectors.model_id(conn, embedder.model, embedder.dimension)
+        )
+    return embedded, done, total
