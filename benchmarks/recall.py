@@ -34,6 +34,7 @@ embedding throughput on the set's messages.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
@@ -329,13 +330,14 @@ def vault_rankings(
 
     rankings: Rankings = {}
     with Vault.open(imported.home, PASSPHRASE) as vault:
-        recall: Any = vault.recall  # type: ignore[attr-defined]
+        recall: Any = vault.recall
         started = time.perf_counter()
         for q in data.questions:
             filters: dict[str, Any] = {"kind": "messages", "mode": mode}
             if scope == "conversation":
                 filters["conversation"] = imported.conversation_ids[q.conversation]
-            hits = recall(q.question, k=K, **filters)
+            result = recall(q.question, k=K, **filters)
+            hits = getattr(result, "hits", result)  # a RecallResult, or its hits
             rankings[q.id] = _distinct(
                 imported.message_ids.get(m, m) for hit in hits for m in hit.message_ids
             )
@@ -558,9 +560,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--questions", type=int, default=None, help="at most N a conversation")
     parser.add_argument(
-        "--embed-args",
-        default="",
-        help="options for `memvault embed` (e.g. '--model X'), run when a vector system is asked",
+        "--model",
+        default=None,
+        help="the embedding model of the vector systems (`memvault embed --model`); default: "
+        "the local model's default",
+    )
+    parser.add_argument(
+        "--endpoint", default=None, help="an OpenAI-compatible API's base URL for --model"
+    )
+    parser.add_argument(
+        "--ngram-server",
+        action="store_true",
+        help="embed with the test suite's n-gram embeddings server (tests/embedserver.py) on "
+        "127.0.0.1: checks the machinery without a model; its figures say nothing of a model",
     )
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder, keep it")
@@ -606,7 +618,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"recall set: {len(data.conversations)} conversations, {len(data.messages)} "
                 f"messages, {len(data.questions)} questions"
             )
-            results = quality(data, systems, scopes, args.format, args.embed_args.split(), workdir)
+            with embedding(args, systems, parser) as embed_args:
+                results = quality(data, systems, scopes, args.format, embed_args, workdir)
             report(results, data)
             figures = results_json(results)
         if args.json:
@@ -615,6 +628,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.keep is None:
             shutil.rmtree(workdir, ignore_errors=True)
     return 0
+
+
+@contextlib.contextmanager
+def embedding(
+    args: argparse.Namespace, systems: Sequence[str], parser: argparse.ArgumentParser
+) -> Iterator[list[str] | None]:
+    """The options of `memvault embed` for this run (None when no vector system is asked),
+    with the n-gram server running when asked for."""
+    if not any(s in ("vector", "hybrid") for s in systems):
+        yield None
+        return
+    if args.ngram_server:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from embedserver import MODEL, serve
+
+        with serve() as server:
+            print(f"embedding model: {MODEL} (n-gram test server at {server.url})")
+            yield ["--model", MODEL, "--endpoint", server.url]
+        return
+    model = args.model or default_local_model()
+    if model is None:
+        parser.error("the vector systems need --model (and --endpoint for a server)")
+    print(f"embedding model: {model}" + (f" at {args.endpoint}" if args.endpoint else " (local)"))
+    yield ["--model", model, *(["--endpoint", args.endpoint] if args.endpoint else [])]
+
+
+def default_local_model() -> str | None:
+    from memvault.recall import embedders
+
+    name = getattr(embedders, "DEFAULT_LOCAL_MODEL", None)
+    return name if isinstance(name, str) else None
 
 
 def p50_p95(samples: Sequence[float]) -> tuple[float, float]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -143,33 +142,64 @@ def test_bm25_peer_finds_a_turn_that_shares_the_question_s_words(full_set: Any, 
     assert found >= len(when) * 0.8
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def slice_output(
-    bench: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> Iterator[tuple[str, list[dict[str, Any]]]]:
-    figures = tmp_path / "figures.json"
-    code = bench.main(
-        [
-            "--conversations", "1", "--questions", "8", "--systems", "bm25",
-            "--json", str(figures), "--keep", str(tmp_path / "work"),
-        ]
-    )  # fmt: skip
+    bench: Any, tmp_path_factory: pytest.TempPathFactory
+) -> tuple[str, list[dict[str, Any]]]:
+    """The benchmark on a fixed slice (one conversation of each language and split, four
+    questions each), every system: the set imported through the console script, vectors
+    from the test suite's n-gram embeddings server (a real HTTP server on 127.0.0.1)."""
+    import contextlib
+    import io
+
+    work = tmp_path_factory.mktemp("recall-bench")
+    figures = work / "figures.json"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = bench.main(
+            [
+                "--conversations", "1", "--questions", "4", "--ngram-server",
+                "--json", str(figures), "--keep", str(work / "run"),
+            ]
+        )  # fmt: skip
     assert code == 0
-    yield capsys.readouterr().out, json.loads(figures.read_text(encoding="utf-8"))
+    return out.getvalue(), json.loads(figures.read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_recall_benchmark_slice_prints_every_split_and_scope(
     slice_output: tuple[str, list[dict[str, Any]]],
 ) -> None:
     out, figures = slice_output
-    assert "recall set: 4 conversations" in out
+    assert "recall set: 4 conversations, " in out
+    assert "embedding model: ngram-256" in out
     for scope in ("within the question's conversation", "over the whole vault"):
         for split in ("dev", "heldout", "all"):
-            assert f"{scope}" in out and f"split {split} ==" in out
+            assert f"== {scope}" in out and f"split {split} ==" in out
     assert [(f["system"], f["scope"]) for f in figures] == [
         ("bm25", "conversation"),
         ("bm25", "vault"),
+        ("fts", "conversation"),
+        ("vector", "conversation"),
+        ("hybrid", "conversation"),
+        ("fts", "vault"),
+        ("vector", "vault"),
+        ("hybrid", "vault"),
     ]
-    overall = figures[0]["splits"]["all"]["all"]
-    assert overall["n"] == 32
-    assert 0 < overall["r@10"] <= 1 and overall["r@1"] <= overall["r@5"] <= overall["r@10"]
+    for entry in figures:
+        overall = entry["splits"]["all"]["all"]
+        assert overall["n"] == 16
+        assert overall["r@1"] <= overall["r@5"] <= overall["r@10"] <= 1
+        assert set(entry["splits"]) == {"dev", "heldout", "all"}
+
+
+@pytest.mark.slow
+def test_recall_benchmark_finds_answers_through_the_vault(
+    slice_output: tuple[str, list[dict[str, Any]]],
+) -> None:
+    """Hits map back to the set's message ids: memvault's full-text recall answers questions
+    (a broken id mapping would score zero)."""
+    _, figures = slice_output
+    fts = next(f for f in figures if f["system"] == "fts" and f["scope"] == "conversation")
+    when = fts["splits"]["all"]["when"]
+    assert when["n"] > 0 and when["r@10"] >= 0.8

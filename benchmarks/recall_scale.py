@@ -1,0 +1,226 @@
+"""The scale run of benchmarks/recall.py: a vault of 100,000 memories and 500,000 messages,
+built through the bulk library paths, and `Vault.recall` timed on it.
+
+- memories: storegen's realistic PAM memories (cached in benchmarks/data/), written with
+  `Vault.add_memories` in batches, one transaction each (the recall index grows in the same
+  transactions);
+- messages: synthetic conversations of English and Portuguese text — words drawn with a
+  Zipf law from the labeled set's own vocabulary plus made-up rare words, so term
+  frequencies look like text and not like a shuffled word list — written with
+  `Vault.put_conversations` in batches;
+- vectors: synthetic unit vectors for every passage, written under the vault's embedder
+  (its model and dimension) through the library's embedding path; a query is embedded by
+  that embedder, so fused latency includes embedding the question.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import random
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+DATA = Path(__file__).resolve().parent / "data"
+PASSPHRASE = "benchmark passphrase"
+MEMORY_BATCH = 5_000
+CONVERSATION_BATCH = 20
+#: Made-up rare words added to the vocabulary (names, codes, typos: the long tail).
+RARE_WORDS = 40_000
+
+
+@dataclass
+class Built:
+    home: Path
+    memories: int
+    messages: int
+    conversations: int
+    seconds: dict[str, float] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    conversation_ids: list[str] = field(default_factory=list)
+    passages: int = 0
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "memories": self.memories,
+            "messages": self.messages,
+            "conversations": self.conversations,
+            "passages": self.passages,
+            "seconds": {k: round(v, 2) for k, v in self.seconds.items()},
+            "bytes": self.sizes,
+        }
+
+
+# -- text --------------------------------------------------------------------------------------
+
+
+class TextMaker:
+    """Sentences of one language whose words follow a Zipf law over a vocabulary: the
+    language's words from the labeled set, most frequent first, then rare made-up words."""
+
+    def __init__(self, texts: Sequence[str], rng: random.Random) -> None:
+        counts = Counter(w for t in texts for w in t.split())
+        words = [w for w, _ in counts.most_common()]
+        letters = "abcdefghijklmnopqrstuvwxyzáéíóúãõç"
+        words += [
+            "".join(rng.choice(letters) for _ in range(rng.randint(5, 11)))
+            for _ in range(RARE_WORDS)
+        ]
+        self.words = words
+        self.weights = list(accumulate(1.0 / (rank + 2.7) ** 1.07 for rank in range(len(words))))
+        self.rng = rng
+
+    def sentence(self, low: int, high: int) -> str:
+        n = self.rng.randint(low, high)
+        text = " ".join(self.rng.choices(self.words, cum_weights=self.weights, k=n))
+        return text[:1].upper() + text[1:] + "."
+
+    def message(self) -> str:
+        roll = self.rng.random()
+        if roll < 0.03:  # a long answer: several passages
+            return "\n\n".join(self.sentence(40, 90) for _ in range(self.rng.randint(4, 7)))
+        if roll < 0.35:
+            return " ".join(self.sentence(6, 20) for _ in range(self.rng.randint(2, 5)))
+        return self.sentence(4, 24)
+
+
+def conversation_documents(
+    count: int, per_conversation: int, makers: dict[str, TextMaker], seed: int
+) -> Iterator[dict[str, Any]]:
+    """`count` PAM conversations (§25) of `per_conversation` messages, alternating user and
+    assistant, over a few sessions, half English and half Portuguese."""
+    rng = random.Random(seed)
+    start = datetime(2023, 1, 1, tzinfo=UTC)
+    for number in range(count):
+        lang = "en" if number % 2 == 0 else "pt"
+        maker = makers[lang]
+        cid = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        moment = start + timedelta(days=rng.randint(0, 700), hours=rng.randint(0, 23))
+        messages = []
+        for index in range(per_conversation):
+            if index and index % 60 == 0:
+                moment += timedelta(days=rng.randint(1, 20))  # a new session
+            moment += timedelta(seconds=rng.randint(10, 300))
+            messages.append(
+                {
+                    "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                    "role": "user" if index % 2 == 0 else "assistant",
+                    "content": {"type": "text", "text": maker.message()},
+                    "created_at": moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                }
+            )
+        yield {
+            "schema": "portable-ai-memory-conversation",
+            "schema_version": "1.0",
+            "id": cid,
+            "provider": {"name": "chatgpt", "conversation_id": f"scale-{number}"},
+            "title": maker.sentence(2, 5).rstrip("."),
+            "temporal": {
+                "created_at": messages[0]["created_at"],
+                "updated_at": messages[-1]["created_at"],
+            },
+            "participants": [
+                {"role": "user", "name": f"Person {number}"},
+                {"role": "assistant"},
+            ],
+            "messages": messages,
+        }
+
+
+# -- the vault ---------------------------------------------------------------------------------
+
+
+def _memory_documents(n: int, seed: int = 0) -> list[dict[str, Any]]:
+    """storegen's memories, cached as compact JSON in benchmarks/data/ (as vault.py does)."""
+    from storegen import build_memories
+
+    path = DATA / f"memories-{n}-seed{seed}.json"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(orjson.dumps(build_memories(n, seed)))
+    documents: list[dict[str, Any]] = orjson.loads(path.read_bytes())
+    return documents
+
+
+def dir_size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+
+
+def build_scale_vault(
+    home: Path,
+    memories: int,
+    messages: int,
+    per_conversation: int,
+    set_texts: dict[str, list[str]],
+    say: Callable[[str], None] = print,
+) -> Built:
+    from memvault.conversation_merge import conversation_row
+    from memvault.store.codec import memory_from_json
+    from memvault.vault import Vault
+
+    rng = random.Random(5)
+    makers = {lang: TextMaker(texts, rng) for lang, texts in set_texts.items()}
+    conversations = max(1, messages // per_conversation)
+    built = Built(home, memories, conversations * per_conversation, conversations)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    vault = Vault.init(home, PASSPHRASE)
+    try:
+        started = time.perf_counter()
+        documents = _memory_documents(memories)
+        loaded = [memory_from_json(d) for d in documents]
+        del documents
+        built.seconds["generate memories"] = time.perf_counter() - started
+        started = time.perf_counter()
+        for at in range(0, len(loaded), MEMORY_BATCH):
+            vault.add_memories(loaded[at : at + MEMORY_BATCH], actor="system:import")
+        built.seconds["add_memories"] = time.perf_counter() - started
+        say(
+            f"scale: {memories:,} memories added in {built.seconds['add_memories']:.1f} s "
+            f"({memories / built.seconds['add_memories']:,.0f}/s)"
+        )
+        del loaded
+        gc.collect()
+        generate = put = 0.0
+        batch: list[Any] = []
+        done = 0
+        produced = conversation_documents(conversations, per_conversation, makers, seed=9)
+        while True:
+            started = time.perf_counter()
+            batch = []
+            for document in produced:
+                built.conversation_ids.append(document["id"])
+                batch.append(conversation_row(document))
+                if len(batch) == CONVERSATION_BATCH:
+                    break
+            generate += time.perf_counter() - started
+            if not batch:
+                break
+            started = time.perf_counter()
+            vault.put_conversations(batch, actor="system:import")
+            put += time.perf_counter() - started
+            done += len(batch)
+            if done % 200 == 0:
+                say(f"scale: {done * per_conversation:,} messages stored ({put:.0f} s)")
+        built.seconds["generate messages"] = generate
+        built.seconds["put_conversations"] = put
+        say(
+            f"scale: {built.messages:,} messages in {conversations:,} conversations stored in "
+            f"{put:.1f} s ({built.messages / put:,.0f} messages/s)"
+        )
+    finally:
+        vault.close()
+    built.sizes["vault before vectors"] = dir_size(home)
+    return built
+
+
+def vault_env() -> dict[str, str]:
+    return {**os.environ, "MEMVAULT_PASSPHRASE": PASSPHRASE}
