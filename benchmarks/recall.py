@@ -40,7 +40,6 @@ import math
 import os
 import re
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -489,26 +488,54 @@ def scale(
     data: RecallSet,
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    from scalebuild import build_scale_vault, recall_latency
+    """The scale run (module docstring); returns its figures."""
+    import recall_scale
 
-    built = build_scale_vault(
-        workdir / "scale", memories, messages, per_conversation, dimension, say=say
-    )
-    out: dict[str, Any] = {"build": built.as_json()}
-    out["latency"] = recall_latency(built, data, queries, say=say)
+    languages = {c["id"]: c["lang"] for c in data.conversations}
+    texts: dict[str, list[str]] = {"en": [], "pt": []}
+    for m in data.messages:
+        texts[languages[m.conversation]].append(m.text)
+    out: dict[str, Any] = {}
+    query_embedder: Any = None
     if embedder_spec:
         out["embedding"] = embedding_throughput(embedder_spec, data, say=say)
+        query_embedder = load_spec(embedder_spec)
+        model, dimension = query_embedder.model, query_embedder.dimension
+    else:
+        model = f"synthetic-{dimension}"
+        query_embedder = recall_scale.SyntheticEmbedder(model, dimension, seed=4)
+        say(
+            "no --embedder: queries get synthetic vectors too, so fused latency leaves out "
+            "embedding the question"
+        )
+    built = recall_scale.build_scale_vault(
+        workdir / "scale", memories, messages, per_conversation, texts, say=say
+    )
+    recall_scale.add_vectors(built, model, dimension, say)
+    for label, size in built.sizes.items():
+        say(f"size on disk, {label}: {size / 1e6:,.0f} MB")
+    payload = recall_scale.index_payload(built.home)
+    for label, size in payload.items():
+        say(f"bytes of rows, {label}: {size / 1e6:,.0f} MB")
+    out["index_bytes"] = payload
+    out["build"] = built.as_json()
+    out["latency"] = recall_scale.recall_latency(
+        built, [q.question for q in data.questions], queries, query_embedder, say=say
+    )
     return out
+
+
+def load_spec(spec_text: str) -> Any:
+    from memvault.recall.embedders import EmbedderSpec, load_embedder
+
+    return load_embedder(EmbedderSpec(**parse_spec(spec_text)))
 
 
 def embedding_throughput(
     spec_text: str, data: RecallSet, say: Callable[[str], None] = print
 ) -> dict[str, Any]:
     """Passages a second (batches of 32) and queries a second (one at a time) of the model."""
-    from memvault.recall.embedders import EmbedderSpec, load_embedder
-
-    spec = parse_spec(spec_text)
-    embedder = load_embedder(EmbedderSpec(**spec))
+    embedder = load_spec(spec_text)
     texts = [m.text for m in data.messages[:512]]
     embedder.embed(texts[:8])  # load the weights before timing
     started = time.perf_counter()
@@ -659,12 +686,6 @@ def default_local_model() -> str | None:
 
     name = getattr(embedders, "DEFAULT_LOCAL_MODEL", None)
     return name if isinstance(name, str) else None
-
-
-def p50_p95(samples: Sequence[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
-    return statistics.median(ordered), p95
 
 
 if __name__ == "__main__":
