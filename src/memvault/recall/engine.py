@@ -363,7 +363,8 @@ def recall(
                 result.notes.append("no embedder is set for this vault (memvault embed)")
         else:
             with connect() as conn:
-                model = vectors.model_id(conn, embedder.model, embedder.dimension)
+                # By name: asking an endpoint for its dimension would cost a request.
+                model = vectors.model_named(conn, embedder.model)
                 done, total = vectors.coverage(conn, model)
             if model is None or done == 0:
                 result.notes.append(

@@ -82,6 +82,15 @@ def model_id(conn: Any, model: str, dimension: int, *, create: bool = False) -> 
     return new
 
 
+def model_named(conn: Any, model: str) -> int | None:
+    """The id of the vectors of the model with this name (the most recent, should it have
+    been used with several dimensions)."""
+    row = conn.execute(
+        "SELECT id FROM recall_models WHERE model = ? ORDER BY id DESC LIMIT 1", (model,)
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
 def coverage(conn: Any, model: int | None) -> tuple[int, int]:
     """(passages with a vector of the model, all passages)."""
     total = int(conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0])
