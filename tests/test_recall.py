@@ -132,7 +132,9 @@ def test_a_query_of_stop_words_only_finds_nothing(vault: Vault) -> None:
 def test_the_conversation_filter_keeps_one_conversation(vault: Vault) -> None:
     for cid in ("c-a", "c-b"):
         vault.put_conversation(
-            conversation_row(_conversation(cid, [(f"{cid}-1", "user", "Booked the train to Porto")]))
+            conversation_row(
+                _conversation(cid, [(f"{cid}-1", "user", "Booked the train to Porto")])
+            )
         )
     assert set(_ids(vault, "train to Porto")) == {"c-a-1", "c-b-1"}
     hits = vault.recall("train to Porto", conversation="c-b").hits
@@ -278,9 +280,7 @@ def test_recall_without_vectors_answers_from_full_text_and_says_so(vault: Vault)
     assert [h.text for h in result.hits] == ["Plays the cello"]
 
 
-def test_vector_recall_finds_what_full_text_cannot(
-    vault: Vault, embed_server: EmbedServer
-) -> None:
+def test_vector_recall_finds_what_full_text_cannot(vault: Vault, embed_server: EmbedServer) -> None:
     """Through a real OpenAI-compatible HTTP embedder (character n-gram vectors): "guitarist"
     shares no stem with "guitar", so only the vectors connect them."""
     vault.put_conversation(

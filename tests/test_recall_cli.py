@@ -173,8 +173,7 @@ def test_recall_right_after_an_import_before_any_embedding(home: Path, tmp_path:
     payload = ok("recall", words, "--kind", "messages", "--json", "-k", "20").json()
     assert payload["vectors_complete"] is False
     assert any(
-        r["id"] == message["id"] and r["conversation_id"] == stored.id
-        for r in payload["results"]
+        r["id"] == message["id"] and r["conversation_id"] == stored.id for r in payload["results"]
     )
 
 
@@ -200,11 +199,13 @@ def test_the_previous_schemas_vault_is_indexed_by_the_migration_and_by_reindex(
     hits = ok("recall", words, "--kind", "memories", "--json").json()["results"]
     assert memory.id in [h["id"] for h in hits]
     assert "Indexed 37 memories and 14 conversations." in ok("reindex").stdout
-    with Vault.open(copy, FIXTURE_PASSPHRASE) as v:
-        with v.store.index_connection() as conn:  # type: ignore[attr-defined]
-            after = conn.execute(
-                "SELECT kind, count(*) FROM recall_passages GROUP BY kind ORDER BY kind"
-            ).fetchall()
+    with (
+        Vault.open(copy, FIXTURE_PASSPHRASE) as v,
+        v.store.index_connection() as conn,  # type: ignore[attr-defined]
+    ):
+        after = conn.execute(
+            "SELECT kind, count(*) FROM recall_passages GROUP BY kind ORDER BY kind"
+        ).fetchall()
     assert after == before
     found = ok("conversations", "search", conversation.title or "x", "--json").json()
     assert found

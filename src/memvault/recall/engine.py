@@ -398,9 +398,7 @@ def recall(
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
             size = _scope_size(conn, where, params) if narrow else vectors.EXACT_LIMIT + 1
-            vector_hits = vectors.nearest(
-                conn, model, query_vector, depth, (where, params), size
-            )
+            vector_hits = vectors.nearest(conn, model, query_vector, depth, (where, params), size)
         fused = fuse(text_hits, vector_hits, ranking)
         result.hits = _hits(conn, fused, k, ranking, now)
     return result

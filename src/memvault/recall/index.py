@@ -67,7 +67,7 @@ class Passage(NamedTuple):
 def prepare_connection(conn: Any) -> None:
     """Make a new connection able to use the index: the full-text tokenizer and sqlite-vec."""
     analysis.prepare(conn)
-    import sqlite_vec  # type: ignore[import-untyped]
+    import sqlite_vec
 
     conn.enable_load_extension(True)
     try:
@@ -310,9 +310,7 @@ def index_conversations(
     passages: list[Passage] = []
     for conversation_id, platform, document in conversations:
         if not fresh:
-            _remove_passages(
-                conn, "conversation_id = ? AND kind = 'message'", (conversation_id,)
-            )
+            _remove_passages(conn, "conversation_id = ? AND kind = 'message'", (conversation_id,))
         passages.extend(conversation_passages(conversation_id, platform, document))
     add_passages(conn, passages)
 
