@@ -336,3 +336,11 @@ def test_confidence_and_recency_weigh_memories(vault: Vault) -> None:
     unsure = vault.add("Favourite colour is green maybe", "preference", confidence=0.1).memory
     ids = _ids(vault, "favourite colour green", ranking=Ranking(confidence_weight=1.0))
     assert ids.index(sure.id) < ids.index(unsure.id)
+
+
+def test_a_word_ending_in_a_star_matches_as_a_prefix_of_its_stems(vault: Vault) -> None:
+    ids = {
+        vault.add(text, "fact").memory.id
+        for text in ("Fala português", "Answer in Portuguese", "Toca guitarra portuguesa")
+    }
+    assert set(_ids(vault, "portugues*")) == ids
