@@ -230,3 +230,22 @@ def test_embed_usage_and_a_missing_local_model_change_nothing(vault: Path) -> No
     assert "no-such-local-model" in run.stderr
     assert snapshot() == before
     assert "no embedder" in ok("recall", "dog").stderr  # the failed model was not stored
+
+
+def test_an_import_indexes_the_passages_a_reindex_builds(home: Path, tmp_path: Path) -> None:
+    """The reader processes of an import analyse the messages (the writing process only writes
+    them): what they index is what `reindex` builds from the stored documents."""
+    ok("init")
+    ok("import", write_zip(gen.export(seed=5, count=8), tmp_path / "chatgpt-export.zip"))
+    query = (
+        "SELECT kind, conversation_id, message_id, part, role, participant, platform, "
+        "at_epoch, text FROM recall_passages ORDER BY conversation_id, message_id, part"
+    )
+    with Vault.open(home, PASSPHRASE) as v, v.store.index_connection() as conn:  # type: ignore[attr-defined]
+        imported = conn.execute(query).fetchall()
+    hits = ok("recall", "python code", "--json", "-k", "20").json()["results"]
+    ok("reindex")
+    with Vault.open(home, PASSPHRASE) as v, v.store.index_connection() as conn:  # type: ignore[attr-defined]
+        rebuilt = conn.execute(query).fetchall()
+    assert len(imported) > 8 and imported == rebuilt
+    assert ok("recall", "python code", "--json", "-k", "20").json()["results"] == hits

@@ -633,7 +633,6 @@ def _recalled(
     return hits[query.offset :]
 
 
-
 def search(
     query_text: str = typer.Argument(
         ...,

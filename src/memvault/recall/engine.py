@@ -318,11 +318,13 @@ def _fulltext(
             f"SELECT f.id, f.s FROM f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
             [match, wanted, *params, depth],
         ).fetchall()
+        if len(rows) >= depth:
+            return [(int(r[0]), -float(r[1])) for r in rows]
         full = conn.execute(
             "SELECT count(*) FROM (SELECT 1 FROM recall_fts WHERE recall_fts MATCH ? LIMIT ?)",
             (match, wanted),
         ).fetchone()[0]
-        if len(rows) >= depth or int(full) < wanted:
+        if int(full) < wanted:  # every match was ranked: nothing more to find
             return [(int(r[0]), -float(r[1])) for r in rows]
     rows = conn.execute(
         f"SELECT f.id, f.s FROM (SELECT rowid AS id, {_BM25} AS s FROM recall_fts "
