@@ -47,7 +47,7 @@ from memvault.model import (
     Relation,
     parse_timestamp,
 )
-from memvault.vault import PERMISSIONS, MemoryQuery, Vault, VaultError
+from memvault.vault import PERMISSIONS, MemoryQuery, SearchResult, Vault, VaultError
 
 PANEL = "Memories"
 
@@ -609,12 +609,36 @@ def _changed_fields(before: Memory, after: Memory) -> list[str]:
 # -- search -----------------------------------------------------------------------------------
 
 
+def _recalled(
+    vault: Vault, text: str, query: MemoryQuery, *, newest: bool, actor: str
+) -> list[SearchResult]:
+    """`memvault search` is recall over memories only (`Vault.recall`): its filters, then
+    offset and limit over the ranked hits (or the newest first, with --newest)."""
+    filters: dict[str, Any] = {
+        "kind": "memories",
+        "types": query.types,
+        "custom_types": query.custom_types,
+        "tags": query.tags,
+        "platforms": query.platforms,
+        "since": query.created_since,
+    }
+    filters["statuses"] = MEMORY_STATUSES if query.statuses is None else query.statuses
+    wanted = query.offset + (query.limit if query.limit is not None else 50)
+    if wanted < 1:
+        return []
+    result = vault.recall(text, wanted, actor=actor, **filters)
+    hits = [SearchResult(h.memory, h.score) for h in result.hits if h.memory is not None]
+    if newest:
+        hits.sort(key=lambda h: str(h.memory.temporal.created_at), reverse=True)
+    return hits[query.offset :]
+
+
 def search(
     query_text: str = typer.Argument(
         ...,
         metavar="QUERY",
-        help="Words to find (all must match; word* matches a prefix). Case and accents are "
-        'ignored: "acao" finds "ação".',
+        help="Words to find (any may match, the best matches first; stop words, word endings, "
+        'case and accents are ignored: "acao" finds "ação", "shelters" finds "shelter").',
     ),
     types: TypeFilter = None,
     custom_types: CustomTypeFilter = None,
@@ -625,16 +649,17 @@ def search(
     limit: LimitOption = 20,
     offset: OffsetOption = 0,
     newest: bool = typer.Option(
-        False, "--newest", help="Order by creation time, newest first, instead of relevance."
+        False, "--newest", help="Order the best matches by creation time, newest first."
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Full-text search, best matches first; accents and case ignored.
+    """Search memories, best matches first: `memvault recall` over memories only.
 
-    Searches content, summary and tags, with the same filters as list.
+    Searches content, summary and tags (and, once `memvault embed` has run, meaning), with
+    the same filters as list. --newest orders the best matches by creation time instead.
 
     Example: memvault search "lisboa" --type fact
 
@@ -643,9 +668,7 @@ def search(
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        hits = vault.search(
-            query_text, query, order="-created" if newest else "relevance", actor=options.acting
-        )
+        hits = _recalled(vault, query_text, query, newest=newest, actor=options.acting)
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])
     if as_json:
         print_json(

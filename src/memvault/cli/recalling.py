@@ -233,7 +233,7 @@ def _batch_lines(path: Path) -> list[dict[str, Any]]:
         except orjson.JSONDecodeError as exc:
             fail(f"{where}: not JSON ({exc})")
         if not isinstance(line, dict):
-            fail(f"{where}: each line is a JSON object such as {{\"query\": \"…\", \"k\": 10}}")
+            fail(f'{where}: each line is a JSON object such as {{"query": "…", "k": 10}}')
         query = line.get("query")
         if not isinstance(query, str) or not query.strip():
             fail(f"{where}: field query: a non-empty string is required")
@@ -467,9 +467,7 @@ def embed(
             else EmbedderSpec("local", model)
         )
     options = VaultOptions(home, passphrase_file, actor)
-    progress = Progress(
-        TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), transient=True
-    )
+    progress = Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), transient=True)
     task = progress.add_task("embed", total=None)
 
     def step(done: int, total: int) -> None:

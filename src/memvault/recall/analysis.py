@@ -33,11 +33,47 @@ _TOKEN: Final = re.compile(r"[^\W_]+")
 #: Content words that the Portuguese stop-word lists carry but that name things a person asks
 #: about ("caminho" is a path, "trabalho" work, "nome" a name): kept in queries.
 _NOT_STOP_WORDS: Final = frozenset(
-    """
-    apontar bom caminho comprido conhecido corrente desligado direita estado fim horas iniciar
-    inicio ligado maioria maiorias nome novo parte pegar pessoas povo quieto saber tempo tentar
-    tentaram tente tentei trabalhar trabalho usa usar valor veja ver verdade verdadeiro ultimo
-    """.split()
+    [
+        "apontar",
+        "bom",
+        "caminho",
+        "comprido",
+        "conhecido",
+        "corrente",
+        "desligado",
+        "direita",
+        "estado",
+        "fim",
+        "horas",
+        "iniciar",
+        "inicio",
+        "ligado",
+        "maioria",
+        "maiorias",
+        "nome",
+        "novo",
+        "parte",
+        "pegar",
+        "pessoas",
+        "povo",
+        "quieto",
+        "saber",
+        "tempo",
+        "tentar",
+        "tentaram",
+        "tente",
+        "tentei",
+        "trabalhar",
+        "trabalho",
+        "usa",
+        "usar",
+        "valor",
+        "veja",
+        "ver",
+        "verdade",
+        "verdadeiro",
+        "ultimo",
+    ]
 )
 
 
@@ -103,7 +139,7 @@ def indexable(text: str) -> str:
 def stop_words() -> frozenset[str]:
     """English and Portuguese stop words, folded (the ``stopwords`` package's Snowball English
     list and its Brazilian and Portuguese lists, less `_NOT_STOP_WORDS`)."""
-    import stopwords  # type: ignore[import-untyped]
+    import stopwords
 
     words: set[str] = set()
     for language in ("english", "brazilian", "portuguese"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -55,8 +56,9 @@ class RecallFilters:
 
     kind: str = "all"
     conversation: str | None = None
-    platform: str | None = None
+    platforms: tuple[str, ...] = ()
     types: tuple[str, ...] = ()
+    custom_types: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
     since: datetime | None = None
     until: datetime | None = None
@@ -93,8 +95,11 @@ _FILTER_NAMES: Final = (
     "kind",
     "conversation",
     "platform",
+    "platforms",
     "type",
     "types",
+    "custom_type",
+    "custom_types",
     "tag",
     "tags",
     "since",
@@ -109,8 +114,9 @@ _FILTER_NAMES: Final = (
 
 def filters_from(options: Mapping[str, Any]) -> RecallFilters:
     """`RecallFilters` from keyword filters (`Vault.recall`'s, or a batch line's): kind,
-    conversation, platform, type(s), tag(s), since, until, role, participant, status(es),
-    include_inactive. Raises InvalidInput naming the filter and the rule."""
+    conversation, platform(s), type(s), custom_type(s), tag(s), since, until, role,
+    participant, status(es), include_inactive. Raises InvalidInput naming the filter and the
+    rule."""
     unknown = sorted(set(options) - set(_FILTER_NAMES))
     if unknown:
         raise InvalidInput(
@@ -131,7 +137,7 @@ def filters_from(options: Mapping[str, Any]) -> RecallFilters:
                 "statuses",
             )
     text: dict[str, str | None] = {}
-    for name in ("conversation", "platform", "role", "participant"):
+    for name in ("conversation", "role", "participant"):
         value = options.get(name)
         if value is not None and not isinstance(value, str):
             raise InvalidInput(f"recall filter {name}: a string, not {value!r}", name)
@@ -139,8 +145,11 @@ def filters_from(options: Mapping[str, Any]) -> RecallFilters:
     return RecallFilters(
         kind=kind,
         conversation=text["conversation"],
-        platform=text["platform"],
+        platforms=_words(options.get("platforms", options.get("platform")), "platforms"),
         types=_words(options.get("types", options.get("type")), "types"),
+        custom_types=_words(
+            options.get("custom_types", options.get("custom_type")), "custom_types"
+        ),
         tags=_words(options.get("tags", options.get("tag")), "tags"),
         since=_moment(options.get("since"), "since"),
         until=_moment(options.get("until"), "until"),
@@ -200,7 +209,9 @@ def _scope(filters: RecallFilters, actor: str) -> tuple[str, list[Any], bool]:
     params: list[Any] = []
     kind = filters.kind
     narrow = False
-    memory_only = bool(filters.types or filters.tags) or not is_privileged(actor)
+    memory_only = bool(filters.types or filters.custom_types or filters.tags) or not (
+        is_privileged(actor)
+    )
     message_only = filters.role is not None or filters.participant is not None
     if memory_only and message_only:
         return "0", [], True
@@ -223,15 +234,17 @@ def _scope(filters: RecallFilters, actor: str) -> tuple[str, list[Any], bool]:
         clauses.append("p.conversation_id = ?")
         params.append(filters.conversation)
         narrow = True
-    if filters.platform is not None:
-        clauses.append("p.platform = ?")
-        params.append(filters.platform)
+    if filters.platforms:
+        clauses.append(f"p.platform IN ({', '.join('?' * len(filters.platforms))})")
+        params.extend(filters.platforms)
         narrow = True
     if filters.types:
-        marks = ", ".join("?" * len(filters.types))
-        clauses.append(f"(m.type IN ({marks}) OR m.custom_type IN ({marks}))")
+        clauses.append(f"m.type IN ({', '.join('?' * len(filters.types))})")
         params.extend(filters.types)
-        params.extend(filters.types)
+        narrow = True
+    if filters.custom_types:
+        clauses.append(f"m.custom_type IN ({', '.join('?' * len(filters.custom_types))})")
+        params.extend(filters.custom_types)
         narrow = True
     for tag in filters.tags:
         clauses.append("m.seq IN (SELECT t.memory_seq FROM memory_tags t WHERE t.tag = ?)")
@@ -268,12 +281,26 @@ def _scope(filters: RecallFilters, actor: str) -> tuple[str, list[Any], bool]:
 _JOINS: Final = "JOIN recall_passages p ON p.id = f.id LEFT JOIN memories m ON m.seq = p.memory_seq"
 
 
+_STARRED: Final = re.compile(r"([^\W_]+)\*")
+
+
 def match_expression(conn: Any, text: str) -> str | None:
-    """The FTS5 query for `text`: every stem of every word kept, as alternatives (OR)."""
+    """The FTS5 query for `text`: every stem of every word kept, as alternatives (OR). A word
+    ending in ``*`` matches as a prefix: its stems do ("portugues*" finds "português",
+    "Portuguese" and "portuguesa")."""
     terms = dict.fromkeys(t for word in analysis.query_terms(conn, text) for t in word if t)
+    prefixes = {
+        t
+        for word in _STARRED.findall(text)
+        for stems in analysis.query_terms(conn, word)
+        for t in stems
+    }
+    terms.update(dict.fromkeys(prefixes))
     if not terms:
         return None
-    alternatives = " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)
+    alternatives = " OR ".join(
+        '"' + t.replace('"', '""') + '"' + ("*" if t in prefixes else "") for t in terms
+    )
     return "{body context} : (" + alternatives + ")"
 
 
@@ -291,11 +318,13 @@ def _fulltext(
             f"SELECT f.id, f.s FROM f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
             [match, wanted, *params, depth],
         ).fetchall()
+        if len(rows) >= depth:
+            return [(int(r[0]), -float(r[1])) for r in rows]
         full = conn.execute(
             "SELECT count(*) FROM (SELECT 1 FROM recall_fts WHERE recall_fts MATCH ? LIMIT ?)",
             (match, wanted),
         ).fetchone()[0]
-        if len(rows) >= depth or int(full) < wanted:
+        if int(full) < wanted:  # every match was ranked: nothing more to find
             return [(int(r[0]), -float(r[1])) for r in rows]
     rows = conn.execute(
         f"SELECT f.id, f.s FROM (SELECT rowid AS id, {_BM25} AS s FROM recall_fts "
@@ -363,7 +392,8 @@ def recall(
                 result.notes.append("no embedder is set for this vault (memvault embed)")
         else:
             with connect() as conn:
-                model = vectors.model_id(conn, embedder.model, embedder.dimension)
+                # By name: asking an endpoint for its dimension would cost a request.
+                model = vectors.model_named(conn, embedder.model)
                 done, total = vectors.coverage(conn, model)
             if model is None or done == 0:
                 result.notes.append(
@@ -397,9 +427,7 @@ def recall(
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
             size = _scope_size(conn, where, params) if narrow else vectors.EXACT_LIMIT + 1
-            vector_hits = vectors.nearest(
-                conn, model, query_vector, depth, (where, params), size
-            )
+            vector_hits = vectors.nearest(conn, model, query_vector, depth, (where, params), size)
         fused = fuse(text_hits, vector_hits, ranking)
         result.hits = _hits(conn, fused, k, ranking, now)
     return result

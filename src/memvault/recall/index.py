@@ -30,12 +30,14 @@ __all__ = [
     "index_conversations",
     "index_memories",
     "memory_passage",
+    "message_rows",
     "message_text",
     "optimize",
     "prepare_connection",
     "rebuild",
     "remove_memories",
     "split",
+    "write_analysed",
 ]
 
 #: A message longer than this is split into passages of at most this many characters (about
@@ -67,7 +69,7 @@ class Passage(NamedTuple):
 def prepare_connection(conn: Any) -> None:
     """Make a new connection able to use the index: the full-text tokenizer and sqlite-vec."""
     analysis.prepare(conn)
-    import sqlite_vec  # type: ignore[import-untyped]
+    import sqlite_vec
 
     conn.enable_load_extension(True)
     try:
@@ -243,22 +245,43 @@ _INSERT_PASSAGE: Final = (
 )
 _INSERT_FTS: Final = "INSERT INTO recall_fts (rowid, body, context) VALUES (?, ?, ?)"
 
+#: A passage ready to write: the ten `Passage` columns before its context, then the analysed
+#: text of its words and of its context (`analysis.indexable`).
+Analysed = tuple[Any, ...]
+
+
+def analysed(passage: Passage) -> Analysed:
+    indexable = analysis.indexable
+    context = indexable(passage.context) if passage.context else ""
+    return (*passage[:10], indexable(passage.text), context)
+
+
+def message_rows(document: Mapping[str, Any]) -> list[list[Any]]:
+    """A conversation's message passages, analysed, without its id and platform: what a
+    reader process computes while it converts an export (`memvault.importers.pipe`), so the
+    writing process only writes them. Each row: message id, part, role, participant, time,
+    text, analysed words, analysed context."""
+    return [
+        [*row[3:7], row[8], row[9], row[10], row[11]]
+        for row in map(analysed, conversation_passages("", None, document))
+    ]
+
 
 def add_passages(conn: Any, passages: Sequence[Passage]) -> int:
     """Write passages and their full-text entries (ids follow the largest in use)."""
-    if not passages:
+    return write_analysed(conn, [analysed(p) for p in passages])
+
+
+def write_analysed(conn: Any, rows: Sequence[Analysed]) -> int:
+    """Write analysed passages with two statements for the batch (ids follow the largest
+    in use)."""
+    if not rows:
         return 0
     first = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
     first += 1
-    indexable = analysis.indexable
-    rows = [(first + i, *p[:10]) for i, p in enumerate(passages)]
-    entries = [
-        (first + i, indexable(p.text), indexable(p.context) if p.context else "")
-        for i, p in enumerate(passages)
-    ]
-    conn.executemany(_INSERT_PASSAGE, rows)
-    conn.executemany(_INSERT_FTS, entries)
-    return len(passages)
+    conn.executemany(_INSERT_PASSAGE, [(first + i, *r[:10]) for i, r in enumerate(rows)])
+    conn.executemany(_INSERT_FTS, [(first + i, r[10], r[11]) for i, r in enumerate(rows)])
+    return len(rows)
 
 
 def _vector_tables(conn: Any) -> list[str]:
@@ -306,15 +329,22 @@ def index_conversations(
     fresh: bool,
 ) -> None:
     """Index conversations (id, platform, document): their messages' passages replace those
-    stored before (unless `fresh`: new conversations, nothing to replace)."""
-    passages: list[Passage] = []
+    stored before (unless `fresh`: new conversations, nothing to replace). A document a
+    reader process analysed already (`message_rows`, carried as its ``passages``) is not
+    read again."""
+    rows: list[Analysed] = []
     for conversation_id, platform, document in conversations:
         if not fresh:
-            _remove_passages(
-                conn, "conversation_id = ? AND kind = 'message'", (conversation_id,)
+            _remove_passages(conn, "conversation_id = ? AND kind = 'message'", (conversation_id,))
+        ready = getattr(document, "passages", None)
+        if ready is not None:
+            rows.extend(
+                ("message", None, conversation_id, m, part, role, who, platform, at, text, w, c)
+                for m, part, role, who, at, text, w, c in ready
             )
-        passages.extend(conversation_passages(conversation_id, platform, document))
-    add_passages(conn, passages)
+        else:
+            rows.extend(map(analysed, conversation_passages(conversation_id, platform, document)))
+    write_analysed(conn, rows)
 
 
 def _stored_memories(conn: Any) -> Iterator[list[tuple[int, Memory]]]:

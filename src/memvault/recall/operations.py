@@ -100,9 +100,8 @@ def embed(
     the vault's stored one. `progress(done, total_missing)` after each batch. Returns
     (embedded now, passages with a vector, all passages)."""
     require_owner(actor, "compute embeddings")
-    if spec is not None:
-        set_embedder(store, spec, actor)
-    else:
+    named = spec
+    if spec is None:
         spec = embedder_spec(store)
     if embedder is None:
         if spec is None:
@@ -111,7 +110,9 @@ def embed(
                 "OpenAI-compatible server)",
                 "model",
             )
-        embedder = load_embedder(spec, api_key=api_key)
+        embedder = load_embedder(spec, api_key=api_key)  # fails before anything is stored
+    if named is not None:
+        set_embedder(store, named, actor)
     begin = _writer(store)
     with begin() as conn:
         model = vectors.model_id(conn, embedder.model, embedder.dimension)

@@ -76,10 +76,17 @@ def model_id(conn: Any, model: str, dimension: int, *, create: bool = False) -> 
         "INSERT INTO recall_models (model, dimension) VALUES (?, ?)", (model, dimension)
     )
     new = int(cursor.lastrowid)
-    conn.execute(
-        f"CREATE VIRTUAL TABLE recall_vec_{new} USING vec0(bits bit[{int(dimension)}])"
-    )
+    conn.execute(f"CREATE VIRTUAL TABLE recall_vec_{new} USING vec0(bits bit[{int(dimension)}])")
     return new
+
+
+def model_named(conn: Any, model: str) -> int | None:
+    """The id of the vectors of the model with this name (the most recent, should it have
+    been used with several dimensions)."""
+    row = conn.execute(
+        "SELECT id FROM recall_models WHERE model = ? ORDER BY id DESC LIMIT 1", (model,)
+    ).fetchone()
+    return None if row is None else int(row[0])
 
 
 def coverage(conn: Any, model: int | None) -> tuple[int, int]:
@@ -133,8 +140,7 @@ def embed_missing(
             alive = {
                 int(r[0])
                 for r in conn.execute(
-                    "SELECT id FROM recall_passages WHERE id IN "
-                    f"({', '.join('?' * len(todo))})",
+                    f"SELECT id FROM recall_passages WHERE id IN ({', '.join('?' * len(todo))})",
                     [pid for pid, _ in todo],
                 )
             }
@@ -170,7 +176,9 @@ def nearest(
     scored exactly, otherwise the bit index proposes candidates that are filtered and
     rescored."""
     blob = pack(query)
-    joins = "JOIN recall_passages p ON p.id = v.passage_id LEFT JOIN memories m ON m.seq = p.memory_seq"
+    joins = (
+        "JOIN recall_passages p ON p.id = v.passage_id LEFT JOIN memories m ON m.seq = p.memory_seq"
+    )
     where, params = scope if scope is not None else ("1", [])
     if scope_size <= EXACT_LIMIT:
         rows = conn.execute(
