@@ -529,9 +529,11 @@ def scale(
     workdir: Path,
     embedder_spec: str | None,
     data: RecallSet,
+    reuse: bool = False,
     say: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """The scale run (module docstring); returns its figures."""
+    """The scale run (module docstring); returns its figures. With `reuse`, a scale vault
+    that `--keep` left in `workdir` is timed again instead of built."""
     import recall_scale
 
     languages = {c["id"]: c["lang"] for c in data.conversations}
@@ -551,10 +553,14 @@ def scale(
             "no --embedder: queries get synthetic vectors too, so fused latency leaves out "
             "embedding the question"
         )
-    built = recall_scale.build_scale_vault(
-        workdir / "scale", memories, messages, per_conversation, texts, say=say
-    )
-    recall_scale.add_vectors(built, model, dimension, say)
+    home = workdir / "scale"
+    if reuse and home.exists():
+        built = recall_scale.reopen(home, say=say)
+    else:
+        built = recall_scale.build_scale_vault(
+            home, memories, messages, per_conversation, texts, say=say
+        )
+        recall_scale.add_vectors(built, model, dimension, say)
     for label, size in built.sizes.items():
         say(f"size on disk, {label}: {size / 1e6:,.0f} MB")
     payload = recall_scale.index_payload(built.home)
@@ -654,6 +660,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
     parser.add_argument("--keep", type=Path, default=None, help="build in this folder, keep it")
     parser.add_argument("--scale", action="store_true", help="the scale run instead")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="--scale with --keep DIR: time the scale vault DIR already holds, do not build",
+    )
     parser.add_argument("--scale-memories", type=int, default=100_000)
     parser.add_argument("--scale-messages", type=int, default=500_000)
     parser.add_argument("--scale-per-conversation", type=int, default=500)
@@ -693,6 +704,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 workdir,
                 None if args.embedder == "none" else args.embedder,
                 data,
+                reuse=args.reuse,
             )
         else:
             print(

@@ -223,6 +223,26 @@ def build_scale_vault(
     return built
 
 
+def reopen(home: Path, say: Callable[[str], None] = print) -> Built:
+    """A scale vault built by an earlier run (`--keep`), described again."""
+    from memvault.vault import Vault
+
+    with Vault.open(home, PASSPHRASE) as vault:
+        ids = [c.id for c in vault.conversations()]
+        memories = int(vault.stats()["memories"])
+        raw = vault.store.execute_raw
+        passages = int(raw("SELECT count(*) FROM recall_passages")[0][0])
+        messages = int(
+            raw("SELECT count(DISTINCT message_id) FROM recall_passages WHERE kind = 'message'")[0][
+                0
+            ]
+        )
+    built = Built(home, memories, messages, len(ids), conversation_ids=ids, passages=passages)
+    built.sizes["vault with vectors"] = dir_size(home)
+    say(f"scale: reusing {home} ({len(ids):,} conversations, {passages:,} passages)")
+    return built
+
+
 # -- vectors -----------------------------------------------------------------------------------
 
 
