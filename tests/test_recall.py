@@ -69,20 +69,25 @@ def _ids(vault: Vault, query: str, **filters: Any) -> list[str]:
 # -- analysis ------------------------------------------------------------------------------------
 
 
-def test_analysis_folds_case_and_accents_and_indexes_both_languages_stems() -> None:
-    assert analysis.tokens("Ações em São-Paulo_2024!") == ["acoes", "em", "sao", "paulo", "2024"]
-    # English and Portuguese stems are both index terms when they differ.
-    assert analysis.indexable("shelters") == "shelter shelters"
-    assert analysis.indexable("volunteering").split()[0] == "volunt"
+def test_analysis_folds_case_and_accents_and_keeps_both_languages_stems(vault: Vault) -> None:
+    """The analysis contract (`query_terms`): diacritics and case folded; the English and the
+    Portuguese stem of each word, one when they agree."""
+    with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+        assert analysis.query_terms(conn, "Ações SÃO") == analysis.query_terms(conn, "acoes sao")
+        shelters = analysis.query_terms(conn, "shelters")
+        assert len(shelters) == 1 and "shelter" in shelters[0]
+        assert analysis.query_terms(conn, "volunteering")[0][0] == "volunt"
+        assert all(len(set(stems)) == len(stems) for stems in analysis.query_terms(conn, "a b"))
 
 
-def test_query_terms_drop_english_and_portuguese_stop_words() -> None:
-    terms = analysis.query_terms(None, "What did the user do at the shelters? O que é a casa")
-    flat = [t for word in terms for t in word]
-    assert "what" not in flat and "the" not in flat and "que" not in flat
-    assert any("shelter" in word for word in terms)
-    assert any(t.startswith("cas") for t in flat)
-    assert analysis.query_terms(None, "the of and") == []
+def test_query_terms_drop_english_and_portuguese_stop_words(vault: Vault) -> None:
+    with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+        terms = analysis.query_terms(conn, "What did the user do at the shelters? O que é a casa")
+        flat = [t for word in terms for t in word]
+        assert "what" not in flat and "the" not in flat and "que" not in flat
+        assert any("shelter" in word for word in terms)
+        assert any(t.startswith("cas") for t in flat)
+        assert analysis.query_terms(conn, "the of and") == []
 
 
 # -- full text -------------------------------------------------------------------------------
