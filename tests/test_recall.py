@@ -349,3 +349,27 @@ def test_a_word_ending_in_a_star_matches_as_a_prefix_of_its_stems(vault: Vault) 
         for text in ("Fala português", "Answer in Portuguese", "Toca guitarra portuguesa")
     }
     assert set(_ids(vault, "portugues*")) == ids
+
+
+def test_a_paraphrase_is_found_through_the_local_models_vectors(vault: Vault) -> None:
+    """Issue 17 cause 5: "career path" shares no word with "counselor"; the local model of the
+    [embeddings] extra (a real model, installed with its weights) connects them, in English
+    and across to Portuguese, while full text alone finds nothing."""
+    vault.put_conversation(
+        conversation_row(
+            _conversation(
+                "c1",
+                [
+                    ("m1", "user", "I have been thinking about becoming a school counselor"),
+                    ("m2", "user", "We painted the kitchen walls yellow last weekend"),
+                    ("m3", "user", "My sister adopted two kittens from the animal rescue"),
+                    ("m4", "user", "Eu trabalho como enfermeira num hospital em Lisboa"),
+                ],
+            )
+        )
+    )
+    assert vault.recall("what career path is she considering?", mode="fts").hits == []
+    assert vault.embed(EmbedderSpec("local", "use-multilingual-v3")) == (4, 4, 4)
+    assert _ids(vault, "what career path is she considering?", k=1) == ["m1"]
+    assert _ids(vault, "pets in the family", k=1) == ["m3"]
+    assert _ids(vault, "what is her job? she works as a nurse", k=1, mode="vector") == ["m4"]
