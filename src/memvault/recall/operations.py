@@ -19,25 +19,23 @@ from memvault.store.base import Store, StoreError
 __all__ = ["embed", "embedder_spec", "recall_in", "reindex", "set_embedder"]
 
 
-def _indexed(store: Store) -> Any:
-    from memvault.store.sqlite import SQLiteStore
-
-    if not isinstance(store, SQLiteStore):
-        raise StoreError("recall needs the SQLite store (its index lives in the same file)")
-    return store
-
-
 def _reader(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    sqlite = _indexed(store)
-    return sqlite.index_connection  # type: ignore[no-any-return]
+    """The store's connection for the recall index, which lives in the store's own database
+    (a store that keeps none cannot recall)."""
+    connect: Callable[[], contextlib.AbstractContextManager[Any]] | None = getattr(
+        store, "index_connection", None
+    )
+    if connect is None:
+        raise StoreError(f"recall needs a store that keeps the recall index, not {store!r}")
+    return connect
 
 
 def _writer(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    sqlite = _indexed(store)
+    connect = _reader(store)
 
     @contextlib.contextmanager
     def begin() -> Iterator[Any]:
-        with sqlite.transaction(), sqlite.index_connection() as conn:
+        with store.transaction(), connect() as conn:
             yield conn
 
     return begin
