@@ -137,6 +137,7 @@ def recall(
             usage_error("give either QUERY or --batch FILE, not both", "--batch")
         lines = _batch_lines(batch)
         with open_vault(options) as vault:
+            embedder = _keyed_embedder(vault)
             for line in lines:
                 text = line.pop("query")
                 count = line.pop("k", k)
@@ -146,7 +147,9 @@ def recall(
                     line.setdefault("conversation", conversation)
                 if include_inactive:
                     line.setdefault("include_inactive", True)
-                result = vault.recall(text, count, mode=how, actor=options.acting, **line)
+                result = vault.recall(
+                    text, count, mode=how, actor=options.acting, embedder=embedder, **line
+                )
                 sys.stdout.buffer.write(
                     orjson.dumps({"query": text, "results": [h.to_json() for h in result.hits]})
                     + b"\n"
@@ -161,7 +164,9 @@ def recall(
     if include_inactive:
         filters["include_inactive"] = True
     with open_vault(options, arguments=True) as vault:
-        result = vault.recall(query, k, mode=mode, actor=options.acting, **filters)
+        result = vault.recall(
+            query, k, mode=mode, actor=options.acting, embedder=_keyed_embedder(vault), **filters
+        )
     if as_json:
         print_json(
             {
@@ -194,6 +199,18 @@ def recall(
             escape(_provenance(hit)),
         )
     out.print(table)
+
+
+def _keyed_embedder(vault: Any) -> Any:
+    """The vault's endpoint embedder with the key in $MEMVAULT_EMBED_API_KEY, when both are
+    there (the library reads no environment); else None: recall uses the vault's own."""
+    from memvault.recall.embedders import EMBED_KEY_ENV, load_embedder
+
+    key = os.environ.get(EMBED_KEY_ENV)
+    spec = vault.embedder_spec() if key else None
+    if spec is None or spec.kind != "openai":
+        return None
+    return load_embedder(spec, api_key=key)
 
 
 def _provenance(hit: Any) -> str:
