@@ -219,6 +219,8 @@ def test_embed_through_an_endpoint_then_recall_is_hybrid(vault: Path) -> None:
         assert payload["mode"] == "hybrid"
         assert payload["vectors_complete"] is True
         assert "Embedded 0 passages" in ok("embed").stdout  # incremental: nothing missing
+        assert ok("embed", "--json").json() == {"embedded": 0, "with_vector": 5, "passages": 5}
+    assert ok("reindex", "--json").json() == {"memories": 1, "conversations": 2}
 
 
 def test_embed_usage_and_a_missing_local_model_change_nothing(vault: Path) -> None:

@@ -427,16 +427,22 @@ def reindex(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Rebuild the recall index from every memory and conversation in the vault.
 
     Vectors are dropped with the old index; `memvault embed` computes them again.
 
     Example: memvault reindex
+
+    With --json: {"memories", "conversations"} (how many were indexed).
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         memories, conversations = vault.reindex(actor=options.acting)
+    if as_json:
+        print_json({"memories": memories, "conversations": conversations})
+        return
     console().print(
         f"Indexed {plural(memories, 'memory', 'memories')} and "
         f"{plural(conversations, 'conversation')}."
@@ -463,12 +469,15 @@ def embed(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Compute the vectors that recall passages lack (incremental: only the missing ones).
 
     The model named becomes the vault's embedder: recall embeds queries with it.
 
     Example: memvault embed --endpoint http://localhost:11434/v1 --model nomic-embed-text
+
+    With --json: {"embedded", "with_vector", "passages"}.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -497,6 +506,9 @@ def embed(
             progress=step,
             actor=options.acting,
         )
+    if as_json:
+        print_json({"embedded": embedded, "with_vector": done, "passages": total})
+        return
     console().print(
         f"Embedded {plural(embedded, 'passage')}; {done} of {total} passages have vectors."
     )
