@@ -61,8 +61,7 @@ def export_aimem(
     producer: str | None,
     with_embeddings: bool,
     overwrite: bool,
-    home: Path | None,
-    passphrase_file: Path | None,
+    options: VaultOptions,
     as_json: bool,
 ) -> None:
     """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.aimem_exchange)."""
@@ -82,7 +81,7 @@ def export_aimem(
             f"{producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] (AIMEM §2.3)",
             "--producer",
         )
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(options) as vault:
         try:
             result = export_bundle(
                 vault,

@@ -30,7 +30,6 @@ from memvault.errors import (
 )
 from memvault.model import MISSING, Memory, Relation
 from memvault.paths import HOME_ENV, PASSPHRASE_ENV
-from memvault.vault_inputs import OWNER_ACTOR
 
 if TYPE_CHECKING:
     from memvault.findings import Finding
@@ -72,6 +71,8 @@ PassphraseFileOption = Annotated[
         "else a hidden prompt.",
     ),
 ]
+#: The one `--as` of every command that reads or writes the vault: the session `open_vault`
+#: makes acts as this agent (docs/access.md).
 ActorOption = Annotated[
     str | None,
     typer.Option(
@@ -87,15 +88,11 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 @dataclass(frozen=True, slots=True)
 class VaultOptions:
-    """Where the vault is, how to unlock it, and who is acting."""
+    """Where the vault is, how to unlock it, and who is acting (`--as`; None: the owner)."""
 
     home: Path | None = None
     passphrase_file: Path | None = None
     actor: str | None = None
-
-    @property
-    def acting(self) -> str:
-        return OWNER_ACTOR if self.actor is None else self.actor
 
     @property
     def root(self) -> Path:
@@ -367,18 +364,27 @@ def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
 
 @contextlib.contextmanager
 def open_vault(options: VaultOptions, *, arguments: bool = False) -> Iterator[Vault]:
-    """Open the vault for one command (`memvault.local.open_vault`); errors inside the block
-    are reported as `vault_errors` does (`arguments`: the command hands the vault only its
-    command line's values). A missing vault is reported before the passphrase is asked for."""
+    """Open the vault for one command (`memvault.local.open_vault`) and yield the session
+    the command acts in: the owner's, or with `--as AGENT` the agent's (`Vault.acting_as`),
+    made here and nowhere else. Errors inside the block are reported as `vault_errors` does
+    (`arguments`: the command hands the vault only its command line's values). A missing
+    vault is reported before the passphrase is asked for."""
     with vault_errors(arguments=arguments):
         with _passphrase_usage():
             vault = local.open_vault(
                 options.home, passphrase_file=options.passphrase_file, prompt=_ask
             )
         try:
-            yield vault
+            yield vault if options.actor is None else _session(vault, options.actor)
         finally:
             vault.close()
+
+
+def _session(vault: Vault, actor: str) -> Vault:
+    try:
+        return vault.acting_as(actor)
+    except InvalidInput as exc:  # an empty name
+        usage_error(str(exc), "--as")
 
 
 def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None) -> Vault:

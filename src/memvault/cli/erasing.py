@@ -84,7 +84,7 @@ def erase(
         )
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options) as vault:
-        memories = vault.erasure_request(memory_ids, actor=options.acting)
+        memories = vault.erasure_request(memory_ids)
         if not yes:
             out = console()
             for memory in memories:
@@ -92,7 +92,7 @@ def erase(
             what = plural(len(memories), "memory", "memories")
             if not typer.confirm(f"Erase {what} for good? This cannot be undone", err=True):
                 fail("not confirmed; nothing was erased", EXIT_REFUSED)
-        report = vault.erase_many(memory_ids, actor=options.acting)
+        report = vault.erase_many(memory_ids)
     if as_json:
         print_json(
             {

@@ -42,7 +42,7 @@ def _transition(
 ) -> None:
     """`change` is `Vault.retract`, `Vault.archive` or `Vault.deprecate`."""
     with open_vault(options, arguments=True) as vault:
-        memory = change(vault, memory_id, actor=options.acting)
+        memory = change(vault, memory_id)
     if as_json:
         print_json(memory_json(memory))
         return
@@ -117,8 +117,8 @@ def supersede(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        relation = vault.supersede(old, new, actor=options.acting)
-        superseded = vault.get(relation.to, actor=options.acting)
+        relation = vault.supersede(old, new)
+        superseded = vault.get(relation.to)
     if as_json:
         print_json({"superseded": memory_json(superseded), "relation": relation_json(relation)})
         return
@@ -157,9 +157,7 @@ def relate(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        relation = vault.relate(
-            from_id, to_id, relation_type, confidence=confidence, actor=options.acting
-        )
+        relation = vault.relate(from_id, to_id, relation_type, confidence=confidence)
     if as_json:
         print_json(relation_json(relation))
         return

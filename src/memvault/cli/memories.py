@@ -250,7 +250,6 @@ def add(
             exportable=not not_exportable,
             confidence=confidence,
             decay_model=decay_model,
-            actor=options.acting,
         )
     memory = result.memory
     if as_json:
@@ -299,7 +298,7 @@ def list_memories(
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        page = vault.list(query, actor=options.acting)
+        page = vault.list(query)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
     if as_json:
         print_json(
@@ -356,9 +355,9 @@ def show(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        memory = vault.get(memory_id, actor=options.acting)
-        relations = vault.relations(memory.id, actor=options.acting)
-        others = _other_ends(vault, memory, relations, options.acting)
+        memory = vault.get(memory_id)
+        relations = vault.relations(memory.id)
+        others = _other_ends(vault, memory, relations)
         names = unique_prefixes(vault, [r.to for r in relations] + [r.from_ for r in relations])
     if as_json:
         print_json(
@@ -368,14 +367,12 @@ def show(
     _render_memory(memory, relations, others, names)
 
 
-def _other_ends(
-    vault: Vault, memory: Memory, relations: list[Relation], actor: str
-) -> dict[str, Memory]:
+def _other_ends(vault: Vault, memory: Memory, relations: list[Relation]) -> dict[str, Memory]:
     others: dict[str, Memory] = {}
     for relation in relations:
         other = relation.to if relation.from_ == memory.id else relation.from_
         try:
-            others[other] = vault.get(other, actor=actor)
+            others[other] = vault.get(other)
         except VaultError:  # erased or unreadable: shown by id only
             continue
     return others
@@ -565,13 +562,10 @@ def edit(
             EXIT_USAGE,
         )
     options = VaultOptions(home, passphrase_file, actor)
-    acting = options.acting
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
-        before = _readable(vault, full_id, acting)
-        memory = vault.edit(
-            full_id, grants=grant_specs, revokes=revoke_specs, actor=acting, **fields
-        )
+        before = _readable(vault, full_id)
+        memory = vault.edit(full_id, grants=grant_specs, revokes=revoke_specs, **fields)
     if as_json:
         print_json(memory_json(memory))
         return
@@ -586,9 +580,9 @@ def edit(
         out.print(f"Nothing changed: memory [bold]{memory.id}[/] already had those values.")
 
 
-def _readable(vault: Vault, memory_id: str, actor: str) -> Memory | None:
+def _readable(vault: Vault, memory_id: str) -> Memory | None:
     try:
-        return vault.get(memory_id, actor=actor)
+        return vault.get(memory_id)
     except VaultError:
         return None
 
@@ -643,9 +637,7 @@ def search(
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        hits = vault.search(
-            query_text, query, order="-created" if newest else "relevance", actor=options.acting
-        )
+        hits = vault.search(query_text, query, order="-created" if newest else "relevance")
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])
     if as_json:
         print_json(

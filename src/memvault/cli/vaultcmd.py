@@ -93,6 +93,7 @@ def init(
 def stats(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Count what the vault holds.
@@ -104,7 +105,7 @@ def stats(
 
     With --json: the counts as an object (see README).
     """
-    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
         numbers = vault.stats()
     if as_json:
         print_json(numbers)
@@ -177,10 +178,8 @@ def decay(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        if actor is None:
-            report = vault.decay(dry_run=dry_run)
-        else:
-            report = vault.decay(actor=actor, dry_run=dry_run)
+        # The owner's decay is background work ("system"); an agent's session stays its own.
+        report = vault.background().decay(dry_run=dry_run)
     if as_json:
         print_json({**asdict(report), "dry_run": dry_run})
         return
@@ -214,6 +213,7 @@ def audit(
     limit: int = typer.Option(20, "--limit", "-n", min=0, help="The last N entries (0: all)."),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show the audit log (or check it: `memvault audit verify`).
@@ -227,9 +227,9 @@ def audit(
     "content_hash", "details", "prev_hash", "hash"}.
     """
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"options": VaultOptions(home, passphrase_file), "json": as_json}
+        ctx.obj = {"options": VaultOptions(home, passphrase_file, actor), "json": as_json}
         return
-    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
         entries = vault.audit_log(memory_id=memory_id, limit=limit or None)
         if not as_json:
             mentioned = [e.memory_id for e in entries]
@@ -275,6 +275,7 @@ def verify(
     ctx: typer.Context,
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check the audit hash chain; exit 1 if it is broken.
@@ -288,7 +289,11 @@ def verify(
     """
     parent = ctx.obj if isinstance(ctx.obj, dict) else {}
     inherited = parent.get("options") or VaultOptions()
-    options = VaultOptions(home or inherited.home, passphrase_file or inherited.passphrase_file)
+    options = VaultOptions(
+        home or inherited.home,
+        passphrase_file or inherited.passphrase_file,
+        actor or inherited.actor,
+    )
     with open_vault(options, arguments=True) as vault:
         report = vault.verify_audit()
     if as_json or parent.get("json"):
