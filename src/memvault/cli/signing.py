@@ -34,7 +34,7 @@ from memvault.cli.common import (
     print_json,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
-from memvault.errors import AmbiguousId, VaultError
+from memvault.errors import AmbiguousId
 from memvault.formats.pam import STORE_FILE
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
@@ -215,11 +215,10 @@ def keys_generate(
     except InvalidKey as exc:
         fail(str(exc), EXIT_USAGE)
     record = key.to_record()
-    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
-        try:
-            owner = vault.add_key(record, owner_did=owner_did)
-        except VaultError as exc:
-            fail(str(exc), EXIT_USAGE)
+    # arguments=True: a key the vault refuses (a duplicate id, no did:key for --owner-did)
+    # is the command line's fault, exit 2; an agent's --as is refused, exit 1.
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+        owner = vault.add_key(record, owner_did=owner_did)
         current_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
         print_json({**_record_json(record), "owner_did": current_did})
