@@ -279,6 +279,19 @@ def test_pam_9_an_agents_export_never_writes_a_private_memory(
     assert public.id.encode() in written
 
 
+def test_pam_16_an_agents_export_is_never_the_base_of_the_owners_delta(world: World) -> None:
+    """PAM §16: an incremental export applies to the base it names; the owner's next delta
+    is based on the owner's last export, not on the export of what agent-x may read (which
+    the owner's receivers never had). The agent's export is audited all the same."""
+    full = export_vault(world.vault, world.tmp / "full", now=T0)
+    agent = export_vault(world.agent, world.tmp / "agent", now=LATER)
+    assert world.vault.audit_log()[-1].actor == AGENT
+    assert [r.export_id for r in world.vault.exports()] == [full.export_id]
+    world.vault.add("A new fact", "fact", now=LATER)
+    delta = export_vault(world.vault, world.tmp / "delta", incremental=True, now=LATER)
+    assert delta.base_export_id == full.export_id != agent.export_id
+
+
 # -- the command line: --as on every command that reads or writes the vault --------------------
 
 

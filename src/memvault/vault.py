@@ -1998,11 +1998,14 @@ class Vault:
 
     def record_export(self, record: ExportRecord, *, now: datetime | None = None) -> None:
         """``record_export(record, *, now=None)`` — remember an export made or
-        an import taken in (PAM §16 incremental exports need the base)."""
+        an import taken in (PAM §16 incremental exports need the base). The registry is the
+        owner's: an agent's export or import is audited but not registered, so the export of
+        what an agent may read never becomes the base of the owner's next delta."""
         actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
-            self._store.record_export(record)
+            if is_privileged(actor):
+                self._store.record_export(record)
             self._audit.append(
                 [
                     PendingEntry(

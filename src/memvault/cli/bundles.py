@@ -144,7 +144,7 @@ def import_aimem(
             # the AIMEM HTTP profile's status (409 checksum, 422 malformed), as validate gives it
             status = getattr(exc, "status", None)
             headline = f"{exc.headline} (status {status})" if status else exc.headline
-            refuse_with_findings(headline, exc.findings, str(exc))
+            refuse_with_findings(headline, exc.findings, str(exc), error=exc)
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)
@@ -216,7 +216,9 @@ def convert_interchange(
         )
     except ConvertError as exc:
         if exc.findings:
-            refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+            refuse_with_findings(
+                str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN, error=exc
+            )
         fail(f"{exc}; {NOTHING_WRITTEN}")
     loud_signature_warnings(result.warnings)
     if as_json:

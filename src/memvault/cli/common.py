@@ -10,6 +10,7 @@ option, a malformed value, a missing passphrase with no terminal to ask on).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import os
 import sys
@@ -22,13 +23,13 @@ import orjson
 import typer
 from rich.console import Console
 
-from memvault import local
+from memvault import local, shapes
 from memvault.errors import (
     AmbiguousId,
     InvalidInput,
     VaultError,
 )
-from memvault.model import MISSING, Memory, Relation
+from memvault.model import MISSING, Memory
 from memvault.paths import HOME_ENV, PASSPHRASE_ENV
 
 if TYPE_CHECKING:
@@ -107,8 +108,18 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
-def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
-    """One line on stderr, then exit with `code`."""
+#: Whether the running command was given --json (set by `handled`): its failures then also
+#: print the error body (`memvault.shapes`) on stdout, for the program reading it.
+_JSON_OUTPUT: contextvars.ContextVar[bool] = contextvars.ContextVar("json_output", default=False)
+
+
+def fail(
+    message: str, code: int = EXIT_REFUSED, *, body: Mapping[str, Any] | None = None
+) -> NoReturn:
+    """One line on stderr, then exit with `code`. With --json, the error body too, on stdout
+    (`body`, else `shapes.command_error_json`)."""
+    if _JSON_OUTPUT.get():
+        print_json(shapes.command_error_json(message, code) if body is None else body)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -204,25 +215,6 @@ def confidence_of(memory: Memory) -> str:
     return f"{current:.2f}" if isinstance(current, int | float) else "—"
 
 
-def memory_json(memory: Memory) -> dict[str, Any]:
-    """The PAM memory object (PAM §4), exactly as the vault keeps it."""
-    return memory.to_json()
-
-
-def relation_json(relation: Relation) -> dict[str, Any]:
-    """The PAM relation object (PAM §13.1)."""
-    return relation.to_json()
-
-
-def plain(value: Any) -> Any:
-    """Mappings and tuples (e.g. audit details) as JSON-ready dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return value
-
-
 # -- errors ---------------------------------------------------------------------------------
 
 
@@ -237,7 +229,7 @@ def report(exc: VaultError, *, arguments: bool = True) -> NoReturn:
     code = exc.exit_code
     if code == EXIT_USAGE and not arguments:
         code = EXIT_REFUSED
-    fail(str(exc) or type(exc).__name__, code)
+    fail(str(exc) or type(exc).__name__, code, body=shapes.error_json(exc, exit_code=code))
 
 
 @contextlib.contextmanager
@@ -257,10 +249,13 @@ def handled(command: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _JSON_OUTPUT.set(bool(kwargs.get("as_json")) or _JSON_OUTPUT.get())
         try:
             return command(*args, **kwargs)
         except VaultError as exc:
             report(exc)
+        finally:
+            _JSON_OUTPUT.reset(token)
 
     return run
 
@@ -410,12 +405,21 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 
 
 def refuse_with_findings(
-    headline: str, findings: Sequence[Finding], full: str, *, nothing: str = "nothing was changed"
+    headline: str,
+    findings: Sequence[Finding],
+    full: str,
+    *,
+    nothing: str = "nothing was changed",
+    error: VaultError | None = None,
 ) -> NoReturn:
     """A refused import or merge: the headline, then the findings (at most `SHOWN_FINDINGS`),
-    exit 1 — or `full` alone when there are no findings."""
+    exit 1 — or `full` alone when there are no findings. With --json the error body (of
+    `error`, findings included) goes to stdout."""
+    body = None if error is None else shapes.error_json(error, exit_code=EXIT_REFUSED)
     if not findings:
-        fail(full)
+        fail(full, body=body)
+    if _JSON_OUTPUT.get():
+        print_json(body or shapes.command_error_json(full, EXIT_REFUSED))
     typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_REFUSED,
     EXIT_USAGE,
@@ -94,13 +95,7 @@ def erase(
                 fail("not confirmed; nothing was erased", EXIT_REFUSED)
         report = vault.erase_many(memory_ids)
     if as_json:
-        print_json(
-            {
-                "erased": list(report.erased),
-                "relations_removed": report.relations,
-                "durable": report.durable,
-            }
-        )
+        print_json(shapes.erasure_json(report))
         return
     out = console()
     names = ", ".join(short(i) for i in report.erased)

@@ -486,7 +486,7 @@ def import_(
         except ImportRefused as exc:
             sealed = None if decided.declared else sealed_bundle(path, exc, ask_age, identities)
             if sealed is None:
-                refuse_with_findings(exc.headline, exc.findings, str(exc))
+                refuse_with_findings(exc.headline, exc.findings, str(exc), error=exc)
     if sealed is not None:
         import_aimem(
             sealed, options, allow_unverified, skip_signature_check, embedding_model, strict,
@@ -574,7 +574,9 @@ def merge(
         )
     except MergeError as exc:
         if exc.findings:
-            refuse_with_findings(exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+            refuse_with_findings(
+                exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN, error=exc
+            )
         fail(str(exc))
     loud_signature_warnings(result.warnings)
     if as_json:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import typer
 from rich.markup import escape
 
+from memvault import shapes
 from memvault.cli.common import (
     ActorOption,
     HomeOption,
@@ -16,10 +17,8 @@ from memvault.cli.common import (
     PassphraseFileOption,
     VaultOptions,
     console,
-    memory_json,
     open_vault,
     print_json,
-    relation_json,
 )
 from memvault.model import RELATION_TYPES, Memory
 from memvault.vault import Vault
@@ -44,7 +43,7 @@ def _transition(
     with open_vault(options, arguments=True) as vault:
         memory = change(vault, memory_id)
     if as_json:
-        print_json(memory_json(memory))
+        print_json(shapes.memory_json(memory))
         return
     console().print(f"[green]✓[/] Memory [bold]{memory.id}[/] is now {memory.effective_status}.")
 
@@ -120,7 +119,7 @@ def supersede(
         relation = vault.supersede(old, new)
         superseded = vault.get(relation.to)
     if as_json:
-        print_json({"superseded": memory_json(superseded), "relation": relation_json(relation)})
+        print_json(shapes.superseded_json(superseded, relation))
         return
     console().print(
         f"[green]✓[/] Memory [bold]{relation.to}[/] is now superseded by [bold]{relation.from_}[/]."
@@ -159,7 +158,7 @@ def relate(
     with open_vault(options, arguments=True) as vault:
         relation = vault.relate(from_id, to_id, relation_type, confidence=confidence)
     if as_json:
-        print_json(relation_json(relation))
+        print_json(shapes.relation_json(relation))
         return
     score = relation.confidence
     conf = f" (confidence {score})" if isinstance(score, int | float) else ""

@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_USAGE,
     SHORT_ID,
@@ -27,10 +28,8 @@ from memvault.cli.common import (
     confidence_of,
     console,
     fail,
-    memory_json,
     open_vault,
     print_json,
-    relation_json,
     text_of,
     type_label,
     unique_prefixes,
@@ -253,13 +252,7 @@ def add(
         )
     memory = result.memory
     if as_json:
-        print_json(
-            {
-                "created": result.created,
-                "reinforced": result.reinforced,
-                "memory": memory_json(memory),
-            }
-        )
+        print_json(shapes.add_json(result))
         return
     out = console()
     if result.created:
@@ -301,14 +294,7 @@ def list_memories(
         page = vault.list(query)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
     if as_json:
-        print_json(
-            {
-                "total": page.total,
-                "offset": page.offset,
-                "limit": page.limit,
-                "memories": [memory_json(m) for m in page.items],
-            }
-        )
+        print_json(shapes.page_json(page))
         return
     out = console()
     if not page.items:
@@ -360,9 +346,7 @@ def show(
         others = _other_ends(vault, memory, relations)
         names = unique_prefixes(vault, [r.to for r in relations] + [r.from_ for r in relations])
     if as_json:
-        print_json(
-            {"memory": memory_json(memory), "relations": [relation_json(r) for r in relations]}
-        )
+        print_json(shapes.shown_json(memory, relations))
         return
     _render_memory(memory, relations, others, names)
 
@@ -567,7 +551,7 @@ def edit(
         before = _readable(vault, full_id)
         memory = vault.edit(full_id, grants=grant_specs, revokes=revoke_specs, **fields)
     if as_json:
-        print_json(memory_json(memory))
+        print_json(shapes.memory_json(memory))
         return
     out = console()
     if before is None:
@@ -640,12 +624,7 @@ def search(
         hits = vault.search(query_text, query, order="-created" if newest else "relevance")
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])
     if as_json:
-        print_json(
-            {
-                "query": query_text,
-                "results": [{"score": h.score, "memory": memory_json(h.memory)} for h in hits],
-            }
-        )
+        print_json(shapes.search_json(query_text, hits))
         return
     out = console()
     if not hits:

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
 import typer
 from rich.columns import Columns
 from rich.markup import escape
 from rich.table import Table
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_REFUSED,
     SHORT_ID,
@@ -23,13 +21,11 @@ from memvault.cli.common import (
     create_vault,
     fail,
     open_vault,
-    plain,
     plural,
     print_json,
     text_of,
     unique_prefixes,
 )
-from memvault.store.base import AuditEntry
 
 PANEL = "Vault"
 
@@ -108,7 +104,7 @@ def stats(
     with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
         numbers = vault.stats()
     if as_json:
-        print_json(numbers)
+        print_json(shapes.stats_json(numbers))
         return
     out = console()
     out.print(
@@ -181,7 +177,7 @@ def decay(
         # The owner's decay is background work ("system"); an agent's session stays its own.
         report = vault.background().decay(dry_run=dry_run)
     if as_json:
-        print_json({**asdict(report), "dry_run": dry_run})
+        print_json(shapes.decay_json(report, dry_run))
         return
     verb = "would update" if dry_run else "updated"
     console().print(
@@ -197,11 +193,6 @@ audit_app = typer.Typer(
     no_args_is_help=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-
-
-def _entry_json(entry: AuditEntry) -> dict[str, Any]:
-    data: dict[str, Any] = plain(asdict(entry))
-    return data
 
 
 @audit_app.callback(invoke_without_command=True)
@@ -236,7 +227,7 @@ def audit(
             mentioned += [str(e.details.get(k)) for e in entries for k in ("by", "to")]
             names = unique_prefixes(vault, [m for m in mentioned if m and m != "None"])
     if as_json:
-        print_json([_entry_json(e) for e in entries])
+        print_json(shapes.audit_json(entries))
         return
     out = console()
     if not entries:
@@ -297,7 +288,7 @@ def verify(
     with open_vault(options, arguments=True) as vault:
         report = vault.verify_audit()
     if as_json or parent.get("json"):
-        print_json(asdict(report))
+        print_json(shapes.audit_report_json(report))
     else:
         out = console()
         if report.ok:
