@@ -111,6 +111,9 @@ def console() -> Console:
 #: Whether the running command was given --json (set by `handled`): its failures then also
 #: print the error body (`memvault.shapes`) on stdout, for the program reading it.
 _JSON_OUTPUT: contextvars.ContextVar[bool] = contextvars.ContextVar("json_output", default=False)
+#: Whether the running command has printed its JSON result: a failure reported after it (an
+#: audit chain that does not verify) adds no second document to stdout.
+_JSON_PRINTED: contextvars.ContextVar[bool] = contextvars.ContextVar("json_printed", default=False)
 
 
 def fail(
@@ -118,7 +121,7 @@ def fail(
 ) -> NoReturn:
     """One line on stderr, then exit with `code`. With --json, the error body too, on stdout
     (`body`, else `shapes.command_error_json`)."""
-    if _JSON_OUTPUT.get():
+    if _JSON_OUTPUT.get() and not _JSON_PRINTED.get():
         print_json(shapes.command_error_json(message, code) if body is None else body)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
@@ -147,6 +150,7 @@ def check_timestamp(value: str, option: str) -> None:
 
 
 def print_json(payload: Any) -> None:
+    _JSON_PRINTED.set(True)
     sys.stdout.flush()
     sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.buffer.flush()
@@ -250,11 +254,13 @@ def handled(command: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
         token = _JSON_OUTPUT.set(bool(kwargs.get("as_json")) or _JSON_OUTPUT.get())
+        printed = _JSON_PRINTED.set(False)
         try:
             return command(*args, **kwargs)
         except VaultError as exc:
             report(exc)
         finally:
+            _JSON_PRINTED.reset(printed)
             _JSON_OUTPUT.reset(token)
 
     return run
@@ -418,7 +424,7 @@ def refuse_with_findings(
     body = None if error is None else shapes.error_json(error, exit_code=EXIT_REFUSED)
     if not findings:
         fail(full, body=body)
-    if _JSON_OUTPUT.get():
+    if _JSON_OUTPUT.get() and not _JSON_PRINTED.get():
         print_json(body or shapes.command_error_json(full, EXIT_REFUSED))
     typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
