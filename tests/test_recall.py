@@ -227,8 +227,9 @@ def test_an_agent_recalls_only_what_its_grants_allow_pam_9(vault: Vault) -> None
     vault.put_conversation(conversation_row(_conversation("c1", [("m1", "user", "garden")])))
     owner_sees = set(_ids(vault, "garden"))
     assert {private.id, public.id, shared.id, other.id, "m1"} <= owner_sees
-    assert set(_ids(vault, "garden", actor=AGENT)) == {public.id, shared.id}
-    assert _ids(vault, "garden", actor=AGENT, kind="messages") == []
+    agent = vault.acting_as(AGENT)
+    assert set(_ids(agent, "garden")) == {public.id, shared.id}
+    assert _ids(agent, "garden", kind="messages") == []
 
 
 def test_erasing_a_memory_removes_its_passages_and_vectors_aimem_5_2(
@@ -264,7 +265,7 @@ def test_bad_filters_name_the_filter(vault: Vault) -> None:
 
 def test_only_the_owner_rebuilds_the_index(vault: Vault) -> None:
     with pytest.raises(AccessDenied):
-        vault.reindex(actor=AGENT)
+        vault.acting_as(AGENT).reindex()
 
 
 # -- vectors -----------------------------------------------------------------------------------

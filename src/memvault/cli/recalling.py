@@ -147,9 +147,7 @@ def recall(
                     line.setdefault("conversation", conversation)
                 if include_inactive:
                     line.setdefault("include_inactive", True)
-                result = vault.recall(
-                    text, count, mode=how, actor=options.acting, embedder=embedder, **line
-                )
+                result = vault.recall(text, count, mode=how, embedder=embedder, **line)
                 sys.stdout.buffer.write(
                     orjson.dumps({"query": text, "results": [h.to_json() for h in result.hits]})
                     + b"\n"
@@ -164,9 +162,7 @@ def recall(
     if include_inactive:
         filters["include_inactive"] = True
     with open_vault(options, arguments=True) as vault:
-        result = vault.recall(
-            query, k, mode=mode, actor=options.acting, embedder=_keyed_embedder(vault), **filters
-        )
+        result = vault.recall(query, k, mode=mode, embedder=_keyed_embedder(vault), **filters)
     if as_json:
         print_json(
             {
@@ -298,7 +294,7 @@ def list_conversations(
                 "updated_at": c.updated_at,
                 "message_count": c.message_count,
             }
-            for c in vault.conversations(actor=options.acting)
+            for c in vault.conversations()
             if platform is None or c.platform == platform
         ]
     rows.sort(key=lambda r: str(r["created_at"] or ""), reverse=True)
@@ -345,7 +341,7 @@ def show_conversation(
 
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        stored = vault.get_conversation(conversation_id, actor=options.acting)
+        stored = vault.get_conversation(conversation_id)
     document = dict(stored.document)
     if as_json:
         print_json(document)
@@ -384,7 +380,7 @@ def search_conversations(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        result = vault.recall(query, k * 5, kind="messages", actor=options.acting)
+        result = vault.recall(query, k * 5, kind="messages")
     best: dict[str, Mapping[str, Any]] = {}
     for hit in result.hits:
         if hit.conversation_id is not None and hit.conversation_id not in best:
@@ -439,7 +435,7 @@ def reindex(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        memories, conversations = vault.reindex(actor=options.acting)
+        memories, conversations = vault.reindex()
     if as_json:
         print_json({"memories": memories, "conversations": conversations})
         return
@@ -504,7 +500,6 @@ def embed(
             spec,
             api_key=os.environ.get(EMBED_KEY_ENV) or None,
             progress=step,
-            actor=options.acting,
         )
     if as_json:
         print_json({"embedded": embedded, "with_vector": done, "passages": total})
