@@ -69,20 +69,25 @@ def _ids(vault: Vault, query: str, **filters: Any) -> list[str]:
 # -- analysis ------------------------------------------------------------------------------------
 
 
-def test_analysis_folds_case_and_accents_and_indexes_both_languages_stems() -> None:
-    assert analysis.tokens("Ações em São-Paulo_2024!") == ["acoes", "em", "sao", "paulo", "2024"]
-    # English and Portuguese stems are both index terms when they differ.
-    assert analysis.indexable("shelters") == "shelter shelters"
-    assert analysis.indexable("volunteering").split()[0] == "volunt"
+def test_analysis_folds_case_and_accents_and_keeps_both_languages_stems(vault: Vault) -> None:
+    """The analysis contract (`query_terms`): diacritics and case folded; the English and the
+    Portuguese stem of each word, one when they agree."""
+    with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+        assert analysis.query_terms(conn, "Ações SÃO") == analysis.query_terms(conn, "acoes sao")
+        shelters = analysis.query_terms(conn, "shelters")
+        assert len(shelters) == 1 and "shelter" in shelters[0]
+        assert analysis.query_terms(conn, "volunteering")[0][0] == "volunt"
+        assert all(len(set(stems)) == len(stems) for stems in analysis.query_terms(conn, "a b"))
 
 
-def test_query_terms_drop_english_and_portuguese_stop_words() -> None:
-    terms = analysis.query_terms(None, "What did the user do at the shelters? O que é a casa")
-    flat = [t for word in terms for t in word]
-    assert "what" not in flat and "the" not in flat and "que" not in flat
-    assert any("shelter" in word for word in terms)
-    assert any(t.startswith("cas") for t in flat)
-    assert analysis.query_terms(None, "the of and") == []
+def test_query_terms_drop_english_and_portuguese_stop_words(vault: Vault) -> None:
+    with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+        terms = analysis.query_terms(conn, "What did the user do at the shelters? O que é a casa")
+        flat = [t for word in terms for t in word]
+        assert "what" not in flat and "the" not in flat and "que" not in flat
+        assert any("shelter" in word for word in terms)
+        assert any(t.startswith("cas") for t in flat)
+        assert analysis.query_terms(conn, "the of and") == []
 
 
 # -- full text -------------------------------------------------------------------------------
@@ -222,8 +227,9 @@ def test_an_agent_recalls_only_what_its_grants_allow_pam_9(vault: Vault) -> None
     vault.put_conversation(conversation_row(_conversation("c1", [("m1", "user", "garden")])))
     owner_sees = set(_ids(vault, "garden"))
     assert {private.id, public.id, shared.id, other.id, "m1"} <= owner_sees
-    assert set(_ids(vault, "garden", actor=AGENT)) == {public.id, shared.id}
-    assert _ids(vault, "garden", actor=AGENT, kind="messages") == []
+    agent = vault.acting_as(AGENT)
+    assert set(_ids(agent, "garden")) == {public.id, shared.id}
+    assert _ids(agent, "garden", kind="messages") == []
 
 
 def test_erasing_a_memory_removes_its_passages_and_vectors_aimem_5_2(
@@ -259,7 +265,7 @@ def test_bad_filters_name_the_filter(vault: Vault) -> None:
 
 def test_only_the_owner_rebuilds_the_index(vault: Vault) -> None:
     with pytest.raises(AccessDenied):
-        vault.reindex(actor=AGENT)
+        vault.acting_as(AGENT).reindex()
 
 
 # -- vectors -----------------------------------------------------------------------------------
@@ -344,3 +350,27 @@ def test_a_word_ending_in_a_star_matches_as_a_prefix_of_its_stems(vault: Vault) 
         for text in ("Fala português", "Answer in Portuguese", "Toca guitarra portuguesa")
     }
     assert set(_ids(vault, "portugues*")) == ids
+
+
+def test_a_paraphrase_is_found_through_the_local_models_vectors(vault: Vault) -> None:
+    """Issue 17 cause 5: "career path" shares no word with "counselor"; the local model of the
+    [embeddings] extra (a real model, installed with its weights) connects them, in English
+    and across to Portuguese, while full text alone finds nothing."""
+    vault.put_conversation(
+        conversation_row(
+            _conversation(
+                "c1",
+                [
+                    ("m1", "user", "I have been thinking about becoming a school counselor"),
+                    ("m2", "user", "We painted the kitchen walls yellow last weekend"),
+                    ("m3", "user", "My sister adopted two kittens from the animal rescue"),
+                    ("m4", "user", "Eu trabalho como enfermeira num hospital em Lisboa"),
+                ],
+            )
+        )
+    )
+    assert vault.recall("what career path is she considering?", mode="fts").hits == []
+    assert vault.embed(EmbedderSpec("local", "use-multilingual-v3")) == (4, 4, 4)
+    assert _ids(vault, "what career path is she considering?", k=1) == ["m1"]
+    assert _ids(vault, "pets in the family", k=1) == ["m3"]
+    assert _ids(vault, "what is her job? she works as a nurse", k=1, mode="vector") == ["m4"]

@@ -219,6 +219,8 @@ def test_embed_through_an_endpoint_then_recall_is_hybrid(vault: Path) -> None:
         assert payload["mode"] == "hybrid"
         assert payload["vectors_complete"] is True
         assert "Embedded 0 passages" in ok("embed").stdout  # incremental: nothing missing
+        assert ok("embed", "--json").json() == {"embedded": 0, "with_vector": 5, "passages": 5}
+    assert ok("reindex", "--json").json() == {"memories": 1, "conversations": 2}
 
 
 def test_embed_usage_and_a_missing_local_model_change_nothing(vault: Path) -> None:
@@ -249,3 +251,18 @@ def test_an_import_indexes_the_passages_a_reindex_builds(home: Path, tmp_path: P
         rebuilt = conn.execute(query).fetchall()
     assert len(imported) > 8 and imported == rebuilt
     assert ok("recall", "python code", "--json", "-k", "20").json()["results"] == hits
+
+
+def test_an_endpoint_needing_a_key_gets_it_from_the_environment(
+    vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """$MEMVAULT_EMBED_API_KEY is read by the CLI (never stored in the vault) for `embed` and
+    for embedding each query."""
+    with serve(api_key="s3cret") as server:
+        refused("embed", "--endpoint", server.url, "--model", MODEL)
+        monkeypatch.setenv("MEMVAULT_EMBED_API_KEY", "s3cret")
+        ok("embed", "--endpoint", server.url, "--model", MODEL)
+        assert ok("recall", "puppy", "--json").json()["mode"] == "hybrid"
+        monkeypatch.delenv("MEMVAULT_EMBED_API_KEY")
+        payload = ok("recall", "puppy", "--json").json()
+        assert payload["mode"] == "fts" and payload["notes"]

@@ -137,6 +137,7 @@ def recall(
             usage_error("give either QUERY or --batch FILE, not both", "--batch")
         lines = _batch_lines(batch)
         with open_vault(options) as vault:
+            embedder = _keyed_embedder(vault)
             for line in lines:
                 text = line.pop("query")
                 count = line.pop("k", k)
@@ -146,7 +147,7 @@ def recall(
                     line.setdefault("conversation", conversation)
                 if include_inactive:
                     line.setdefault("include_inactive", True)
-                result = vault.recall(text, count, mode=how, actor=options.acting, **line)
+                result = vault.recall(text, count, mode=how, embedder=embedder, **line)
                 sys.stdout.buffer.write(
                     orjson.dumps({"query": text, "results": [h.to_json() for h in result.hits]})
                     + b"\n"
@@ -161,7 +162,7 @@ def recall(
     if include_inactive:
         filters["include_inactive"] = True
     with open_vault(options, arguments=True) as vault:
-        result = vault.recall(query, k, mode=mode, actor=options.acting, **filters)
+        result = vault.recall(query, k, mode=mode, embedder=_keyed_embedder(vault), **filters)
     if as_json:
         print_json(
             {
@@ -194,6 +195,18 @@ def recall(
             escape(_provenance(hit)),
         )
     out.print(table)
+
+
+def _keyed_embedder(vault: Any) -> Any:
+    """The vault's endpoint embedder with the key in $MEMVAULT_EMBED_API_KEY, when both are
+    there (the library reads no environment); else None: recall uses the vault's own."""
+    from memvault.recall.embedders import EMBED_KEY_ENV, load_embedder
+
+    key = os.environ.get(EMBED_KEY_ENV)
+    spec = vault.embedder_spec() if key else None
+    if spec is None or spec.kind != "openai":
+        return None
+    return load_embedder(spec, api_key=key)
 
 
 def _provenance(hit: Any) -> str:
@@ -281,7 +294,7 @@ def list_conversations(
                 "updated_at": c.updated_at,
                 "message_count": c.message_count,
             }
-            for c in vault.conversations(actor=options.acting)
+            for c in vault.conversations()
             if platform is None or c.platform == platform
         ]
     rows.sort(key=lambda r: str(r["created_at"] or ""), reverse=True)
@@ -328,7 +341,7 @@ def show_conversation(
 
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        stored = vault.get_conversation(conversation_id, actor=options.acting)
+        stored = vault.get_conversation(conversation_id)
     document = dict(stored.document)
     if as_json:
         print_json(document)
@@ -367,7 +380,7 @@ def search_conversations(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        result = vault.recall(query, k * 5, kind="messages", actor=options.acting)
+        result = vault.recall(query, k * 5, kind="messages")
     best: dict[str, Mapping[str, Any]] = {}
     for hit in result.hits:
         if hit.conversation_id is not None and hit.conversation_id not in best:
@@ -410,16 +423,22 @@ def reindex(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Rebuild the recall index from every memory and conversation in the vault.
 
     Vectors are dropped with the old index; `memvault embed` computes them again.
 
     Example: memvault reindex
+
+    With --json: {"memories", "conversations"} (how many were indexed).
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        memories, conversations = vault.reindex(actor=options.acting)
+        memories, conversations = vault.reindex()
+    if as_json:
+        print_json({"memories": memories, "conversations": conversations})
+        return
     console().print(
         f"Indexed {plural(memories, 'memory', 'memories')} and "
         f"{plural(conversations, 'conversation')}."
@@ -446,12 +465,15 @@ def embed(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Compute the vectors that recall passages lack (incremental: only the missing ones).
 
     The model named becomes the vault's embedder: recall embeds queries with it.
 
     Example: memvault embed --endpoint http://localhost:11434/v1 --model nomic-embed-text
+
+    With --json: {"embedded", "with_vector", "passages"}.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
@@ -478,8 +500,10 @@ def embed(
             spec,
             api_key=os.environ.get(EMBED_KEY_ENV) or None,
             progress=step,
-            actor=options.acting,
         )
+    if as_json:
+        print_json({"embedded": embedded, "with_vector": done, "passages": total})
+        return
     console().print(
         f"Embedded {plural(embedded, 'passage')}; {done} of {total} passages have vectors."
     )

@@ -354,7 +354,7 @@ class OpenAIEmbedder:
         if not isinstance(items, list):
             raise bad(f'no "data" list; {_REPLY_SHAPE}')
         if len(items) != count:
-            raise bad(f"{len(items)} embeddings for {count} inputs; {_REPLY_SHAPE}")
+            raise bad(f"the reply has {len(items)} for {count} inputs; {_REPLY_SHAPE}")
         ordered: list[list[float] | None] = [None] * count
         for position, item in enumerate(items):
             where = f"data[{position}]"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memvault.access import require_owner
 from memvault.errors import InvalidInput
@@ -14,30 +14,38 @@ from memvault.recall import index, vectors
 from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallResult, filters_from, recall
 from memvault.recall.ranking import Ranking
-from memvault.store.base import Store, StoreError
+from memvault.store.base import MemoryQuery, Store, StoreError
 
-__all__ = ["embed", "embedder_spec", "recall_in", "reindex", "set_embedder"]
+if TYPE_CHECKING:
+    from memvault.vault import SearchResult, Vault
 
-
-def _indexed(store: Store) -> Any:
-    from memvault.store.sqlite import SQLiteStore
-
-    if not isinstance(store, SQLiteStore):
-        raise StoreError("recall needs the SQLite store (its index lives in the same file)")
-    return store
+__all__ = [
+    "embed",
+    "embedder_spec",
+    "recall_in",
+    "recall_memories",
+    "reindex",
+    "set_embedder",
+]
 
 
 def _reader(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    sqlite = _indexed(store)
-    return sqlite.index_connection  # type: ignore[no-any-return]
+    """The store's connection for the recall index, which lives in the store's own database
+    (a store that keeps none cannot recall)."""
+    connect: Callable[[], contextlib.AbstractContextManager[Any]] | None = getattr(
+        store, "index_connection", None
+    )
+    if connect is None:
+        raise StoreError(f"recall needs a store that keeps the recall index, not {store!r}")
+    return connect
 
 
 def _writer(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    sqlite = _indexed(store)
+    connect = _reader(store)
 
     @contextlib.contextmanager
     def begin() -> Iterator[Any]:
-        with sqlite.transaction(), sqlite.index_connection() as conn:
+        with store.transaction(), connect() as conn:
             yield conn
 
     return begin
@@ -131,3 +139,32 @@ def embed(
             conn, vectors.model_id(conn, embedder.model, embedder.dimension)
         )
     return embedded, done, total
+
+
+def recall_memories(
+    session: Vault, text: str, query: MemoryQuery, *, newest: bool = False
+) -> list[SearchResult]:
+    """`memvault search`: recall over memories only, with a `MemoryQuery`'s filters (types,
+    custom types, statuses, tags, platforms, created since), then its offset and limit over
+    the ranked hits; with `newest`, the best matches newest first."""
+    from memvault.model import MEMORY_STATUSES
+    from memvault.vault import SearchResult
+
+    wanted = query.offset + (query.limit if query.limit is not None else 50)
+    if wanted < 1:
+        return []
+    result = session.recall(
+        text,
+        wanted,
+        kind="memories",
+        types=query.types,
+        custom_types=query.custom_types,
+        tags=query.tags,
+        platforms=query.platforms,
+        since=query.created_since,
+        statuses=MEMORY_STATUSES if query.statuses is None else query.statuses,
+    )
+    hits = [SearchResult(h.memory, h.score) for h in result.hits if h.memory is not None]
+    if newest:
+        hits.sort(key=lambda h: str(h.memory.temporal.created_at), reverse=True)
+    return hits[query.offset :]

@@ -135,7 +135,8 @@ def weigh(
         w = ranking.confidence_weight
         score *= 1.0 - w + w * confidence
     if at_epoch is not None and ranking.recency_weight:
-        age = max(0.0, now - at_epoch) / _DAY
+        # In whole days: the same query gives the same scores all day long.
+        age = math.floor(max(0.0, now - at_epoch) / _DAY)
         w = ranking.recency_weight
         score *= 1.0 - w + w * 0.5 ** (age / max(ranking.recency_half_life_days, 1e-9))
     return score
