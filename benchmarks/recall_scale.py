@@ -174,6 +174,7 @@ def build_scale_vault(
     built = Built(home, memories, conversations * per_conversation, conversations)
     home.parent.mkdir(parents=True, exist_ok=True)
     vault = Vault.init(home, PASSPHRASE)
+    importer = vault.background("import")  # the session an import writes in
     try:
         started = time.perf_counter()
         documents = _memory_documents(memories)
@@ -182,7 +183,7 @@ def build_scale_vault(
         built.seconds["generate memories"] = time.perf_counter() - started
         started = time.perf_counter()
         for at in range(0, len(loaded), MEMORY_BATCH):
-            vault.add_memories(loaded[at : at + MEMORY_BATCH], actor="system:import")
+            importer.add_memories(loaded[at : at + MEMORY_BATCH])
         built.seconds["add_memories"] = time.perf_counter() - started
         say(
             f"scale: {memories:,} memories added in {built.seconds['add_memories']:.1f} s "
@@ -206,7 +207,7 @@ def build_scale_vault(
             if not batch:
                 break
             started = time.perf_counter()
-            vault.put_conversations(batch, actor="system:import")
+            importer.put_conversations(batch)
             put += time.perf_counter() - started
             done += len(batch)
             if done % 200 == 0:
