@@ -5,6 +5,8 @@
   verifies without gaps, and the two writers' entries really interleave.
 - A reader is not blocked by a long write, and sees the vault as it was before it.
 - A second writer waits (busy timeout) for the first to commit instead of failing.
+- In one process (a server's threads on one opened vault), a reader thread is answered while
+  another thread's import holds the write transaction open.
 """
 
 from __future__ import annotations
@@ -13,12 +15,20 @@ import itertools
 import os
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
+from memvault.importers.chatgpt import IMPORTER
+from memvault.importers.ingest import BATCH as IMPORT_BATCH
+from memvault.importers.ingest import ingest, make_context
+from memvault.sources import open_target
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
+from providergen import chatgpt as gen
+from providergen import write_zip
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
 PER_WRITER = 2_000
@@ -200,3 +210,74 @@ def test_a_reader_is_not_blocked_and_a_second_writer_waits(tmp_path: Path) -> No
         if writer.poll() is None:
             writer.kill()
             writer.communicate()
+
+
+def test_a_reader_thread_is_answered_while_an_import_writes(tmp_path: Path) -> None:
+    """Issue 16: one opened vault, two threads. The import stops inside its transaction (its
+    progress callback waits for the test, after a first batch of conversations was written),
+    so it cannot commit before the test lets it; the reader thread must be answered before
+    that — with the vault as last committed — or it waited for the write."""
+    count = IMPORT_BATCH + 20
+    export = write_zip(gen.export(seed=5, count=count), tmp_path / "chatgpt.zip")
+    home = tmp_path / "vault"
+    mid_import, release = threading.Event(), threading.Event()
+    outcome: dict[str, Any] = {}
+
+    def on_conversation(seen: int) -> None:
+        if seen == IMPORT_BATCH + 1:  # the first batch is written, not committed
+            mid_import.set()
+            release.wait(60)
+
+    with make_vault(home) as vault:
+        before = vault.add("The user lives in Lisbon", "fact", tags=["home"]).memory.id
+
+        def run_import() -> None:
+            try:
+                with open_target(export) as target:
+                    outcome["result"] = ingest(
+                        vault,
+                        IMPORTER,
+                        target,
+                        make_context(str(export), None),
+                        on_conversation=on_conversation,
+                        readers=0,
+                    )
+            except BaseException as exc:  # handed to the test thread
+                outcome["error"] = exc
+                mid_import.set()
+
+        answers: dict[str, Any] = {}
+
+        def read() -> None:
+            try:
+                answers["memory"] = vault.get(before).content
+                answers["listed"] = vault.list().total
+                answers["found"] = [h.memory.id for h in vault.search("lisbon")]
+                answers["conversations"] = vault.count_conversations()
+                answers["audit"] = [e.action for e in vault.audit_log()]
+            except BaseException as exc:  # handed to the test thread
+                answers["error"] = exc
+
+        importer = threading.Thread(target=run_import)
+        importer.start()
+        try:
+            assert mid_import.wait(120), "the import never reached its first batch"
+            reader = threading.Thread(target=read)
+            reader.start()
+            reader.join(60)
+            answered = not reader.is_alive()
+        finally:
+            release.set()
+            importer.join(120)
+        assert "error" not in outcome, outcome
+        assert answered, "the reader waited for the import's transaction"
+        assert answers == {
+            "memory": "The user lives in Lisbon",
+            "listed": 1,
+            "found": [before],
+            "conversations": 0,  # none committed yet
+            "audit": ["init", "add"],
+        }
+        assert outcome["result"].conversations_new == count
+        assert vault.count_conversations() == count
+        assert vault.verify_audit().ok

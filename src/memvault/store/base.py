@@ -370,8 +370,12 @@ class Store(ABC):
 
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
         """Insert conversations known to be absent (`conversation_ids`), as one batch; an id
-        already stored is an error that ends the transaction."""
-        for conversation in conversations:
+        already stored raises IntegrityViolation."""
+        batch = list(conversations)
+        taken = self.conversation_ids(c.id for c in batch)
+        if taken:
+            raise IntegrityViolation(f"conversation {min(taken)} already exists")
+        for conversation in batch:
             self.put_conversation(conversation)
 
     @abstractmethod

@@ -1509,11 +1509,17 @@ class SQLiteStore(Store):
             for c in conversations
         ]
         with self.transaction():
-            self._conn.executemany(
-                "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
-                "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
+            before = self._conn.total_changes
+            try:
+                self._conn.executemany(
+                    "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
+                    "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+            except sqlcipher3.IntegrityError:
+                # The rows before the failing one were inserted, one change each.
+                clash = rows[min(self._conn.total_changes - before, len(rows) - 1)][0]
+                raise IntegrityViolation(f"conversation {clash} already exists") from None
 
     @staticmethod
     def _conversation(row: Any) -> StoredConversation:
