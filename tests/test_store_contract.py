@@ -457,7 +457,7 @@ def test_a_savepoint_finished_after_the_store_closed_says_nothing(
 def test_insert_memory_batches_stores_every_batch_in_order(store: Store) -> None:
     """Small batches and large ones (which a backend may write while the next is built) all
     land, searchable, with their tags; the count is returned."""
-    sizes = [3, 700, 1, 600]
+    sizes = [3, 1100, 1, 1030]
     batches = [
         [stored(f"batch {b} note {i}", tags=[f"b{b}"]) for i in range(size)]
         for b, size in enumerate(sizes)
@@ -470,14 +470,16 @@ def test_insert_memory_batches_stores_every_batch_in_order(store: Store) -> None
     ] == sizes
     last = batches[3][-1].memory
     assert store.get_memory(last.id) == StoredMemory(last, 0.8)
-    assert _ids([h.memory for h in store.search(MemoryQuery(text="batch 3 note 599"))]) == [last.id]
+    assert _ids([h.memory for h in store.search(MemoryQuery(text="batch 3 note 1029"))]) == [
+        last.id
+    ]
     assert store.insert_memory_batches([]) == 0
 
 
 def test_insert_memory_batches_with_a_taken_id_leaves_nothing(store: Store) -> None:
     taken = stored("already here")
     store.insert_memories([taken])
-    batches = [[stored(f"fresh {i}") for i in range(600)], [stored("x"), taken]]
+    batches = [[stored(f"fresh {i}") for i in range(1100)], [stored("x"), taken]]
     with pytest.raises(IntegrityViolation, match=taken.memory.id), store.transaction():
         store.insert_memory_batches(batches)
     assert store.count_memories(MemoryQuery()) == 1

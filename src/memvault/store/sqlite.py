@@ -110,9 +110,10 @@ _SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
 _TOKEN = re.compile(r"(\w+)(\*?)")
-#: `insert_memory_batches` writes a batch at least this big on a helper thread while the
-#: caller builds the next one (smaller ones are written on the caller's thread).
-_PIPELINE_MIN: Final = 512
+#: `insert_memory_batches` writes a batch at least this big (the vault's chunk) on a helper
+#: thread while the caller builds the next one; smaller ones, on the caller's thread, need no
+#: thread started for them.
+_PIPELINE_MIN: Final = 1024
 _T = TypeVar("_T")
 
 
