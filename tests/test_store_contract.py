@@ -7,8 +7,7 @@ all or nothing, one writer at a time, and reads on other threads never wait for 
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -31,7 +30,7 @@ from memvault.store.base import (
     StoredMemory,
     StoreError,
 )
-from storekit import BACKENDS, NewStore
+from storekit import BACKENDS, NewStore, answered_during_write
 from vaultkit import pam_memory, stored
 
 
@@ -558,52 +557,30 @@ def test_audit_entries_by_sequence_memory_action_and_limit(store: Store) -> None
 
 def test_a_reader_is_answered_while_another_thread_holds_a_write(store: Store) -> None:
     """Reads on other threads never wait for a write transaction: while one thread holds an
-    uncommitted write (and waits for the test to let it commit), another thread's reads are
-    answered with the last commit; the writing thread sees its own writes."""
+    uncommitted write, another thread's reads are answered with the last commit; the writing
+    thread sees its own writes."""
     before = stored("committed before the write")
     store.insert_memories([before])
     during = stored("written inside the long transaction")
-    writing, release = threading.Event(), threading.Event()
     seen_by_writer: list[StoredMemory | None] = []
-    errors: list[BaseException] = []
 
-    def write() -> None:
-        try:
-            with store.transaction():
-                store.insert_memories([during])
-                store.set_meta("progress", "half")
-                seen_by_writer.append(store.get_memory(during.memory.id))
-                writing.set()
-                release.wait(60)
-        except BaseException as exc:  # handed to the test thread
-            errors.append(exc)
-            writing.set()
+    def write(hold: Callable[[], None]) -> None:
+        with store.transaction():
+            store.insert_memories([during])
+            store.set_meta("progress", "half")
+            seen_by_writer.append(store.get_memory(during.memory.id))
+            hold()
 
-    answers: dict[str, object] = {}
+    def read() -> dict[str, object]:
+        return {
+            "before": store.get_memory(before.memory.id),
+            "during": store.get_memory(during.memory.id),
+            "count": store.count_memories(MemoryQuery()),
+            "meta": store.get_meta("progress"),
+            "search": len(store.search(MemoryQuery(text="written"))),
+        }
 
-    def read() -> None:
-        answers["before"] = store.get_memory(before.memory.id)
-        answers["during"] = store.get_memory(during.memory.id)
-        answers["count"] = store.count_memories(MemoryQuery())
-        answers["meta"] = store.get_meta("progress")
-        answers["search"] = len(store.search(MemoryQuery(text="written")))
-
-    writer = threading.Thread(target=write)
-    writer.start()
-    try:
-        assert writing.wait(60)
-        reader = threading.Thread(target=read)
-        reader.start()
-        # The writer cannot commit before `release` is set, so a reader that waited for the
-        # commit would still be running here.
-        reader.join(30)
-        answered = not reader.is_alive()
-    finally:
-        release.set()
-        writer.join(60)
-    assert errors == []
-    assert answered, "the reader waited for the write transaction"
-    assert answers == {
+    assert answered_during_write(write, read) == {
         "before": StoredMemory(before.memory, 0.8),
         "during": None,
         "count": 1,
@@ -611,5 +588,5 @@ def test_a_reader_is_answered_while_another_thread_holds_a_write(store: Store) -
         "search": 0,
     }
     assert seen_by_writer == [StoredMemory(during.memory, 0.8)]
-    assert store.get_memory(during.memory.id) is not None
+    assert store.get_memory(during.memory.id) == StoredMemory(during.memory, 0.8)
     assert store.get_meta("progress") == "half"

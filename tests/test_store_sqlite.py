@@ -31,6 +31,7 @@ from memvault.store.base import (
 )
 from memvault.store.migrations import LATEST, MIGRATIONS
 from memvault.store.sqlite import DEFAULT_KDF_ITER, KDF_ITER_ENV, SQLiteStore, fts_query
+from storekit import answered_during_write
 from vaultkit import PASSPHRASE, make_store, raw_bytes, stored
 
 T = TypeVar("T")
@@ -212,24 +213,14 @@ def test_busy_timeout_gives_a_clear_error(tmp_path: Path) -> None:
 
 
 def _read_while_writing(store: SQLiteStore, read: Callable[[], T]) -> T:
-    """`read` on another thread while this one holds a write transaction: it runs on one of
+    """`read` on another thread while a third holds a write transaction: it runs on one of
     the store's read connections (the writer's is taken)."""
-    result: list[T] = []
-    errors: list[BaseException] = []
 
-    def run() -> None:
-        try:
-            result.append(read())
-        except BaseException as exc:  # handed to the test thread
-            errors.append(exc)
+    def write(hold: Callable[[], None]) -> None:
+        with store.transaction():
+            hold()
 
-    with store.transaction():
-        thread = threading.Thread(target=run)
-        thread.start()
-        thread.join(30)
-    if errors:
-        raise errors[0]
-    return result[0]
+    return answered_during_write(write, read)
 
 
 def test_read_connections_are_reopened_with_a_new_passphrase(tmp_path: Path) -> None:
@@ -250,20 +241,6 @@ def test_read_connections_are_reopened_with_a_new_passphrase(tmp_path: Path) -> 
         s.close()
     with pytest.raises(StoreError, match="closed"):
         s.get_memory(memory.memory.id)
-
-
-def test_a_read_on_the_writing_thread_sees_its_own_uncommitted_writes(tmp_path: Path) -> None:
-    """Reads inside a write transaction run on the writer's connection, never a read one."""
-    s = make_store(tmp_path / "vault.db")
-    try:
-        memory = stored("Not committed yet")
-        with s.transaction():
-            s.insert_memories([memory])
-            assert _read_while_writing(s, lambda: s.get_memory(memory.memory.id)) is None
-            assert s.get_memory(memory.memory.id) == memory
-            assert s.search(MemoryQuery(text="committed")) != []
-    finally:
-        s.close()
 
 
 # -- full-text search ------------------------------------------------------------------------

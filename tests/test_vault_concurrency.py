@@ -15,9 +15,9 @@ import itertools
 import os
 import subprocess
 import sys
-import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_zip
+from storekit import answered_during_write
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
 PER_WRITER = 2_000
@@ -214,27 +215,22 @@ def test_a_reader_is_not_blocked_and_a_second_writer_waits(tmp_path: Path) -> No
 
 def test_a_reader_thread_is_answered_while_an_import_writes(tmp_path: Path) -> None:
     """Issue 16: one opened vault, two threads. The import stops inside its transaction (its
-    progress callback waits for the test, after a first batch of conversations was written),
-    so it cannot commit before the test lets it; the reader thread must be answered before
-    that — with the vault as last committed — or it waited for the write."""
+    progress callback holds it, after a first batch of conversations was written), so it
+    cannot commit before the reader thread has its answers — the vault as last committed."""
     count = IMPORT_BATCH + 20
     export = write_zip(gen.export(seed=5, count=count), tmp_path / "chatgpt.zip")
-    home = tmp_path / "vault"
-    mid_import, release = threading.Event(), threading.Event()
-    outcome: dict[str, Any] = {}
-
-    def on_conversation(seen: int) -> None:
-        if seen == IMPORT_BATCH + 1:  # the first batch is written, not committed
-            mid_import.set()
-            release.wait(60)
-
-    with make_vault(home) as vault:
+    results: list[Any] = []
+    with make_vault(tmp_path / "vault") as vault:
         before = vault.add("The user lives in Lisbon", "fact", tags=["home"]).memory.id
 
-        def run_import() -> None:
-            try:
-                with open_target(export) as target:
-                    outcome["result"] = ingest(
+        def run_import(hold: Callable[[], None]) -> None:
+            def on_conversation(seen: int) -> None:
+                if seen == IMPORT_BATCH + 1:  # the first batch is written, not committed
+                    hold()
+
+            with open_target(export) as target:
+                results.append(
+                    ingest(
                         vault,
                         IMPORTER,
                         target,
@@ -242,42 +238,24 @@ def test_a_reader_thread_is_answered_while_an_import_writes(tmp_path: Path) -> N
                         on_conversation=on_conversation,
                         readers=0,
                     )
-            except BaseException as exc:  # handed to the test thread
-                outcome["error"] = exc
-                mid_import.set()
+                )
 
-        answers: dict[str, Any] = {}
+        def read() -> dict[str, Any]:
+            return {
+                "memory": vault.get(before).content,
+                "listed": vault.list().total,
+                "found": [h.memory.id for h in vault.search("lisbon")],
+                "conversations": vault.count_conversations(),
+                "audit": [e.action for e in vault.audit_log()],
+            }
 
-        def read() -> None:
-            try:
-                answers["memory"] = vault.get(before).content
-                answers["listed"] = vault.list().total
-                answers["found"] = [h.memory.id for h in vault.search("lisbon")]
-                answers["conversations"] = vault.count_conversations()
-                answers["audit"] = [e.action for e in vault.audit_log()]
-            except BaseException as exc:  # handed to the test thread
-                answers["error"] = exc
-
-        importer = threading.Thread(target=run_import)
-        importer.start()
-        try:
-            assert mid_import.wait(120), "the import never reached its first batch"
-            reader = threading.Thread(target=read)
-            reader.start()
-            reader.join(60)
-            answered = not reader.is_alive()
-        finally:
-            release.set()
-            importer.join(120)
-        assert "error" not in outcome, outcome
-        assert answered, "the reader waited for the import's transaction"
-        assert answers == {
+        assert answered_during_write(run_import, read) == {
             "memory": "The user lives in Lisbon",
             "listed": 1,
             "found": [before],
             "conversations": 0,  # none committed yet
             "audit": ["init", "add"],
         }
-        assert outcome["result"].conversations_new == count
+        assert results[0].conversations_new == count
         assert vault.count_conversations() == count
         assert vault.verify_audit().ok

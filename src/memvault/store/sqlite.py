@@ -110,10 +110,11 @@ _SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
 _TOKEN = re.compile(r"(\w+)(\*?)")
-#: `insert_memory_batches` writes a batch at least this big (the vault's chunk) on a helper
-#: thread while the caller builds the next one; smaller ones, on the caller's thread, need no
-#: thread started for them.
-_PIPELINE_MIN: Final = 1024
+#: From the first batch this big on, `insert_memory_batches` writes on a helper thread while
+#: the caller builds the next batch (a vault chunk holds up to 1,024, fewer when some of its
+#: memories reinforce others); smaller ones are written on the caller's thread, the helper
+#: thread costing more than it saves.
+_PIPELINE_MIN: Final = 256
 _T = TypeVar("_T")
 
 
