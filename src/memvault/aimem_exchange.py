@@ -63,7 +63,7 @@ from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, Relation, p
 from memvault.sources import AgePassphrase
 from memvault.store.base import ExportRecord, MemoryQuery, StoredEmbedding, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
-from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+from memvault.vault import Vault, format_timestamp
 
 __all__ = [
     "SCOPES",
@@ -184,7 +184,6 @@ def import_bundle(
     strict: bool = False,
     age_passphrase: AgePassphrase = None,
     age_identities: Sequence[str] = (),
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemImportResult:
     """Import an AIMEM bundle (``.aimem.json`` or NDJSON; age-encrypted, decrypted in memory
@@ -195,9 +194,10 @@ def import_bundle(
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
     rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
-    As an agent `actor`, a chunk that would change a memory the agent may not write refuses
-    the whole bundle (AccessDenied, nothing applied; docs/access.md).
+    As an agent's session (`vault.acting_as`), a chunk that would change a memory the agent
+    may not write refuses the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
+    actor = vault.actor
     moment = utc_moment(now)
     if isinstance(source, LocatedBundle):
         found: LocatedBundle | None = source
@@ -482,7 +482,7 @@ class _Importer:
                 new_embeddings[memory.id] = embedding
         if new:
             try:
-                added = self.vault.add_memories(new, actor=self.actor, now=self.moment)
+                added = self.vault.add_memories(new, now=self.moment)
             except InvalidInput as exc:
                 raise BundleError([Problem("not-storable", str(exc), "/chunks", "§2.2")]) from None
             result.created += len(added.created)
@@ -681,7 +681,6 @@ class _Importer:
                 memory_count=self.reader.counts.get("chunks", 0),
                 path=self.result.source,
             ),
-            actor=self.actor,
             now=self.moment,
         )
 
@@ -770,7 +769,6 @@ def export_bundle(
     producer: str | None = None,
     embeddings: bool = False,
     overwrite: bool = False,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemExportResult:
     """Export the vault as an AIMEM bundle: ``.aimem.json`` or NDJSON (§3.1, `form`, by
@@ -822,7 +820,7 @@ def export_bundle(
     if since_text is not None:
         envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
-    for memory in vault.iter_memories(query, actor=actor):
+    for memory in vault.iter_memories(query):
         if not _in_scope(memory, scope):
             continue
         if isinstance(memory.access, Access) and not memory.access.is_exportable:
@@ -897,7 +895,6 @@ def export_bundle(
             memory_count=chunk_count,
             path=str(path),
         ),
-        actor=actor,
         now=moment,
     )
     return AimemExportResult(
