@@ -181,6 +181,8 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
         "passphrase",
     ),
     "acting_as": (lambda w: w.agent.acting_as("user"), "only the owner"),
+    "reindex": (lambda w: w.agent.reindex(), "recall index"),
+    "embed": (lambda w: w.agent.embed(), "embeddings"),
     # module-level operations over a session
     "import PAM": (_pam_overwrite, "PAM §9"),
     "import AIMEM": (_aimem_overwrite, "PAM §9"),
@@ -198,6 +200,8 @@ LIMITED: dict[str, str] = {
     "list": "only what it may read (test_vault.py, test_pam_9_export_holds_only…)",
     "iter_memories": "only what it may read",
     "search": "only what it may read",
+    "recall": "only the memories it may read, no conversation message (docs/recall.md)",
+    "embedder_spec": "the name (and URL) of the vault's embedding model; no secret",
     "add_memories_unless_known": "a memory the vault has is left out, written by nobody",
     "resolve": "an id prefix to an id; reading the memory is checked by `get`",
     "record_export": "bookkeeping of its own import or export (docs/access.md)",

@@ -18,6 +18,7 @@ from memvault.errors import AccessDenied, AmbiguousId, InvalidInput, NotFound, V
 from memvault.exchange import ImportRefused
 from memvault.findings import Finding
 from memvault.local import open_vault
+from memvault.recall.operations import recall_memories
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from pamdocs import REPO
@@ -59,7 +60,10 @@ def test_cli_json_outputs_are_the_shapes_of_the_library_results(
         expected = {
             "list": shapes.page_json(vault.list(MemoryQuery())),
             "show": shapes.shown_json(memory, vault.relations(memory.id)),
-            "search": shapes.search_json("lisbon", vault.search("lisbon")),
+            # `memvault search` is recall over memories (docs/recall.md)
+            "search": shapes.search_json(
+                "lisbon", recall_memories(vault, "lisbon", MemoryQuery(limit=20))
+            ),
             "stats": shapes.stats_json(vault.stats()),
             "audit": shapes.audit_json(vault.audit_log()),
             "verify": shapes.audit_report_json(vault.verify_audit()),

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -152,6 +152,11 @@ from memvault.vault_inputs import PERMISSIONS as PERMISSIONS
 from memvault.vault_inputs import PLATFORM_PATTERN as PLATFORM_PATTERN
 from memvault.vault_inputs import TAG_PATTERN as TAG_PATTERN
 from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
+
+if TYPE_CHECKING:
+    from memvault.recall.embedders import Embedder, EmbedderSpec
+    from memvault.recall.engine import RecallResult
+    from memvault.recall.ranking import Ranking
 
 __all__ = [
     "BACKGROUND_ACTOR",
@@ -1039,6 +1044,77 @@ class Vault:
         check_search(text, order)
         scoped = replace(self._scoped(query, actor), text=text, order=order)  # type: ignore[arg-type]
         return [SearchResult(h.memory.memory, h.score) for h in self._store.search(scoped)]
+
+    # -- recall (memvault.recall: the rules live there) -----------------------------------
+
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        mode: str = "hybrid",
+        ranking: Ranking | None = None,
+        embedder: Embedder | None = None,
+        now: datetime | None = None,
+        **filters: Any,
+    ) -> RecallResult:
+        """``recall(query, k=10, *, mode="hybrid", ranking=None, **filters) -> RecallResult``
+
+        The `k` memories and conversation messages that best answer `query`, best first
+        (``.hits``, each a `RecallHit`), found by full text and, when the vault has vectors,
+        by meaning (docs/recall.md). Filters: kind ("all", "memories", "messages"),
+        conversation, platform, type(s), tag(s), since, until, role, participant, status(es)
+        or include_inactive (superseded, retracted and archived memories surface only when
+        asked for). An agent's session finds only the memories PAM §9 lets it read."""
+        from memvault.recall.operations import recall_in
+
+        return recall_in(
+            self._store,
+            query,
+            k,
+            actor=self._actor,
+            mode=mode,
+            ranking=ranking,
+            embedder=embedder,
+            now=now,
+            filters=filters,
+        )
+
+    def reindex(self) -> tuple[int, int]:
+        """``reindex() -> (memories, conversations)``: rebuild the recall
+        index from the vault's memories and conversations (owner only; vectors are computed
+        again by `embed`)."""
+        from memvault.recall.operations import reindex
+
+        return reindex(self._store, self._actor)
+
+    def embed(
+        self,
+        spec: EmbedderSpec | None = None,
+        *,
+        embedder: Embedder | None = None,
+        api_key: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[int, int, int]:
+        """``embed(spec=None, *, embedder=None, api_key=None, progress=None)
+        -> (embedded, with_vector, passages)``: compute the vectors recall passages lack, with
+        `spec` (then the vault's embedder from now on) or the vault's embedder (owner only)."""
+        from memvault.recall.operations import embed
+
+        return embed(
+            self._store,
+            self._actor,
+            spec=spec,
+            embedder=embedder,
+            api_key=api_key,
+            progress=progress,
+        )
+
+    def embedder_spec(self) -> EmbedderSpec | None:
+        """The embedder the vault's vectors are made with (None until `embed` names one)."""
+        from memvault.recall.operations import embedder_spec
+
+        return embedder_spec(self._store)
 
     # -- changing -------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ arguments, calls the library and renders the result:
 - `importing`: convert (provider exports to PAM files); provider exports for `import`
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
+- `recalling`: recall, conversations (list, show, search), reindex, embed
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -57,6 +58,10 @@ COMMAND_MODULES: Final = {
     "verify": "signing",
     "keys": "signing",
     "extract": "extracting",
+    "recall": "recalling",
+    "conversations": "recalling",
+    "reindex": "recalling",
+    "embed": "recalling",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -70,6 +75,7 @@ MODULES: Final = (
     "importing",
     "signing",
     "extracting",
+    "recalling",
 )
 
 
@@ -128,7 +134,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

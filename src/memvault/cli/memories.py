@@ -591,8 +591,8 @@ def search(
     query_text: str = typer.Argument(
         ...,
         metavar="QUERY",
-        help="Words to find (all must match; word* matches a prefix). Case and accents are "
-        'ignored: "acao" finds "ação".',
+        help="Words to find (any may match, the best matches first; stop words, word endings, "
+        'case and accents are ignored: "acao" finds "ação", "shelters" finds "shelter").',
     ),
     types: TypeFilter = None,
     custom_types: CustomTypeFilter = None,
@@ -603,25 +603,28 @@ def search(
     limit: LimitOption = 20,
     offset: OffsetOption = 0,
     newest: bool = typer.Option(
-        False, "--newest", help="Order by creation time, newest first, instead of relevance."
+        False, "--newest", help="Order the best matches by creation time, newest first."
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Full-text search, best matches first; accents and case ignored.
+    """Search memories, best matches first: `memvault recall` over memories only.
 
-    Searches content, summary and tags, with the same filters as list.
+    Searches content, summary and tags (and, once `memvault embed` has run, meaning), with
+    the same filters as list. --newest orders the best matches by creation time instead.
 
     Example: memvault search "lisboa" --type fact
 
     With --json: {"query", "results": [{"score", "memory": PAM memory object}]}.
     """
+    from memvault.recall.operations import recall_memories
+
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        hits = vault.search(query_text, query, order="-created" if newest else "relevance")
+        hits = recall_memories(vault, query_text, query, newest=newest)
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])
     if as_json:
         print_json(shapes.search_json(query_text, hits))

@@ -191,6 +191,13 @@ class Store(ABC):
         import's conversations): a backend may hold its caches smaller meanwhile."""
         return nullcontext()
 
+    def index_connection(self) -> AbstractContextManager[Any]:
+        """A database connection for the recall index (`memvault.recall`), which lives in the
+        store's own database: inside the caller's transaction its writes join it; outside,
+        its reads never wait behind another thread's write. A backend that keeps no recall
+        index says so."""
+        raise StoreError(f"{type(self).__name__} keeps no recall index, so it cannot recall")
+
     @property
     def kdf_iter(self) -> int | None:
         """Key-derivation iterations of an encrypted store (the vault's "init" audit entry

@@ -47,6 +47,7 @@ from memvault.bulk import gc_paused, prompt_switching
 from memvault.errors import VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
 from memvault.paths import FILE_MODE, private_umask, restrict_file
+from memvault.recall import index as recall_index
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -189,6 +190,8 @@ class PreparedMemories:
     rows: list[Any] = field(default_factory=list)
     tags: list[Any] = field(default_factory=list)
     grants: list[tuple[str, str, int]] = field(default_factory=list)
+    #: (seq, memory) of each row, for the recall index.
+    memories: list[tuple[int, Memory]] = field(default_factory=list)
 
 
 @functools.cache
@@ -574,6 +577,8 @@ class SQLiteStore(Store):
                     continue
                 for statement in _statements(migration.sql):
                     self._conn.execute(statement)
+                if migration.run is not None:
+                    migration.run(self._conn)
                 self._conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, _now_text()),
@@ -748,12 +753,15 @@ class SQLiteStore(Store):
         try:
             return self._run(run, conn)
         finally:
-            with self._readers_lock:
-                if self._closed or conn not in self._readers:
-                    conn.close()  # the store closed, or was re-keyed, meanwhile
-                    self._readers.discard(conn)
-                else:
-                    self._idle_readers.append(conn)
+            self._return_reader(conn)
+
+    def _return_reader(self, conn: Any) -> None:
+        with self._readers_lock:
+            if self._closed or conn not in self._readers:
+                conn.close()  # the store closed, or was re-keyed, meanwhile
+                self._readers.discard(conn)
+            else:
+                self._idle_readers.append(conn)
 
     def _run(self, run: Callable[[Any], _T], conn: Any) -> _T:
         try:
@@ -902,6 +910,7 @@ class SQLiteStore(Store):
                 memory = stored.memory
                 tag_list = _tags(memory)
                 add_row(_memory_row(stored, tag_list, seq))
+                prepared.memories.append((seq, memory))
                 if tag_list:
                     add_tags([value for tag in tag_list for value in (tag, seq)])
                 access = memory.access
@@ -929,6 +938,7 @@ class SQLiteStore(Store):
             conn.execute(sql, params)
         if prepared.grants:
             conn.executemany(_GRANT_INSERT, prepared.grants)
+        recall_index.index_memories(conn, prepared.memories, fresh=True)
         return prepared.count
 
     def _id_clash(self, prepared: PreparedMemories, base: int) -> IntegrityViolation:
@@ -970,6 +980,7 @@ class SQLiteStore(Store):
             fts_delete: list[tuple[Any, ...]] = []
             fts_insert: list[int] = []
             reindex: list[tuple[int, Memory, list[str]]] = []
+            recall: list[tuple[int, Memory]] = []
             count = 0
             for stored in batch:
                 memory = stored.memory
@@ -988,6 +999,8 @@ class SQLiteStore(Store):
                 if new_fts != old_fts:
                     fts_delete.append((seq, *old_fts))
                     fts_insert.append(seq)
+                if new_fts[:3] != old_fts[:3] or row[1:3] != old_columns[:2]:
+                    recall.append((seq, memory))  # its words or its type changed
                 if new_fts[2] != old_fts[2] or set(_grants(memory)) != old_grants:
                     reindex.append((seq, memory, tag_list))
             if fts_delete:
@@ -1014,6 +1027,8 @@ class SQLiteStore(Store):
                     _GRANT_INSERT,
                     [(e, p, seq) for seq, memory, _ in reindex for e, p in _grants(memory)],
                 )
+            if recall:
+                recall_index.index_memories(self._conn, recall, fresh=False)
         return count
 
     def _index_state(
@@ -1274,6 +1289,7 @@ class SQLiteStore(Store):
                 self._conn.execute(_FTS_DELETE, (seq, *fts))
                 self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                 self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
+                recall_index.remove_memories(self._conn, [seq])
                 self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
             self._conn.execute(
                 "DELETE FROM relations WHERE from_id = ? OR to_id = ?", (memory_id, memory_id)
@@ -1295,6 +1311,7 @@ class SQLiteStore(Store):
                 return False
             with self.transaction():
                 self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+                recall_index.optimize(self._conn)
             self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
             try:
                 busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
@@ -1472,6 +1489,11 @@ class SQLiteStore(Store):
                 "extra_index = excluded.extra_index, document = excluded.document",
                 (*row, frame, conversation.id),
             )
+            recall_index.index_conversations(
+                self._conn,
+                [(conversation.id, conversation.platform, conversation.document)],
+                fresh=existing is None,
+            )
         return True
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
@@ -1495,6 +1517,7 @@ class SQLiteStore(Store):
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
         """Insert conversations known to be absent (`conversation_ids`): one statement for
         the batch, no read-back; a present id fails the transaction."""
+        batch = list(conversations)
         rows = [
             (
                 c.id,
@@ -1508,7 +1531,7 @@ class SQLiteStore(Store):
                 else "{}",
                 document_frame(c.document),
             )
-            for c in conversations
+            for c in batch
         ]
         with self.transaction():
             before = self._conn.total_changes
@@ -1522,6 +1545,9 @@ class SQLiteStore(Store):
                 # The rows before the failing one were inserted, one change each.
                 clash = rows[min(self._conn.total_changes - before, len(rows) - 1)][0]
                 raise IntegrityViolation(f"conversation {clash} already exists") from None
+            recall_index.index_conversations(
+                self._conn, [(c.id, c.platform, c.document) for c in batch], fresh=True
+            )
 
     @staticmethod
     def _conversation(row: Any) -> StoredConversation:
@@ -1813,6 +1839,26 @@ class SQLiteStore(Store):
         with self.transaction():
             self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
 
+    @contextlib.contextmanager
+    def index_connection(self) -> Iterator[Any]:
+        """A connection for the recall index (`memvault.recall`), which lives in the same
+        database. Inside this thread's transaction it is the writer's (the index's writes join
+        that transaction); otherwise it is chosen as every read's is, so recall is answered
+        while another thread imports."""
+        if self._lock.acquire(blocking=False):
+            try:
+                if self._closed:
+                    raise StoreError("the vault is closed")
+                yield self._conn
+            finally:
+                self._lock.release()
+            return
+        conn = self._reader()
+        try:
+            yield conn
+        finally:
+            self._return_reader(conn)
+
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests
         and repair tools only (e.g. tampering with the audit log to prove it is detected)."""
@@ -1911,6 +1957,7 @@ def _open_connection(
             # Sorts and temporary indexes stay in memory, never in an unencrypted file.
             conn.execute("PRAGMA temp_store = MEMORY")
             conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
+            recall_index.prepare_connection(conn)
             # Touch the WAL index now, while the umask keeps new files private.
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         except BaseException:
