@@ -11,7 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from memvault.store.migrations import m0001_initial, m0002_compressed_conversations
+from memvault.store.migrations import (
+    m0001_initial,
+    m0002_compressed_conversations,
+    m0003_aimem_state,
+)
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
 
@@ -26,5 +30,6 @@ class Migration:
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "initial", m0001_initial.SQL),
     Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
+    Migration(3, "aimem_state", m0003_aimem_state.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version
