@@ -1,16 +1,13 @@
 """`Vault.unit_of_work`: the public bulk writes the PAM and AIMEM imports are made of — all or
-nothing, audited once at the end, checked against the actor (PAM §9) — and the exchange
-package, which goes through them and never through the store."""
+nothing, audited once at the end, checked against the actor (PAM §9)."""
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-import memvault.exchange
 from memvault.errors import AccessDenied, InvalidInput
 from memvault.model import Relation
 from memvault.store.base import StoredEmbedding
@@ -134,18 +131,3 @@ def test_exchange_meta_is_only_the_exchange_settings(vault: Vault) -> None:
     assert vault.exchange_meta("aimem.producer") == "memvault-test"
     with pytest.raises(InvalidInput):
         vault.exchange_meta("owner")
-
-
-def test_the_exchange_package_goes_through_the_vault_never_the_store() -> None:
-    """#16: nothing but the vault touches the store — the exchange modules name no `store`
-    attribute (``vault.store``, ``self.store``) and import no concrete store."""
-    package = Path(memvault.exchange.__file__).parent
-    modules = sorted(package.glob("*.py"))
-    assert {m.name for m in modules} >= {"__init__.py", "_shared.py", "aimem.py", "pam.py"}
-    for module in modules:
-        tree = ast.parse(module.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Attribute):
-                assert node.attr not in ("store", "_store"), f"{module.name}:{node.lineno}"
-            if isinstance(node, ast.ImportFrom):
-                assert node.module != "memvault.store.sqlite", f"{module.name}:{node.lineno}"
