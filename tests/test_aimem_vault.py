@@ -430,9 +430,9 @@ def test_aimem_5_1_dna_and_pinned_chunks_are_never_decayed_or_superseded(
         assert (current == 0.9) == (memory.content != "Plain fact."), memory.content
     newer = vault.add("A newer decision.", "custom", custom_type="decision", now=NOW)
     with pytest.raises(DNAProtected):
-        vault.supersede(memories[0].id, newer.memory.id, actor=BACKGROUND_ACTOR)
+        vault.acting_as(BACKGROUND_ACTOR).supersede(memories[0].id, newer.memory.id)
     with pytest.raises(DNAProtected):
-        vault.supersede(memories[3].id, newer.memory.id, actor=BACKGROUND_ACTOR)
+        vault.acting_as(BACKGROUND_ACTOR).supersede(memories[3].id, newer.memory.id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -535,9 +535,9 @@ def test_aimem_5_5_imported_embeddings_have_the_access_of_the_content(
     memory_id = "urn:aimem:memoryai-prod:e1"
     assert vault.get_embedding(memory_id) is not None
     with pytest.raises(AccessDenied):
-        vault.get_embedding(memory_id, actor="agent")
+        vault.acting_as("agent").get_embedding(memory_id)
     vault.update(memory_id, visibility="public", now=NOW)
-    assert vault.get_embedding(memory_id, actor="agent") is not None
+    assert vault.acting_as("agent").get_embedding(memory_id) is not None
 
 
 def test_aimem_export_scopes(vault: Vault, tmp_path: Path) -> None:

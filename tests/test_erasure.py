@@ -121,9 +121,9 @@ def test_aimem_5_2_an_erasure_request_is_the_owners(vault: Vault) -> None:
     memory = vault.add("Shared note", "fact").memory
     vault.grant(memory.id, "agent-d", ["read", "delete"])
     with pytest.raises(AccessDenied, match="owner"):
-        vault.erase_many([memory.id], actor="agent-d")
+        vault.acting_as("agent-d").erase_many([memory.id])
     assert vault.get(memory.id).id == memory.id
-    assert vault.erase(memory.id, actor="agent-d").erased == (memory.id,)
+    assert vault.acting_as("agent-d").erase(memory.id).erased == (memory.id,)
 
 
 def test_aimem_5_2_erase_inside_a_transaction_is_not_reported_durable(vault: Vault) -> None:

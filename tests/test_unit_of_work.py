@@ -10,7 +10,7 @@ import pytest
 
 from memvault.errors import AccessDenied, InvalidInput
 from memvault.model import Relation
-from memvault.store.base import StoredEmbedding
+from memvault.store.base import MemoryQuery, StoredEmbedding
 from memvault.unit_of_work import MergePolicy
 from memvault.vault import Vault
 from vaultkit import make_vault, pam_memory
@@ -108,7 +108,7 @@ def test_pam_9_merge_memory_refuses_an_agent_without_write(vault: Vault) -> None
     private = pam_memory("Private note.")
     vault.add_memories([private])
     copy = pam_memory("Private note, changed.", id=private.id, updated_at="2026-01-01T00:00:00Z")
-    with pytest.raises(AccessDenied), vault.unit_of_work(actor=AGENT) as work:
+    with pytest.raises(AccessDenied), vault.acting_as(AGENT).unit_of_work() as work:
         work.add_memories([pam_memory("The agent's own note.")])
         current = work.stored_memories([private.id])[private.id]
         work.merge_memory(current, copy, MergePolicy("import"))
@@ -118,7 +118,7 @@ def test_pam_9_merge_memory_refuses_an_agent_without_write(vault: Vault) -> None
 
 def test_pam_9_an_agents_unit_may_not_store_conversations(vault: Vault) -> None:
     """Conversations are the owner's (docs/access.md)."""
-    with pytest.raises(AccessDenied), vault.unit_of_work(actor=AGENT) as work:
+    with pytest.raises(AccessDenied), vault.acting_as(AGENT).unit_of_work() as work:
         work.put_conversations([])
 
 
@@ -131,3 +131,30 @@ def test_exchange_meta_is_only_the_exchange_settings(vault: Vault) -> None:
     assert vault.exchange_meta("aimem.producer") == "memvault-test"
     with pytest.raises(InvalidInput):
         vault.exchange_meta("owner")
+
+
+def test_pam_9_an_agents_export_view_holds_only_what_it_may_read(vault: Vault) -> None:
+    """PAM §9, AIMEM §5.5: the bulk reads of an export, as an agent, hold only the memories it
+    may read, their embeddings and the relations between them; the owner's reads hold all."""
+    public = pam_memory("Public: likes tea.", visibility="public")
+    private = pam_memory("Private: the bank PIN hint.")
+    vault.add_memories([public, private])
+    vault.relate(public.id, private.id, "related_to")
+    for memory in (public, private):
+        vector = StoredEmbedding(
+            f"e-{memory.id}", memory.id, "m", 2, "2025-01-01T10:00:00Z", b"\0" * 8
+        )
+        vault.put_embedding(vector)
+    everything = MemoryQuery(statuses=None, limit=None)
+    owner, agent = vault.export_view(), vault.acting_as(AGENT).export_view()
+    assert {m.id for m in owner.iter_memories(everything)} == {public.id, private.id}
+    assert [m.id for m in agent.iter_memories(everything)] == [public.id]
+    assert agent.memories([public.id, private.id]) == [vault.get(public.id)]
+    assert agent.memory(private.id) is None and agent.embedding(private.id) is None
+    assert agent.embedding(public.id) is not None
+    assert agent.existing_ids([public.id, private.id]) == {public.id: public.content_hash}
+    assert list(agent.relations()) == [] and len(list(owner.relations())) == 1
+    with pytest.raises(AccessDenied):
+        agent.conversation("conv-1")
+    with pytest.raises(AccessDenied):
+        list(agent.audit_since("2000-01-01T00:00:00Z"))

@@ -128,7 +128,7 @@ def test_pipelined_insert_stores_rows_tags_grants_and_index(vault: Vault) -> Non
     assert sys.getswitchinterval() == switch
     assert vault.list(MemoryQuery(tags=("t",), limit=None)).total == count - 1
     assert [r.memory.id for r in vault.search(f"note {count - 2}")] == [f"g-{count - 2}"]
-    assert [m.id for m in vault.list(MemoryQuery(limit=None), actor="agent-a").items] == [
+    assert [m.id for m in vault.acting_as("agent-a").list(MemoryQuery(limit=None)).items] == [
         "g-shared"
     ]
     assert vault.store.check_integrity() == []

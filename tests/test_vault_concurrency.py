@@ -73,11 +73,12 @@ with Vault.open(home, passphrase) as vault:
         i = 0
         while i < count:
             n = min(batch_size, count - i)
-            result = vault.add_memories([memory(j) for j in range(i, i + n)], actor=f"system:{tag}")
+            session = vault.acting_as(f"system:{tag}")
+            result = session.add_memories([memory(j) for j in range(i, i + n)])
             assert len(result.created) == n, result
             i += n
             for _ in range(min(singles, count - i)):
-                added = vault.add(text(i), "fact", tags=[tag], platform="claude", actor="user")
+                added = vault.acting_as("user").add(text(i), "fact", tags=[tag], platform="claude")
                 assert added.created
                 i += 1
     else:

@@ -1,6 +1,6 @@
 """A unit of work: many writes to the vault in one transaction, their audit entries batched.
 
-    with vault.unit_of_work(actor="user", now=moment) as work:
+    with vault.unit_of_work(now=moment) as work:     # as the session's actor
         added = work.add_memories(memories)                      # Vault.add_memories
         merged = work.merge_memory(stored, incoming, MergePolicy("import"))
         work.put_relations(relations, via="import")
@@ -171,7 +171,7 @@ class UnitOfWork:
 
     def add_memories(self, memories: Iterable[Memory]) -> BatchResult:
         """`Vault.add_memories`, inside this unit (dedup, PAM §6; checks; audited)."""
-        return self._vault.add_memories(memories, actor=self.actor, now=self.moment)
+        return self._vault.add_memories(memories, now=self.moment)
 
     def merge_memory(
         self,
@@ -286,7 +286,7 @@ class UnitOfWork:
         require_privileged(self.actor, "import conversations")
         self._audit.flush()
         return self._vault.put_conversations(
-            conversations, index_entries=index_entries, actor=self.actor, now=self.moment
+            conversations, index_entries=index_entries, now=self.moment
         )
 
     # -- exports and the exchange's own state ---------------------------------------------

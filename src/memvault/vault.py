@@ -14,10 +14,13 @@ Quick tour::
     vault.retract(result.memory.id)                    # PAM §7.1
     vault.verify_audit().ok
 
-Actors: ``"user"`` is the owner (everything allowed). ``"system"`` or ``"system:<task>"`` is
-background work (decay, importers): owner rights, except that it can never decay, delete,
-supersede, change or transition a DNA-class memory (AIMEM §5.1, `DNAProtected`). Any other
-actor string is an agent entity, allowed only what PAM §9 grants it (see docs/vault.md).
+Sessions: a vault acts for one actor, fixed when the session is made, and no method takes
+another. The vault as opened is the owner's session (``"user"``: everything allowed);
+``vault.acting_as("agent-x")`` is a session of the same open vault for an agent entity, allowed
+only what PAM §9 grants it; ``vault.background()`` is the owner's background work (``"system"``
+or ``"system:<task>"``: decay, provider importers), with owner rights except that it can never
+decay, delete, supersede, change or transition a DNA-class memory (AIMEM §5.1,
+`DNAProtected`). The whole model: docs/access.md.
 
 Timestamps the vault writes are UTC, ``YYYY-MM-DDTHH:MM:SSZ`` (whole seconds); the audit log's
 ``seq`` orders events within a second. New ids are UUID v4.
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import copy
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -381,9 +385,20 @@ def _later(a: str | None, b: str | None) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class _Shared:
+    """What the sessions of one opened vault share and may change: the owner record (a new
+    DID from `add_key` is seen by every session)."""
+
+    owner: Owner
+
+
 class Vault:
     """The one front door. Create with `Vault.init`, open with `Vault.open` (or wrap an open
-    `Store` with ``Vault(store)``). Use as a context manager or call `close()`."""
+    `Store` with ``Vault(store)``). Use as a context manager or call `close()`.
+
+    An instance is a session bound to its actor (`actor`): the vault as opened acts as the
+    owner, `acting_as` and `background` make sessions for others over the same database."""
 
     def __init__(
         self, store: Store, home: Path | None = None, *, clock: Clock | None = None
@@ -393,10 +408,14 @@ class Vault:
             raise StoreError("the vault has no owner record; it was not created by Vault.init")
         self._store = store
         self._home = home
-        self._owner = owner
+        self._shared = _Shared(owner)
         self._audit = AuditLog(store)
         # What "now" is when a method is not given `now=`: the system's UTC clock by default.
         self._clock = clock
+        # Who is acting (docs/access.md): the vault as opened is the owner's session;
+        # `acting_as` makes the others, which share everything above and own no store.
+        self._actor: str = OWNER_ACTOR
+        self._derived = False
 
     # -- opening and closing --------------------------------------------------------------
 
@@ -502,8 +521,41 @@ class Vault:
         return passphrase
 
     def close(self) -> None:
-        """Close the database. The vault cannot be used afterwards."""
-        self._store.close()
+        """Close the database. The vault, and every session made from it, cannot be used
+        afterwards. A session's own `close` (or the end of its ``with`` block) closes nothing:
+        the vault it came from owns the database."""
+        if not self._derived:
+            self._store.close()
+
+    # -- sessions -------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> str:
+        """Who this session acts as (docs/access.md): ``"user"`` (the owner: the vault as
+        opened), ``"system"`` or ``"system:<task>"`` (background work), or an agent entity
+        named as in a PAM §9 grant. Every method checks it; none takes another."""
+        return self._actor
+
+    def acting_as(self, actor: str) -> Vault:
+        """``acting_as(actor) -> Vault`` — a session of this vault bound to `actor`: the same
+        operations, the same database, settings, audit log and locks, every read and write
+        checked against `actor` (PAM §9, docs/access.md). Only the owner's session makes
+        others (an agent cannot make itself the owner): AccessDenied otherwise."""
+        actor = check_actor(actor)
+        require_owner(self._actor, f"act as {actor!r}")
+        session = copy.copy(self)
+        session._actor = actor
+        session._derived = True
+        return session
+
+    def background(self, task: str | None = None) -> Vault:
+        """``background(task=None) -> Vault`` — the session the owner's background work runs
+        in: ``"system"`` (or ``"system:<task>"``), the owner's rights except on DNA-class
+        memories (AIMEM §5.1). Work started by another session (an agent's provider import,
+        its decay) stays that session's, so it is returned as it is."""
+        if self._actor != OWNER_ACTOR:
+            return self
+        return self.acting_as(BACKGROUND_ACTOR if task is None else f"{BACKGROUND_ACTOR}:{task}")
 
     def __enter__(self) -> Vault:
         return self
@@ -514,7 +566,11 @@ class Vault:
     @property
     def owner(self) -> Owner:
         """The owner record (PAM §3.1)."""
-        return self._owner
+        return self._shared.owner
+
+    @property
+    def _owner(self) -> Owner:
+        return self._shared.owner
 
     @property
     def home(self) -> Path | None:
@@ -539,13 +595,11 @@ class Vault:
         except (ValueError, TypeError):
             return DecaySettings()
 
-    def update_settings(
-        self, *, actor: str = OWNER_ACTOR, now: datetime | None = None, **changes: Any
-    ) -> DecaySettings:
-        """``update_settings(*, actor="user", now=None, **changes) -> DecaySettings``
+    def update_settings(self, *, now: datetime | None = None, **changes: Any) -> DecaySettings:
+        """``update_settings(*, now=None, **changes) -> DecaySettings``
 
         Change settings, e.g. ``update_settings(half_life_days=90)``. Owner only."""
-        self._require_owner(actor, "change settings")
+        self._require_owner(self._actor, "change settings")
         try:
             updated = self.settings.evolve(**changes)
         except (ValueError, TypeError) as exc:
@@ -554,7 +608,7 @@ class Vault:
         with self._store.transaction():
             self._store.set_meta(SETTINGS_META_KEY, orjson.dumps(updated.to_json()).decode())
             self._audit.append(
-                [PendingEntry("settings", actor, details={"changed": sorted(changes)})], at
+                [PendingEntry("settings", self._actor, details={"changed": sorted(changes)})], at
             )
         return updated
 
@@ -599,13 +653,12 @@ class Vault:
         valid_until: datetime | str | None = None,
         conversation_ref: str | None = None,
         message_ref: str | None = None,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> AddResult:
         """``add(content, type, *, custom_type=None, tags=(), summary=None, platform="manual",
         extraction_method="manual", confidence=None, decay_model=None, visibility="private",
         exportable=True, shared_with=(), metadata=None, valid_from=None, valid_until=None,
-        conversation_ref=None, message_ref=None, actor="user", now=None) -> AddResult``
+        conversation_ref=None, message_ref=None, now=None) -> AddResult``
 
         Add a memory, or reinforce the active memory that already has the same content hash
         (PAM §6; never a twin): its confidence rises (`memvault.decay.reinforced_confidence`),
@@ -617,7 +670,7 @@ class Vault:
         else settings ``default_decay_model``). Raises InvalidInput naming the field and rule,
         AccessDenied when an agent would reinforce a memory it may not write.
         """
-        actor = check_actor(actor)
+        actor = self._actor
         content = check_content(content)
         custom = check_type(type, custom_type)
         tag_list = check_tags(tags)
@@ -752,9 +805,9 @@ class Vault:
         return PendingEntry("reinforce", actor, memory.id, memory.content_hash, details)
 
     def add_memories(
-        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+        self, memories: Iterable[Memory], *, now: datetime | None = None
     ) -> BatchResult:
-        """``add_memories(memories, *, actor="user", now=None) -> BatchResult``
+        """``add_memories(memories, *, now=None) -> BatchResult``
 
         Add PAM memories as they are (ids, timestamps, provenance kept) in ONE transaction:
         all of them or, on any error, none. Every memory must validate against the PAM memory
@@ -767,7 +820,7 @@ class Vault:
         the vault with the same content hash is skipped (idempotent re-import); with a
         different content hash it is an error — use `update` for that.
         """
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with gc_paused():
             return self._add_memories(builtins.list(memories), actor, at)
@@ -993,11 +1046,11 @@ class Vault:
             raise NotFound(f"no memory with id {memory_id!r}")
         return stored
 
-    def get(self, id_or_prefix: str, *, actor: str = OWNER_ACTOR) -> Memory:
-        """``get(id_or_prefix, *, actor="user") -> Memory``
+    def get(self, id_or_prefix: str) -> Memory:
+        """``get(id_or_prefix) -> Memory``
 
         Raises NotFound, AmbiguousId, AccessDenied (an agent without read access, PAM §9)."""
-        actor = check_actor(actor)
+        actor = self._actor
         memory = self._load(id_or_prefix).memory
         self._require(memory, actor, "read", "read")
         return memory
@@ -1008,24 +1061,22 @@ class Vault:
             query = replace(query, readable_by=actor)
         return query
 
-    def list(self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR) -> Page:
-        """``list(query=None, *, actor="user") -> Page``
+    def list(self, query: MemoryQuery | None = None) -> Page:
+        """``list(query=None) -> Page``
 
         Memories matching the query (default: active ones, newest first, 50 per page); an
         agent sees only what it may read (PAM §9). `Page.total` counts every match."""
-        actor = check_actor(actor)
+        actor = self._actor
         scoped = self._scoped(query, actor)
         items = [s.memory for s in self._store.query_memories(scoped)]
         total = self._store.count_memories(scoped)
         return Page(items, total, scoped.offset, scoped.limit)
 
-    def iter_memories(
-        self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR
-    ) -> Iterator[Memory]:
-        """``iter_memories(query=None, *, actor="user") -> Iterator[Memory]``
+    def iter_memories(self, query: MemoryQuery | None = None) -> Iterator[Memory]:
+        """``iter_memories(query=None) -> Iterator[Memory]``
 
         Every matching memory (limit/offset ignored), streamed in batches — for exports."""
-        actor = check_actor(actor)
+        actor = self._actor
         for stored in self._store.iter_memories(self._scoped(query, actor)):
             yield stored.memory
 
@@ -1035,9 +1086,8 @@ class Vault:
         query: MemoryQuery | None = None,
         *,
         order: str = "relevance",
-        actor: str = OWNER_ACTOR,
     ) -> builtins.list[SearchResult]:
-        """``search(text, query=None, *, order="relevance", actor="user")
+        """``search(text, query=None, *, order="relevance")
         -> list[SearchResult]``
 
         Full-text search over content, summary and tags; case and diacritics are folded
@@ -1045,7 +1095,7 @@ class Vault:
         matches a prefix; punctuation is ignored. The query's filters, limit and offset apply
         (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
         MemoryQuery's time orders ("-created", "created", "-updated", "updated")."""
-        actor = check_actor(actor)
+        actor = self._actor
         check_search(text, order)
         scoped = replace(self._scoped(query, actor), text=text, order=order)  # type: ignore[arg-type]
         return [SearchResult(h.memory.memory, h.score) for h in self._store.search(scoped)]
@@ -1068,13 +1118,12 @@ class Vault:
         metadata: Mapping[str, Any] | _Unchanged | None = UNCHANGED,
         valid_from: datetime | str | _Unchanged | None = UNCHANGED,
         valid_until: datetime | str | _Unchanged | None = UNCHANGED,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
         """``update(id, *, content=UNCHANGED, type=UNCHANGED, custom_type=UNCHANGED,
         tags=UNCHANGED, add_tags=(), remove_tags=(), summary=UNCHANGED, exportable=UNCHANGED,
         visibility=UNCHANGED, metadata=UNCHANGED, valid_from=UNCHANGED, valid_until=UNCHANGED,
-        actor="user", now=None) -> Memory``
+        now=None) -> Memory``
 
         Change some fields; the others stay. New content gets a new content hash (and may not
         equal another active memory's: supersede or reinforce that one instead). Content and
@@ -1089,7 +1138,7 @@ class Vault:
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         adding = check_tags(add_tags, "add_tags")
         removing = set(check_strings(remove_tags, "remove_tags"))
@@ -1212,11 +1261,10 @@ class Vault:
         *,
         grants: Iterable[tuple[str, Iterable[str] | str]] = (),
         revokes: Iterable[tuple[str, Iterable[str] | str | None]] = (),
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
         **fields: Any,
     ) -> Memory:
-        """``edit(id, *, grants=(), revokes=(), actor="user", now=None, **fields) -> Memory``
+        """``edit(id, *, grants=(), revokes=(), now=None, **fields) -> Memory``
 
         One edit patch, applied atomically: `update(id, **fields)` (any of its fields, tags
         merged as it merges them), then each ``(entity, permissions)`` of `grants`, then each
@@ -1231,11 +1279,11 @@ class Vault:
             full_id = self.resolve(id)
             memory: Memory | None = None
             if fields:
-                memory = self.update(full_id, actor=actor, now=now, **fields)
+                memory = self.update(full_id, now=now, **fields)
             for entity, permissions in grant_list:
-                memory = self.grant(full_id, entity, permissions, actor=actor, now=now)
+                memory = self.grant(full_id, entity, permissions, now=now)
             for entity, permissions_or_all in revoke_list:
-                memory = self.revoke(full_id, entity, permissions_or_all, actor=actor, now=now)
+                memory = self.revoke(full_id, entity, permissions_or_all, now=now)
         assert memory is not None
         return memory
 
@@ -1245,15 +1293,14 @@ class Vault:
         entity: str,
         permissions: Iterable[str] | str,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
-        """``grant(id, entity, permissions, *, actor="user", now=None) -> Memory``
+        """``grant(id, entity, permissions, *, now=None) -> Memory``
 
         Give an agent entity permissions (read / write / delete, PAM §9.1) on a memory, added
         to any it has. A private memory becomes "shared" (a grant on a private memory would
         have no effect). Owner only."""
-        self._require_owner(actor, "grant access")
+        self._require_owner(self._actor, "grant access")
         name = check_entity(entity)
         perms = check_permissions(permissions)
         at = format_timestamp(_now(now, self._clock))
@@ -1282,7 +1329,7 @@ class Vault:
                 stored,
                 updated,
                 "grant",
-                actor,
+                self._actor,
                 {"entity": name, "permissions": builtins.list(perms)},
                 at,
             )
@@ -1294,14 +1341,13 @@ class Vault:
         entity: str,
         permissions: Iterable[str] | str | None = None,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
-        """``revoke(id, entity, permissions=None, *, actor="user", now=None) -> Memory``
+        """``revoke(id, entity, permissions=None, *, now=None) -> Memory``
 
         Take permissions away from an entity (all of them when `permissions` is None; the grant
         disappears when none is left). Owner only."""
-        self._require_owner(actor, "revoke access")
+        self._require_owner(self._actor, "revoke access")
         if not isinstance(entity, str) or not entity:
             raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
         removing = PERMISSIONS if permissions is None else check_permissions(permissions)
@@ -1329,7 +1375,7 @@ class Vault:
                 stored,
                 updated,
                 "revoke",
-                actor,
+                self._actor,
                 {"entity": entity, "permissions": builtins.list(removing)},
                 at,
             )
@@ -1353,17 +1399,15 @@ class Vault:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def transition(
-        self, id: str, status: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Memory:
-        """``transition(id, status, *, actor="user", now=None) -> Memory``
+    def transition(self, id: str, status: str, *, now: datetime | None = None) -> Memory:
+        """``transition(id, status, *, now=None) -> Memory``
 
         Move a memory along PAM §7.1: active → superseded | deprecated | retracted | archived,
         superseded → archived, deprecated → retracted | archived; retracted and archived are
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
-        actor = check_actor(actor)
+        actor = self._actor
         status = check_status(status)
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
@@ -1399,32 +1443,28 @@ class Vault:
             f"{' | '.join(allowed)}, not {current} → {status}"
         )
 
-    def retract(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
-        """``retract(id, *, actor="user", now=None) -> Memory`` — the user invalidates it
+    def retract(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``retract(id, *, now=None) -> Memory`` — the user invalidates it
         (kept, never deleted: PAM §16.3)."""
-        return self.transition(id, "retracted", actor=actor, now=now)
+        return self.transition(id, "retracted", now=now)
 
-    def archive(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
-        """``archive(id, *, actor="user", now=None) -> Memory`` — kept for history only."""
-        return self.transition(id, "archived", actor=actor, now=now)
+    def archive(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``archive(id, *, now=None) -> Memory`` — kept for history only."""
+        return self.transition(id, "archived", now=now)
 
-    def deprecate(
-        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Memory:
-        """``deprecate(id, *, actor="user", now=None) -> Memory`` — still valid, no longer
+    def deprecate(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``deprecate(id, *, now=None) -> Memory`` — still valid, no longer
         prioritized."""
-        return self.transition(id, "deprecated", actor=actor, now=now)
+        return self.transition(id, "deprecated", now=now)
 
-    def supersede(
-        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Relation:
-        """``supersede(old, new, *, actor="user", now=None) -> Relation``
+    def supersede(self, old: str, new: str, *, now: datetime | None = None) -> Relation:
+        """``supersede(old, new, *, now=None) -> Relation``
 
         `new` replaces `old`: old.status = superseded, old.temporal.superseded_by = new, and a
         `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             old_stored = self._load(old)
@@ -1479,10 +1519,9 @@ class Vault:
         type: str,
         *,
         confidence: float | None = None,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Relation:
-        """``relate(from_id, to_id, type, *, confidence=None, actor="user", now=None)
+        """``relate(from_id, to_id, type, *, confidence=None, now=None)
         -> Relation``
 
         A typed edge (PAM §13: supports, contradicts, extends, supersedes, related_to,
@@ -1490,7 +1529,7 @@ class Vault:
         same type again returns the existing relation (with the new confidence, if one is
         given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
         relation made here does not change any status; `supersede` does."""
-        actor = check_actor(actor)
+        actor = self._actor
         type = check_relation_type(type)
         conf = None if confidence is None else check_confidence(confidence, "confidence")
         at = format_timestamp(_now(now, self._clock))
@@ -1525,13 +1564,13 @@ class Vault:
             self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
         return relation
 
-    def relations(self, id: str, *, actor: str = OWNER_ACTOR) -> builtins.list[Relation]:
-        """``relations(id, *, actor="user") -> list[Relation]``
+    def relations(self, id: str) -> builtins.list[Relation]:
+        """``relations(id) -> list[Relation]``
 
         Relations where the memory is the source or the target, oldest first; for an agent,
         only those whose other end it may read too."""
-        actor = check_actor(actor)
-        memory = self.get(id, actor=actor)
+        actor = self._actor
+        memory = self.get(id)
         found = self._store.relations_of(memory.id)
         if is_privileged(actor):
             return found
@@ -1545,10 +1584,8 @@ class Vault:
 
     # -- erasure --------------------------------------------------------------------------
 
-    def erase(
-        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> ErasureReport:
-        """``erase(id, *, actor="user", now=None) -> ErasureReport``
+    def erase(self, id: str, *, now: datetime | None = None) -> ErasureReport:
+        """``erase(id, *, now=None) -> ErasureReport``
 
         Physically delete a memory with everything about it — relations, embeddings, full-text
         entry, AIMEM import state — and leave no copy in the database's files (the right to
@@ -1556,7 +1593,7 @@ class Vault:
         The audit log keeps *that* it happened (id and content hash), never what it said.
         Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
         memory (AIMEM §5.1)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             memory = self._load(id).memory
@@ -1566,15 +1603,13 @@ class Vault:
             self._audit.append(entries, at)
         return ErasureReport((memory.id,), relations, self._store.scrub())
 
-    def erasure_request(
-        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR
-    ) -> builtins.list[Memory]:
-        """``erasure_request(ids, *, actor="user") -> list[Memory]``
+    def erasure_request(self, ids: Sequence[str]) -> builtins.list[Memory]:
+        """``erasure_request(ids) -> list[Memory]``
 
         The memories `erase_many` would erase, each once, in the order named (to show before
         asking for confirmation). Raises AccessDenied for anyone but the owner, InvalidInput
         for no ids, NotFound or AmbiguousId for an id that names no single memory."""
-        self._require_owner(actor, "make an erasure request")
+        self._require_owner(self._actor, "make an erasure request")
         if not ids:
             raise InvalidInput("no memory to erase: give at least one id", "ids")
         found: dict[str, Memory] = {}
@@ -1583,10 +1618,8 @@ class Vault:
             found.setdefault(memory.id, memory)
         return builtins.list(found.values())
 
-    def erase_many(
-        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> ErasureReport:
-        """``erase_many(ids, *, actor="user", now=None) -> ErasureReport``
+    def erase_many(self, ids: Sequence[str], *, now: datetime | None = None) -> ErasureReport:
+        """``erase_many(ids, *, now=None) -> ErasureReport``
 
         The owner's right-to-erasure request (AIMEM §5.2) for several memories, by id or
         unique prefix: every id is resolved first, then all are erased in one transaction
@@ -1597,8 +1630,8 @@ class Vault:
         erased: builtins.list[str] = []
         relations = 0
         with self._store.transaction():
-            for memory in self.erasure_request(ids, actor=actor):
-                entries, count = erase_stored(self._store, memory, actor, at)
+            for memory in self.erasure_request(ids):
+                entries, count = erase_stored(self._store, memory, self._actor, at)
                 self._audit.append(entries, at)
                 erased.append(memory.id)
                 relations += count
@@ -1606,10 +1639,8 @@ class Vault:
 
     # -- passphrase ---------------------------------------------------------------------
 
-    def change_passphrase(
-        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``change_passphrase(old, new, *, actor="user", now=None) -> None``
+    def change_passphrase(self, old: str, new: str, *, now: datetime | None = None) -> None:
+        """``change_passphrase(old, new, *, now=None) -> None``
 
         Re-encrypt the vault with `new` (`memvault.rekey`): atomic — after a crash the vault
         opens with exactly one of the two — and checked by opening it afresh with `new`.
@@ -1618,12 +1649,12 @@ class Vault:
         has the vault open. Nothing changes when it raises."""
         from memvault.rekey import change_passphrase
 
-        self._require_owner(actor, "change the passphrase")
+        self._require_owner(self._actor, "change the passphrase")
         path = getattr(self._store, "path", None)
         if not isinstance(path, Path):
             raise InvalidInput("this vault's store has no database file to re-key", "store")
         at = format_timestamp(_now(now, self._clock))
-        change_passphrase(self._store, self._audit, path, old, new, actor, at)
+        change_passphrase(self._store, self._audit, path, old, new, self._actor, at)
 
     # -- decay ----------------------------------------------------------------------------
 
@@ -1631,10 +1662,9 @@ class Vault:
         self,
         now: datetime | None = None,
         *,
-        actor: str = BACKGROUND_ACTOR,
         dry_run: bool = False,
     ) -> DecayReport:
-        """``decay(now=None, *, actor="system", dry_run=False) -> DecayReport``
+        """``decay(now=None, *, dry_run=False) -> DecayReport``
 
         Recompute `confidence.current` of every active memory with a decaying model (PAM §8,
         formulas in `memvault.decay`). DNA-class memories are never decayed (AIMEM §5.1), nor
@@ -1651,8 +1681,11 @@ class Vault:
 
         With `dry_run=True` the same computation runs and the same report comes back (what a
         real run at the same `now` would do), but nothing is written: no memory, no audit
-        entry. It needs the same permission as a real run."""
-        actor = check_actor(actor)
+        entry. It needs the same permission as a real run.
+
+        The session's actor runs it and is recorded: the owner's scheduled decay runs in
+        ``vault.background()`` ("system", as `memvault decay` does); an agent is refused."""
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
         moment = _now(now, self._clock)
@@ -1775,13 +1808,12 @@ class Vault:
         self,
         conversation: StoredConversation,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> bool:
-        """``put_conversation(conversation, *, actor="user", now=None) -> bool``
+        """``put_conversation(conversation, *, now=None) -> bool``
 
         Store a normalized conversation (PAM §25); True when it was new or changed."""
-        actor = check_actor(actor)
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         check_platform(conversation.platform)
@@ -1798,12 +1830,11 @@ class Vault:
         *,
         ignore: Iterable[str] = ("import_metadata",),
         index_entries: bool = False,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> builtins.list[PutOutcome]:
         """``put_conversations(conversations, *, ignore=("import_metadata",),
-        index_entries=False, actor="user", now=None) -> [PutOutcome(id, outcome,
-        new_messages, absent_messages)]``
+        index_entries=False, now=None) -> [PutOutcome(id, outcome, new_messages,
+        absent_messages)]``
 
         Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
         entry per conversation that is new or changed. A conversation the vault already holds
@@ -1821,7 +1852,7 @@ class Vault:
         document, or hold no document at all: they are merged into the stored row as well
         (`memvault.conversation_merge.merged_row`), and a conversation is unchanged only when
         neither its document nor its row gains anything."""
-        actor = check_actor(actor)
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         from memvault.store.documents import EncodedDocument
@@ -1927,9 +1958,9 @@ class Vault:
         return outcomes
 
     def add_memories_unless_known(
-        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+        self, memories: Iterable[Memory], *, now: datetime | None = None
     ) -> tuple[BatchResult, builtins.list[str]]:
-        """``add_memories_unless_known(memories, *, actor="user", now=None) -> (BatchResult,
+        """``add_memories_unless_known(memories, *, now=None) -> (BatchResult,
         known_ids)``
 
         `add_memories` for memories a provider exports again with every export (custom
@@ -1938,7 +1969,7 @@ class Vault:
         left out (listed in `known_ids`) instead of reinforcing it — an export restating a
         memory is not new evidence for it. The rest go through `add_memories` in the caller's
         transaction (or one of their own)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         batch = builtins.list(memories)
         with self._store.transaction():
@@ -1958,35 +1989,31 @@ class Vault:
             with gc_paused():
                 return self._add_memories(fresh, actor, at), known
 
-    def get_conversation(
-        self, conversation_id: str, *, actor: str = OWNER_ACTOR
-    ) -> StoredConversation:
-        """``get_conversation(conversation_id, *, actor="user") -> StoredConversation``
+    def get_conversation(self, conversation_id: str) -> StoredConversation:
+        """``get_conversation(conversation_id) -> StoredConversation``
         (NotFound if absent; AccessDenied for an agent: conversations are the owner's)."""
-        require_privileged(actor, f"read conversation {conversation_id!r}")
+        require_privileged(self._actor, f"read conversation {conversation_id!r}")
         found = self._store.get_conversation(conversation_id)
         if found is None:
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return found
 
-    def conversations(self, *, actor: str = OWNER_ACTOR) -> Iterator[StoredConversation]:
-        """``conversations(*, actor="user")``: every stored conversation, streamed
+    def conversations(self) -> Iterator[StoredConversation]:
+        """``conversations()``: every stored conversation, streamed
         (AccessDenied for an agent: conversations are the owner's)."""
-        require_privileged(actor, "read conversations")
+        require_privileged(self._actor, "read conversations")
         return self._store.iter_conversations()
 
-    def count_conversations(self, platform: str | None = None, *, actor: str = OWNER_ACTOR) -> int:
-        """``count_conversations(platform=None, *, actor="user") -> int``: stored
+    def count_conversations(self, platform: str | None = None) -> int:
+        """``count_conversations(platform=None) -> int``: stored
         conversations (of one platform, when given); AccessDenied for an agent."""
-        require_privileged(actor, "count conversations")
+        require_privileged(self._actor, "count conversations")
         return self._store.count_conversations(platform)
 
-    def put_embedding(
-        self, embedding: StoredEmbedding, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``put_embedding(embedding, *, actor="user", now=None)`` — store a vector for a
+    def put_embedding(self, embedding: StoredEmbedding, *, now: datetime | None = None) -> None:
+        """``put_embedding(embedding, *, now=None)`` — store a vector for a
         memory (PAM §12; replaces the one of the same model)."""
-        actor = check_actor(actor)
+        actor = self._actor
         memory = self._load(embedding.memory_id).memory
         self._require(memory, actor, "write", "embed")
         at = format_timestamp(_now(now, self._clock))
@@ -1996,21 +2023,22 @@ class Vault:
                 [embedding_entry(embedding, memory.id, memory.content_hash, actor)], at
             )
 
-    def get_embedding(self, memory_id: str, *, actor: str = OWNER_ACTOR) -> StoredEmbedding | None:
-        """``get_embedding(memory_id, *, actor="user") -> StoredEmbedding | None`` —
+    def get_embedding(self, memory_id: str) -> StoredEmbedding | None:
+        """``get_embedding(memory_id) -> StoredEmbedding | None`` —
         embeddings get the same access control as the content (AIMEM §5.5)."""
-        memory = self.get(memory_id, actor=actor)
+        memory = self.get(memory_id)
         return self._store.get_embedding(memory.id)
 
-    def record_export(
-        self, record: ExportRecord, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``record_export(record, *, actor="user", now=None)`` — remember an export made or
-        an import taken in (PAM §16 incremental exports need the base)."""
-        actor = check_actor(actor)
+    def record_export(self, record: ExportRecord, *, now: datetime | None = None) -> None:
+        """``record_export(record, *, now=None)`` — remember an export made or
+        an import taken in (PAM §16 incremental exports need the base). The registry is the
+        owner's: an agent's export or import is audited but not registered, so the export of
+        what an agent may read never becomes the base of the owner's next delta."""
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
-            self._store.record_export(record)
+            if is_privileged(actor):
+                self._store.record_export(record)
             self._audit.append(
                 [
                     PendingEntry(
@@ -2027,33 +2055,33 @@ class Vault:
                 at,
             )
 
-    def exports(self, *, actor: str = OWNER_ACTOR) -> builtins.list[ExportRecord]:
-        """``exports(*, actor="user")``: exports made and imports taken in, oldest first.
+    def exports(self) -> builtins.list[ExportRecord]:
+        """``exports()``: exports made and imports taken in, oldest first.
         The export registry is the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "read the export registry")
+        require_privileged(self._actor, "read the export registry")
         return self._store.list_exports()
 
     # -- bulk writes (imports) ----------------------------------------------------------------
 
     def unit_of_work(
-        self, *, actor: str = OWNER_ACTOR, now: datetime | None = None
+        self, *, now: datetime | None = None
     ) -> contextlib.AbstractContextManager[UnitOfWork]:
-        """``with vault.unit_of_work(actor="user", now=None) as work: ...``
+        """``with vault.unit_of_work(now=None) as work: ...``
 
         Many writes in ONE transaction, their audit entries appended at its end
         (`memvault.unit_of_work`): memories added or merged by policy, relations,
-        embeddings, conversations. Every write checks `actor` as the single-memory methods
-        do; on any error nothing is applied."""
+        embeddings, conversations. Every write checks the session's actor as the
+        single-memory methods do; on any error nothing is applied."""
         from memvault.unit_of_work import open_unit
 
-        return open_unit(self, self._store, check_actor(actor), _now(now, self._clock))
+        return open_unit(self, self._store, self._actor, _now(now, self._clock))
 
-    def export_view(self, *, actor: str = OWNER_ACTOR) -> ExportView:
-        """``export_view(*, actor="user") -> ExportView``: what an export reads, in bulk, on
-        behalf of `actor` (`memvault.export_view`)."""
+    def export_view(self) -> ExportView:
+        """``export_view() -> ExportView``: what an export reads, in bulk, on behalf of the
+        session's actor (`memvault.export_view`)."""
         from memvault.export_view import ExportView
 
-        return ExportView(self._store, check_actor(actor))
+        return ExportView(self._store, self._actor)
 
     def exchange_meta(self, key: str) -> str | None:
         """``exchange_meta(key) -> str | None``: a vault-wide setting of the exchange
@@ -2070,16 +2098,15 @@ class Vault:
         record: KeyRecord,
         *,
         owner_did: bool = False,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Owner:
-        """``add_key(record, *, owner_did=False, actor="user", now=None) -> Owner``
+        """``add_key(record, *, owner_did=False, now=None) -> Owner``
 
         Keep a signing key (PAM §18.2; the private part inside the encrypted database). With
         `owner_did`, the key's did:key becomes the owner's DID (§17: "derived from the signing
         key"), so exports carry a DID their signature verifies against. Owner only; audited.
         Returns the owner as it now is."""
-        self._require_owner(actor, "add signing keys")
+        self._require_owner(self._actor, "add signing keys")
         if owner_did and not record.did:
             raise InvalidInput(
                 f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
@@ -2093,7 +2120,7 @@ class Vault:
         entries = [
             PendingEntry(
                 "key",
-                actor,
+                self._actor,
                 details={"key_id": record.key_id, "algorithm": record.algorithm, "did": record.did},
             )
         ]
@@ -2102,25 +2129,25 @@ class Vault:
             previous = owner.did if isinstance(owner.did, str) else None
             owner = owner.evolve(did=record.did)
             entries.append(
-                PendingEntry("owner-did", actor, details={"from": previous, "to": record.did})
+                PendingEntry("owner-did", self._actor, details={"from": previous, "to": record.did})
             )
         with self._store.transaction():
             self._store.put_key(record)
             if owner is not self._owner:
                 self._store.set_owner(owner)
             self._audit.append(entries, at)
-        self._owner = owner
+        self._shared.owner = owner
         return owner
 
-    def keys(self, *, actor: str = OWNER_ACTOR) -> builtins.list[KeyRecord]:
-        """``keys(*, actor="user") -> list[KeyRecord]`` — the vault's signing keys, private
+    def keys(self) -> builtins.list[KeyRecord]:
+        """``keys() -> list[KeyRecord]`` — the vault's signing keys, private
         parts included, so the owner's alone: AccessDenied for anyone else, background work
         too (docs/access.md)."""
-        require_owner(actor, "read the signing keys")
+        require_owner(self._actor, "read the signing keys")
         return self._store.list_keys()
 
-    def signing_key(self, key_id: str | None = None, *, actor: str = OWNER_ACTOR) -> KeyRecord:
-        """``signing_key(key_id=None, *, actor="user") -> KeyRecord`` — the key to sign with:
+    def signing_key(self, key_id: str | None = None) -> KeyRecord:
+        """``signing_key(key_id=None) -> KeyRecord`` — the key to sign with:
         the one `key_id` names (exact id, a unique part of one, or an algorithm name), else
         the only key, else the owner's DID key (rule: `memvault.crypto.keys.choose_signing_key`).
         NotFound when none fits, AmbiguousId when several do; the owner's alone."""
@@ -2128,18 +2155,18 @@ class Vault:
 
         did = self._owner.did
         return choose_signing_key(
-            self.keys(actor=actor), key_id, owner_did=did if isinstance(did, str) else None
+            self.keys(), key_id, owner_did=did if isinstance(did, str) else None
         )
 
     # -- audit and stats ------------------------------------------------------------------
 
-    def verify_audit(self, *, actor: str = OWNER_ACTOR) -> AuditReport:
+    def verify_audit(self) -> AuditReport:
         """``verify_audit() -> AuditReport(ok, entries, problems, head)``
 
         Recompute the audit chain and check every memory against its last entry; a problem
         names the entry seq or memory id (edited, removed, reordered, changed outside).
         The audit log is the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "verify the audit log")
+        require_privileged(self._actor, "verify the audit log")
         return verify_chain(self._store)
 
     def audit_log(
@@ -2147,15 +2174,14 @@ class Vault:
         *,
         memory_id: str | None = None,
         limit: int | None = None,
-        actor: str = OWNER_ACTOR,
     ) -> builtins.list[AuditEntry]:
-        """``audit_log(*, memory_id=None, limit=None, actor="user") -> list[AuditEntry]``
+        """``audit_log(*, memory_id=None, limit=None) -> list[AuditEntry]``
 
         Entries oldest first (the last `limit` of them), optionally for one memory (an id or a
         unique prefix; the entries of an erased memory are found by its full id). The audit
         log is the owner's (it names every memory, private ones too): AccessDenied for an
         agent."""
-        require_privileged(actor, "read the audit log")
+        require_privileged(self._actor, "read the audit log")
         wanted: str | None = None
         if memory_id is not None:
             try:
@@ -2167,12 +2193,12 @@ class Vault:
             entries = entries[-limit:] if limit > 0 else []
         return entries
 
-    def stats(self, *, actor: str = OWNER_ACTOR) -> dict[str, Any]:
-        """``stats(*, actor="user") -> dict``: memories by type, status, platform and
+    def stats(self) -> dict[str, Any]:
+        """``stats() -> dict``: memories by type, status, platform and
         extraction method; relations by type; conversations; audit entries; database size;
         schema version. The counts cover the whole vault (private memories, conversations,
         the audit log), so they are the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "read the vault's statistics")
+        require_privileged(self._actor, "read the vault's statistics")
         memory_stats = self._store.memory_stats()
         relations = self._store.relation_stats()
         return {
@@ -2194,5 +2220,6 @@ class Vault:
     def check_integrity(self) -> builtins.list[str]:
         """``check_integrity() -> list[str]``: problems the database engine finds in its own
         files (SQLite integrity_check, SQLCipher page HMACs, the full-text index); empty
-        when healthy."""
+        when healthy. The owner's or background work's (docs/access.md)."""
+        require_privileged(self._actor, "check the vault's integrity")
         return self._store.check_integrity()

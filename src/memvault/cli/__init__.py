@@ -119,6 +119,9 @@ def _handle_errors(app: typer.Typer) -> None:
     for command in app.registered_commands:
         if command.callback is not None:
             command.callback = handled(command.callback)
+    group_callback = app.registered_callback  # `audit` does its work in its callback
+    if group_callback is not None and group_callback.callback is not None:
+        group_callback.callback = handled(group_callback.callback)
     for group in app.registered_groups:
         if isinstance(group.typer_instance, typer.Typer):
             _handle_errors(group.typer_instance)

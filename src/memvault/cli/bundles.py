@@ -61,8 +61,7 @@ def export_aimem(
     producer: str | None,
     with_embeddings: bool,
     overwrite: bool,
-    home: Path | None,
-    passphrase_file: Path | None,
+    options: VaultOptions,
     as_json: bool,
 ) -> None:
     """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.exchange.aimem)."""
@@ -82,7 +81,7 @@ def export_aimem(
             f"{producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] (AIMEM §2.3)",
             "--producer",
         )
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(options) as vault:
         try:
             result = export_bundle(
                 vault,
@@ -145,7 +144,7 @@ def import_aimem(
             # the AIMEM HTTP profile's status (409 checksum, 422 malformed), as validate gives it
             status = getattr(exc, "status", None)
             headline = f"{exc.headline} (status {status})" if status else exc.headline
-            refuse_with_findings(headline, exc.findings, str(exc))
+            refuse_with_findings(headline, exc.findings, str(exc), error=exc)
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)
@@ -217,7 +216,9 @@ def convert_interchange(
         )
     except ConvertError as exc:
         if exc.findings:
-            refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+            refuse_with_findings(
+                str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN, error=exc
+            )
         fail(f"{exc}; {NOTHING_WRITTEN}")
     loud_signature_warnings(result.warnings)
     if as_json:

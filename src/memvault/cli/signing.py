@@ -23,6 +23,7 @@ from memvault.cli.common import (
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_USAGE,
+    ActorOption,
     HomeOption,
     JsonOption,
     PassphraseFileOption,
@@ -32,7 +33,7 @@ from memvault.cli.common import (
     print_json,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
-from memvault.errors import AmbiguousId, VaultError
+from memvault.errors import AmbiguousId
 from memvault.formats.pam import STORE_FILE
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
@@ -190,6 +191,7 @@ def keys_generate(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a signing key and keep it in the vault.
@@ -212,11 +214,10 @@ def keys_generate(
     except InvalidKey as exc:
         fail(str(exc), EXIT_USAGE)
     record = key.to_record()
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        try:
-            owner = vault.add_key(record, owner_did=owner_did)
-        except VaultError as exc:
-            fail(str(exc), EXIT_USAGE)
+    # arguments=True: a key the vault refuses (a duplicate id, no did:key for --owner-did)
+    # is the command line's fault, exit 2; an agent's --as is refused, exit 1.
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+        owner = vault.add_key(record, owner_did=owner_did)
         current_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
         print_json({**_record_json(record), "owner_did": current_did})
@@ -243,10 +244,11 @@ def keys_generate(
 def keys_list(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """List the vault's signing keys: id, algorithm, DID and creation time."""
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
         records = vault.keys()
     if as_json:
         print_json([_record_json(r) for r in records])
@@ -281,6 +283,7 @@ def keys_export_public(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
@@ -292,7 +295,7 @@ def keys_export_public(
     """
     if form not in ("pem", "jwk", "block"):
         fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
         record = chosen_key(vault, key)
     from memvault.crypto import keys
 
@@ -375,6 +378,7 @@ def sign(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Sign a PAM memory-store (PAM §18) or an AIMEM bundle (§5.3) with a key from the vault.
@@ -396,7 +400,7 @@ def sign(
     from memvault.formats.aimem.errors import BundleError
 
     def signing_key() -> SigningKey:
-        with open_vault(VaultOptions(home, passphrase_file)) as vault:
+        with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
             record = chosen_key(vault, key)
         return SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)
 

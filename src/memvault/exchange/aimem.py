@@ -59,7 +59,7 @@ from memvault.sources import AgePassphrase
 from memvault.store.base import ExportRecord, MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
 from memvault.unit_of_work import MergePolicy, UnitOfWork
-from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+from memvault.vault import Vault, format_timestamp
 
 __all__ = [
     "SCOPES",
@@ -180,7 +180,6 @@ def import_bundle(
     strict: bool = False,
     age_passphrase: AgePassphrase = None,
     age_identities: Sequence[str] = (),
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemImportResult:
     """Import an AIMEM bundle (``.aimem.json`` or NDJSON; age-encrypted, decrypted in memory
@@ -191,9 +190,10 @@ def import_bundle(
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
     rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
-    As an agent `actor`, a chunk that would change a memory the agent may not write refuses
-    the whole bundle (AccessDenied, nothing applied; docs/access.md).
+    As an agent's session (`vault.acting_as`), a chunk that would change a memory the agent
+    may not write refuses the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
+    actor = vault.actor
     moment = utc_moment(now)
     if isinstance(source, LocatedBundle):
         found: LocatedBundle | None = source
@@ -347,7 +347,7 @@ class _Importer(Importer):
         self._first_pass()
         if strict and self.refused:
             raise BundleError(list(self.refused.values()))
-        with self.vault.unit_of_work(actor=self.actor, now=self.moment) as work:
+        with self.vault.unit_of_work(now=self.moment) as work:
             self._second_pass(work)
             self._import_relations(work)
             if strict and self.result.rejected:
@@ -610,7 +610,6 @@ class _Importer(Importer):
                 memory_count=self.reader.counts.get("chunks", 0),
                 path=self.result.source,
             ),
-            actor=self.actor,
             now=self.moment,
         )
 
@@ -690,7 +689,6 @@ def export_bundle(
     producer: str | None = None,
     embeddings: bool = False,
     overwrite: bool = False,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemExportResult:
     """Export the vault as an AIMEM bundle: ``.aimem.json`` or NDJSON (§3.1, `form`, by
@@ -719,7 +717,7 @@ def export_bundle(
     moment = utc_moment(now)
     exported_at = format_timestamp(moment)
     path = Path(target)
-    view = vault.export_view(actor=actor)
+    view = vault.export_view()
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
         limit=None,
@@ -742,7 +740,7 @@ def export_bundle(
     if since_text is not None:
         envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
-    for memory in vault.iter_memories(query, actor=actor):
+    for memory in vault.iter_memories(query):
         if not _in_scope(memory, scope):
             continue
         if isinstance(memory.access, Access) and not memory.access.is_exportable:
@@ -815,7 +813,6 @@ def export_bundle(
             memory_count=chunk_count,
             path=str(path),
         ),
-        actor=actor,
         now=moment,
     )
     return AimemExportResult(

@@ -67,8 +67,8 @@ from memvault.sources import SourceError, Target, open_target
 from memvault.store.base import ExportRecord, MemoryQuery, StoredConversation
 from memvault.store.codec import memory_from_json, memory_to_json
 from memvault.unit_of_work import Merged, MergePolicy, UnitOfWork
-from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
-from memvault.vault_inputs import check_actor, is_privileged
+from memvault.vault import Vault, format_timestamp
+from memvault.vault_inputs import is_privileged
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -269,7 +269,7 @@ def _plan(
     # receiver (or `memvault merge`) could match base_export_id against (PAM §16.2).
     # The export registry and the audit log a delta is built from are the owner's, so an
     # agent's export is always full (docs/access.md): AccessDenied here.
-    registry = vault.exports(actor=actor)
+    registry = vault.exports()
     made = [r for r in registry if r.direction == "exported" and r.format == "pam"]
     if incremental:
         if not made:
@@ -290,7 +290,7 @@ def _plan(
                 "base_export_id (PAM §16.2), so a receiver cannot check what it applies to"
             )
         plan = _Plan("incremental", text, base_id)
-    _changes_since(vault.export_view(actor=actor), plan)
+    _changes_since(vault.export_view(), plan)
     return plan
 
 
@@ -345,7 +345,7 @@ class _Exporter:
         self.actor = actor
         #: an agent's export holds only what it may read (PAM §9, docs/access.md)
         self.restricted = not is_privileged(actor)
-        self.view = vault.export_view(actor=actor)
+        self.view = vault.export_view()
         self.stage = stage
         self.writer = writer
         self.plan = plan
@@ -373,7 +373,7 @@ class _Exporter:
     def memories_source(self) -> Iterator[Memory]:
         if self.plan.export_type == "full":
             query = MemoryQuery(statuses=None, limit=None)
-            yield from self.vault.iter_memories(query, actor=self.actor)
+            yield from self.vault.iter_memories(query)
             return
         assert self.plan.since is not None
         seen: set[str] = set()
@@ -584,7 +584,6 @@ def export_vault(
     strip_platform_ids: bool = False,
     overwrite: bool = False,
     hooks: ExportHooks | None = None,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> ExportResult:
     """Export the vault as PAM to `target`: a directory, a `.zip`, or a `.json` (the lone
@@ -595,9 +594,9 @@ def export_vault(
     `exportable: false` are never written, nor relations touching them (§21.1);
     `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
     `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
-    As an agent `actor`: only the memories it may read, the relations between them, no
-    conversations, and never a delta (docs/access.md). Raises ExportError (nothing is left at
-    the target), AccessDenied.
+    As an agent's session (`vault.acting_as`): only the memories it may read, the relations
+    between them, no conversations, and never a delta (docs/access.md). Raises ExportError
+    (nothing is left at the target), AccessDenied.
     """
     if format not in EXPORT_FORMATS:
         raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
@@ -606,7 +605,7 @@ def export_vault(
     if path.suffix.lower() == ".age" and hooks.encrypt is None:
         raise ExportError(f"{path} names an age-encrypted file; encrypt the export or drop .age")
     warnings: list[str] = []
-    actor = check_actor(actor)
+    actor = vault.actor
     plan = _plan(vault, incremental, since, warnings, actor)
     export_id = str(uuid.uuid4())
     export_date = format_timestamp(utc_moment(now))
@@ -664,7 +663,6 @@ def export_vault(
             memory_count=summary.total_memories,
             path=str(path),
         ),
-        actor=actor,
         now=now,
     )
     return ExportResult(
@@ -737,7 +735,6 @@ def import_into_vault(
     force: bool = False,
     allow_unverified: bool = False,
     hooks: ImportHooks | None = None,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> ImportResult:
     """Import PAM documents (a memory-store, conversation or embeddings file; an export
@@ -747,13 +744,13 @@ def import_into_vault(
     findings), and so is a signed one whose signature does not verify, unless
     `allow_unverified`. An incremental export must apply to an export this vault made or imported
     (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
-    imported does nothing. Rules: docs/exchange.md, "Import". As an agent `actor` it creates
-    memories and changes only those the agent may write; anything else refuses it whole
-    (AccessDenied, nothing applied; docs/access.md).
+    imported does nothing. Rules: docs/exchange.md, "Import". As an agent's session
+    (`vault.acting_as`) it creates memories and changes only those the agent may write;
+    anything else refuses it whole (AccessDenied, nothing applied; docs/access.md).
     """
     hooks = hooks or ImportHooks()
     path = Path(source)
-    actor = check_actor(actor)
+    actor = vault.actor
     decrypted: AbstractContextManager[Path | None] = (
         hooks.decrypt(path) if hooks.decrypt is not None else contextlib.nullcontext(None)
     )
@@ -798,7 +795,7 @@ class _Importer(Importer):
             doc = reader.parse(buf, entry.display)
             if self.target.kind != "file" or doc.kind == "memory-store":
                 return self._import_store(doc)
-            with self.vault.unit_of_work(actor=self.actor, now=self.moment) as work:
+            with self.vault.unit_of_work(now=self.moment) as work:
                 if doc.kind == "conversation":
                     self._import_conversations(work, [], documents=[doc.full()])
                 elif doc.kind == "embeddings":
@@ -818,7 +815,7 @@ class _Importer(Importer):
         result.base_export_id = base if isinstance(base, str) else None
         if self.verify_header is not None:
             result.warnings.extend(self.verify_header(header))
-        with self.vault.unit_of_work(actor=self.actor, now=self.moment) as work:
+        with self.vault.unit_of_work(now=self.moment) as work:
             known = work.known_exports()
             if result.export_id is not None and result.export_id in known:
                 result.already_imported = True
@@ -870,7 +867,6 @@ class _Importer(Importer):
                     memory_count=doc.memory_count,
                     path=result.source,
                 ),
-                actor=self.actor,
                 now=self.moment,
             )
         return result

@@ -37,13 +37,16 @@ from memvault.sources import Target
 from memvault.store.base import StoredConversation
 from memvault.vault import Vault, format_timestamp
 
-#: The actor importers write as (background work: owner rights, DNA-protected memories kept).
-IMPORT_ACTOR: Final = "system:import"
+#: The task the owner's provider imports run as: background work (``"system:import"``, owner
+#: rights, DNA-protected memories kept; `Vault.background`). An agent's stays the agent's.
+IMPORT_TASK: Final = "import"
+IMPORT_ACTOR: Final = "system:" + IMPORT_TASK
 #: Conversations per `put_conversations` call.
 BATCH: Final = 128
 
 __all__ = [
     "IMPORT_ACTOR",
+    "IMPORT_TASK",
     "ChecksumReader",
     "IngestResult",
     "bytes_checksum",
@@ -207,13 +210,15 @@ def store_records(
     result: IngestResult,
     *,
     on_conversation: Callable[[int], None] | None = None,
-    actor: str = IMPORT_ACTOR,
     same_chat: bool = False,
 ) -> IngestResult:
     """Store records in ONE transaction (all or nothing); counts go into `result`.
     A conversation may come ready to store (`StoredConversation`, from `reader_process`).
     With `same_chat` (`Importer.conversation_ids_from_content`) a new conversation whose
-    messages the vault holds under another id of the same title takes that id."""
+    messages the vault holds under another id of the same title takes that id. The owner's
+    records are written by its background work (`IMPORT_ACTOR`); an agent's session is
+    refused on the first conversation (they are the owner's, docs/access.md)."""
+    vault = vault.background(IMPORT_TASK)
     memories: list[Mapping[str, Any]] = []
     batch: list[StoredConversation] = []
     seen = 0
@@ -229,7 +234,7 @@ def store_records(
             named = found.conversations(named)
         for conversation in named:
             held.setdefault(conversation.platform, set()).add(conversation.id)
-        for put in vault.put_conversations(named, actor=actor):
+        for put in vault.put_conversations(named):
             if put.outcome == "new":
                 result.conversations_new += 1
             elif put.outcome == "updated":
@@ -258,7 +263,7 @@ def store_records(
         if batch:
             flush()
         for platform, ids in sorted(held.items()):
-            in_vault = vault.count_conversations(platform, actor=actor)
+            in_vault = vault.count_conversations(platform)
             result.conversations_absent += in_vault - len(ids)
         if memories:
             parsed = []
@@ -269,7 +274,7 @@ def store_records(
                     raise InvalidInput(
                         f"memory {memory.get('id')}: not a PAM memory object ({exc})", "memory"
                     ) from None
-            added, known = vault.add_memories_unless_known(parsed, actor=actor)
+            added, known = vault.add_memories_unless_known(parsed)
             result.memories_new += len(added.created)
             result.memories_reinforced += len(added.reinforced)
             result.memories_unchanged += len(known) + len(added.skipped)
@@ -283,7 +288,6 @@ def ingest(
     context: ImportContext,
     *,
     on_conversation: Callable[[int], None] | None = None,
-    actor: str = IMPORT_ACTOR,
     readers: int | None = None,
 ) -> IngestResult:
     """Read `target` with `importer` and store everything in one transaction.
@@ -304,7 +308,6 @@ def ingest(
                 records,
                 result,
                 on_conversation=on_conversation,
-                actor=actor,
                 same_chat=importer.conversation_ids_from_content,
             )
     else:
@@ -313,7 +316,6 @@ def ingest(
             importer.read(target, context),
             result,
             on_conversation=on_conversation,
-            actor=actor,
             same_chat=importer.conversation_ids_from_content,
         )
     result.warnings.extend(context.warnings)
