@@ -60,7 +60,10 @@ from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
     merge_conversation,
+    merged_row,
     same_as_stored,
+    same_canonical,
+    same_index,
 )
 from memvault.decay import (
     DECAYING_MODELS,
@@ -154,9 +157,11 @@ from memvault.vault_inputs import TAG_PATTERN as TAG_PATTERN
 from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
 
 if TYPE_CHECKING:
+    from memvault.export_view import ExportView
     from memvault.recall.embedders import Embedder, EmbedderSpec
     from memvault.recall.engine import RecallResult
     from memvault.recall.ranking import Ranking
+    from memvault.unit_of_work import UnitOfWork
 
 __all__ = [
     "BACKGROUND_ACTOR",
@@ -1842,10 +1847,12 @@ class Vault:
         conversations: Iterable[StoredConversation],
         *,
         ignore: Iterable[str] = ("import_metadata",),
+        index_entries: bool = False,
         now: datetime | None = None,
     ) -> builtins.list[PutOutcome]:
         """``put_conversations(conversations, *, ignore=("import_metadata",),
-        now=None) -> [PutOutcome(id, outcome, new_messages, absent_messages)]``
+        index_entries=False, now=None) -> [PutOutcome(id, outcome, new_messages,
+        absent_messages)]``
 
         Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
         entry per conversation that is new or changed. A conversation the vault already holds
@@ -1856,7 +1863,13 @@ class Vault:
         as it is, so importing the same data again, in any packaging, changes nothing.
         `outcome` is "new", "updated" or "unchanged"; `new_messages` counts message ids the
         stored version did not have, `absent_messages` stored messages the incoming version
-        did not hold (kept)."""
+        did not hold (kept).
+
+        With `index_entries` the rows come from PAM ``conversations_index`` entries, whose
+        columns and members (title, tags, a storage that is not a file) may say more than the
+        document, or hold no document at all: they are merged into the stored row as well
+        (`memvault.conversation_merge.merged_row`), and a conversation is unchanged only when
+        neither its document nor its row gains anything."""
         actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
@@ -1901,7 +1914,7 @@ class Vault:
                     continue
                 if fresh_rows:  # the same id twice in one batch: the first must be stored
                     insert_fresh()
-                if same_as_stored(
+                if not index_entries and same_as_stored(
                     store.conversation_json(conversation.id), conversation.document, skip
                 ):  # the same export again, the common case: nothing parsed
                     outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
@@ -1911,6 +1924,20 @@ class Vault:
                     messages = document.get("messages")
                     count = len(messages) if isinstance(messages, builtins.list) else 0
                     outcome = PutOutcome(conversation.id, "new", count, 0)
+                elif index_entries:
+                    merged = merge_conversation(existing.document, document, skip)
+                    if (
+                        not merged.changed
+                        or same_canonical(existing.document, merged.document, skip)
+                    ) and same_index(existing, conversation):
+                        outcomes.append(
+                            PutOutcome(conversation.id, "unchanged", 0, merged.absent_messages)
+                        )
+                        continue
+                    conversation = merged_row(existing, conversation, merged.document)
+                    outcome = PutOutcome(
+                        conversation.id, "updated", merged.new_messages, merged.absent_messages
+                    )
                 else:
                     merged = merge_conversation(existing.document, document, skip)
                     if not merged.changed:
@@ -2038,6 +2065,36 @@ class Vault:
         The export registry is the owner's: AccessDenied for an agent."""
         require_privileged(self._actor, "read the export registry")
         return self._store.list_exports()
+
+    # -- bulk writes (imports) ----------------------------------------------------------------
+
+    def unit_of_work(
+        self, *, now: datetime | None = None
+    ) -> contextlib.AbstractContextManager[UnitOfWork]:
+        """``with vault.unit_of_work(now=None) as work: ...``
+
+        Many writes in ONE transaction, their audit entries appended at its end
+        (`memvault.unit_of_work`): memories added or merged by policy, relations,
+        embeddings, conversations. Every write checks the session's actor as the
+        single-memory methods do; on any error nothing is applied."""
+        from memvault.unit_of_work import open_unit
+
+        return open_unit(self, self._store, self._actor, _now(now, self._clock))
+
+    def export_view(self) -> ExportView:
+        """``export_view() -> ExportView``: what an export reads, in bulk, on behalf of the
+        session's actor (`memvault.export_view`)."""
+        from memvault.export_view import ExportView
+
+        return ExportView(self._store, self._actor)
+
+    def exchange_meta(self, key: str) -> str | None:
+        """``exchange_meta(key) -> str | None``: a vault-wide setting of the exchange
+        (`memvault.unit_of_work.EXCHANGE_META`: the AIMEM producer namespace, the embedding
+        models taken in)."""
+        from memvault.unit_of_work import exchange_meta
+
+        return exchange_meta(self._store, key)
 
     # -- signing keys and the owner's DID ---------------------------------------------------
 

@@ -420,6 +420,28 @@ class Store(ABC):
     @abstractmethod
     def get_embedding(self, memory_id: str) -> StoredEmbedding | None: ...
 
+    # -- per-memory AIMEM state: deleted with the memory it is about ------------------------
+
+    @abstractmethod
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """memory id -> digest of the AIMEM chunk it was imported from (AIMEM §2.9), for
+        those of `memory_ids` that have one."""
+
+    @abstractmethod
+    def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
+        """Record (or replace) the chunk digests of stored memories. Deleting a memory
+        deletes its digest (AIMEM §5.2)."""
+
+    @abstractmethod
+    def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
+        """incoming memory id -> the stored memory it was merged into (PAM §6), for those
+        of `incoming_ids` that have one."""
+
+    @abstractmethod
+    def put_aliases(self, aliases: Mapping[str, str]) -> None:
+        """Record (or replace) aliases: incoming id -> stored memory. Deleting a memory
+        deletes the aliases naming it, on either side (AIMEM §5.2)."""
+
     # -- exports, audit, keys ---------------------------------------------------------------
 
     @abstractmethod

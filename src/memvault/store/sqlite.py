@@ -33,7 +33,7 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -1632,6 +1632,41 @@ class SQLiteStore(Store):
             vector=None if row[5] is None else bytes(row[5]),
             storage=None if row[6] is None else orjson.loads(row[6]),
         )
+
+    # -- per-memory AIMEM state (a trigger deletes it with the memory: migration 3) --------
+
+    def _pairs(self, sql: str, keys: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            marks = ", ".join("?" * len(part))
+            found.update((str(k), str(v)) for k, v in self._all(sql.format(marks=marks), part))
+        return found
+
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"
+        return self._pairs(sql, memory_ids)
+
+    def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO aimem_chunks (memory_id, digest) VALUES (?, ?) "
+                "ON CONFLICT (memory_id) DO UPDATE SET digest = excluded.digest",
+                list(digests.items()),
+            )
+
+    def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT alias_id, memory_id FROM aimem_aliases WHERE alias_id IN ({marks})"
+        return self._pairs(sql, incoming_ids)
+
+    def put_aliases(self, aliases: Mapping[str, str]) -> None:
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO aimem_aliases (alias_id, memory_id) VALUES (?, ?) "
+                "ON CONFLICT (alias_id) DO UPDATE SET memory_id = excluded.memory_id",
+                list(aliases.items()),
+            )
 
     # -- exports, audit, keys -------------------------------------------------------------
 
