@@ -26,10 +26,10 @@ from exchangekit import (
     read_export,
     state,
 )
-from memvault.aimem_exchange import export_bundle, import_bundle
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied
 from memvault.exchange import export_vault, import_into_vault
+from memvault.exchange.aimem import export_bundle, import_bundle
 from memvault.extract.pipeline import run as extract_run
 from memvault.model import Memory, Relation
 from memvault.store.base import MemoryQuery

@@ -20,10 +20,9 @@ import pamdocs
 from clikit import home as home
 from clikit import ok, refused
 from exchangekit import T0, official_conversation, put_conversation, state
-from memvault.aimem_exchange import export_bundle, import_bundle
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied
-from memvault.exchange import export_vault, import_into_vault
+from memvault.exchange import export_bundle, export_vault, import_bundle, import_into_vault
 from memvault.extract.pipeline import run as extract_run
 from memvault.importers.ingest import IngestResult, store_records
 from memvault.model import Memory
@@ -206,6 +205,9 @@ LIMITED: dict[str, str] = {
     "resolve": "an id prefix to an id; reading the memory is checked by `get`",
     "record_export": "bookkeeping of its own import or export (docs/access.md)",
     "background": "returns the agent's own session",
+    "unit_of_work": "each write checked as the one-memory methods check it (test_unit_of_work.py)",
+    "export_view": "only the memories it may read; conversations, audit log refused",
+    "exchange_meta": "vault-wide exchange settings (producer namespace, models), no memory data",
     "close": "a session closes nothing",
 }
 

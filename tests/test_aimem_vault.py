@@ -1,4 +1,4 @@
-"""AIMEM bundles into and out of a real (encrypted SQLite) vault: `memvault.aimem_exchange`.
+"""AIMEM bundles into and out of a real (encrypted SQLite) vault: `memvault.exchange.aimem`.
 
 Covers §2.8 (checksum first), §2.9 idempotency on (producer, local), §2.7 unsupported
 embedding models, §4 Level 3 (an exported bundle re-imports as a no-op), §5.1 DNA-class and
@@ -19,16 +19,16 @@ import orjson
 import pytest
 
 from aimemkit import bundle, chunk, write
-from memvault.aimem_exchange import (
+from memvault.crypto import agefile
+from memvault.crypto.keys import SigningKey
+from memvault.errors import AccessDenied, DNAProtected
+from memvault.exchange import ExportError
+from memvault.exchange.aimem import (
     BundleRefused,
     export_bundle,
     import_bundle,
     producer_namespace,
 )
-from memvault.crypto import agefile
-from memvault.crypto.keys import SigningKey
-from memvault.errors import AccessDenied, DNAProtected
-from memvault.exchange import ExportError
 from memvault.formats.aimem.checksum import bundle_checksum
 from memvault.formats.aimem.cose import sign_bundle
 from memvault.formats.aimem.reader import open_bundle, validate_bundle

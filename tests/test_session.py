@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from memvault import aimem_exchange, exchange
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied, InvalidInput
+from memvault.exchange import aimem, pam
 from memvault.extract import pipeline, reconcile
 from memvault.importers import ingest, parts
 from memvault.store.base import MemoryQuery
@@ -33,7 +33,7 @@ def _public_callables() -> list[tuple[str, Callable[..., Any]]]:
         for name, member in inspect.getmembers(Vault, inspect.isfunction)
         if not name.startswith("_")
     ]
-    for module in (exchange, aimem_exchange, pipeline, reconcile, ingest, parts):
+    for module in (pam, aimem, pipeline, reconcile, ingest, parts):
         found += [
             (f"{module.__name__}.{name}", member)
             for name, member in inspect.getmembers(module, inspect.isfunction)

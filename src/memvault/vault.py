@@ -34,7 +34,6 @@ import copy
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,14 +53,17 @@ from memvault.access import (
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
-from memvault.bulk import gc_paused, prompt_switching
+from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
 from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
     merge_conversation,
+    merged_row,
     same_as_stored,
+    same_canonical,
+    same_index,
 )
 from memvault.decay import (
     DECAYING_MODELS,
@@ -100,7 +102,6 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
-from memvault.paths import database_path, ensure_home
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -114,6 +115,7 @@ from memvault.store.base import (
     StoreError,
     WrongPassphrase,
 )
+from memvault.store.factory import create_store, open_store, require_passphrase
 from memvault.vault_inputs import (
     BACKGROUND_ACTOR,
     OWNER_ACTOR,
@@ -155,9 +157,11 @@ from memvault.vault_inputs import TAG_PATTERN as TAG_PATTERN
 from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
 
 if TYPE_CHECKING:
+    from memvault.export_view import ExportView
     from memvault.recall.embedders import Embedder, EmbedderSpec
     from memvault.recall.engine import RecallResult
     from memvault.recall.ranking import Ranking
+    from memvault.unit_of_work import UnitOfWork
 
 __all__ = [
     "BACKGROUND_ACTOR",
@@ -191,11 +195,10 @@ __all__ = [
 SETTINGS_META_KEY: Final = "settings"
 EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else None
 
-#: add_memories checks and writes a batch in chunks of this many memories.
-_CHUNK: Final = 4096
-#: Chunk of the pipelined insert: small enough that little is left to write after the last
-#: chunk is checked.
-_PIPELINE_CHUNK: Final = 1024
+#: add_memories checks and writes a batch in chunks of this many memories: small enough that
+#: little is left to write after the last chunk is checked, when the store writes one chunk
+#: while the next is checked (`Store.insert_memory_batches`).
+_CHUNK: Final = 1024
 #: decay commits after this many memories (one transaction, one audit entry each) and pauses
 #: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
 _DECAY_CHUNK: Final = 5000
@@ -439,15 +442,10 @@ class Vault:
 
         Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput.
         """
-        from memvault.store.sqlite import SQLiteStore
-
-        passphrase = cls._passphrase(passphrase)
+        require_passphrase(passphrase)
         check_owner_fields(owner_id, did, kdf_iter)
         root = Path(home).expanduser()
-        if database_path(root).exists():
-            raise VaultExists(f"a vault already exists at {root}; it was left untouched")
-        ensure_home(root)
-        store = SQLiteStore.create(database_path(root), passphrase, kdf_iter=kdf_iter)
+        store = create_store(root, passphrase, kdf_iter=kdf_iter)
         try:
             return cls.create(store, root, owner_id=owner_id, did=did, clock=clock)
         except BaseException:
@@ -478,7 +476,7 @@ class Vault:
         owner = Owner.from_json(owner_json)
         details: dict[str, Any] = {"owner_id": owner.id, "schema_version": store.schema_version}
         # An encrypted store says how hard its key is to derive; the entry records it.
-        kdf_iter = getattr(store, "kdf_iter", None)
+        kdf_iter = store.kdf_iter
         if kdf_iter is not None:
             details["kdf_iter"] = kdf_iter
         with store.transaction():
@@ -495,28 +493,13 @@ class Vault:
         home and the passphrase are given, never looked up: see `memvault.local.open_vault`.
         Raises VaultNotFound, WrongPassphrase, StoreError, InvalidInput (an empty passphrase).
         """
-        from memvault.store.sqlite import SQLiteStore
-
         root = Path(home).expanduser()
-        path = database_path(root)
-        if not path.is_file():
-            raise VaultNotFound(
-                f"no vault at {root} (create one with `memvault init`, or set MEMVAULT_HOME)"
-            )
-        store = SQLiteStore.open(path, cls._passphrase(passphrase))
+        store = open_store(root, passphrase)
         try:
             return cls(store, root, clock=clock)
         except BaseException:
             store.close()
             raise
-
-    @staticmethod
-    def _passphrase(passphrase: str) -> str:
-        if not passphrase:
-            raise InvalidInput(
-                "a passphrase is required; the vault is encrypted with it", "passphrase"
-            )
-        return passphrase
 
     def close(self) -> None:
         """Close the database. The vault, and every session made from it, cannot be used
@@ -899,13 +882,9 @@ class Vault:
         return result
 
     def _batch_transaction(self) -> contextlib.AbstractContextManager[None]:
-        """`add_memories`' transaction: every failure inside it ends it, so the SQLite store
-        need not keep savepoints for the store calls nested in it."""
-        from memvault.store.sqlite import SQLiteStore
-
-        if isinstance(self._store, SQLiteStore):
-            return self._store.transaction(savepoints=False)
-        return self._store.transaction()
+        """`add_memories`' transaction: every failure inside it ends it, so the store need
+        not keep savepoints for the store calls nested in it."""
+        return self._store.transaction(savepoints=False)
 
     def _check_and_insert(
         self,
@@ -915,43 +894,16 @@ class Vault:
     ) -> None:
         """Check every incoming memory (`check_memories`) and insert the new ones, chunk by
         chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
-        failure leaves nothing behind.
-
-        With the SQLite store and more than one chunk, a helper thread writes each chunk
-        (`SQLiteStore.write_memories`: multi-row statements, during which SQLite does not hold
-        the GIL) while this thread checks and prepares the next, and waits for it before
-        touching the store again: a third fewer seconds per memory."""
-        from memvault.store.sqlite import SQLiteStore
-
-        store = self._store
-        if not isinstance(store, SQLiteStore) or len(batch) <= _PIPELINE_CHUNK:
-            for start in range(0, len(batch), _CHUNK):
-                rows = self._checked_rows(batch, start, _CHUNK, new, rewritten)
-                try:
-                    store.insert_memories(rows)
-                except IntegrityViolation as exc:
-                    raise InvalidInput(str(exc), "id") from None
-            return
-        seq = store.next_memory_seq()
-        with (
-            prompt_switching(),  # the writer gets the GIL back soon after each statement
-            ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer,
-        ):
-            pending: Future[int] | None = None
-            try:
-                for start in range(0, len(batch), _PIPELINE_CHUNK):
-                    rows = self._checked_rows(batch, start, _PIPELINE_CHUNK, new, rewritten)
-                    prepared = store.prepare_memories(rows, seq)
-                    seq += len(rows)
-                    if pending is not None:
-                        pending.result()
-                    pending = writer.submit(store.write_memories, prepared)
-                if pending is not None:
-                    pending.result()
-            except IntegrityViolation as exc:
-                raise InvalidInput(str(exc), "id") from None
-            # Leaving the executor waits for a write still running (after an error
-            # here), so the transaction is rolled back only once the connection is free.
+        failure leaves nothing behind. The chunks are made lazily, so the store may write one
+        while the next is checked (`Store.insert_memory_batches`)."""
+        chunks = (
+            self._checked_rows(batch, start, _CHUNK, new, rewritten)
+            for start in range(0, len(batch), _CHUNK)
+        )
+        try:
+            self._store.insert_memory_batches(chunks)
+        except IntegrityViolation as exc:
+            raise InvalidInput(str(exc), "id") from None
 
     @staticmethod
     def _checked_rows(
@@ -1719,11 +1671,8 @@ class Vault:
         from memvault.rekey import change_passphrase
 
         self._require_owner(self._actor, "change the passphrase")
-        path = getattr(self._store, "path", None)
-        if not isinstance(path, Path):
-            raise InvalidInput("this vault's store has no database file to re-key", "store")
         at = format_timestamp(_now(now, self._clock))
-        change_passphrase(self._store, self._audit, path, old, new, self._actor, at)
+        change_passphrase(self._store, self._audit, old, new, self._actor, at)
 
     # -- decay ----------------------------------------------------------------------------
 
@@ -1898,10 +1847,12 @@ class Vault:
         conversations: Iterable[StoredConversation],
         *,
         ignore: Iterable[str] = ("import_metadata",),
+        index_entries: bool = False,
         now: datetime | None = None,
     ) -> builtins.list[PutOutcome]:
         """``put_conversations(conversations, *, ignore=("import_metadata",),
-        now=None) -> [PutOutcome(id, outcome, new_messages, absent_messages)]``
+        index_entries=False, now=None) -> [PutOutcome(id, outcome, new_messages,
+        absent_messages)]``
 
         Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
         entry per conversation that is new or changed. A conversation the vault already holds
@@ -1912,12 +1863,17 @@ class Vault:
         as it is, so importing the same data again, in any packaging, changes nothing.
         `outcome` is "new", "updated" or "unchanged"; `new_messages` counts message ids the
         stored version did not have, `absent_messages` stored messages the incoming version
-        did not hold (kept)."""
+        did not hold (kept).
+
+        With `index_entries` the rows come from PAM ``conversations_index`` entries, whose
+        columns and members (title, tags, a storage that is not a file) may say more than the
+        document, or hold no document at all: they are merged into the stored row as well
+        (`memvault.conversation_merge.merged_row`), and a conversation is unchanged only when
+        neither its document nor its row gains anything."""
         actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         from memvault.store.documents import EncodedDocument
-        from memvault.store.sqlite import SQLiteStore
 
         skip = frozenset(ignore)
         at = format_timestamp(_now(now, self._clock))
@@ -1934,22 +1890,14 @@ class Vault:
             entries.append(conversation_entry(conversation, actor))
 
         def insert_fresh() -> None:
-            if isinstance(store, SQLiteStore):
-                store.add_conversations(fresh_rows)
-            else:
-                for row in fresh_rows:
-                    store.put_conversation(row)
+            store.add_conversations(fresh_rows)
             fresh_rows.clear()
 
         with store.transaction():
             # Which ids are stored, asked once for the batch (inside the write transaction):
             # an import into an empty or unrelated vault then inserts without reading back
             # (and merges nothing: a first import does no per-message work here).
-            present = (
-                store.conversation_ids(c.id for c in batch)
-                if isinstance(store, SQLiteStore)
-                else {c.id for c in batch if store.get_conversation(c.id) is not None}
-            )
+            present = store.conversation_ids(c.id for c in batch)
             for conversation in batch:
                 document = conversation.document
                 if conversation.id not in present and conversation.id not in fresh_ids:
@@ -1966,7 +1914,7 @@ class Vault:
                     continue
                 if fresh_rows:  # the same id twice in one batch: the first must be stored
                     insert_fresh()
-                if isinstance(store, SQLiteStore) and same_as_stored(
+                if not index_entries and same_as_stored(
                     store.conversation_json(conversation.id), conversation.document, skip
                 ):  # the same export again, the common case: nothing parsed
                     outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
@@ -1976,6 +1924,20 @@ class Vault:
                     messages = document.get("messages")
                     count = len(messages) if isinstance(messages, builtins.list) else 0
                     outcome = PutOutcome(conversation.id, "new", count, 0)
+                elif index_entries:
+                    merged = merge_conversation(existing.document, document, skip)
+                    if (
+                        not merged.changed
+                        or same_canonical(existing.document, merged.document, skip)
+                    ) and same_index(existing, conversation):
+                        outcomes.append(
+                            PutOutcome(conversation.id, "unchanged", 0, merged.absent_messages)
+                        )
+                        continue
+                    conversation = merged_row(existing, conversation, merged.document)
+                    outcome = PutOutcome(
+                        conversation.id, "updated", merged.new_messages, merged.absent_messages
+                    )
                 else:
                     merged = merge_conversation(existing.document, document, skip)
                     if not merged.changed:
@@ -2104,6 +2066,36 @@ class Vault:
         require_privileged(self._actor, "read the export registry")
         return self._store.list_exports()
 
+    # -- bulk writes (imports) ----------------------------------------------------------------
+
+    def unit_of_work(
+        self, *, now: datetime | None = None
+    ) -> contextlib.AbstractContextManager[UnitOfWork]:
+        """``with vault.unit_of_work(now=None) as work: ...``
+
+        Many writes in ONE transaction, their audit entries appended at its end
+        (`memvault.unit_of_work`): memories added or merged by policy, relations,
+        embeddings, conversations. Every write checks the session's actor as the
+        single-memory methods do; on any error nothing is applied."""
+        from memvault.unit_of_work import open_unit
+
+        return open_unit(self, self._store, self._actor, _now(now, self._clock))
+
+    def export_view(self) -> ExportView:
+        """``export_view() -> ExportView``: what an export reads, in bulk, on behalf of the
+        session's actor (`memvault.export_view`)."""
+        from memvault.export_view import ExportView
+
+        return ExportView(self._store, self._actor)
+
+    def exchange_meta(self, key: str) -> str | None:
+        """``exchange_meta(key) -> str | None``: a vault-wide setting of the exchange
+        (`memvault.unit_of_work.EXCHANGE_META`: the AIMEM producer namespace, the embedding
+        models taken in)."""
+        from memvault.unit_of_work import exchange_meta
+
+        return exchange_meta(self._store, key)
+
     # -- signing keys and the owner's DID ---------------------------------------------------
 
     def add_key(
@@ -2201,9 +2193,10 @@ class Vault:
                 wanted = self.resolve(memory_id)
             except NotFound:
                 wanted = memory_id
-        entries = [e for e in self._store.iter_audit() if wanted is None or e.memory_id == wanted]
-        if limit is not None:
-            entries = entries[-limit:] if limit > 0 else []
+        if limit is not None and limit <= 0:
+            return []
+        entries = self._store.audit_entries(memory_id=wanted, limit=limit, newest_first=True)
+        entries.reverse()
         return entries
 
     def stats(self) -> dict[str, Any]:

@@ -1,6 +1,6 @@
 """AIMEM bundles on the command line: the `--format aimem` branch of `export`, bundles given
 to `import` (either form, in an age file or a zip), and `convert --to aimem|pam`. The rules
-live in `memvault.aimem_exchange` and `memvault.formats.mapping`."""
+live in `memvault.exchange.aimem` and `memvault.formats.mapping`."""
 
 from __future__ import annotations
 
@@ -64,9 +64,9 @@ def export_aimem(
     options: VaultOptions,
     as_json: bool,
 ) -> None:
-    """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.aimem_exchange)."""
-    from memvault.aimem_exchange import SCOPES, export_bundle
+    """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.exchange.aimem)."""
     from memvault.exchange import ExportError
+    from memvault.exchange.aimem import SCOPES, export_bundle
     from memvault.formats.aimem.validate import is_producer_namespace
 
     chosen = (scope or ("SINCE" if since is not None else "FULL")).upper()
@@ -125,9 +125,9 @@ def import_aimem(
     strict: bool,
     as_json: bool,
 ) -> None:
-    """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
-    from memvault.aimem_exchange import import_bundle
+    """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.exchange.aimem)."""
     from memvault.exchange import ImportRefused
+    from memvault.exchange.aimem import import_bundle
 
     with open_vault(options) as vault:
         try:
@@ -192,8 +192,8 @@ def convert_interchange(
 ) -> None:
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
-    from memvault.aimem_exchange import convert_file
     from memvault.errors import ConvertError
+    from memvault.exchange.aimem import convert_file
     from memvault.formats.aimem.validate import is_producer_namespace
 
     target = to.lower()

@@ -189,9 +189,7 @@ def changed_since(vault: Vault, mark: int) -> list[str]:
     wrote: an unchanged conversation of a re-imported export has no entry, so it is not
     read again."""
     found: dict[str, None] = {}
-    for entry in vault.store.iter_audit():
-        if entry.seq <= mark or entry.action != _STORED_CONVERSATION:
-            continue
+    for entry in vault.store.audit_entries(after_seq=mark, actions=(_STORED_CONVERSATION,)):
         cid = entry.details.get("conversation_id")
         if isinstance(cid, str):
             found[cid] = None

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -196,14 +195,6 @@ def stored(document: Any) -> StoredConversation:
     return conversation_row(document)
 
 
-def _bulk_cache(vault: Vault) -> AbstractContextManager[None]:
-    """A smaller page cache while conversations are written (`BULK_CACHE_KIB`)."""
-    from memvault.store.sqlite import BULK_CACHE_KIB, SQLiteStore
-
-    store = vault.store
-    return store.cache_limit(BULK_CACHE_KIB) if isinstance(store, SQLiteStore) else nullcontext()
-
-
 def store_records(
     vault: Vault,
     records: Iterable[ImportRecord | StoredConversation],
@@ -245,7 +236,7 @@ def store_records(
             result.messages_absent += put.absent_messages
         batch.clear()
 
-    with vault.store.transaction(), _bulk_cache(vault):
+    with vault.store.transaction(), vault.store.bulk_writes():
         for record in records:
             if isinstance(record, ImportedConversation | StoredConversation):
                 conversation = (

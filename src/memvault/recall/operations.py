@@ -14,7 +14,7 @@ from memvault.recall import index, vectors
 from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallResult, filters_from, recall
 from memvault.recall.ranking import Ranking
-from memvault.store.base import MemoryQuery, Store, StoreError
+from memvault.store.base import MemoryQuery, Store
 
 if TYPE_CHECKING:
     from memvault.vault import SearchResult, Vault
@@ -30,14 +30,8 @@ __all__ = [
 
 
 def _reader(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    """The store's connection for the recall index, which lives in the store's own database
-    (a store that keeps none cannot recall)."""
-    connect: Callable[[], contextlib.AbstractContextManager[Any]] | None = getattr(
-        store, "index_connection", None
-    )
-    if connect is None:
-        raise StoreError(f"recall needs a store that keeps the recall index, not {store!r}")
-    return connect
+    """The store's connection for the recall index, which lives in the store's own database."""
+    return store.index_connection
 
 
 def _writer(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:

@@ -16,6 +16,7 @@ from typing import Any, Final
 from memvault.store.migrations import (
     m0001_initial,
     m0002_compressed_conversations,
+    m0003_aimem_state,
     m0004_recall_index,
 )
 
@@ -35,6 +36,7 @@ class Migration:
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "initial", m0001_initial.SQL),
     Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
+    Migration(3, "aimem_state", m0003_aimem_state.SQL),
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
 )
 LATEST: Final = MIGRATIONS[-1].version
