@@ -1,0 +1,1 @@
+"""Recall: finding memories and messages again."""
