@@ -6,7 +6,7 @@ stop words at query time, and hostile input."""
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +34,11 @@ def c_terms(conn: Any, text: str | bytes) -> list[tuple[str, ...]]:
     return [tuple(item) for item in orjson.loads(row[0])]
 
 
-def index(conn: Any, texts: list[str]) -> None:
+def index(conn: Any, texts: Sequence[str | bytes]) -> None:
     conn.execute(f"CREATE VIRTUAL TABLE passages USING fts5(text, tokenize='{TOKENIZE}')")
     conn.executemany(
         "INSERT INTO passages(rowid, text) VALUES (?, ?)",
-        [(i + 1, indexable(text)) for i, text in enumerate(texts)],
+        [(i + 1, indexable(t) if isinstance(t, str) else t) for i, t in enumerate(texts)],
     )
 
 
@@ -66,11 +66,13 @@ def test_corpus_stays_within_the_characters_both_sides_agree_on() -> None:
     assert "" in CORPUS and any("\u0327" in text for text in CORPUS)  # empty and NFD texts
 
 
+@pytest.mark.slow
 def test_memvault_terms_equals_pystemmer_reference_on_the_corpus(conn: Any) -> None:
     for text in CORPUS:
         assert c_terms(conn, text) == analysiskit.terms(text), text[:200]
 
 
+@pytest.mark.slow
 def test_tokenizer_index_terms_equal_pystemmer_reference_on_the_corpus(conn: Any) -> None:
     """Read back with fts5vocab 'instance': at each token position, the English stem and the
     Portuguese stem where it differs (colocated). FTS5 itself cuts index terms at 32,768
@@ -242,6 +244,17 @@ def test_hostile_input_is_tokenized_without_crash(conn: Any, value: str | bytes)
     conn.execute("INSERT INTO passages(passages) VALUES ('integrity-check')")
     json_text = conn.execute("SELECT memvault_terms(?)", (value,)).fetchone()[0]
     assert isinstance(orjson.loads(json_text), list)
+
+
+def test_tokens_past_u10ffff_from_invalid_utf8_become_replacement_characters(conn: Any) -> None:
+    """unicode61 reads b"\\xf4\\x90\\x80\\x80" as a code point past U+10FFFF and writes it
+    back as invalid UTF-8; the tokenizer indexes U+FFFD for each such byte instead."""
+    value = b"a\xf5\x80\x80\x80b \xf4\x90\x80\x80"
+    assert c_terms(conn, value) == [("a\ufffd\ufffd\ufffd\ufffdb",) * 2, ("\ufffd" * 4,) * 2]
+    index(conn, [value])
+    conn.execute("CREATE VIRTUAL TABLE vocab USING fts5vocab(passages, 'instance')")
+    terms = sorted(row[0] for row in conn.execute("SELECT term FROM vocab"))
+    assert terms == ["a\ufffd\ufffd\ufffd\ufffdb", "\ufffd" * 4]
 
 
 def test_memvault_terms_of_null_is_null(conn: Any) -> None:

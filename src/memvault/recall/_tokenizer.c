@@ -12,6 +12,9 @@
  *   same stem.
  * - `memvault_terms(text)` returns, as a JSON array, one array per token: the folded token
  *   followed by its distinct stems (English first), through the very same code.
+ * - Text that is not valid UTF-8 (a blob) can make unicode61 write tokens that are not either
+ *   (code points past U+10FFFF): each invalid byte of such a token becomes U+FFFD before it is
+ *   stemmed or indexed, so every index term and every memvault_terms result is valid UTF-8.
  *
  * It is compiled against Debian's sqlite3ext.h (SQLite 3.40): the routines it calls and the
  * fts5_api version 2 it uses are all older than that, and the SQLite it is loaded into
@@ -22,6 +25,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include <libstemmer.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,11 +81,78 @@ static int stem(Stemmers *s, const char *token, int n, const char **en, int *n_e
   return SQLITE_OK;
 }
 
+/* -- valid UTF-8 ------------------------------------------------------------------------- */
+
+typedef struct Buffer {
+  char *data;
+  sqlite3_int64 size;
+} Buffer;
+
+/* The length of the well-formed UTF-8 sequence at s (n bytes left), 0 if there is none. */
+static int utf8_length(const unsigned char *s, int n) {
+  unsigned c = s[0];
+  int length;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF)
+    length = 2;
+  else if (c >= 0xE0 && c <= 0xEF)
+    length = 3;
+  else if (c >= 0xF0 && c <= 0xF4)
+    length = 4;
+  else
+    return 0;
+  if (n < length) return 0;
+  for (int i = 1; i < length; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xF0 && s[1] < 0x90)) return 0; /* overlong */
+  if (c == 0xED && s[1] > 0x9F) return 0;                                 /* surrogate */
+  if (c == 0xF4 && s[1] > 0x8F) return 0;                                 /* > U+10FFFF */
+  return length;
+}
+
+/* `token` itself when it is valid UTF-8, else a copy in `buffer` with U+FFFD for each byte
+ * that starts no well-formed sequence. */
+static int valid_utf8(Buffer *buffer, const char *token, int n, const char **out, int *n_out) {
+  const unsigned char *s = (const unsigned char *)token;
+  int i = 0, length;
+  while (i < n && (length = utf8_length(s + i, n - i)) > 0) i += length;
+  *out = token;
+  *n_out = n;
+  if (i == n) return SQLITE_OK;
+  sqlite3_int64 need = (sqlite3_int64)n * 3;
+  if (need > INT_MAX) return SQLITE_TOOBIG;
+  if (buffer->size < need) {
+    char *grown = sqlite3_realloc64(buffer->data, (sqlite3_uint64)need);
+    if (!grown) return SQLITE_NOMEM;
+    buffer->data = grown;
+    buffer->size = need;
+  }
+  char *w = buffer->data;
+  memcpy(w, token, (size_t)i);
+  w += i;
+  while (i < n) {
+    length = utf8_length(s + i, n - i);
+    if (length) {
+      memcpy(w, s + i, (size_t)length);
+      w += length;
+      i += length;
+    } else {
+      memcpy(w, "\xEF\xBF\xBD", 3);
+      w += 3;
+      i++;
+    }
+  }
+  *out = buffer->data;
+  *n_out = (int)(w - buffer->data);
+  return SQLITE_OK;
+}
+
 /* -- the FTS5 tokenizer ------------------------------------------------------------------ */
 
 typedef struct Tokenizer {
   Folder folder;
   Stemmers stemmers;
+  Buffer buffer;
 } Tokenizer;
 
 typedef int (*TokenCallback)(void *, int, const char *, int, int, int);
@@ -90,6 +161,7 @@ typedef struct TokenizeCall {
   Tokenizer *tokenizer;
   void *ctx;
   TokenCallback emit;
+  int stem;
 } TokenizeCall;
 
 static void tokenizer_delete(Fts5Tokenizer *p) {
@@ -97,6 +169,7 @@ static void tokenizer_delete(Fts5Tokenizer *p) {
   if (!t) return;
   folder_close(&t->folder);
   stemmers_close(&t->stemmers);
+  sqlite3_free(t->buffer.data);
   sqlite3_free(t);
 }
 
@@ -121,7 +194,10 @@ static int emit_stems(void *p, int flags, const char *token, int n, int start, i
   TokenizeCall *call = p;
   const char *en, *pt;
   int n_en, n_pt;
-  int rc = stem(&call->tokenizer->stemmers, token, n, &en, &n_en, &pt, &n_pt);
+  int rc = valid_utf8(&call->tokenizer->buffer, token, n, &token, &n);
+  if (rc != SQLITE_OK) return rc;
+  if (!call->stem) return call->emit(call->ctx, flags, token, n, start, end);
+  rc = stem(&call->tokenizer->stemmers, token, n, &en, &n_en, &pt, &n_pt);
   if (rc != SQLITE_OK) return rc;
   rc = call->emit(call->ctx, flags, en, n_en, start, end);
   if (rc == SQLITE_OK && pt) rc = call->emit(call->ctx, FTS5_TOKEN_COLOCATED, pt, n_pt, start, end);
@@ -132,9 +208,8 @@ static int tokenizer_tokenize(Fts5Tokenizer *p, void *ctx, int flags, const char
                               TokenCallback emit) {
   Tokenizer *t = (Tokenizer *)p;
   Folder *f = &t->folder;
-  if (flags & FTS5_TOKENIZE_QUERY) /* query terms are stems already: fold only */
-    return f->methods.xTokenize(f->instance, ctx, flags, text, n, emit);
-  TokenizeCall call = {t, ctx, emit};
+  /* query terms are stems already: fold only */
+  TokenizeCall call = {t, ctx, emit, !(flags & FTS5_TOKENIZE_QUERY)};
   return f->methods.xTokenize(f->instance, &call, flags, text, n, emit_stems);
 }
 
@@ -144,6 +219,7 @@ typedef struct Terms {
   fts5_api *api;
   Folder folder;
   Stemmers stemmers;
+  Buffer buffer;
 } Terms;
 
 typedef struct TermsCall {
@@ -157,6 +233,7 @@ static void terms_free(void *p) {
   if (!t) return;
   folder_close(&t->folder);
   stemmers_close(&t->stemmers);
+  sqlite3_free(t->buffer.data);
   sqlite3_free(t);
 }
 
@@ -187,7 +264,9 @@ static int terms_token(void *p, int flags, const char *token, int n, int start, 
   TermsCall *call = p;
   const char *en, *pt;
   int n_en, n_pt;
-  int rc = stem(&call->terms->stemmers, token, n, &en, &n_en, &pt, &n_pt);
+  int rc = valid_utf8(&call->terms->buffer, token, n, &token, &n);
+  if (rc != SQLITE_OK) return rc;
+  rc = stem(&call->terms->stemmers, token, n, &en, &n_en, &pt, &n_pt);
   if (rc != SQLITE_OK) return rc;
   sqlite3_str_appendall(call->out, call->count++ ? ",[" : "[");
   json_string(call->out, token, n);
