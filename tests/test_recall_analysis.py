@@ -95,6 +95,7 @@ def test_word_cache_gives_what_the_stemmers_give(conn: Any) -> None:
     """The C side caches stems by word (8,192 slots, words of up to 28 bytes): more distinct
     words than slots, colliding and evicting one another, each seen three times, and words
     just past the cached length, still stem as PyStemmer does."""
+
     def letters(i: int) -> str:
         return "".join(chr(97 + (i // 26**k) % 26) for k in range(3))
 
