@@ -10,8 +10,12 @@ encrypted vault database (sqlcipher3), in one transaction as an import does, wit
 
     .venv/bin/python benchmarks/fts_analysis.py [--megabytes 40] [--repeat 3]
 
-The messages are those of the ChatGPT export generator (tests/providergen/chatgpt.py: English
-and Portuguese chats, code, browsing). The modes run interleaved `--repeat` times; the median of
+The messages have the lengths of those of the ChatGPT export generator
+(tests/providergen/chatgpt.py), but their words are drawn from a Zipf distribution over a
+vocabulary of `--vocabulary` English- and Portuguese-looking words (the generator itself uses a
+few hundred words, which no word cache would ever miss; real conversations use tens of
+thousands), with accents, capitals and punctuation. The modes run interleaved `--repeat` times;
+the median of
 each is printed in MB/s of message text (UTF-8) per wall second and per CPU second (the steadier
 figure on this shared machine), then the ratios memvault / peer of both.
 """
@@ -19,6 +23,9 @@ figure on this shared machine), then the ratios memvault / peer of both.
 from __future__ import annotations
 
 import argparse
+import bisect
+import itertools
+import random
 import re
 import statistics
 import sys
@@ -42,21 +49,54 @@ from providergen import chatgpt  # noqa: E402
 WORD = re.compile(r"\w+")
 
 
-def messages(megabytes: float) -> list[str]:
-    """Message texts of generated ChatGPT conversations, about `megabytes` of UTF-8."""
+def lengths(megabytes: float) -> list[int]:
+    """Message lengths (UTF-8 bytes) of generated ChatGPT conversations, `megabytes` in all."""
     target = int(megabytes * 1_000_000)
-    found: list[str] = []
-    size = 0
+    found: list[int] = []
     seed = 0
-    while size < target:
+    while sum(found) < target:
         for conversation in chatgpt.conversations(seed, 50):
             for node in conversation["mapping"].values():
                 content = ((node.get("message") or {}).get("content")) or {}
                 for part in content.get("parts") or []:
                     if isinstance(part, str) and part:
-                        found.append(part)
-                        size += len(part.encode())
+                        found.append(len(part.encode()))
         seed += 1
+    return found
+
+
+SYLLABLES = [c + v for c in "bcdfghjklmnprstvz" for v in ("a", "e", "i", "o", "u", "ã", "é")]
+ENDINGS = ["", "", "s", "ing", "ed", "ly", "tion", "ness", "er", "ção", "ções", "mente", "ando",
+           "ado", "os", "as", "ência", "ável"]  # fmt: skip
+
+
+def vocabulary(size: int, rng: random.Random) -> list[str]:
+    words: set[str] = set()
+    while len(words) < size:
+        stem = "".join(rng.choice(SYLLABLES) for _ in range(rng.choice([1, 2, 2, 3, 3, 4])))
+        words.add(stem + rng.choice(ENDINGS))
+    return sorted(words)
+
+
+def messages(megabytes: float, size: int, seed: int = 0) -> list[str]:
+    """Texts of the generated messages' lengths, of Zipf-distributed words (s = 1)."""
+    rng = random.Random(seed)
+    words = vocabulary(size, rng)
+    rng.shuffle(words)
+    weights = list(itertools.accumulate(1 / rank for rank in range(1, size + 1)))
+    total = weights[-1]
+    found: list[str] = []
+    for length in lengths(megabytes):
+        parts: list[str] = []
+        used = 0
+        while used < length:
+            word = words[bisect.bisect_left(weights, rng.random() * total)]
+            if rng.random() < 0.05:
+                word = word.capitalize()
+            parts.append(word)
+            parts.append(rng.choice(" " * 12 + ",.?!\n"))
+            used += len(word) + 1
+        found.append("".join(parts))
     return found
 
 
@@ -117,11 +157,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--megabytes", type=float, default=40.0)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--vocabulary", type=int, default=50_000)
     args = parser.parse_args(argv)
 
-    texts = messages(args.megabytes)
+    texts = messages(args.megabytes, args.vocabulary)
     size = sum(len(text.encode()) for text in texts)
-    print(f"{len(texts):,} messages, {size / 1e6:.1f} MB of text; {args.repeat} rounds, medians")
+    print(
+        f"{len(texts):,} messages, {size / 1e6:.1f} MB of text, {args.vocabulary:,} words; "
+        f"{args.repeat} rounds, medians"
+    )
     modes: dict[str, tuple[str, Callable[[], Callable[[str], str] | None]]] = {
         "unicode61 (no stemming)": ("unicode61 remove_diacritics 2", lambda: None),
         "Python stems + unicode61": ("unicode61 remove_diacritics 2", PythonStems),

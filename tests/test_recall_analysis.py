@@ -92,14 +92,14 @@ def test_tokenizer_index_terms_equal_pystemmer_reference_on_the_corpus(conn: Any
 
 
 def test_word_cache_gives_what_the_stemmers_give(conn: Any) -> None:
-    """The C side caches stems by word (8,192 slots, words of up to 28 bytes): more distinct
+    """The C side caches stems by word (16,384 slots, words of up to 28 bytes): more distinct
     words than slots, colliding and evicting one another, each seen three times, and words
     just past the cached length, still stem as PyStemmer does."""
 
     def letters(i: int) -> str:
         return "".join(chr(97 + (i // 26**k) % 26) for k in range(3))
 
-    words = [letters(i) + end for i in range(6000) for end in ("ing", "s", "ções", "edly")]
+    words = [letters(i) + end for i in range(9000) for end in ("ing", "s", "ções", "edly")]
     words += ["x" * 27 + "ing", "y" * 28 + "s", "ç" * 14 + "ões"]
     text = " ".join(words * 3)
     assert c_terms(conn, text) == analysiskit.terms(text)

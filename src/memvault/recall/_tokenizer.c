@@ -34,7 +34,9 @@ static const char *FOLD_ARGS[] = {"remove_diacritics", "2"};
 /* A word cache: conversation text repeats its words, and looking a word up costs a fraction of
  * stemming it twice. Direct-mapped (a colliding word replaces the one in its slot); only words
  * whose token and stems fit in CACHE_BYTES are kept. */
-#define CACHE_SLOTS 8192 /* a power of two: 8,192 x 88 bytes, 704 KiB per user */
+#ifndef CACHE_SLOTS
+#define CACHE_SLOTS 16384 /* a power of two: 16,384 x 88 bytes, 1.4 MiB per user */
+#endif
 #define CACHE_BYTES 28
 
 typedef struct CacheEntry {
