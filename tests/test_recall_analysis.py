@@ -214,6 +214,31 @@ def test_prepare_twice_is_harmless_and_leaves_loading_disabled(conn: Any) -> Non
         conn.execute("SELECT load_extension('whatever')").fetchone()
 
 
+def test_every_connection_to_an_encrypted_file_prepares_after_its_key(tmp_path: Path) -> None:
+    """A table made with TOKENIZE is read through the tokenizer: a later connection to the
+    same SQLCipher file needs prepare() too, after its key."""
+    path = str(tmp_path / "vault.db")
+    first = sqlcipher3.connect(path)
+    first.execute("PRAGMA key = 'k'")
+    prepare(first)
+    first.execute(f"CREATE VIRTUAL TABLE passages USING fts5(text, tokenize='{TOKENIZE}')")
+    first.execute("INSERT INTO passages(text) VALUES ('Visiting shelters')")
+    first.commit()
+    first.close()
+    unprepared = sqlcipher3.connect(path)
+    unprepared.execute("PRAGMA key = 'k'")
+    with pytest.raises(sqlcipher3.OperationalError, match="no such tokenizer: memvault"):
+        unprepared.execute("SELECT rowid FROM passages WHERE passages MATCH 'shelter'")
+    unprepared.close()
+    before_key = sqlcipher3.connect(path)
+    with pytest.raises(sqlcipher3.DatabaseError, match="file is not a database"):
+        prepare(before_key)
+    before_key.execute("PRAGMA key = 'k'")
+    prepare(before_key)
+    assert search(before_key, "shelter") == [1]
+    before_key.close()
+
+
 def test_tokenizer_refuses_options(conn: Any) -> None:
     with pytest.raises(sqlcipher3.Error):
         conn.execute("CREATE VIRTUAL TABLE bad USING fts5(x, tokenize='memvault porter')")

@@ -63,7 +63,10 @@ def _loaded(conn: Any) -> bool:
 
 def prepare(conn: Any) -> None:
     """Make the ``memvault`` tokenizer and ``memvault_terms`` usable on `conn` (a sqlcipher3
-    connection); loading again on the same connection is a no-op."""
+    connection); loading again on the same connection is a no-op. Call it after the key is
+    set: SQLCipher runs no statement before (sqlcipher3.DatabaseError "file is not a
+    database"). Every connection that reads or writes a table made with `TOKENIZE` needs it
+    ("no such tokenizer: memvault" otherwise)."""
     if _loaded(conn):
         return
     path = extension_path()
