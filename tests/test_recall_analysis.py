@@ -5,6 +5,7 @@ stop words at query time, and hostile input."""
 
 from __future__ import annotations
 
+import importlib
 import unicodedata
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -237,6 +238,13 @@ def test_every_connection_to_an_encrypted_file_prepares_after_its_key(tmp_path: 
     prepare(before_key)
     assert search(before_key, "shelter") == [1]
     before_key.close()
+
+
+def test_extension_imports_as_an_empty_python_module() -> None:
+    """setuptools builds it as a Python extension, so walking the package imports it."""
+    module = importlib.import_module("memvault.recall._tokenizer")
+    assert Path(module.__file__ or "") == analysis.extension_path()
+    assert [name for name in vars(module) if not name.startswith("__")] == []
 
 
 def test_tokenizer_refuses_options(conn: Any) -> None:

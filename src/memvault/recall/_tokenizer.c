@@ -20,7 +20,13 @@
  * fts5_api version 2 it uses are all older than that, and the SQLite it is loaded into
  * (SQLCipher's, 3.53) keeps both compatible. It never links libsqlite3: every call goes
  * through the routines the loading connection hands over.
+ *
+ * setuptools builds it as a Python extension module, so it is one too, an empty one: whatever
+ * imports every module of the package (pkgutil.walk_packages) imports it without error.
  */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
 
@@ -363,28 +369,45 @@ static void terms_function(sqlite3_context *context, int argc, sqlite3_value **a
   sqlite3_result_text(context, json, length, sqlite3_free);
 }
 
-/* -- entry point ------------------------------------------------------------------------- */
-
-static fts5_api *fts5_api_of(sqlite3 *db) {
+/* The connection's fts5_api, or NULL (its error message in *error). */
+static fts5_api *fts5_api_of(sqlite3 *db, char **error) {
   fts5_api *api = 0;
   sqlite3_stmt *stmt = 0;
-  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, 0) != SQLITE_OK) return 0;
+  if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &stmt, 0) != SQLITE_OK) {
+    *error = sqlite3_mprintf("memvault tokenizer: cannot reach FTS5: %s", sqlite3_errmsg(db));
+    return 0;
+  }
   sqlite3_bind_pointer(stmt, 1, (void *)&api, "fts5_api_ptr", 0);
   sqlite3_step(stmt);
   sqlite3_finalize(stmt);
+  if (!api || api->iVersion < 2) {
+    *error = sqlite3_mprintf("memvault tokenizer: this SQLite has no FTS5 (fts5_api v2)");
+    return 0;
+  }
   return api;
 }
+
+/* -- as a Python module ------------------------------------------------------------------ */
+
+static struct PyModuleDef python_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "memvault.recall._tokenizer",
+    .m_doc = "memvault's full-text analysis, a SQLite extension: memvault.recall.analysis.prepare "
+             "loads it into a connection. Imported, it holds nothing.",
+    .m_size = 0,
+};
+
+PyMODINIT_FUNC PyInit__tokenizer(void) { return PyModule_Create(&python_module); }
+
+/* -- entry point ------------------------------------------------------------------------- */
 
 #ifdef _WIN32
 __declspec(dllexport)
 #endif
 int sqlite3_tokenizer_init(sqlite3 *db, char **error, const sqlite3_api_routines *routines) {
   SQLITE_EXTENSION_INIT2(routines);
-  fts5_api *api = fts5_api_of(db);
-  if (!api || api->iVersion < 2) {
-    *error = sqlite3_mprintf("memvault tokenizer: this SQLite has no FTS5 (fts5_api v2)");
-    return SQLITE_ERROR;
-  }
+  fts5_api *api = fts5_api_of(db, error);
+  if (!api) return SQLITE_ERROR;
   fts5_tokenizer methods = {tokenizer_create, tokenizer_delete, tokenizer_tokenize};
   int rc = api->xCreateTokenizer(api, "memvault", api, &methods, 0);
   if (rc != SQLITE_OK) return rc;
