@@ -182,8 +182,18 @@ def test_query_is_folded_but_not_stemmed_again(conn: Any) -> None:
 
 
 def test_query_terms_drop_english_and_portuguese_stop_words(conn: Any) -> None:
-    assert query_terms(conn, "What did the shelters say?") == [("shelter", "shelters")]
+    assert query_terms(conn, "What did the shelters say?") == [("shelter", "shelters"), ("say",)]
     assert query_terms(conn, "Não sei quando é a reunião") == [("sei",), ("reuniao", "reunia")]
+
+
+def test_query_terms_keep_content_words_of_the_portuguese_lists(conn: Any) -> None:
+    """The Portuguese lists carry words a person asks about ("trabalho", "nome"): kept."""
+    assert query_terms(conn, "o nome do trabalho") == [("nome", "nom"), ("trabalho", "trabalh")]
+
+
+def test_query_terms_drop_each_part_of_a_split_stop_word(conn: Any) -> None:
+    """ "don't" splits into "don" and "t": both parts are stop words, as the entry is."""
+    assert query_terms(conn, "don't forget") == [("forget",)]
 
 
 def test_query_terms_drop_stop_words_written_without_accents(conn: Any) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 import sqlcipher3  # type: ignore[import-untyped]
-from stop_words import get_stop_words
+from stopwords import get_stopwords
 
 from memvault.errors import VaultError
 
@@ -102,22 +102,69 @@ def query_terms(conn: Any, text: str) -> list[tuple[str, ...]]:
     return [tuple(stems) for token, *stems in terms(conn, text) if token not in stop]
 
 
-#: The stop-word lists (the ``stop-words`` package), by the names it knows them by.
-STOP_WORD_LANGUAGES = ("english", "portuguese")
+#: The stop-word lists of the ``stopwords`` package used: Snowball's English list, and the
+#: Brazilian and the Portuguese lists.
+STOP_WORD_LANGUAGES = ("english", "brazilian", "portuguese")
+
+#: Content words that the Portuguese lists carry but that name things a person asks about
+#: ("caminho" is a path, "trabalho" work, "nome" a name): kept in queries.
+NOT_STOP_WORDS = frozenset(
+    [
+        "apontar",
+        "bom",
+        "caminho",
+        "comprido",
+        "conhecido",
+        "corrente",
+        "desligado",
+        "direita",
+        "estado",
+        "fim",
+        "horas",
+        "iniciar",
+        "inicio",
+        "ligado",
+        "maioria",
+        "maiorias",
+        "nome",
+        "novo",
+        "parte",
+        "pegar",
+        "pessoas",
+        "povo",
+        "quieto",
+        "saber",
+        "tempo",
+        "tentar",
+        "tentaram",
+        "tente",
+        "tentei",
+        "trabalhar",
+        "trabalho",
+        "usa",
+        "usar",
+        "valor",
+        "veja",
+        "ver",
+        "verdade",
+        "verdadeiro",
+        "ultimo",
+    ]
+)
 
 _stop_words: frozenset[str] | None = None
 
 
 def stop_words(conn: Any) -> frozenset[str]:
-    """English and Portuguese stop words as the analysis folds them (so "não" stops "nao"):
-    only list entries that fold to a single token (an entry such as "don't" splits in two,
-    and its halves are not words to drop)."""
+    """English and Portuguese stop words as the analysis folds them (so "não" stops "nao"),
+    less `NOT_STOP_WORDS`. An entry that folds to several tokens ("don't") makes each of them
+    a stop word ("don", "t")."""
     global _stop_words
     if _stop_words is None:
-        words = [word for language in STOP_WORD_LANGUAGES for word in get_stop_words(language)]
+        words = [word for language in STOP_WORD_LANGUAGES for word in get_stopwords(language)]
         rows = conn.execute(
             "SELECT memvault_terms(value) FROM json_each(?)", (orjson.dumps(words).decode(),)
         ).fetchall()
-        folded = (orjson.loads(row[0]) for row in rows)
-        _stop_words = frozenset(tokens[0][0] for tokens in folded if len(tokens) == 1)
+        folded = {token[0] for row in rows for token in orjson.loads(row[0])}
+        _stop_words = frozenset(folded - NOT_STOP_WORDS)
     return _stop_words
