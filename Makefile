@@ -8,7 +8,8 @@ STAMP := $(VENV)/.installed-stamp
 .PHONY: run test lint bench bench-recall fuzz clean system-deps
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
-# accelerator, venv support, the `age` CLI). Installed only when something is missing.
+# accelerator, venv support, the `age` CLI, the SQLite headers and the Snowball stemmers of
+# recall's full-text analysis). Installed only when something is missing.
 system-deps:
 	@if ! command -v gcc >/dev/null || ! $(PYTHON) -c 'import sysconfig,os,sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' || ! $(PYTHON) -m venv --help >/dev/null 2>&1; then \
 		echo "installing system packages (gcc, python3-dev, python3-venv)"; \
@@ -18,8 +19,12 @@ system-deps:
 		echo "installing system packages (age: the tests check that its CLI opens memvault's encrypted files)"; \
 		apt-get update -qq && apt-get install -y -qq age >/dev/null; \
 	fi
+	@if [ ! -f /usr/include/libstemmer.h ] || [ ! -f /usr/include/sqlite3ext.h ]; then \
+		echo "installing system packages (libstemmer-dev, libsqlite3-dev: recall's full-text analysis extension)"; \
+		apt-get update -qq && apt-get install -y -qq libstemmer-dev libsqlite3-dev >/dev/null; \
+	fi
 
-$(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_schema.c src/memvault/importers/_chatgpt.c src/memvault/importers/_chatgpt_direct.c src/memvault/importers/_chatgpt_common.h | system-deps
+$(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_schema.c src/memvault/importers/_chatgpt.c src/memvault/importers/_chatgpt_direct.c src/memvault/importers/_chatgpt_common.h src/memvault/recall/_tokenizer.c | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev,embeddings]'
@@ -69,4 +74,4 @@ fuzz: $(STAMP)
 	$(BIN)/python tests/fuzzing.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED) --out $(FUZZ_DIR)/out
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info src/memvault/*.so
+	rm -rf $(VENV) build src/*.egg-info src/memvault/*.so src/memvault/*/*.so

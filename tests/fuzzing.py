@@ -1,7 +1,7 @@
 """A seeded mutation fuzzer over everything that reads untrusted bytes: the C entry points
 (`memvault._speedups`, `memvault._memory_schema`, `memvault.importers._chatgpt`,
-`memvault.importers._chatgpt_direct`), every provider importer, and the PAM and AIMEM readers
-and validators.
+`memvault.importers._chatgpt_direct`, the SQLite extension `memvault.recall._tokenizer`), every
+provider importer, and the PAM and AIMEM readers and validators.
 
 It starts from valid inputs (the official PAM examples, examples/, the AIMEM corpus and the
 provider generators in tests/providergen) and mutates them at the byte level (flips, inserted
@@ -416,6 +416,51 @@ def _chatgpt_direct_run(item: bytes, work: Path) -> None:
         raise Finding("_chatgpt_direct memories or warnings differ from the Python path")
 
 
+@functools.cache
+def _analysis_connection() -> Any:
+    import sqlcipher3  # type: ignore[import-untyped]
+
+    from memvault.recall import analysis
+
+    conn = sqlcipher3.connect(":memory:")
+    analysis.prepare(conn)
+    conn.execute(f"CREATE VIRTUAL TABLE fuzz USING fts5(text, tokenize='{analysis.TOKENIZE}')")
+    conn.execute("CREATE VIRTUAL TABLE fuzz_vocab USING fts5vocab(fuzz, 'instance')")
+    return conn
+
+
+def _tokenizer_run(data: bytes, work: Path) -> None:
+    """The recall tokenizer and memvault_terms on any bytes (a blob: invalid UTF-8, NULs):
+    the index terms are memvault_terms' stems, and on text of the characters both agree on,
+    memvault_terms equals the Python reference (PyStemmer)."""
+    import analysiskit
+
+    conn = _analysis_connection()
+    row = conn.execute("SELECT memvault_terms(?)", (data,)).fetchone()
+    terms = [tuple(item) for item in orjson.loads(row[0])]
+    conn.execute("INSERT INTO fuzz(rowid, text) VALUES (1, ?)", (data,))
+    try:
+        indexed = sorted(conn.execute("SELECT offset, term FROM fuzz_vocab").fetchall())
+        conn.execute("INSERT INTO fuzz(fuzz) VALUES ('integrity-check')")
+    finally:
+        conn.execute("DELETE FROM fuzz")
+    expected = sorted(
+        (position, stem.encode()[:32768].decode("utf-8", "ignore"))
+        for position, (_token, *stems) in enumerate(terms)
+        for stem in stems
+    )
+    if indexed != expected:
+        raise Finding(f"index terms {indexed!r:.200} != memvault_terms {expected!r:.200}")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return
+    if all(analysiskit.agreed(ch) for ch in text) and terms != analysiskit.terms(text):
+        raise Finding(
+            f"memvault_terms {terms!r:.200} != PyStemmer {analysiskit.terms(text)!r:.200}"
+        )
+
+
 def _write_export(files: Files, work: Path, rng: random.Random) -> Path:
     if rng.random() < 0.5:
         path = work / "export.zip"
@@ -496,6 +541,9 @@ def targets() -> dict[str, Target]:
     chatgpt_items = [
         c for files in providers["chatgpt"] for c in orjson.loads(files["conversations.json"])
     ]
+    import analysiskit
+
+    texts = [text.encode() for text in analysiskit.corpus(seed=5, count=200)]
 
     def provider_input(name: str) -> Callable[[random.Random], Any]:
         return lambda rng: (mutate_files(rng.choice(providers[name]), rng), rng.randrange(2))
@@ -523,6 +571,9 @@ def targets() -> dict[str, Target]:
         "pam": Target("pam", lambda rng: mutate(rng.choice(pam), rng, pam), _pam_run, _save_bytes),
         "aimem": Target(
             "aimem", lambda rng: mutate(rng.choice(aimem), rng, aimem), _aimem_run, _save_bytes),
+        "recall.tokenizer": Target(
+            "recall.tokenizer", lambda rng: mutate_bytes(rng.choice(texts), rng, texts),
+            _tokenizer_run, _save_bytes),
     }  # fmt: skip
     for provider in providers:
         name = f"importer.{provider}"
@@ -659,12 +710,13 @@ def run_targets(seconds: float, seed: int, out: Path, jobs: int = 2) -> list[Rep
     return reports
 
 
-#: The C extensions: module path under src/, source, headers it includes.
+#: The C extensions: module path under src/, source, then the libraries it links.
 EXTENSIONS = [
     ("memvault/_speedups", "memvault/_speedups.c"),
     ("memvault/_memory_schema", "memvault/_memory_schema.c"),
     ("memvault/importers/_chatgpt", "memvault/importers/_chatgpt.c"),
     ("memvault/importers/_chatgpt_direct", "memvault/importers/_chatgpt_direct.c"),
+    ("memvault/recall/_tokenizer", "memvault/recall/_tokenizer.c", "-lstemmer"),
 ]
 SANITIZE = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=all"]
 
@@ -682,9 +734,10 @@ def build_sanitized(dest: Path) -> None:
                     ignore=shutil.ignore_patterns("*.so", "__pycache__"))  # fmt: skip
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     include = sysconfig.get_paths()["include"]
-    for module, source in EXTENSIONS:
+    for module, source, *libraries in EXTENSIONS:
         flags = ["-shared", "-fPIC", "-std=c99", "-O1", "-g", "-Wall", *SANITIZE, f"-I{include}"]
-        command = ["gcc", *flags, str(dest / source), "-o", str(dest / (module + suffix))]
+        command = ["gcc", *flags, str(dest / source), *libraries, "-o",
+                   str(dest / (module + suffix))]  # fmt: skip
         print(" ".join(command), flush=True)
         subprocess.run(command, check=True)
 

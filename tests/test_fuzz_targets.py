@@ -54,7 +54,7 @@ def test_fuzz_targets_cover_every_c_entry_point_importer_and_format() -> None:
     names = set(fuzzing.targets())
     assert {f"importer.{module}" for module in REGISTRY} <= names
     assert {"speedups.nesting_scan", "speedups.scanner", "speedups.jcs_dumps", "memory_schema",
-            "chatgpt.c", "chatgpt.direct", "pam", "aimem"} <= names  # fmt: skip
+            "chatgpt.c", "chatgpt.direct", "pam", "aimem", "recall.tokenizer"} <= names  # fmt: skip
 
 
 def test_fuzz_mutations_are_reproducible_from_the_seed() -> None:

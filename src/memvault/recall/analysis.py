@@ -1,38 +1,114 @@
-"""Full-text analysis for recall: the Python reference (docs/recall.md, "Analysis").
+"""Full-text analysis of recall: how text becomes index terms, and a query becomes terms.
 
-The rules: a text is split into tokens as FTS5's ``unicode61`` tokenizer splits it (runs of
-letters and digits), each token is lower-cased and its diacritics folded (as
-``remove_diacritics 2`` folds them), then stemmed with the Snowball English and the Snowball
-Portuguese stemmers; both stems are index terms (one when they are equal). Stop words of both
-languages are dropped from queries only: a passage keeps every word, so a phrase of stop words
-still has something to match if a caller ever asks for it.
+The rules (the same on both sides): FTS5's ``unicode61`` splits the text into tokens,
+lower-cases them and folds their diacritics (``remove_diacritics 2``); then each token is
+stemmed by Snowball English and Snowball Portuguese, and both stems are index terms (one when
+they are equal). English and Portuguese stop words are dropped from queries only.
 
-Here the stemming is done in Python (PyStemmer, Snowball's own C stemmers) and FTS5 is handed
-the stems, space-separated (`indexable`), to split again with ``unicode61``. A C tokenizer can
-take the same four names over and do the work inside FTS5 itself; nothing outside this module
-knows which of the two is in use.
+The work is done in C, in the SQLite extension ``memvault/recall/_tokenizer*.so`` built with
+the package (it links Debian's libstemmer): the FTS5 tokenizer ``memvault`` (``TOKENIZE``)
+stems as it indexes, so indexing runs near FTS5's own speed, and the SQL function
+``memvault_terms`` gives the query side the very same tokens and stems. The tokenizer stems
+documents but not queries: a query's terms are the stems `query_terms` returns (a stem
+stemmed again is not always the same stem).
 """
 
 from __future__ import annotations
 
 import functools
-import re
-import unicodedata
-from typing import Any, Final
+import importlib.machinery
+from pathlib import Path
+from typing import Any
 
-__all__ = ["TOKENIZE", "indexable", "prepare", "query_terms"]
+import orjson
+import sqlcipher3  # type: ignore[import-untyped]
+from stopwords import get_stopwords
 
-#: The FTS5 ``tokenize=`` argument of the recall full-text table. The text it sees is already
-#: analysed (`indexable`), so this only splits it on the spaces.
-TOKENIZE: Final = "unicode61 remove_diacritics 2"
+from memvault.errors import VaultError
 
-#: A token as ``unicode61`` sees one: letters and digits (Unicode categories L and N); any
-#: other character separates tokens. Applied after diacritics are folded.
-_TOKEN: Final = re.compile(r"[^\W_]+")
+__all__ = ["TOKENIZE", "AnalysisUnavailable", "indexable", "prepare", "query_terms"]
 
-#: Content words that the Portuguese stop-word lists carry but that name things a person asks
-#: about ("caminho" is a path, "trabalho" work, "nome" a name): kept in queries.
-_NOT_STOP_WORDS: Final = frozenset(
+#: The FTS5 ``tokenize=`` argument of the recall tables (the tokenizer takes no options).
+TOKENIZE = "memvault"
+
+
+class AnalysisUnavailable(VaultError):
+    """The full-text analysis extension could not be loaded into a connection."""
+
+
+@functools.cache
+def extension_path() -> Path:
+    """The compiled extension beside this module (its name ends like a Python extension's:
+    setuptools builds it with the package)."""
+    here = Path(__file__).resolve().parent
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = here / f"_tokenizer{suffix}"
+        if candidate.is_file():
+            return candidate
+    raise AnalysisUnavailable(
+        f"the full-text analysis extension is missing from {here} (_tokenizer.c is not "
+        "built: reinstall memvault, with Debian's libstemmer-dev installed)"
+    )
+
+
+def _loaded(conn: Any) -> bool:
+    try:
+        conn.execute("SELECT memvault_terms(NULL)").fetchone()
+    except sqlcipher3.OperationalError as exc:
+        if "no such function" in str(exc):
+            return False
+        raise
+    return True
+
+
+def prepare(conn: Any) -> None:
+    """Make the ``memvault`` tokenizer and ``memvault_terms`` usable on `conn` (a sqlcipher3
+    connection); loading again on the same connection is a no-op. Call it after the key is
+    set: SQLCipher runs no statement before (sqlcipher3.DatabaseError "file is not a
+    database"). Every connection that reads or writes a table made with `TOKENIZE` needs it
+    ("no such tokenizer: memvault" otherwise)."""
+    if _loaded(conn):
+        return
+    path = extension_path()
+    conn.enable_load_extension(True)
+    try:
+        # SQLite calls sqlite3_tokenizer_init: the name it derives from the file's.
+        conn.load_extension(str(path))
+    except sqlcipher3.Error as exc:  # libstemmer missing, say
+        raise AnalysisUnavailable(
+            f"cannot load the full-text analysis extension {path}: {exc} "
+            "(it needs Debian's libstemmer0d)"
+        ) from None
+    finally:
+        conn.enable_load_extension(False)
+
+
+def indexable(text: str) -> str:
+    """The text handed to FTS for a passage: the text itself (the tokenizer stems it)."""
+    return text
+
+
+def terms(conn: Any, text: str) -> list[tuple[str, ...]]:
+    """Every token of `text` as the analysis sees it: (folded token, English stem[,
+    Portuguese stem when it differs]), in order."""
+    row = conn.execute("SELECT memvault_terms(?)", (text,)).fetchone()
+    return [tuple(item) for item in orjson.loads(row[0])]
+
+
+def query_terms(conn: Any, text: str) -> list[tuple[str, ...]]:
+    """For each word of the query that is not a stop word, its alternatives (its distinct
+    stems, English first), in order. `prepare(conn)` must have been called."""
+    stop = stop_words(conn)
+    return [tuple(stems) for token, *stems in terms(conn, text) if token not in stop]
+
+
+#: The stop-word lists of the ``stopwords`` package used: Snowball's English list, and the
+#: Brazilian and the Portuguese lists.
+STOP_WORD_LANGUAGES = ("english", "brazilian", "portuguese")
+
+#: Content words that the Portuguese lists carry but that name things a person asks about
+#: ("caminho" is a path, "trabalho" work, "nome" a name): kept in queries.
+NOT_STOP_WORDS = frozenset(
     [
         "apontar",
         "bom",
@@ -76,83 +152,19 @@ _NOT_STOP_WORDS: Final = frozenset(
     ]
 )
 
-
-def prepare(conn: Any) -> None:
-    """Make the tokenizer usable on `conn`: nothing to load for ``unicode61``."""
+_stop_words: frozenset[str] | None = None
 
 
-def _fold(text: str) -> str:
-    """Lower-case and strip diacritics (NFD, combining marks dropped), as ``remove_diacritics
-    2`` does for the letters it knows."""
-    decomposed = unicodedata.normalize("NFD", text.lower())
-    if decomposed.isascii():
-        return decomposed
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-@functools.cache
-def _stemmers() -> tuple[Any, Any]:
-    import Stemmer  # PyStemmer: imported when text is first analysed, not at start-up
-
-    return Stemmer.Stemmer("english"), Stemmer.Stemmer("portuguese")
-
-
-#: token → its index terms ("stem" or "stem_en stem_pt"); bounded so a huge import of unique
-#: tokens (ids, hashes) cannot grow it without end.
-_CACHE_LIMIT: Final = 500_000
-_terms_cache: dict[str, str] = {}
-
-
-def _terms_of(tokens: list[str]) -> list[str]:
-    """The index terms of each token (one string each, one or two stems)."""
-    cache = _terms_cache
-    missing = [t for t in dict.fromkeys(tokens) if t not in cache]
-    if missing:
-        english, portuguese = _stemmers()
-        en = english.stemWords(missing)
-        pt = portuguese.stemWords(missing)
-        if len(cache) + len(missing) > _CACHE_LIMIT:
-            cache.clear()
-        for token, a, b in zip(missing, en, pt, strict=True):
-            # A stem of a folded token is folded already, except that a stemmer may leave a
-            # letter it does not know as it was: fold once more to be sure.
-            a, b = _fold(a), _fold(b)
-            cache[token] = a if a == b else f"{a} {b}"
-        return [cache[t] if t in cache else _terms_of([t])[0] for t in tokens]
-    return [cache[t] for t in tokens]
-
-
-def tokens(text: str) -> list[str]:
-    """The folded tokens of `text`, in order."""
-    return _TOKEN.findall(_fold(text))
-
-
-def indexable(text: str) -> str:
-    """The text FTS5 indexes for a passage: each token's stems, space-separated."""
-    found = tokens(text)
-    if not found:
-        return ""
-    return " ".join(_terms_of(found))
-
-
-@functools.cache
-def stop_words() -> frozenset[str]:
-    """English and Portuguese stop words, folded (the ``stopwords`` package's Snowball English
-    list and its Brazilian and Portuguese lists, less `_NOT_STOP_WORDS`)."""
-    import stopwords
-
-    words: set[str] = set()
-    for language in ("english", "brazilian", "portuguese"):
-        for word in stopwords.get_stopwords(language):
-            words.update(tokens(word))
-    # "don't" splits into "don" and "t": the fragments are stop words too.
-    return frozenset(words - _NOT_STOP_WORDS)
-
-
-def query_terms(conn: Any, text: str) -> list[tuple[str, ...]]:
-    """For each word of a query that is not a stop word, its alternatives (stems), in order."""
-    stops = stop_words()
-    kept = [t for t in tokens(text) if t not in stops]
-    if not kept:
-        return []
-    return [tuple(terms.split(" ")) for terms in _terms_of(kept)]
+def stop_words(conn: Any) -> frozenset[str]:
+    """English and Portuguese stop words as the analysis folds them (so "não" stops "nao"),
+    less `NOT_STOP_WORDS`. An entry that folds to several tokens ("don't") makes each of them
+    a stop word ("don", "t")."""
+    global _stop_words
+    if _stop_words is None:
+        words = [word for language in STOP_WORD_LANGUAGES for word in get_stopwords(language)]
+        rows = conn.execute(
+            "SELECT memvault_terms(value) FROM json_each(?)", (orjson.dumps(words).decode(),)
+        ).fetchall()
+        folded = {token[0] for row in rows for token in orjson.loads(row[0])}
+        _stop_words = frozenset(folded - NOT_STOP_WORDS)
+    return _stop_words
