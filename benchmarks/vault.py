@@ -246,11 +246,12 @@ def _dir_size(path: Path) -> int:
 
 def insert_vault(memories: Sequence[Memory], batch: int, home: Path) -> tuple[Insert, Vault]:
     vault = Vault.init(home, PASSPHRASE)
+    background = vault.background("import")
     seconds, cpu, longest = _timed_batches(
         "vault",
         memories,
         batch,
-        lambda chunk: vault.add_memories(chunk, actor="system:import"),
+        lambda chunk: background.add_memories(chunk),
     )
     result = Insert(
         "memvault Vault.add_memories", len(memories), seconds, cpu, longest, _dir_size(home)

@@ -26,10 +26,10 @@ from exchangekit import (
     read_export,
     state,
 )
-from memvault.aimem_exchange import export_bundle, import_bundle
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied
 from memvault.exchange import export_vault, import_into_vault
+from memvault.exchange.aimem import export_bundle, import_bundle
 from memvault.extract.pipeline import run as extract_run
 from memvault.model import Memory, Relation
 from memvault.store.base import MemoryQuery
@@ -115,7 +115,7 @@ def test_pam_9_agent_import_cannot_overwrite_a_private_memory(
     and the new memory that came before it in the file is not kept either."""
     private = mems["private"]
     with pytest.raises(AccessDenied):
-        vault.update(private.id, summary="agent's summary", actor=AGENT)
+        vault.acting_as(AGENT).update(private.id, summary="agent's summary")
     fresh = pam_memory("An agent's new fact")
     source = write_store(
         tmp_path / "overwrite.json",
@@ -123,7 +123,7 @@ def test_pam_9_agent_import_cannot_overwrite_a_private_memory(
     )
     message = assert_refused_unchanged(
         vault,
-        lambda: import_into_vault(vault, source, actor=AGENT, now=LATER),
+        lambda: import_into_vault(vault.acting_as(AGENT), source, now=LATER),
         private.id,
         "PAM §9",
         "nothing was applied",
@@ -145,7 +145,7 @@ def test_pam_9_agent_import_cannot_retract_a_memory_it_may_only_read(
     source = write_store(tmp_path / "retract.json", [newer(readonly, status="retracted")])
     assert_refused_unchanged(
         vault,
-        lambda: import_into_vault(vault, source, actor=AGENT, now=LATER),
+        lambda: import_into_vault(vault.acting_as(AGENT), source, now=LATER),
         readonly.id,
         "'write'",
         "PAM §9",
@@ -164,10 +164,10 @@ def test_pam_9_agent_import_updates_what_it_may_write_and_owns_what_it_creates(
         tmp_path / "ok.json",
         [newer(writable, summary="edited by agent"), mems["public"].to_json(), fresh.to_json()],
     )
-    result = import_into_vault(vault, source, actor=AGENT, now=LATER)
+    result = import_into_vault(vault.acting_as(AGENT), source, now=LATER)
     assert (result.updated, result.created) == (1, 1)
-    assert vault.get(writable.id, actor=AGENT).summary == "edited by agent"
-    created = vault.get(fresh.id, actor=AGENT)
+    assert vault.acting_as(AGENT).get(writable.id).summary == "edited by agent"
+    created = vault.acting_as(AGENT).get(fresh.id)
     assert created.access.visibility == "shared"  # type: ignore[union-attr]
     grants = {g.entity: tuple(g.permissions) for g in created.access.shared_with}  # type: ignore[union-attr]
     assert grants == {AGENT: ("read", "write")}
@@ -183,7 +183,7 @@ def test_pam_9_agent_import_never_changes_an_access_block(
     source = write_store(tmp_path / "public.json", [newer(writable, access=access)])
     assert_refused_unchanged(
         vault,
-        lambda: import_into_vault(vault, source, actor=AGENT, now=LATER),
+        lambda: import_into_vault(vault.acting_as(AGENT), source, now=LATER),
         writable.id,
         "access block",
     )
@@ -208,7 +208,7 @@ def test_pam_9_agent_import_of_a_relation_needs_access_to_both_ends(
     )
     assert_refused_unchanged(
         vault,
-        lambda: import_into_vault(vault, source, actor=AGENT, now=LATER),
+        lambda: import_into_vault(vault.acting_as(AGENT), source, now=LATER),
         mems["private"].id,
         "PAM §9",
     )
@@ -222,7 +222,7 @@ def test_pam_9_agent_import_of_conversations_is_refused(
     source.write_text(json.dumps(official_conversation("conv-002")), encoding="utf-8")
     assert_refused_unchanged(
         vault,
-        lambda: import_into_vault(vault, source, actor=AGENT, now=LATER),
+        lambda: import_into_vault(vault.acting_as(AGENT), source, now=LATER),
         "import conversations",
     )
     assert vault.count_conversations() == 1
@@ -246,7 +246,7 @@ def test_pam_9_agent_aimem_import_cannot_overwrite_a_private_memory(
     export_bundle(sender, bundle, now=T0)
     assert_refused_unchanged(
         vault,
-        lambda: import_bundle(vault, bundle, actor=AGENT, now=LATER),
+        lambda: import_bundle(vault.acting_as(AGENT), bundle, now=LATER),
         private.id,
         "PAM §9",
         "nothing was applied",
@@ -265,9 +265,9 @@ def test_pam_9_agent_pam_export_holds_only_what_it_may_read(
     holds the memories it may read (as `Vault.list`), the relations between them, and no
     conversations."""
     out = tmp_path / "agent-export"
-    result = export_vault(vault, out, actor=AGENT, now=LATER)
+    result = export_vault(vault.acting_as(AGENT), out, now=LATER)
     view = read_export(out)
-    readable = {m.id for m in vault.iter_memories(EVERYTHING, actor=AGENT)}
+    readable = {m.id for m in vault.acting_as(AGENT).iter_memories(EVERYTHING)}
     assert (
         set(view.memories) == readable == {mems[k].id for k in ("readonly", "writable", "public")}
     )
@@ -296,7 +296,7 @@ def test_pam_9_agent_delta_export_is_refused(
     is full."""
     export_vault(vault, tmp_path / "base", now=T0)
     with pytest.raises(AccessDenied, match="export registry"):
-        export_vault(vault, tmp_path / "delta", incremental=True, actor=AGENT, now=LATER)
+        export_vault(vault.acting_as(AGENT), tmp_path / "delta", incremental=True, now=LATER)
     assert not (tmp_path / "delta").exists()
 
 
@@ -304,7 +304,7 @@ def test_pam_9_agent_aimem_export_holds_only_what_it_may_read(
     vault: Vault, mems: dict[str, Memory], tmp_path: Path
 ) -> None:
     out = tmp_path / "agent.aimem.json"
-    export_bundle(vault, out, actor=AGENT, now=LATER)
+    export_bundle(vault.acting_as(AGENT), out, now=LATER)
     text = out.read_bytes()
     assert PRIVATE_TEXT.encode() not in text and mems["private"].id.encode() not in text
     assert mems["writable"].id.encode() in text
@@ -318,21 +318,21 @@ def test_pam_9_keys_are_refused_to_an_agent(vault: Vault) -> None:
     vault.add_key(SigningKey.new("Ed25519").to_record(), now=T0)
     assert vault.keys()[0].private_key is not None
     with pytest.raises(AccessDenied, match="signing keys"):
-        vault.keys(actor=AGENT)
+        vault.acting_as(AGENT).keys()
     with pytest.raises(AccessDenied):
-        vault.keys(actor="system")
+        vault.acting_as("system").keys()
 
 
 @pytest.mark.parametrize(
     ("read", "words"),
     [
-        (lambda v: v.get_conversation("conv-001", actor=AGENT), "conversation 'conv-001'"),
-        (lambda v: list(v.conversations(actor=AGENT)), "conversations"),
-        (lambda v: v.count_conversations(actor=AGENT), "conversations"),
-        (lambda v: v.audit_log(actor=AGENT), "audit log"),
-        (lambda v: v.verify_audit(actor=AGENT), "audit log"),
-        (lambda v: v.exports(actor=AGENT), "export registry"),
-        (lambda v: v.stats(actor=AGENT), "statistics"),
+        (lambda v: v.acting_as(AGENT).get_conversation("conv-001"), "conversation 'conv-001'"),
+        (lambda v: list(v.acting_as(AGENT).conversations()), "conversations"),
+        (lambda v: v.acting_as(AGENT).count_conversations(), "conversations"),
+        (lambda v: v.acting_as(AGENT).audit_log(), "audit log"),
+        (lambda v: v.acting_as(AGENT).verify_audit(), "audit log"),
+        (lambda v: v.acting_as(AGENT).exports(), "export registry"),
+        (lambda v: v.acting_as(AGENT).stats(), "statistics"),
     ],
     ids=["get_conversation", "conversations", "count", "audit_log", "verify", "exports", "stats"],
 )
@@ -344,16 +344,16 @@ def test_pam_9_owner_records_are_refused_to_an_agent(
     with pytest.raises(AccessDenied, match=words):
         read(vault)
     assert vault.get_conversation("conv-001").id == "conv-001"
-    assert vault.audit_log(actor="system") and vault.stats()["memories"] == 4
+    assert vault.acting_as("system").audit_log() and vault.stats()["memories"] == 4
 
 
 def test_pam_9_extract_as_an_agent_is_refused(vault: Vault, mems: dict[str, Memory]) -> None:
     """Extraction reads the owner's conversations."""
     before = fingerprint(vault)
     with pytest.raises(AccessDenied, match="conversation"):
-        extract_run(vault, actor=AGENT)
+        extract_run(vault.acting_as(AGENT))
     with pytest.raises(AccessDenied):
-        extract_run(vault, conversations=[], actor=AGENT)
+        extract_run(vault.acting_as(AGENT), conversations=[])
     assert fingerprint(vault) == before
 
 

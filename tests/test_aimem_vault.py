@@ -1,4 +1,4 @@
-"""AIMEM bundles into and out of a real (encrypted SQLite) vault: `memvault.aimem_exchange`.
+"""AIMEM bundles into and out of a real (encrypted SQLite) vault: `memvault.exchange.aimem`.
 
 Covers §2.8 (checksum first), §2.9 idempotency on (producer, local), §2.7 unsupported
 embedding models, §4 Level 3 (an exported bundle re-imports as a no-op), §5.1 DNA-class and
@@ -19,16 +19,16 @@ import orjson
 import pytest
 
 from aimemkit import bundle, chunk, write
-from memvault.aimem_exchange import (
+from memvault.crypto import agefile
+from memvault.crypto.keys import SigningKey
+from memvault.errors import AccessDenied, DNAProtected
+from memvault.exchange import ExportError
+from memvault.exchange.aimem import (
     BundleRefused,
     export_bundle,
     import_bundle,
     producer_namespace,
 )
-from memvault.crypto import agefile
-from memvault.crypto.keys import SigningKey
-from memvault.errors import AccessDenied, DNAProtected
-from memvault.exchange import ExportError
 from memvault.formats.aimem.checksum import bundle_checksum
 from memvault.formats.aimem.cose import sign_bundle
 from memvault.formats.aimem.reader import open_bundle, validate_bundle
@@ -430,9 +430,9 @@ def test_aimem_5_1_dna_and_pinned_chunks_are_never_decayed_or_superseded(
         assert (current == 0.9) == (memory.content != "Plain fact."), memory.content
     newer = vault.add("A newer decision.", "custom", custom_type="decision", now=NOW)
     with pytest.raises(DNAProtected):
-        vault.supersede(memories[0].id, newer.memory.id, actor=BACKGROUND_ACTOR)
+        vault.acting_as(BACKGROUND_ACTOR).supersede(memories[0].id, newer.memory.id)
     with pytest.raises(DNAProtected):
-        vault.supersede(memories[3].id, newer.memory.id, actor=BACKGROUND_ACTOR)
+        vault.acting_as(BACKGROUND_ACTOR).supersede(memories[3].id, newer.memory.id)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -535,9 +535,9 @@ def test_aimem_5_5_imported_embeddings_have_the_access_of_the_content(
     memory_id = "urn:aimem:memoryai-prod:e1"
     assert vault.get_embedding(memory_id) is not None
     with pytest.raises(AccessDenied):
-        vault.get_embedding(memory_id, actor="agent")
+        vault.acting_as("agent").get_embedding(memory_id)
     vault.update(memory_id, visibility="public", now=NOW)
-    assert vault.get_embedding(memory_id, actor="agent") is not None
+    assert vault.acting_as("agent").get_embedding(memory_id) is not None
 
 
 def test_aimem_export_scopes(vault: Vault, tmp_path: Path) -> None:

@@ -65,7 +65,7 @@ REFUSALS: list[tuple[list[str], int, str]] = [
     (["decay", "--as", "agent-x"], 1, "only the owner or background work may run decay"),
     (["init"], 1, "a vault already exists at"),
     (["list", "--bogus"], 2, "No such option: --bogus"),
-    (["stats", "--as", "agent-x"], 2, "No such option: --as"),  # the owner's; no --as yet
+    (["stats", "--as", "agent-x"], 1, "'agent-x' may not read the vault's statistics"),
 ]
 
 

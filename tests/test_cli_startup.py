@@ -112,7 +112,7 @@ def test_importing_a_provider_export_loads_no_pam_exchange_merge_aimem_or_extrac
     heavy_modules = (
         "memvault.exchange",
         "memvault.formats.pam.merge",
-        "memvault.aimem_exchange",
+        "memvault.exchange.aimem",
         "memvault.formats.aimem.validate",
         "memvault.extract.rules",
         "memvault.extract.llm",

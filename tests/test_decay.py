@@ -121,7 +121,7 @@ def test_vault_decay_updates_only_non_dna_active_memories(vault: Vault) -> None:
     ).memory
     gone = vault.add("Old job", "fact", decay_model="time_linear", now=T0).memory
     vault.archive(gone.id)
-    report = vault.decay(now=T0 + timedelta(days=100))
+    report = vault.background().decay(now=T0 + timedelta(days=100))
     assert (report.examined, report.updated, report.protected) == (5, 2, 2)
     assert vault.get(fact.id).confidence.current == pytest.approx(0.7)  # type: ignore[union-attr]
     assert vault.get(expo.id).confidence.current == pytest.approx(0.9 * 0.5 ** (100 / 180))  # type: ignore[union-attr]
@@ -204,13 +204,13 @@ def test_decay_dry_run_writes_nothing_and_reports_what_a_real_run_does(
 
 def test_decay_dry_run_needs_the_same_permission(vault: Vault) -> None:
     with pytest.raises(AccessDenied):
-        vault.decay(actor="agent-a", dry_run=True)
+        vault.acting_as("agent-a").decay(dry_run=True)
 
 
 def test_agents_cannot_run_decay(vault: Vault) -> None:
     with pytest.raises(AccessDenied):
-        vault.decay(actor="agent-a")
-    assert vault.decay(actor="user").examined == 0
+        vault.acting_as("agent-a").decay()
+    assert vault.acting_as("user").decay().examined == 0
 
 
 # -- the DNA-class invariant ---------------------------------------------------------------
@@ -290,24 +290,24 @@ def test_aimem_5_1_dna_never_decayed_deleted_or_superseded_by_background_work(
                 name = op[0]
                 try:
                     if name == "decay":
-                        vault.decay(now=T0 + timedelta(days=int(op[1])), actor=actor)  # type: ignore[call-overload]
+                        vault.acting_as(actor).decay(now=T0 + timedelta(days=int(op[1])))  # type: ignore[call-overload]
                     elif name == "transition":
-                        vault.transition(ids[int(op[1]) % len(ids)], str(op[2]), actor=actor)  # type: ignore[call-overload]
+                        vault.acting_as(actor).transition(ids[int(op[1]) % len(ids)], str(op[2]))  # type: ignore[call-overload]
                     elif name == "supersede":
                         old, new = ids[int(op[1]) % len(ids)], ids[int(op[2]) % len(ids)]  # type: ignore[call-overload]
-                        vault.supersede(old, new, actor=actor)
+                        vault.acting_as(actor).supersede(old, new)
                     elif name == "erase":
                         target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
-                        vault.erase(target, actor=actor)
+                        vault.acting_as(actor).erase(target)
                     elif name == "update":
                         target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
-                        vault.update(target, content=f"rewritten {op[1]}", actor=actor)
+                        vault.acting_as(actor).update(target, content=f"rewritten {op[1]}")
                     elif name == "reinforce":
                         target = ids[int(op[1]) % len(ids)]  # type: ignore[call-overload]
-                        vault.add(vault.get(target).content, "fact", actor=actor)
+                        vault.acting_as(actor).add(vault.get(target).content, "fact")
                     elif name == "import":
-                        vault.add_memories(
-                            [pam_memory(f"memory {op[1]}", id=f"new-{op[1]}")], actor=actor
+                        vault.acting_as(actor).add_memories(
+                            [pam_memory(f"memory {op[1]}", id=f"new-{op[1]}")]
                         )
                 # AmbiguousId: an id erased before, asked again, is only a prefix of others
                 # (m-1 of m-10 and m-11); refusing it is right, and not what this tests.

@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from aimemkit import bundle, chunk, write
-from memvault import aimem_exchange
-from memvault.aimem_exchange import import_bundle
-from memvault.erasure import ALIAS_META, CHUNK_META
 from memvault.errors import AccessDenied, InvalidInput, NotFound
+from memvault.exchange.aimem import import_bundle
 from memvault.paths import database_path
 from memvault.store.base import MemoryQuery, StoredEmbedding
 from memvault.vault import Vault
@@ -68,31 +66,27 @@ def test_aimem_5_2_erased_content_is_not_recoverable_from_the_files(vault: Vault
 
 
 def test_aimem_5_2_erasure_removes_per_memory_aimem_state(vault: Vault, tmp_path: Path) -> None:
-    """AIMEM §5.2: the meta keys the AIMEM import keeps about a memory — the digest of the
-    chunk it came from, and the alias of a chunk merged into it — go with it."""
+    """AIMEM §5.2: what the AIMEM import keeps about a memory — the digest of the chunk it
+    came from, and the alias of a chunk merged into it — goes with it."""
     same = "Allergic to penicillin."
     doc = bundle([chunk("c1", same), chunk("c2", same), chunk("c3", "Likes tea.")])
     import_bundle(vault, write(tmp_path / "in.aimem.json", doc))
     first = "urn:aimem:memoryai-prod:c1"
     merged = "urn:aimem:memoryai-prod:c2"
-    assert vault.store.get_meta(CHUNK_META + first) is not None
-    assert vault.store.get_meta(ALIAS_META + merged) == first
+    other = "urn:aimem:memoryai-prod:c3"
+    store = vault.store
+    assert set(store.chunk_digests([first, merged, other])) == {first, other}
+    assert store.aliases([merged]) == {merged: first}
     vault.erase(first)
-    assert vault.store.meta_keys(CHUNK_META) == [CHUNK_META + "urn:aimem:memoryai-prod:c3"]
-    assert vault.store.meta_keys(ALIAS_META) == []
-    assert vault.store.meta_keys("aimem.", value=first) == []
+    assert set(store.chunk_digests([first, merged, other])) == {other}
+    assert store.aliases([merged, first]) == {}
+    assert store.meta_keys("aimem.") == []
     with pytest.raises(NotFound):
         vault.get(first)
     # Imported again, the chunk comes back as a new memory (docs/decisions.md), audited.
     again = import_bundle(vault, tmp_path / "in.aimem.json")
     assert again.created == 1 and vault.get(first).content == same
     assert vault.verify_audit().ok
-
-
-def test_erasure_meta_prefixes_are_the_aimem_exchanges() -> None:
-    """`memvault.erasure` names the AIMEM exchange's per-memory meta keys without importing
-    it (it imports the vault): the two stay equal."""
-    assert (ALIAS_META, CHUNK_META) == (aimem_exchange.ALIAS_META, aimem_exchange.CHUNK_META)
 
 
 def test_aimem_5_2_erase_many_is_all_or_nothing(vault: Vault) -> None:
@@ -127,9 +121,9 @@ def test_aimem_5_2_an_erasure_request_is_the_owners(vault: Vault) -> None:
     memory = vault.add("Shared note", "fact").memory
     vault.grant(memory.id, "agent-d", ["read", "delete"])
     with pytest.raises(AccessDenied, match="owner"):
-        vault.erase_many([memory.id], actor="agent-d")
+        vault.acting_as("agent-d").erase_many([memory.id])
     assert vault.get(memory.id).id == memory.id
-    assert vault.erase(memory.id, actor="agent-d").erased == (memory.id,)
+    assert vault.acting_as("agent-d").erase(memory.id).erased == (memory.id,)
 
 
 def test_aimem_5_2_erase_inside_a_transaction_is_not_reported_durable(vault: Vault) -> None:

@@ -100,10 +100,10 @@ def test_a_bundle_error_answers_409_for_a_checksum_mismatch() -> None:
 
 
 def test_backwards_compatible_names_still_import() -> None:
-    from memvault.aimem_exchange import ConvertError as AimemConvertError
     from memvault.errors import ConvertError, ExportError
     from memvault.exchange import ExchangeError
     from memvault.exchange import ExportError as ExchangeExportError
+    from memvault.exchange.aimem import ConvertError as AimemConvertError
     from memvault.importers.convert import ConvertError as ProviderConvertError
 
     assert AimemConvertError is ConvertError is ProviderConvertError

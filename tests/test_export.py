@@ -471,7 +471,7 @@ def test_pam_16_2_incremental_base_is_the_last_pam_export_not_an_aimem_bundle(
     """PAM §16.2/§16.3: `export --incremental` took an AIMEM export made in between as its
     base, so `merge` then refused the PAM base and the delta as a pair. The base of a PAM
     incremental export is the last PAM export; base + delta merge."""
-    from memvault.aimem_exchange import export_bundle
+    from memvault.exchange.aimem import export_bundle
     from memvault.formats.pam.merge import merge_exports
 
     vault = make_vault(tmp_path / "v")
@@ -488,7 +488,7 @@ def test_pam_16_2_incremental_base_is_the_last_pam_export_not_an_aimem_bundle(
 
 def test_pam_16_2_incremental_without_a_pam_export_is_refused(tmp_path: Path) -> None:
     """An AIMEM bundle alone is no base for a PAM delta: make a full PAM export first."""
-    from memvault.aimem_exchange import export_bundle
+    from memvault.exchange.aimem import export_bundle
 
     vault = make_vault(tmp_path / "v")
     vault.add("Lives in Lisbon", "fact")

@@ -142,7 +142,7 @@ def test_pam_13_a_conflict_without_a_winner_keeps_both_with_contradicts(vault: V
 def test_aimem_5_1_background_work_contradicts_instead_of_superseding_dna(vault: Vault) -> None:
     _say(vault, "c1", "I prefer detailed answers.", "2024-01-01T00:00:00Z")
     _say(vault, "c2", "Now I prefer concise answers.", "2025-01-01T00:00:00Z")
-    report = run(vault, actor="system:extract")
+    report = run(vault.acting_as("system:extract"))
     assert [a.kind for a in report.plan.actions] == ["create", "contradict"]
     assert _one(vault, "User prefers detailed answers").status == "active"
 

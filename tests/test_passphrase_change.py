@@ -118,7 +118,7 @@ def test_change_passphrase_library_checks(tmp_path: Path) -> None:
         with pytest.raises(InvalidInput):
             vault.change_passphrase(PASSPHRASE, "")
         with pytest.raises(AccessDenied, match="owner"):
-            vault.change_passphrase(PASSPHRASE, NEW, actor="agent-x")
+            vault.acting_as("agent-x").change_passphrase(PASSPHRASE, NEW)
         with pytest.raises(StoreError):
             vault.store.rekey("")
     finally:

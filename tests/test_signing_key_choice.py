@@ -82,4 +82,4 @@ def test_signing_keys_are_the_owners_alone(vault: Vault) -> None:
     """docs/access.md: the private keys are the owner's; an agent is refused."""
     _add(vault, "Ed25519")
     with pytest.raises(AccessDenied):
-        vault.signing_key(actor="agent-x")
+        vault.acting_as("agent-x").signing_key()

@@ -246,7 +246,6 @@ def test_pam_6_dedup_only_against_active_memories(vault: Vault) -> None:
         ({"valid_from": "next tuesday"}, "valid_from", "ISO 8601"),
         ({"content": "   "}, "content", "§4.1"),
         ({"summary": 3}, "summary", "text"),
-        ({"actor": ""}, "actor", "non-empty"),
     ],
 )
 def test_add_rejects_bad_input_naming_field_and_rule(
@@ -258,7 +257,7 @@ def test_add_rejects_bad_input_naming_field_and_rule(
     with pytest.raises(InvalidInput, match=rule) as caught:
         vault.add(content, memory_type, **args)
     assert caught.value.field == field
-    assert field.split(".")[0] in str(caught.value) or field in ("content", "actor")
+    assert field.split(".")[0] in str(caught.value) or field == "content"
     assert snapshot(vault) == before
 
 
@@ -287,7 +286,7 @@ def test_add_memories_keeps_pam_memories_as_they_are(vault: Vault) -> None:
         pam_memory("Imported retracted", id="mem-2", status="retracted"),
         pam_memory("Imported decision", id="mem-3", type="custom", custom_type="decision"),
     ]
-    result = vault.add_memories(batch, actor="system:import")
+    result = vault.acting_as("system:import").add_memories(batch)
     assert result.created == ["mem-1", "mem-2", "mem-3"]
     assert result.id_map == {"mem-1": "mem-1", "mem-2": "mem-2", "mem-3": "mem-3"}
     for memory in batch:
@@ -503,31 +502,31 @@ def test_pam_9_access_rules_for_agents(vault: Vault) -> None:
     vault.grant(private.id, "agent-r", ["read"])
     vault.update(private.id, visibility="private")
     with pytest.raises(AccessDenied, match="private"):
-        vault.get(private.id, actor="agent-r")
-    assert vault.get(public.id, actor="anyone").id == public.id
-    assert vault.get(shared.id, actor="agent-r").id == shared.id
+        vault.acting_as("agent-r").get(private.id)
+    assert vault.acting_as("anyone").get(public.id).id == public.id
+    assert vault.acting_as("agent-r").get(shared.id).id == shared.id
     with pytest.raises(AccessDenied, match="'read'"):
-        vault.get(shared.id, actor="agent-x")
+        vault.acting_as("agent-x").get(shared.id)
     # list and search filter silently.
-    seen = {m.id for m in vault.list(actor="agent-r").items}
+    seen = {m.id for m in vault.acting_as("agent-r").list().items}
     assert seen == {public.id, shared.id}
-    assert vault.list(actor="agent-r").total == 2
-    assert [h.memory.id for h in vault.search("plan", actor="agent-x")] == []
-    assert [h.memory.id for h in vault.search("plan", actor="agent-r")] == [shared.id]
+    assert vault.acting_as("agent-r").list().total == 2
+    assert [h.memory.id for h in vault.acting_as("agent-x").search("plan")] == []
+    assert [h.memory.id for h in vault.acting_as("agent-r").search("plan")] == [shared.id]
     # Writing needs "write"; lifecycle changes count as writing.
     with pytest.raises(AccessDenied, match="'write'"):
-        vault.update(shared.id, summary="x", actor="agent-r")
-    assert vault.update(shared.id, summary="x", actor="agent-w").summary == "x"
+        vault.acting_as("agent-r").update(shared.id, summary="x")
+    assert vault.acting_as("agent-w").update(shared.id, summary="x").summary == "x"
     with pytest.raises(AccessDenied):
-        vault.archive(shared.id, actor="agent-r")
+        vault.acting_as("agent-r").archive(shared.id)
     with pytest.raises(AccessDenied, match="owner"):
-        vault.update(shared.id, visibility="public", actor="agent-w")
+        vault.acting_as("agent-w").update(shared.id, visibility="public")
     with pytest.raises(AccessDenied, match="owner"):
-        vault.grant(shared.id, "agent-x", ["read"], actor="agent-w")
+        vault.acting_as("agent-w").grant(shared.id, "agent-x", ["read"])
     # Physical deletion needs "delete".
     with pytest.raises(AccessDenied, match="'delete'"):
-        vault.erase(shared.id, actor="agent-w")
-    vault.deprecate(shared.id, actor="agent-w")
+        vault.acting_as("agent-w").erase(shared.id)
+    vault.acting_as("agent-w").deprecate(shared.id)
     assert vault.get(shared.id).status == "deprecated"
 
 
@@ -535,7 +534,7 @@ def test_agent_reinforcing_needs_write(vault: Vault) -> None:
     vault.add("Owner's secret", "fact")
     before = snapshot(vault)
     with pytest.raises(AccessDenied, match="reinforce"):
-        vault.add("owner's secret", "fact", actor="agent-a")
+        vault.acting_as("agent-a").add("owner's secret", "fact")
     assert snapshot(vault) == before
 
 
@@ -637,7 +636,7 @@ def test_supersede_refusals(vault: Vault) -> None:
     identity = vault.add("User's name is Ana", "identity").memory
     before = snapshot(vault)
     with pytest.raises(DNAProtected, match=r"AIMEM §5\.1"):
-        vault.supersede(identity.id, new.id, actor="system")
+        vault.acting_as("system").supersede(identity.id, new.id)
     assert snapshot(vault) == before
     vault.supersede(identity.id, new.id)  # the user may
 
@@ -682,7 +681,7 @@ def test_relations_hide_what_an_agent_cannot_read(vault: Vault) -> None:
     other = vault.add("other public", "fact", visibility="public").memory
     vault.relate(public.id, private.id, "related_to")
     visible = vault.relate(other.id, public.id, "supports")
-    assert vault.relations(public.id, actor="agent") == [visible]
+    assert vault.acting_as("agent").relations(public.id) == [visible]
     assert len(vault.relations(public.id)) == 2
 
 
@@ -708,7 +707,7 @@ def test_aimem_5_2_erase_is_complete_and_audited(vault: Vault) -> None:
     assert vault.verify_audit().ok
     identity = vault.add("Name: Ana", "identity").memory
     with pytest.raises(DNAProtected):
-        vault.erase(identity.id, actor="system:cleanup")
+        vault.acting_as("system:cleanup").erase(identity.id)
     vault.erase(identity.id)  # explicit user deletion is honoured
 
 
@@ -724,13 +723,13 @@ def test_conversations_embeddings_exports(vault: Vault) -> None:
     with pytest.raises(NotFound):
         vault.get_conversation("c2")
     with pytest.raises(AccessDenied):
-        vault.put_conversation(conversation, actor="agent")
+        vault.acting_as("agent").put_conversation(conversation)
     memory = vault.add("embedded", "fact").memory
     embedding = StoredEmbedding("e1", memory.id, "mini", 2, "2026-01-01T00:00:00Z", b"\0" * 8)
     vault.put_embedding(embedding)
     assert vault.get_embedding(memory.id) == embedding
     with pytest.raises(AccessDenied):
-        vault.get_embedding(memory.id, actor="agent")  # same access as the content
+        vault.acting_as("agent").get_embedding(memory.id)  # same access as the content
     record = ExportRecord("x1", "exported", "full", "2026-01-01T00:00:00Z", memory_count=1)
     vault.record_export(record)
     assert vault.exports() == [record]
@@ -748,7 +747,7 @@ def test_settings(vault: Vault) -> None:
     with pytest.raises(InvalidInput, match="unknown setting"):
         vault.update_settings(speed=3)
     with pytest.raises(AccessDenied):
-        vault.update_settings(floor=0.2, actor="agent")
+        vault.acting_as("agent").update_settings(floor=0.2)
     assert snapshot(vault) == before
 
 

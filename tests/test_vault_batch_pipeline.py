@@ -115,7 +115,7 @@ def test_pipelined_insert_stores_rows_tags_grants_and_index(vault: Vault) -> Non
     """A batch of several pipeline chunks (the writer thread writes one while the next is
     checked): every row, tag, grant and full-text entry, and the switch interval back."""
     switch = sys.getswitchinterval()
-    count = 3 * vault_module._PIPELINE_CHUNK + 11
+    count = 3 * vault_module._CHUNK + 11
     shared = [{"entity": "agent-a", "permissions": ["read"]}]
     batch = [
         pam_memory(f"The user keeps note number {i} of g", id=f"g-{i}", tags=["t", f"n{i % 7}"])
@@ -128,7 +128,7 @@ def test_pipelined_insert_stores_rows_tags_grants_and_index(vault: Vault) -> Non
     assert sys.getswitchinterval() == switch
     assert vault.list(MemoryQuery(tags=("t",), limit=None)).total == count - 1
     assert [r.memory.id for r in vault.search(f"note {count - 2}")] == [f"g-{count - 2}"]
-    assert [m.id for m in vault.list(MemoryQuery(limit=None), actor="agent-a").items] == [
+    assert [m.id for m in vault.acting_as("agent-a").list(MemoryQuery(limit=None)).items] == [
         "g-shared"
     ]
     assert vault.store.check_integrity() == []
@@ -154,7 +154,7 @@ def test_a_failing_write_on_the_writer_thread_undoes_the_batch(
     monkeypatch.setattr(SQLiteStore, "write_memories", failing)
     audit_before = vault.store.count_audit()
     with pytest.raises(StoreError, match="disk on fire"):
-        vault.add_memories(_batch(4 * vault_module._PIPELINE_CHUNK))
+        vault.add_memories(_batch(4 * vault_module._CHUNK))
     assert all(name.startswith("memvault-writer") for name in calls)
     assert vault.list().total == 0 and vault.search("note") == []
     assert vault.store.count_audit() == audit_before
@@ -172,7 +172,7 @@ def test_concurrent_pipelined_inserts_restore_the_switch_interval(tmp_path: Path
 
     def insert(vault: Vault, prefix: str) -> None:
         try:
-            vault.add_memories(_batch(3 * vault_module._PIPELINE_CHUNK, prefix))
+            vault.add_memories(_batch(3 * vault_module._CHUNK, prefix))
         except BaseException as exc:  # reported below
             errors.append(exc)
 
@@ -184,7 +184,7 @@ def test_concurrent_pipelined_inserts_restore_the_switch_interval(tmp_path: Path
     assert not errors
     assert sys.getswitchinterval() == switch
     for vault in vaults:
-        assert vault.list(MemoryQuery(limit=None)).total == 3 * vault_module._PIPELINE_CHUNK
+        assert vault.list(MemoryQuery(limit=None)).total == 3 * vault_module._CHUNK
         vault.close()
 
 

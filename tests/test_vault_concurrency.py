@@ -5,6 +5,8 @@
   verifies without gaps, and the two writers' entries really interleave.
 - A reader is not blocked by a long write, and sees the vault as it was before it.
 - A second writer waits (busy timeout) for the first to commit instead of failing.
+- In one process (a server's threads on one opened vault), a reader thread is answered while
+  another thread's import holds the write transaction open.
 """
 
 from __future__ import annotations
@@ -15,10 +17,19 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from memvault.importers.chatgpt import IMPORTER
+from memvault.importers.ingest import BATCH as IMPORT_BATCH
+from memvault.importers.ingest import ingest, make_context
+from memvault.sources import open_target
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
+from providergen import chatgpt as gen
+from providergen import write_zip
+from storekit import answered_during_write
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
 PER_WRITER = 2_000
@@ -73,11 +84,12 @@ with Vault.open(home, passphrase) as vault:
         i = 0
         while i < count:
             n = min(batch_size, count - i)
-            result = vault.add_memories([memory(j) for j in range(i, i + n)], actor=f"system:{tag}")
+            session = vault.acting_as(f"system:{tag}")
+            result = session.add_memories([memory(j) for j in range(i, i + n)])
             assert len(result.created) == n, result
             i += n
             for _ in range(min(singles, count - i)):
-                added = vault.add(text(i), "fact", tags=[tag], platform="claude", actor="user")
+                added = vault.acting_as("user").add(text(i), "fact", tags=[tag], platform="claude")
                 assert added.created
                 i += 1
     else:
@@ -200,3 +212,51 @@ def test_a_reader_is_not_blocked_and_a_second_writer_waits(tmp_path: Path) -> No
         if writer.poll() is None:
             writer.kill()
             writer.communicate()
+
+
+def test_a_reader_thread_is_answered_while_an_import_writes(tmp_path: Path) -> None:
+    """Issue 16: one opened vault, two threads. The import stops inside its transaction (its
+    progress callback holds it, after a first batch of conversations was written), so it
+    cannot commit before the reader thread has its answers — the vault as last committed."""
+    count = IMPORT_BATCH + 20
+    export = write_zip(gen.export(seed=5, count=count), tmp_path / "chatgpt.zip")
+    results: list[Any] = []
+    with make_vault(tmp_path / "vault") as vault:
+        before = vault.add("The user lives in Lisbon", "fact", tags=["home"]).memory.id
+
+        def run_import(hold: Callable[[], None]) -> None:
+            def on_conversation(seen: int) -> None:
+                if seen == IMPORT_BATCH + 1:  # the first batch is written, not committed
+                    hold()
+
+            with open_target(export) as target:
+                results.append(
+                    ingest(
+                        vault,
+                        IMPORTER,
+                        target,
+                        make_context(str(export), None),
+                        on_conversation=on_conversation,
+                        readers=0,
+                    )
+                )
+
+        def read() -> dict[str, Any]:
+            return {
+                "memory": vault.get(before).content,
+                "listed": vault.list().total,
+                "found": [h.memory.id for h in vault.search("lisbon")],
+                "conversations": vault.count_conversations(),
+                "audit": [e.action for e in vault.audit_log()],
+            }
+
+        assert answered_during_write(run_import, read) == {
+            "memory": "The user lives in Lisbon",
+            "listed": 1,
+            "found": [before],
+            "conversations": 0,  # none committed yet
+            "audit": ["init", "add"],
+        }
+        assert results[0].conversations_new == count
+        assert vault.count_conversations() == count
+        assert vault.verify_audit().ok

@@ -66,7 +66,7 @@ batch = [memory(i) for i in range(count)]
 with Vault.open(home, passphrase) as vault:
     print("ready", flush=True)
     start = time.perf_counter()
-    vault.add_memories(batch, actor="system:crash-test")
+    vault.acting_as("system:crash-test").add_memories(batch)
     print(f"done {time.perf_counter() - start:.6f}", flush=True)
 """
 

@@ -59,9 +59,9 @@ def test_an_agent_needs_write_to_change_tags(vault: Vault) -> None:
     memory = vault.add("Lives in Porto", "fact", visibility="shared").memory
     vault.grant(memory.id, "agent-x", ["read"])
     with pytest.raises(AccessDenied):
-        vault.update(memory.id, add_tags=["x"], actor="agent-x")
+        vault.acting_as("agent-x").update(memory.id, add_tags=["x"])
     vault.grant(memory.id, "agent-x", ["write"])
-    assert vault.update(memory.id, add_tags=["x"], actor="agent-x").tags == ("x",)
+    assert vault.acting_as("agent-x").update(memory.id, add_tags=["x"]).tags == ("x",)
 
 
 def test_concurrent_tag_additions_lose_nothing(vault: Vault, tmp_path: Path) -> None:
@@ -100,7 +100,9 @@ def test_an_edit_patch_is_applied_whole_or_not_at_all(vault: Vault) -> None:
     vault.grant(memory.id, "agent-x", ["read", "write"])
     entries = vault.verify_audit().entries
     with pytest.raises(AccessDenied):
-        vault.edit(memory.id[:8], add_tags=["x"], grants=[("agent-y", ["read"])], actor="agent-x")
+        vault.acting_as("agent-x").edit(
+            memory.id[:8], add_tags=["x"], grants=[("agent-y", ["read"])]
+        )
     assert vault.get(memory.id).tags == ("home",)
     assert vault.verify_audit().entries == entries
     done = vault.edit(

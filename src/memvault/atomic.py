@@ -7,11 +7,11 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, Any, BinaryIO
 
-__all__ = ["atomic_file", "write_atomic"]
+__all__ = ["atomic_file", "replace_file", "write_atomic"]
 
 
 @contextlib.contextmanager
@@ -39,3 +39,17 @@ def write_atomic(target: str | os.PathLike[str], data: bytes, *, mode: int | Non
     """`data` as `target`'s whole content, atomically (`atomic_file`)."""
     with atomic_file(target, mode=mode) as handle:
         handle.write(data)
+
+
+def replace_file(
+    target: Path, write: Callable[[IO[bytes]], Any], *, like: Path | None = None
+) -> None:
+    """Write `target` through `write`, atomically (`atomic_file`). A new file is 0600; a
+    replaced one keeps its mode (or takes that of `like`, the file it is made from)."""
+    mode = 0o600
+    for existing in (target, like):
+        if existing is not None and existing.exists():
+            mode = existing.stat().st_mode & 0o777
+            break
+    with atomic_file(target, mode=mode) as handle:
+        write(handle)

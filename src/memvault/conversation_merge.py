@@ -51,6 +51,7 @@ from typing import Any, Final, NamedTuple
 
 import orjson
 
+from memvault.canonical import jcs_dumps
 from memvault.store.base import StoredConversation
 
 __all__ = [
@@ -64,7 +65,10 @@ __all__ = [
     "knows_no_more",
     "merge_conversation",
     "merge_values",
+    "merged_row",
     "same_as_stored",
+    "same_canonical",
+    "same_index",
     "same_json",
 ]
 
@@ -475,3 +479,75 @@ def merge_conversation(
         elif key in stored:
             merged[key] = stored[key]
     return MergedConversation(merged, True, messages.fresh, messages.absent)
+
+
+# -- PAM conversations_index entries: the row says more than the document ---------------------
+
+#: Index entry members the stored columns already hold (compared and merged as columns).
+COLUMN_MEMBERS: Final = frozenset({"platform", "title", "temporal", "message_count"})
+
+
+def _index_extras(conversation: StoredConversation) -> dict[str, Any]:
+    """What an index entry adds beyond the columns; a file reference names where the
+    document was in the export, not data."""
+    return {
+        k: v
+        for k, v in conversation.extra_index.items()
+        if k not in COLUMN_MEMBERS
+        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
+    }
+
+
+def same_canonical(
+    a: Mapping[str, Any], b: Mapping[str, Any], ignore: Iterable[str] = IGNORED
+) -> bool:
+    """The same document in canonical form, the moment of its import aside: what memvault
+    exported comes back as RFC 8785 text, where a stored 1.0 reads as 1."""
+    skip = frozenset(ignore)
+    return jcs_dumps({k: v for k, v in a.items() if k not in skip}) == jcs_dumps(
+        {k: v for k, v in b.items() if k not in skip}
+    )
+
+
+def same_index(stored: StoredConversation, incoming: StoredConversation) -> bool:
+    """Whether an incoming index entry adds nothing to the stored conversation's row."""
+    return all(
+        value in (None, getattr(stored, name))
+        for name, value in (
+            ("title", incoming.title),
+            ("created_at", incoming.created_at),
+            ("updated_at", incoming.updated_at),
+        )
+    ) and all(stored.extra_index.get(k) == v for k, v in _index_extras(incoming).items())
+
+
+def merged_row(
+    stored: StoredConversation, incoming: StoredConversation, document: dict[str, Any]
+) -> StoredConversation:
+    """The stored conversation with what an incoming one adds: its merged document, and its
+    index columns where the incoming ones say something (a null or missing one keeps the
+    stored value). The message count is the merged document's."""
+    messages = document.get("messages")
+    # The entry's own members come from the incoming entry where it has them (the export
+    # writes them over the columns); the count is the merged document's.
+    extras = {k: v for k, v in stored.extra_index.items() if k not in COLUMN_MEMBERS}
+    incoming_extras = {
+        k: v
+        for k, v in incoming.extra_index.items()
+        if k != "message_count"
+        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
+    }
+    return StoredConversation(
+        id=stored.id,
+        platform=stored.platform,
+        document=document,
+        title=incoming.title if incoming.title is not None else stored.title,
+        created_at=incoming.created_at or stored.created_at,
+        updated_at=incoming.updated_at or stored.updated_at,
+        message_count=(
+            len(messages)
+            if isinstance(messages, list) and messages
+            else max(stored.message_count, incoming.message_count)
+        ),
+        extra_index={**extras, **incoming_extras},
+    )

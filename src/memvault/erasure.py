@@ -4,9 +4,9 @@ Lifecycle changes never delete (PAM §16.3); erasure does, and leaves nothing of
 
 - its row, tags, grants and full-text entry, its embeddings, every relation that touches it,
   and the ``superseded_by`` of a memory that pointed at it (cleared, audited as an update);
-- what the AIMEM exchange keeps per memory in the vault's meta table: the digest of the chunk
-  it was imported from (``aimem.chunk:<id>``), its own alias entry (``aimem.alias:<id>``) and
-  the aliases of chunks that were merged into it (``aimem.alias:<other>`` = id);
+- what the AIMEM exchange keeps per memory: the digest of the chunk it was imported from, its
+  own alias and the aliases of chunks that were merged into it (the store deletes them with
+  the memory: `Store.chunk_digests`, `Store.aliases`);
 - every copy in the database's files (`Store.scrub`): deleted cells and freed pages zeroed,
   the full-text index rewritten without the memory's terms, the write-ahead log emptied.
 
@@ -17,18 +17,12 @@ said (§5.2: hashes, not content).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
 
 from memvault.audit import PendingEntry
 from memvault.model import Memory
 from memvault.store.base import Store, StoredMemory
 
-__all__ = ["ALIAS_META", "CHUNK_META", "ErasureReport", "erase_stored", "per_memory_meta"]
-
-#: The per-memory meta key prefixes of the AIMEM exchange (`memvault.aimem_exchange` uses the
-#: same; a test keeps them equal — that module imports the vault, so this one cannot import it).
-ALIAS_META: Final = "aimem.alias:"
-CHUNK_META: Final = "aimem.chunk:"
+__all__ = ["ErasureReport", "erase_stored"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,13 +37,6 @@ class ErasureReport:
     erased: tuple[str, ...]
     relations: int
     durable: bool
-
-
-def per_memory_meta(store: Store, memory_id: str) -> list[str]:
-    """The meta keys that hold state about `memory_id` (AIMEM import digests and aliases)."""
-    keys = [CHUNK_META + memory_id, ALIAS_META + memory_id]
-    keys += store.meta_keys(ALIAS_META, value=memory_id)
-    return keys
 
 
 def erase_stored(
@@ -77,7 +64,6 @@ def erase_stored(
                     {"changed": ["superseded_by"], "reason": reason},
                 )
             )
-    store.delete_memory(memory.id)
-    store.delete_meta(per_memory_meta(store, memory.id))
+    store.delete_memory(memory.id)  # and its per-memory AIMEM state with it
     entries.append(PendingEntry("erase", actor, memory.id, memory.content_hash, {}))
     return entries, len(relations)

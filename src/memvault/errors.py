@@ -37,6 +37,7 @@ __all__ = [
     "ExchangeError",
     "ExportError",
     "HomeNotWritable",
+    "ImportRefused",
     "InvalidInput",
     "InvalidTransition",
     "NotFound",
@@ -155,6 +156,19 @@ class ExchangeError(VaultError):
 
 class ExportError(ExchangeError):
     """The export could not be written (nothing was left at the target)."""
+
+
+class ImportRefused(ExchangeError):
+    """An import refused before anything was written (PAM or AIMEM). `findings` holds the
+    validation errors when the input is not valid."""
+
+    def __init__(
+        self, message: str, findings: Sequence[Finding] = (), *, headline: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.findings = list(findings)
+        #: the message without the findings (for front ends that list them)
+        self.headline = headline or message
 
 
 class ConvertError(ExportError):

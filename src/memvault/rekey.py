@@ -10,7 +10,6 @@ it is reported, and recorded in the audit log (who and when, never a passphrase)
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Final
 
 from memvault.audit import AuditLog, PendingEntry
@@ -37,22 +36,19 @@ def check_new_passphrase(old: str, new: str) -> None:
 
 
 def change_passphrase(
-    store: Store, audit: AuditLog, path: Path, old: str, new: str, actor: str, at: str
+    store: Store, audit: AuditLog, old: str, new: str, actor: str, at: str
 ) -> None:
-    """Re-key the open `store` of the database at `path` from `old` to `new`: `old` must open
-    it (WrongPassphrase otherwise, nothing changed — an open vault alone does not allow the
-    change); then a fresh connection must open it with `new`; then the change is audited."""
-    from memvault.store.sqlite import SQLiteStore
-
+    """Re-key the open `store` from `old` to `new`: `old` must open it (WrongPassphrase
+    otherwise, nothing changed — an open vault alone does not allow the change); then a fresh
+    connection must open it with `new`; then the change is audited."""
     check_new_passphrase(old, new)
-    SQLiteStore.open(path, old).close()
+    store.check_passphrase(old)
     store.rekey(new)
     try:
-        SQLiteStore.open(path, new).close()
+        store.check_passphrase(new)
     except StoreError as exc:  # pragma: no cover - SQLCipher re-keyed but cannot read it back
         raise StoreError(
-            f"the vault at {path.parent} was re-keyed but does not open with the new "
-            f"passphrase: {exc}"
+            f"the vault was re-keyed but does not open with the new passphrase: {exc}"
         ) from None
     with store.transaction():
         audit.append([PendingEntry(ACTION, actor, None, None, {})], at)

@@ -87,6 +87,12 @@ class Entry:
     #: plaintext must not reach the disk)
     _spool: bool = False
 
+    @property
+    def archive_name(self) -> str | None:
+        """The entry's name in its zip archive (with any leading folder), None outside a
+        zip."""
+        return None if self._info is None else self._info.filename
+
     @contextmanager
     def open(self) -> Iterator[Any]:
         """The entry's bytes: a read-only mmap for files, bytes for zip members and decrypted

@@ -14,10 +14,13 @@ Quick tour::
     vault.retract(result.memory.id)                    # PAM §7.1
     vault.verify_audit().ok
 
-Actors: ``"user"`` is the owner (everything allowed). ``"system"`` or ``"system:<task>"`` is
-background work (decay, importers): owner rights, except that it can never decay, delete,
-supersede, change or transition a DNA-class memory (AIMEM §5.1, `DNAProtected`). Any other
-actor string is an agent entity, allowed only what PAM §9 grants it (see docs/vault.md).
+Sessions: a vault acts for one actor, fixed when the session is made, and no method takes
+another. The vault as opened is the owner's session (``"user"``: everything allowed);
+``vault.acting_as("agent-x")`` is a session of the same open vault for an agent entity, allowed
+only what PAM §9 grants it; ``vault.background()`` is the owner's background work (``"system"``
+or ``"system:<task>"``: decay, provider importers), with owner rights except that it can never
+decay, delete, supersede, change or transition a DNA-class memory (AIMEM §5.1,
+`DNAProtected`). The whole model: docs/access.md.
 
 Timestamps the vault writes are UTC, ``YYYY-MM-DDTHH:MM:SSZ`` (whole seconds); the audit log's
 ``seq`` orders events within a second. New ids are UUID v4.
@@ -27,14 +30,14 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import copy
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
@@ -50,14 +53,17 @@ from memvault.access import (
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
-from memvault.bulk import gc_paused, prompt_switching
+from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
 from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
     merge_conversation,
+    merged_row,
     same_as_stored,
+    same_canonical,
+    same_index,
 )
 from memvault.decay import (
     DECAYING_MODELS,
@@ -96,7 +102,6 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
-from memvault.paths import database_path, ensure_home
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -110,6 +115,7 @@ from memvault.store.base import (
     StoreError,
     WrongPassphrase,
 )
+from memvault.store.factory import create_store, open_store, require_passphrase
 from memvault.vault_inputs import (
     BACKGROUND_ACTOR,
     OWNER_ACTOR,
@@ -150,6 +156,13 @@ from memvault.vault_inputs import PLATFORM_PATTERN as PLATFORM_PATTERN
 from memvault.vault_inputs import TAG_PATTERN as TAG_PATTERN
 from memvault.vault_inputs import VISIBILITIES as VISIBILITIES
 
+if TYPE_CHECKING:
+    from memvault.export_view import ExportView
+    from memvault.recall.embedders import Embedder, EmbedderSpec
+    from memvault.recall.engine import RecallResult
+    from memvault.recall.ranking import Ranking
+    from memvault.unit_of_work import UnitOfWork
+
 __all__ = [
     "BACKGROUND_ACTOR",
     "OWNER_ACTOR",
@@ -182,11 +195,10 @@ __all__ = [
 SETTINGS_META_KEY: Final = "settings"
 EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else None
 
-#: add_memories checks and writes a batch in chunks of this many memories.
-_CHUNK: Final = 4096
-#: Chunk of the pipelined insert: small enough that little is left to write after the last
-#: chunk is checked.
-_PIPELINE_CHUNK: Final = 1024
+#: add_memories checks and writes a batch in chunks of this many memories: small enough that
+#: little is left to write after the last chunk is checked, when the store writes one chunk
+#: while the next is checked (`Store.insert_memory_batches`).
+_CHUNK: Final = 1024
 #: decay commits after this many memories (one transaction, one audit entry each) and pauses
 #: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
 _DECAY_CHUNK: Final = 5000
@@ -374,9 +386,20 @@ def _later(a: str | None, b: str | None) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
+@dataclass(slots=True)
+class _Shared:
+    """What the sessions of one opened vault share and may change: the owner record (a new
+    DID from `add_key` is seen by every session)."""
+
+    owner: Owner
+
+
 class Vault:
     """The one front door. Create with `Vault.init`, open with `Vault.open` (or wrap an open
-    `Store` with ``Vault(store)``). Use as a context manager or call `close()`."""
+    `Store` with ``Vault(store)``). Use as a context manager or call `close()`.
+
+    An instance is a session bound to its actor (`actor`): the vault as opened acts as the
+    owner, `acting_as` and `background` make sessions for others over the same database."""
 
     def __init__(
         self, store: Store, home: Path | None = None, *, clock: Clock | None = None
@@ -386,10 +409,14 @@ class Vault:
             raise StoreError("the vault has no owner record; it was not created by Vault.init")
         self._store = store
         self._home = home
-        self._owner = owner
+        self._shared = _Shared(owner)
         self._audit = AuditLog(store)
         # What "now" is when a method is not given `now=`: the system's UTC clock by default.
         self._clock = clock
+        # Who is acting (docs/access.md): the vault as opened is the owner's session;
+        # `acting_as` makes the others, which share everything above and own no store.
+        self._actor: str = OWNER_ACTOR
+        self._derived = False
 
     # -- opening and closing --------------------------------------------------------------
 
@@ -415,15 +442,10 @@ class Vault:
 
         Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput.
         """
-        from memvault.store.sqlite import SQLiteStore
-
-        passphrase = cls._passphrase(passphrase)
+        require_passphrase(passphrase)
         check_owner_fields(owner_id, did, kdf_iter)
         root = Path(home).expanduser()
-        if database_path(root).exists():
-            raise VaultExists(f"a vault already exists at {root}; it was left untouched")
-        ensure_home(root)
-        store = SQLiteStore.create(database_path(root), passphrase, kdf_iter=kdf_iter)
+        store = create_store(root, passphrase, kdf_iter=kdf_iter)
         try:
             return cls.create(store, root, owner_id=owner_id, did=did, clock=clock)
         except BaseException:
@@ -454,7 +476,7 @@ class Vault:
         owner = Owner.from_json(owner_json)
         details: dict[str, Any] = {"owner_id": owner.id, "schema_version": store.schema_version}
         # An encrypted store says how hard its key is to derive; the entry records it.
-        kdf_iter = getattr(store, "kdf_iter", None)
+        kdf_iter = store.kdf_iter
         if kdf_iter is not None:
             details["kdf_iter"] = kdf_iter
         with store.transaction():
@@ -471,32 +493,50 @@ class Vault:
         home and the passphrase are given, never looked up: see `memvault.local.open_vault`.
         Raises VaultNotFound, WrongPassphrase, StoreError, InvalidInput (an empty passphrase).
         """
-        from memvault.store.sqlite import SQLiteStore
-
         root = Path(home).expanduser()
-        path = database_path(root)
-        if not path.is_file():
-            raise VaultNotFound(
-                f"no vault at {root} (create one with `memvault init`, or set MEMVAULT_HOME)"
-            )
-        store = SQLiteStore.open(path, cls._passphrase(passphrase))
+        store = open_store(root, passphrase)
         try:
             return cls(store, root, clock=clock)
         except BaseException:
             store.close()
             raise
 
-    @staticmethod
-    def _passphrase(passphrase: str) -> str:
-        if not passphrase:
-            raise InvalidInput(
-                "a passphrase is required; the vault is encrypted with it", "passphrase"
-            )
-        return passphrase
-
     def close(self) -> None:
-        """Close the database. The vault cannot be used afterwards."""
-        self._store.close()
+        """Close the database. The vault, and every session made from it, cannot be used
+        afterwards. A session's own `close` (or the end of its ``with`` block) closes nothing:
+        the vault it came from owns the database."""
+        if not self._derived:
+            self._store.close()
+
+    # -- sessions -------------------------------------------------------------------------
+
+    @property
+    def actor(self) -> str:
+        """Who this session acts as (docs/access.md): ``"user"`` (the owner: the vault as
+        opened), ``"system"`` or ``"system:<task>"`` (background work), or an agent entity
+        named as in a PAM §9 grant. Every method checks it; none takes another."""
+        return self._actor
+
+    def acting_as(self, actor: str) -> Vault:
+        """``acting_as(actor) -> Vault`` — a session of this vault bound to `actor`: the same
+        operations, the same database, settings, audit log and locks, every read and write
+        checked against `actor` (PAM §9, docs/access.md). Only the owner's session makes
+        others (an agent cannot make itself the owner): AccessDenied otherwise."""
+        actor = check_actor(actor)
+        require_owner(self._actor, f"act as {actor!r}")
+        session = copy.copy(self)
+        session._actor = actor
+        session._derived = True
+        return session
+
+    def background(self, task: str | None = None) -> Vault:
+        """``background(task=None) -> Vault`` — the session the owner's background work runs
+        in: ``"system"`` (or ``"system:<task>"``), the owner's rights except on DNA-class
+        memories (AIMEM §5.1). Work started by another session (an agent's provider import,
+        its decay) stays that session's, so it is returned as it is."""
+        if self._actor != OWNER_ACTOR:
+            return self
+        return self.acting_as(BACKGROUND_ACTOR if task is None else f"{BACKGROUND_ACTOR}:{task}")
 
     def __enter__(self) -> Vault:
         return self
@@ -507,7 +547,11 @@ class Vault:
     @property
     def owner(self) -> Owner:
         """The owner record (PAM §3.1)."""
-        return self._owner
+        return self._shared.owner
+
+    @property
+    def _owner(self) -> Owner:
+        return self._shared.owner
 
     @property
     def home(self) -> Path | None:
@@ -532,13 +576,11 @@ class Vault:
         except (ValueError, TypeError):
             return DecaySettings()
 
-    def update_settings(
-        self, *, actor: str = OWNER_ACTOR, now: datetime | None = None, **changes: Any
-    ) -> DecaySettings:
-        """``update_settings(*, actor="user", now=None, **changes) -> DecaySettings``
+    def update_settings(self, *, now: datetime | None = None, **changes: Any) -> DecaySettings:
+        """``update_settings(*, now=None, **changes) -> DecaySettings``
 
         Change settings, e.g. ``update_settings(half_life_days=90)``. Owner only."""
-        self._require_owner(actor, "change settings")
+        self._require_owner(self._actor, "change settings")
         try:
             updated = self.settings.evolve(**changes)
         except (ValueError, TypeError) as exc:
@@ -547,7 +589,7 @@ class Vault:
         with self._store.transaction():
             self._store.set_meta(SETTINGS_META_KEY, orjson.dumps(updated.to_json()).decode())
             self._audit.append(
-                [PendingEntry("settings", actor, details={"changed": sorted(changes)})], at
+                [PendingEntry("settings", self._actor, details={"changed": sorted(changes)})], at
             )
         return updated
 
@@ -592,13 +634,12 @@ class Vault:
         valid_until: datetime | str | None = None,
         conversation_ref: str | None = None,
         message_ref: str | None = None,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> AddResult:
         """``add(content, type, *, custom_type=None, tags=(), summary=None, platform="manual",
         extraction_method="manual", confidence=None, decay_model=None, visibility="private",
         exportable=True, shared_with=(), metadata=None, valid_from=None, valid_until=None,
-        conversation_ref=None, message_ref=None, actor="user", now=None) -> AddResult``
+        conversation_ref=None, message_ref=None, now=None) -> AddResult``
 
         Add a memory, or reinforce the active memory that already has the same content hash
         (PAM §6; never a twin): its confidence rises (`memvault.decay.reinforced_confidence`),
@@ -610,7 +651,7 @@ class Vault:
         else settings ``default_decay_model``). Raises InvalidInput naming the field and rule,
         AccessDenied when an agent would reinforce a memory it may not write.
         """
-        actor = check_actor(actor)
+        actor = self._actor
         content = check_content(content)
         custom = check_type(type, custom_type)
         tag_list = check_tags(tags)
@@ -745,9 +786,9 @@ class Vault:
         return PendingEntry("reinforce", actor, memory.id, memory.content_hash, details)
 
     def add_memories(
-        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+        self, memories: Iterable[Memory], *, now: datetime | None = None
     ) -> BatchResult:
-        """``add_memories(memories, *, actor="user", now=None) -> BatchResult``
+        """``add_memories(memories, *, now=None) -> BatchResult``
 
         Add PAM memories as they are (ids, timestamps, provenance kept) in ONE transaction:
         all of them or, on any error, none. Every memory must validate against the PAM memory
@@ -760,7 +801,7 @@ class Vault:
         the vault with the same content hash is skipped (idempotent re-import); with a
         different content hash it is an error — use `update` for that.
         """
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with gc_paused():
             return self._add_memories(builtins.list(memories), actor, at)
@@ -841,13 +882,9 @@ class Vault:
         return result
 
     def _batch_transaction(self) -> contextlib.AbstractContextManager[None]:
-        """`add_memories`' transaction: every failure inside it ends it, so the SQLite store
-        need not keep savepoints for the store calls nested in it."""
-        from memvault.store.sqlite import SQLiteStore
-
-        if isinstance(self._store, SQLiteStore):
-            return self._store.transaction(savepoints=False)
-        return self._store.transaction()
+        """`add_memories`' transaction: every failure inside it ends it, so the store need
+        not keep savepoints for the store calls nested in it."""
+        return self._store.transaction(savepoints=False)
 
     def _check_and_insert(
         self,
@@ -857,43 +894,16 @@ class Vault:
     ) -> None:
         """Check every incoming memory (`check_memories`) and insert the new ones, chunk by
         chunk (bounded memory for the JSON texts). Inside the caller's transaction: any
-        failure leaves nothing behind.
-
-        With the SQLite store and more than one chunk, a helper thread writes each chunk
-        (`SQLiteStore.write_memories`: multi-row statements, during which SQLite does not hold
-        the GIL) while this thread checks and prepares the next, and waits for it before
-        touching the store again: a third fewer seconds per memory."""
-        from memvault.store.sqlite import SQLiteStore
-
-        store = self._store
-        if not isinstance(store, SQLiteStore) or len(batch) <= _PIPELINE_CHUNK:
-            for start in range(0, len(batch), _CHUNK):
-                rows = self._checked_rows(batch, start, _CHUNK, new, rewritten)
-                try:
-                    store.insert_memories(rows)
-                except IntegrityViolation as exc:
-                    raise InvalidInput(str(exc), "id") from None
-            return
-        seq = store.next_memory_seq()
-        with (
-            prompt_switching(),  # the writer gets the GIL back soon after each statement
-            ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer,
-        ):
-            pending: Future[int] | None = None
-            try:
-                for start in range(0, len(batch), _PIPELINE_CHUNK):
-                    rows = self._checked_rows(batch, start, _PIPELINE_CHUNK, new, rewritten)
-                    prepared = store.prepare_memories(rows, seq)
-                    seq += len(rows)
-                    if pending is not None:
-                        pending.result()
-                    pending = writer.submit(store.write_memories, prepared)
-                if pending is not None:
-                    pending.result()
-            except IntegrityViolation as exc:
-                raise InvalidInput(str(exc), "id") from None
-            # Leaving the executor waits for a write still running (after an error
-            # here), so the transaction is rolled back only once the connection is free.
+        failure leaves nothing behind. The chunks are made lazily, so the store may write one
+        while the next is checked (`Store.insert_memory_batches`)."""
+        chunks = (
+            self._checked_rows(batch, start, _CHUNK, new, rewritten)
+            for start in range(0, len(batch), _CHUNK)
+        )
+        try:
+            self._store.insert_memory_batches(chunks)
+        except IntegrityViolation as exc:
+            raise InvalidInput(str(exc), "id") from None
 
     @staticmethod
     def _checked_rows(
@@ -986,11 +996,11 @@ class Vault:
             raise NotFound(f"no memory with id {memory_id!r}")
         return stored
 
-    def get(self, id_or_prefix: str, *, actor: str = OWNER_ACTOR) -> Memory:
-        """``get(id_or_prefix, *, actor="user") -> Memory``
+    def get(self, id_or_prefix: str) -> Memory:
+        """``get(id_or_prefix) -> Memory``
 
         Raises NotFound, AmbiguousId, AccessDenied (an agent without read access, PAM §9)."""
-        actor = check_actor(actor)
+        actor = self._actor
         memory = self._load(id_or_prefix).memory
         self._require(memory, actor, "read", "read")
         return memory
@@ -1001,24 +1011,22 @@ class Vault:
             query = replace(query, readable_by=actor)
         return query
 
-    def list(self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR) -> Page:
-        """``list(query=None, *, actor="user") -> Page``
+    def list(self, query: MemoryQuery | None = None) -> Page:
+        """``list(query=None) -> Page``
 
         Memories matching the query (default: active ones, newest first, 50 per page); an
         agent sees only what it may read (PAM §9). `Page.total` counts every match."""
-        actor = check_actor(actor)
+        actor = self._actor
         scoped = self._scoped(query, actor)
         items = [s.memory for s in self._store.query_memories(scoped)]
         total = self._store.count_memories(scoped)
         return Page(items, total, scoped.offset, scoped.limit)
 
-    def iter_memories(
-        self, query: MemoryQuery | None = None, *, actor: str = OWNER_ACTOR
-    ) -> Iterator[Memory]:
-        """``iter_memories(query=None, *, actor="user") -> Iterator[Memory]``
+    def iter_memories(self, query: MemoryQuery | None = None) -> Iterator[Memory]:
+        """``iter_memories(query=None) -> Iterator[Memory]``
 
         Every matching memory (limit/offset ignored), streamed in batches — for exports."""
-        actor = check_actor(actor)
+        actor = self._actor
         for stored in self._store.iter_memories(self._scoped(query, actor)):
             yield stored.memory
 
@@ -1028,9 +1036,8 @@ class Vault:
         query: MemoryQuery | None = None,
         *,
         order: str = "relevance",
-        actor: str = OWNER_ACTOR,
     ) -> builtins.list[SearchResult]:
-        """``search(text, query=None, *, order="relevance", actor="user")
+        """``search(text, query=None, *, order="relevance")
         -> list[SearchResult]``
 
         Full-text search over content, summary and tags; case and diacritics are folded
@@ -1038,10 +1045,81 @@ class Vault:
         matches a prefix; punctuation is ignored. The query's filters, limit and offset apply
         (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
         MemoryQuery's time orders ("-created", "created", "-updated", "updated")."""
-        actor = check_actor(actor)
+        actor = self._actor
         check_search(text, order)
         scoped = replace(self._scoped(query, actor), text=text, order=order)  # type: ignore[arg-type]
         return [SearchResult(h.memory.memory, h.score) for h in self._store.search(scoped)]
+
+    # -- recall (memvault.recall: the rules live there) -----------------------------------
+
+    def recall(
+        self,
+        query: str,
+        k: int = 10,
+        *,
+        mode: str = "hybrid",
+        ranking: Ranking | None = None,
+        embedder: Embedder | None = None,
+        now: datetime | None = None,
+        **filters: Any,
+    ) -> RecallResult:
+        """``recall(query, k=10, *, mode="hybrid", ranking=None, **filters) -> RecallResult``
+
+        The `k` memories and conversation messages that best answer `query`, best first
+        (``.hits``, each a `RecallHit`), found by full text and, when the vault has vectors,
+        by meaning (docs/recall.md). Filters: kind ("all", "memories", "messages"),
+        conversation, platform, type(s), tag(s), since, until, role, participant, status(es)
+        or include_inactive (superseded, retracted and archived memories surface only when
+        asked for). An agent's session finds only the memories PAM §9 lets it read."""
+        from memvault.recall.operations import recall_in
+
+        return recall_in(
+            self._store,
+            query,
+            k,
+            actor=self._actor,
+            mode=mode,
+            ranking=ranking,
+            embedder=embedder,
+            now=now,
+            filters=filters,
+        )
+
+    def reindex(self) -> tuple[int, int]:
+        """``reindex() -> (memories, conversations)``: rebuild the recall
+        index from the vault's memories and conversations (owner only; vectors are computed
+        again by `embed`)."""
+        from memvault.recall.operations import reindex
+
+        return reindex(self._store, self._actor)
+
+    def embed(
+        self,
+        spec: EmbedderSpec | None = None,
+        *,
+        embedder: Embedder | None = None,
+        api_key: str | None = None,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> tuple[int, int, int]:
+        """``embed(spec=None, *, embedder=None, api_key=None, progress=None)
+        -> (embedded, with_vector, passages)``: compute the vectors recall passages lack, with
+        `spec` (then the vault's embedder from now on) or the vault's embedder (owner only)."""
+        from memvault.recall.operations import embed
+
+        return embed(
+            self._store,
+            self._actor,
+            spec=spec,
+            embedder=embedder,
+            api_key=api_key,
+            progress=progress,
+        )
+
+    def embedder_spec(self) -> EmbedderSpec | None:
+        """The embedder the vault's vectors are made with (None until `embed` names one)."""
+        from memvault.recall.operations import embedder_spec
+
+        return embedder_spec(self._store)
 
     # -- changing -------------------------------------------------------------------------
 
@@ -1061,13 +1139,12 @@ class Vault:
         metadata: Mapping[str, Any] | _Unchanged | None = UNCHANGED,
         valid_from: datetime | str | _Unchanged | None = UNCHANGED,
         valid_until: datetime | str | _Unchanged | None = UNCHANGED,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
         """``update(id, *, content=UNCHANGED, type=UNCHANGED, custom_type=UNCHANGED,
         tags=UNCHANGED, add_tags=(), remove_tags=(), summary=UNCHANGED, exportable=UNCHANGED,
         visibility=UNCHANGED, metadata=UNCHANGED, valid_from=UNCHANGED, valid_until=UNCHANGED,
-        actor="user", now=None) -> Memory``
+        now=None) -> Memory``
 
         Change some fields; the others stay. New content gets a new content hash (and may not
         equal another active memory's: supersede or reinforce that one instead). Content and
@@ -1082,7 +1159,7 @@ class Vault:
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         adding = check_tags(add_tags, "add_tags")
         removing = set(check_strings(remove_tags, "remove_tags"))
@@ -1205,11 +1282,10 @@ class Vault:
         *,
         grants: Iterable[tuple[str, Iterable[str] | str]] = (),
         revokes: Iterable[tuple[str, Iterable[str] | str | None]] = (),
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
         **fields: Any,
     ) -> Memory:
-        """``edit(id, *, grants=(), revokes=(), actor="user", now=None, **fields) -> Memory``
+        """``edit(id, *, grants=(), revokes=(), now=None, **fields) -> Memory``
 
         One edit patch, applied atomically: `update(id, **fields)` (any of its fields, tags
         merged as it merges them), then each ``(entity, permissions)`` of `grants`, then each
@@ -1224,11 +1300,11 @@ class Vault:
             full_id = self.resolve(id)
             memory: Memory | None = None
             if fields:
-                memory = self.update(full_id, actor=actor, now=now, **fields)
+                memory = self.update(full_id, now=now, **fields)
             for entity, permissions in grant_list:
-                memory = self.grant(full_id, entity, permissions, actor=actor, now=now)
+                memory = self.grant(full_id, entity, permissions, now=now)
             for entity, permissions_or_all in revoke_list:
-                memory = self.revoke(full_id, entity, permissions_or_all, actor=actor, now=now)
+                memory = self.revoke(full_id, entity, permissions_or_all, now=now)
         assert memory is not None
         return memory
 
@@ -1238,15 +1314,14 @@ class Vault:
         entity: str,
         permissions: Iterable[str] | str,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
-        """``grant(id, entity, permissions, *, actor="user", now=None) -> Memory``
+        """``grant(id, entity, permissions, *, now=None) -> Memory``
 
         Give an agent entity permissions (read / write / delete, PAM §9.1) on a memory, added
         to any it has. A private memory becomes "shared" (a grant on a private memory would
         have no effect). Owner only."""
-        self._require_owner(actor, "grant access")
+        self._require_owner(self._actor, "grant access")
         name = check_entity(entity)
         perms = check_permissions(permissions)
         at = format_timestamp(_now(now, self._clock))
@@ -1275,7 +1350,7 @@ class Vault:
                 stored,
                 updated,
                 "grant",
-                actor,
+                self._actor,
                 {"entity": name, "permissions": builtins.list(perms)},
                 at,
             )
@@ -1287,14 +1362,13 @@ class Vault:
         entity: str,
         permissions: Iterable[str] | str | None = None,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Memory:
-        """``revoke(id, entity, permissions=None, *, actor="user", now=None) -> Memory``
+        """``revoke(id, entity, permissions=None, *, now=None) -> Memory``
 
         Take permissions away from an entity (all of them when `permissions` is None; the grant
         disappears when none is left). Owner only."""
-        self._require_owner(actor, "revoke access")
+        self._require_owner(self._actor, "revoke access")
         if not isinstance(entity, str) or not entity:
             raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
         removing = PERMISSIONS if permissions is None else check_permissions(permissions)
@@ -1322,7 +1396,7 @@ class Vault:
                 stored,
                 updated,
                 "revoke",
-                actor,
+                self._actor,
                 {"entity": entity, "permissions": builtins.list(removing)},
                 at,
             )
@@ -1346,17 +1420,15 @@ class Vault:
 
     # -- lifecycle ------------------------------------------------------------------------
 
-    def transition(
-        self, id: str, status: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Memory:
-        """``transition(id, status, *, actor="user", now=None) -> Memory``
+    def transition(self, id: str, status: str, *, now: datetime | None = None) -> Memory:
+        """``transition(id, status, *, now=None) -> Memory``
 
         Move a memory along PAM §7.1: active → superseded | deprecated | retracted | archived,
         superseded → archived, deprecated → retracted | archived; retracted and archived are
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
-        actor = check_actor(actor)
+        actor = self._actor
         status = check_status(status)
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
@@ -1392,32 +1464,28 @@ class Vault:
             f"{' | '.join(allowed)}, not {current} → {status}"
         )
 
-    def retract(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
-        """``retract(id, *, actor="user", now=None) -> Memory`` — the user invalidates it
+    def retract(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``retract(id, *, now=None) -> Memory`` — the user invalidates it
         (kept, never deleted: PAM §16.3)."""
-        return self.transition(id, "retracted", actor=actor, now=now)
+        return self.transition(id, "retracted", now=now)
 
-    def archive(self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None) -> Memory:
-        """``archive(id, *, actor="user", now=None) -> Memory`` — kept for history only."""
-        return self.transition(id, "archived", actor=actor, now=now)
+    def archive(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``archive(id, *, now=None) -> Memory`` — kept for history only."""
+        return self.transition(id, "archived", now=now)
 
-    def deprecate(
-        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Memory:
-        """``deprecate(id, *, actor="user", now=None) -> Memory`` — still valid, no longer
+    def deprecate(self, id: str, *, now: datetime | None = None) -> Memory:
+        """``deprecate(id, *, now=None) -> Memory`` — still valid, no longer
         prioritized."""
-        return self.transition(id, "deprecated", actor=actor, now=now)
+        return self.transition(id, "deprecated", now=now)
 
-    def supersede(
-        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> Relation:
-        """``supersede(old, new, *, actor="user", now=None) -> Relation``
+    def supersede(self, old: str, new: str, *, now: datetime | None = None) -> Relation:
+        """``supersede(old, new, *, now=None) -> Relation``
 
         `new` replaces `old`: old.status = superseded, old.temporal.superseded_by = new, and a
         `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             old_stored = self._load(old)
@@ -1472,10 +1540,9 @@ class Vault:
         type: str,
         *,
         confidence: float | None = None,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Relation:
-        """``relate(from_id, to_id, type, *, confidence=None, actor="user", now=None)
+        """``relate(from_id, to_id, type, *, confidence=None, now=None)
         -> Relation``
 
         A typed edge (PAM §13: supports, contradicts, extends, supersedes, related_to,
@@ -1483,7 +1550,7 @@ class Vault:
         same type again returns the existing relation (with the new confidence, if one is
         given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
         relation made here does not change any status; `supersede` does."""
-        actor = check_actor(actor)
+        actor = self._actor
         type = check_relation_type(type)
         conf = None if confidence is None else check_confidence(confidence, "confidence")
         at = format_timestamp(_now(now, self._clock))
@@ -1518,13 +1585,13 @@ class Vault:
             self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
         return relation
 
-    def relations(self, id: str, *, actor: str = OWNER_ACTOR) -> builtins.list[Relation]:
-        """``relations(id, *, actor="user") -> list[Relation]``
+    def relations(self, id: str) -> builtins.list[Relation]:
+        """``relations(id) -> list[Relation]``
 
         Relations where the memory is the source or the target, oldest first; for an agent,
         only those whose other end it may read too."""
-        actor = check_actor(actor)
-        memory = self.get(id, actor=actor)
+        actor = self._actor
+        memory = self.get(id)
         found = self._store.relations_of(memory.id)
         if is_privileged(actor):
             return found
@@ -1538,10 +1605,8 @@ class Vault:
 
     # -- erasure --------------------------------------------------------------------------
 
-    def erase(
-        self, id: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> ErasureReport:
-        """``erase(id, *, actor="user", now=None) -> ErasureReport``
+    def erase(self, id: str, *, now: datetime | None = None) -> ErasureReport:
+        """``erase(id, *, now=None) -> ErasureReport``
 
         Physically delete a memory with everything about it — relations, embeddings, full-text
         entry, AIMEM import state — and leave no copy in the database's files (the right to
@@ -1549,7 +1614,7 @@ class Vault:
         The audit log keeps *that* it happened (id and content hash), never what it said.
         Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
         memory (AIMEM §5.1)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
             memory = self._load(id).memory
@@ -1559,15 +1624,13 @@ class Vault:
             self._audit.append(entries, at)
         return ErasureReport((memory.id,), relations, self._store.scrub())
 
-    def erasure_request(
-        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR
-    ) -> builtins.list[Memory]:
-        """``erasure_request(ids, *, actor="user") -> list[Memory]``
+    def erasure_request(self, ids: Sequence[str]) -> builtins.list[Memory]:
+        """``erasure_request(ids) -> list[Memory]``
 
         The memories `erase_many` would erase, each once, in the order named (to show before
         asking for confirmation). Raises AccessDenied for anyone but the owner, InvalidInput
         for no ids, NotFound or AmbiguousId for an id that names no single memory."""
-        self._require_owner(actor, "make an erasure request")
+        self._require_owner(self._actor, "make an erasure request")
         if not ids:
             raise InvalidInput("no memory to erase: give at least one id", "ids")
         found: dict[str, Memory] = {}
@@ -1576,10 +1639,8 @@ class Vault:
             found.setdefault(memory.id, memory)
         return builtins.list(found.values())
 
-    def erase_many(
-        self, ids: Sequence[str], *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> ErasureReport:
-        """``erase_many(ids, *, actor="user", now=None) -> ErasureReport``
+    def erase_many(self, ids: Sequence[str], *, now: datetime | None = None) -> ErasureReport:
+        """``erase_many(ids, *, now=None) -> ErasureReport``
 
         The owner's right-to-erasure request (AIMEM §5.2) for several memories, by id or
         unique prefix: every id is resolved first, then all are erased in one transaction
@@ -1590,8 +1651,8 @@ class Vault:
         erased: builtins.list[str] = []
         relations = 0
         with self._store.transaction():
-            for memory in self.erasure_request(ids, actor=actor):
-                entries, count = erase_stored(self._store, memory, actor, at)
+            for memory in self.erasure_request(ids):
+                entries, count = erase_stored(self._store, memory, self._actor, at)
                 self._audit.append(entries, at)
                 erased.append(memory.id)
                 relations += count
@@ -1599,10 +1660,8 @@ class Vault:
 
     # -- passphrase ---------------------------------------------------------------------
 
-    def change_passphrase(
-        self, old: str, new: str, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``change_passphrase(old, new, *, actor="user", now=None) -> None``
+    def change_passphrase(self, old: str, new: str, *, now: datetime | None = None) -> None:
+        """``change_passphrase(old, new, *, now=None) -> None``
 
         Re-encrypt the vault with `new` (`memvault.rekey`): atomic — after a crash the vault
         opens with exactly one of the two — and checked by opening it afresh with `new`.
@@ -1611,12 +1670,9 @@ class Vault:
         has the vault open. Nothing changes when it raises."""
         from memvault.rekey import change_passphrase
 
-        self._require_owner(actor, "change the passphrase")
-        path = getattr(self._store, "path", None)
-        if not isinstance(path, Path):
-            raise InvalidInput("this vault's store has no database file to re-key", "store")
+        self._require_owner(self._actor, "change the passphrase")
         at = format_timestamp(_now(now, self._clock))
-        change_passphrase(self._store, self._audit, path, old, new, actor, at)
+        change_passphrase(self._store, self._audit, old, new, self._actor, at)
 
     # -- decay ----------------------------------------------------------------------------
 
@@ -1624,10 +1680,9 @@ class Vault:
         self,
         now: datetime | None = None,
         *,
-        actor: str = BACKGROUND_ACTOR,
         dry_run: bool = False,
     ) -> DecayReport:
-        """``decay(now=None, *, actor="system", dry_run=False) -> DecayReport``
+        """``decay(now=None, *, dry_run=False) -> DecayReport``
 
         Recompute `confidence.current` of every active memory with a decaying model (PAM §8,
         formulas in `memvault.decay`). DNA-class memories are never decayed (AIMEM §5.1), nor
@@ -1644,8 +1699,11 @@ class Vault:
 
         With `dry_run=True` the same computation runs and the same report comes back (what a
         real run at the same `now` would do), but nothing is written: no memory, no audit
-        entry. It needs the same permission as a real run."""
-        actor = check_actor(actor)
+        entry. It needs the same permission as a real run.
+
+        The session's actor runs it and is recorded: the owner's scheduled decay runs in
+        ``vault.background()`` ("system", as `memvault decay` does); an agent is refused."""
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
         moment = _now(now, self._clock)
@@ -1768,13 +1826,12 @@ class Vault:
         self,
         conversation: StoredConversation,
         *,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> bool:
-        """``put_conversation(conversation, *, actor="user", now=None) -> bool``
+        """``put_conversation(conversation, *, now=None) -> bool``
 
         Store a normalized conversation (PAM §25); True when it was new or changed."""
-        actor = check_actor(actor)
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         check_platform(conversation.platform)
@@ -1790,11 +1847,12 @@ class Vault:
         conversations: Iterable[StoredConversation],
         *,
         ignore: Iterable[str] = ("import_metadata",),
-        actor: str = OWNER_ACTOR,
+        index_entries: bool = False,
         now: datetime | None = None,
     ) -> builtins.list[PutOutcome]:
-        """``put_conversations(conversations, *, ignore=("import_metadata",), actor="user",
-        now=None) -> [PutOutcome(id, outcome, new_messages, absent_messages)]``
+        """``put_conversations(conversations, *, ignore=("import_metadata",),
+        index_entries=False, now=None) -> [PutOutcome(id, outcome, new_messages,
+        absent_messages)]``
 
         Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
         entry per conversation that is new or changed. A conversation the vault already holds
@@ -1805,12 +1863,17 @@ class Vault:
         as it is, so importing the same data again, in any packaging, changes nothing.
         `outcome` is "new", "updated" or "unchanged"; `new_messages` counts message ids the
         stored version did not have, `absent_messages` stored messages the incoming version
-        did not hold (kept)."""
-        actor = check_actor(actor)
+        did not hold (kept).
+
+        With `index_entries` the rows come from PAM ``conversations_index`` entries, whose
+        columns and members (title, tags, a storage that is not a file) may say more than the
+        document, or hold no document at all: they are merged into the stored row as well
+        (`memvault.conversation_merge.merged_row`), and a conversation is unchanged only when
+        neither its document nor its row gains anything."""
+        actor = self._actor
         if not is_privileged(actor):
             raise AccessDenied(f"{actor!r} may not store conversations (owner or system only)")
         from memvault.store.documents import EncodedDocument
-        from memvault.store.sqlite import SQLiteStore
 
         skip = frozenset(ignore)
         at = format_timestamp(_now(now, self._clock))
@@ -1827,22 +1890,14 @@ class Vault:
             entries.append(conversation_entry(conversation, actor))
 
         def insert_fresh() -> None:
-            if isinstance(store, SQLiteStore):
-                store.add_conversations(fresh_rows)
-            else:
-                for row in fresh_rows:
-                    store.put_conversation(row)
+            store.add_conversations(fresh_rows)
             fresh_rows.clear()
 
         with store.transaction():
             # Which ids are stored, asked once for the batch (inside the write transaction):
             # an import into an empty or unrelated vault then inserts without reading back
             # (and merges nothing: a first import does no per-message work here).
-            present = (
-                store.conversation_ids(c.id for c in batch)
-                if isinstance(store, SQLiteStore)
-                else {c.id for c in batch if store.get_conversation(c.id) is not None}
-            )
+            present = store.conversation_ids(c.id for c in batch)
             for conversation in batch:
                 document = conversation.document
                 if conversation.id not in present and conversation.id not in fresh_ids:
@@ -1859,7 +1914,7 @@ class Vault:
                     continue
                 if fresh_rows:  # the same id twice in one batch: the first must be stored
                     insert_fresh()
-                if isinstance(store, SQLiteStore) and same_as_stored(
+                if not index_entries and same_as_stored(
                     store.conversation_json(conversation.id), conversation.document, skip
                 ):  # the same export again, the common case: nothing parsed
                     outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
@@ -1869,6 +1924,20 @@ class Vault:
                     messages = document.get("messages")
                     count = len(messages) if isinstance(messages, builtins.list) else 0
                     outcome = PutOutcome(conversation.id, "new", count, 0)
+                elif index_entries:
+                    merged = merge_conversation(existing.document, document, skip)
+                    if (
+                        not merged.changed
+                        or same_canonical(existing.document, merged.document, skip)
+                    ) and same_index(existing, conversation):
+                        outcomes.append(
+                            PutOutcome(conversation.id, "unchanged", 0, merged.absent_messages)
+                        )
+                        continue
+                    conversation = merged_row(existing, conversation, merged.document)
+                    outcome = PutOutcome(
+                        conversation.id, "updated", merged.new_messages, merged.absent_messages
+                    )
                 else:
                     merged = merge_conversation(existing.document, document, skip)
                     if not merged.changed:
@@ -1894,9 +1963,9 @@ class Vault:
         return outcomes
 
     def add_memories_unless_known(
-        self, memories: Iterable[Memory], *, actor: str = OWNER_ACTOR, now: datetime | None = None
+        self, memories: Iterable[Memory], *, now: datetime | None = None
     ) -> tuple[BatchResult, builtins.list[str]]:
-        """``add_memories_unless_known(memories, *, actor="user", now=None) -> (BatchResult,
+        """``add_memories_unless_known(memories, *, now=None) -> (BatchResult,
         known_ids)``
 
         `add_memories` for memories a provider exports again with every export (custom
@@ -1905,7 +1974,7 @@ class Vault:
         left out (listed in `known_ids`) instead of reinforcing it — an export restating a
         memory is not new evidence for it. The rest go through `add_memories` in the caller's
         transaction (or one of their own)."""
-        actor = check_actor(actor)
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         batch = builtins.list(memories)
         with self._store.transaction():
@@ -1925,35 +1994,31 @@ class Vault:
             with gc_paused():
                 return self._add_memories(fresh, actor, at), known
 
-    def get_conversation(
-        self, conversation_id: str, *, actor: str = OWNER_ACTOR
-    ) -> StoredConversation:
-        """``get_conversation(conversation_id, *, actor="user") -> StoredConversation``
+    def get_conversation(self, conversation_id: str) -> StoredConversation:
+        """``get_conversation(conversation_id) -> StoredConversation``
         (NotFound if absent; AccessDenied for an agent: conversations are the owner's)."""
-        require_privileged(actor, f"read conversation {conversation_id!r}")
+        require_privileged(self._actor, f"read conversation {conversation_id!r}")
         found = self._store.get_conversation(conversation_id)
         if found is None:
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return found
 
-    def conversations(self, *, actor: str = OWNER_ACTOR) -> Iterator[StoredConversation]:
-        """``conversations(*, actor="user")``: every stored conversation, streamed
+    def conversations(self) -> Iterator[StoredConversation]:
+        """``conversations()``: every stored conversation, streamed
         (AccessDenied for an agent: conversations are the owner's)."""
-        require_privileged(actor, "read conversations")
+        require_privileged(self._actor, "read conversations")
         return self._store.iter_conversations()
 
-    def count_conversations(self, platform: str | None = None, *, actor: str = OWNER_ACTOR) -> int:
-        """``count_conversations(platform=None, *, actor="user") -> int``: stored
+    def count_conversations(self, platform: str | None = None) -> int:
+        """``count_conversations(platform=None) -> int``: stored
         conversations (of one platform, when given); AccessDenied for an agent."""
-        require_privileged(actor, "count conversations")
+        require_privileged(self._actor, "count conversations")
         return self._store.count_conversations(platform)
 
-    def put_embedding(
-        self, embedding: StoredEmbedding, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``put_embedding(embedding, *, actor="user", now=None)`` — store a vector for a
+    def put_embedding(self, embedding: StoredEmbedding, *, now: datetime | None = None) -> None:
+        """``put_embedding(embedding, *, now=None)`` — store a vector for a
         memory (PAM §12; replaces the one of the same model)."""
-        actor = check_actor(actor)
+        actor = self._actor
         memory = self._load(embedding.memory_id).memory
         self._require(memory, actor, "write", "embed")
         at = format_timestamp(_now(now, self._clock))
@@ -1963,21 +2028,22 @@ class Vault:
                 [embedding_entry(embedding, memory.id, memory.content_hash, actor)], at
             )
 
-    def get_embedding(self, memory_id: str, *, actor: str = OWNER_ACTOR) -> StoredEmbedding | None:
-        """``get_embedding(memory_id, *, actor="user") -> StoredEmbedding | None`` —
+    def get_embedding(self, memory_id: str) -> StoredEmbedding | None:
+        """``get_embedding(memory_id) -> StoredEmbedding | None`` —
         embeddings get the same access control as the content (AIMEM §5.5)."""
-        memory = self.get(memory_id, actor=actor)
+        memory = self.get(memory_id)
         return self._store.get_embedding(memory.id)
 
-    def record_export(
-        self, record: ExportRecord, *, actor: str = OWNER_ACTOR, now: datetime | None = None
-    ) -> None:
-        """``record_export(record, *, actor="user", now=None)`` — remember an export made or
-        an import taken in (PAM §16 incremental exports need the base)."""
-        actor = check_actor(actor)
+    def record_export(self, record: ExportRecord, *, now: datetime | None = None) -> None:
+        """``record_export(record, *, now=None)`` — remember an export made or
+        an import taken in (PAM §16 incremental exports need the base). The registry is the
+        owner's: an agent's export or import is audited but not registered, so the export of
+        what an agent may read never becomes the base of the owner's next delta."""
+        actor = self._actor
         at = format_timestamp(_now(now, self._clock))
         with self._store.transaction():
-            self._store.record_export(record)
+            if is_privileged(actor):
+                self._store.record_export(record)
             self._audit.append(
                 [
                     PendingEntry(
@@ -1994,11 +2060,41 @@ class Vault:
                 at,
             )
 
-    def exports(self, *, actor: str = OWNER_ACTOR) -> builtins.list[ExportRecord]:
-        """``exports(*, actor="user")``: exports made and imports taken in, oldest first.
+    def exports(self) -> builtins.list[ExportRecord]:
+        """``exports()``: exports made and imports taken in, oldest first.
         The export registry is the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "read the export registry")
+        require_privileged(self._actor, "read the export registry")
         return self._store.list_exports()
+
+    # -- bulk writes (imports) ----------------------------------------------------------------
+
+    def unit_of_work(
+        self, *, now: datetime | None = None
+    ) -> contextlib.AbstractContextManager[UnitOfWork]:
+        """``with vault.unit_of_work(now=None) as work: ...``
+
+        Many writes in ONE transaction, their audit entries appended at its end
+        (`memvault.unit_of_work`): memories added or merged by policy, relations,
+        embeddings, conversations. Every write checks the session's actor as the
+        single-memory methods do; on any error nothing is applied."""
+        from memvault.unit_of_work import open_unit
+
+        return open_unit(self, self._store, self._actor, _now(now, self._clock))
+
+    def export_view(self) -> ExportView:
+        """``export_view() -> ExportView``: what an export reads, in bulk, on behalf of the
+        session's actor (`memvault.export_view`)."""
+        from memvault.export_view import ExportView
+
+        return ExportView(self._store, self._actor)
+
+    def exchange_meta(self, key: str) -> str | None:
+        """``exchange_meta(key) -> str | None``: a vault-wide setting of the exchange
+        (`memvault.unit_of_work.EXCHANGE_META`: the AIMEM producer namespace, the embedding
+        models taken in)."""
+        from memvault.unit_of_work import exchange_meta
+
+        return exchange_meta(self._store, key)
 
     # -- signing keys and the owner's DID ---------------------------------------------------
 
@@ -2007,16 +2103,15 @@ class Vault:
         record: KeyRecord,
         *,
         owner_did: bool = False,
-        actor: str = OWNER_ACTOR,
         now: datetime | None = None,
     ) -> Owner:
-        """``add_key(record, *, owner_did=False, actor="user", now=None) -> Owner``
+        """``add_key(record, *, owner_did=False, now=None) -> Owner``
 
         Keep a signing key (PAM §18.2; the private part inside the encrypted database). With
         `owner_did`, the key's did:key becomes the owner's DID (§17: "derived from the signing
         key"), so exports carry a DID their signature verifies against. Owner only; audited.
         Returns the owner as it now is."""
-        self._require_owner(actor, "add signing keys")
+        self._require_owner(self._actor, "add signing keys")
         if owner_did and not record.did:
             raise InvalidInput(
                 f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
@@ -2030,7 +2125,7 @@ class Vault:
         entries = [
             PendingEntry(
                 "key",
-                actor,
+                self._actor,
                 details={"key_id": record.key_id, "algorithm": record.algorithm, "did": record.did},
             )
         ]
@@ -2039,25 +2134,25 @@ class Vault:
             previous = owner.did if isinstance(owner.did, str) else None
             owner = owner.evolve(did=record.did)
             entries.append(
-                PendingEntry("owner-did", actor, details={"from": previous, "to": record.did})
+                PendingEntry("owner-did", self._actor, details={"from": previous, "to": record.did})
             )
         with self._store.transaction():
             self._store.put_key(record)
             if owner is not self._owner:
                 self._store.set_owner(owner)
             self._audit.append(entries, at)
-        self._owner = owner
+        self._shared.owner = owner
         return owner
 
-    def keys(self, *, actor: str = OWNER_ACTOR) -> builtins.list[KeyRecord]:
-        """``keys(*, actor="user") -> list[KeyRecord]`` — the vault's signing keys, private
+    def keys(self) -> builtins.list[KeyRecord]:
+        """``keys() -> list[KeyRecord]`` — the vault's signing keys, private
         parts included, so the owner's alone: AccessDenied for anyone else, background work
         too (docs/access.md)."""
-        require_owner(actor, "read the signing keys")
+        require_owner(self._actor, "read the signing keys")
         return self._store.list_keys()
 
-    def signing_key(self, key_id: str | None = None, *, actor: str = OWNER_ACTOR) -> KeyRecord:
-        """``signing_key(key_id=None, *, actor="user") -> KeyRecord`` — the key to sign with:
+    def signing_key(self, key_id: str | None = None) -> KeyRecord:
+        """``signing_key(key_id=None) -> KeyRecord`` — the key to sign with:
         the one `key_id` names (exact id, a unique part of one, or an algorithm name), else
         the only key, else the owner's DID key (rule: `memvault.crypto.keys.choose_signing_key`).
         NotFound when none fits, AmbiguousId when several do; the owner's alone."""
@@ -2065,18 +2160,18 @@ class Vault:
 
         did = self._owner.did
         return choose_signing_key(
-            self.keys(actor=actor), key_id, owner_did=did if isinstance(did, str) else None
+            self.keys(), key_id, owner_did=did if isinstance(did, str) else None
         )
 
     # -- audit and stats ------------------------------------------------------------------
 
-    def verify_audit(self, *, actor: str = OWNER_ACTOR) -> AuditReport:
+    def verify_audit(self) -> AuditReport:
         """``verify_audit() -> AuditReport(ok, entries, problems, head)``
 
         Recompute the audit chain and check every memory against its last entry; a problem
         names the entry seq or memory id (edited, removed, reordered, changed outside).
         The audit log is the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "verify the audit log")
+        require_privileged(self._actor, "verify the audit log")
         return verify_chain(self._store)
 
     def audit_log(
@@ -2084,32 +2179,32 @@ class Vault:
         *,
         memory_id: str | None = None,
         limit: int | None = None,
-        actor: str = OWNER_ACTOR,
     ) -> builtins.list[AuditEntry]:
-        """``audit_log(*, memory_id=None, limit=None, actor="user") -> list[AuditEntry]``
+        """``audit_log(*, memory_id=None, limit=None) -> list[AuditEntry]``
 
         Entries oldest first (the last `limit` of them), optionally for one memory (an id or a
         unique prefix; the entries of an erased memory are found by its full id). The audit
         log is the owner's (it names every memory, private ones too): AccessDenied for an
         agent."""
-        require_privileged(actor, "read the audit log")
+        require_privileged(self._actor, "read the audit log")
         wanted: str | None = None
         if memory_id is not None:
             try:
                 wanted = self.resolve(memory_id)
             except NotFound:
                 wanted = memory_id
-        entries = [e for e in self._store.iter_audit() if wanted is None or e.memory_id == wanted]
-        if limit is not None:
-            entries = entries[-limit:] if limit > 0 else []
+        if limit is not None and limit <= 0:
+            return []
+        entries = self._store.audit_entries(memory_id=wanted, limit=limit, newest_first=True)
+        entries.reverse()
         return entries
 
-    def stats(self, *, actor: str = OWNER_ACTOR) -> dict[str, Any]:
-        """``stats(*, actor="user") -> dict``: memories by type, status, platform and
+    def stats(self) -> dict[str, Any]:
+        """``stats() -> dict``: memories by type, status, platform and
         extraction method; relations by type; conversations; audit entries; database size;
         schema version. The counts cover the whole vault (private memories, conversations,
         the audit log), so they are the owner's: AccessDenied for an agent."""
-        require_privileged(actor, "read the vault's statistics")
+        require_privileged(self._actor, "read the vault's statistics")
         memory_stats = self._store.memory_stats()
         relations = self._store.relation_stats()
         return {
@@ -2131,5 +2226,6 @@ class Vault:
     def check_integrity(self) -> builtins.list[str]:
         """``check_integrity() -> list[str]``: problems the database engine finds in its own
         files (SQLite integrity_check, SQLCipher page HMACs, the full-text index); empty
-        when healthy."""
+        when healthy. The owner's or background work's (docs/access.md)."""
+        require_privileged(self._actor, "check the vault's integrity")
         return self._store.check_integrity()

@@ -9,6 +9,7 @@ arguments, calls the library and renders the result:
 - `importing`: convert (provider exports to PAM files); provider exports for `import`
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
+- `recalling`: recall, conversations (list, show, search), reindex, embed
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -57,6 +58,10 @@ COMMAND_MODULES: Final = {
     "verify": "signing",
     "keys": "signing",
     "extract": "extracting",
+    "recall": "recalling",
+    "conversations": "recalling",
+    "reindex": "recalling",
+    "embed": "recalling",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -70,6 +75,7 @@ MODULES: Final = (
     "importing",
     "signing",
     "extracting",
+    "recalling",
 )
 
 
@@ -119,13 +125,16 @@ def _handle_errors(app: typer.Typer) -> None:
     for command in app.registered_commands:
         if command.callback is not None:
             command.callback = handled(command.callback)
+    group_callback = app.registered_callback  # `audit` does its work in its callback
+    if group_callback is not None and group_callback.callback is not None:
+        group_callback.callback = handled(group_callback.callback)
     for group in app.registered_groups:
         if isinstance(group.typer_instance, typer.Typer):
             _handle_errors(group.typer_instance)
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

@@ -1,6 +1,6 @@
 """AIMEM bundles on the command line: the `--format aimem` branch of `export`, bundles given
 to `import` (either form, in an age file or a zip), and `convert --to aimem|pam`. The rules
-live in `memvault.aimem_exchange` and `memvault.formats.mapping`."""
+live in `memvault.exchange.aimem` and `memvault.formats.mapping`."""
 
 from __future__ import annotations
 
@@ -61,13 +61,12 @@ def export_aimem(
     producer: str | None,
     with_embeddings: bool,
     overwrite: bool,
-    home: Path | None,
-    passphrase_file: Path | None,
+    options: VaultOptions,
     as_json: bool,
 ) -> None:
-    """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.aimem_exchange)."""
-    from memvault.aimem_exchange import SCOPES, export_bundle
+    """`memvault export --format aimem`: the vault as an AIMEM bundle (memvault.exchange.aimem)."""
     from memvault.exchange import ExportError
+    from memvault.exchange.aimem import SCOPES, export_bundle
     from memvault.formats.aimem.validate import is_producer_namespace
 
     chosen = (scope or ("SINCE" if since is not None else "FULL")).upper()
@@ -82,7 +81,7 @@ def export_aimem(
             f"{producer!r}: a Producer Namespace is 1-63 characters of [a-z0-9-] (AIMEM §2.3)",
             "--producer",
         )
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(options) as vault:
         try:
             result = export_bundle(
                 vault,
@@ -126,9 +125,9 @@ def import_aimem(
     strict: bool,
     as_json: bool,
 ) -> None:
-    """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.aimem_exchange)."""
-    from memvault.aimem_exchange import import_bundle
+    """`memvault import BUNDLE`: an AIMEM bundle into the vault (memvault.exchange.aimem)."""
     from memvault.exchange import ImportRefused
+    from memvault.exchange.aimem import import_bundle
 
     with open_vault(options) as vault:
         try:
@@ -145,7 +144,7 @@ def import_aimem(
             # the AIMEM HTTP profile's status (409 checksum, 422 malformed), as validate gives it
             status = getattr(exc, "status", None)
             headline = f"{exc.headline} (status {status})" if status else exc.headline
-            refuse_with_findings(headline, exc.findings, str(exc))
+            refuse_with_findings(headline, exc.findings, str(exc), error=exc)
     for warning in result.warnings:
         if warning.startswith(SIGNATURE_WARNING):
             typer.echo(f"WARNING: {warning}", err=True)
@@ -193,8 +192,8 @@ def convert_interchange(
 ) -> None:
     """`memvault convert FILE --to aimem|pam -o OUT`: PAM files ↔ an AIMEM bundle, without a
     vault, losslessly (memvault.formats.mapping)."""
-    from memvault.aimem_exchange import convert_file
     from memvault.errors import ConvertError
+    from memvault.exchange.aimem import convert_file
     from memvault.formats.aimem.validate import is_producer_namespace
 
     target = to.lower()
@@ -217,7 +216,9 @@ def convert_interchange(
         )
     except ConvertError as exc:
         if exc.findings:
-            refuse_with_findings(str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+            refuse_with_findings(
+                str(exc), exc.findings, str(exc), nothing=NOTHING_WRITTEN, error=exc
+            )
         fail(f"{exc}; {NOTHING_WRITTEN}")
     loud_signature_warnings(result.warnings)
     if as_json:

@@ -10,6 +10,7 @@ option, a malformed value, a missing passphrase with no terminal to ask on).
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import functools
 import os
 import sys
@@ -22,15 +23,14 @@ import orjson
 import typer
 from rich.console import Console
 
-from memvault import local
+from memvault import local, shapes
 from memvault.errors import (
     AmbiguousId,
     InvalidInput,
     VaultError,
 )
-from memvault.model import MISSING, Memory, Relation
+from memvault.model import MISSING, Memory
 from memvault.paths import HOME_ENV, PASSPHRASE_ENV
-from memvault.vault_inputs import OWNER_ACTOR
 
 if TYPE_CHECKING:
     from memvault.findings import Finding
@@ -72,6 +72,8 @@ PassphraseFileOption = Annotated[
         "else a hidden prompt.",
     ),
 ]
+#: The one `--as` of every command that reads or writes the vault: the session `open_vault`
+#: makes acts as this agent (docs/access.md).
 ActorOption = Annotated[
     str | None,
     typer.Option(
@@ -87,15 +89,11 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 @dataclass(frozen=True, slots=True)
 class VaultOptions:
-    """Where the vault is, how to unlock it, and who is acting."""
+    """Where the vault is, how to unlock it, and who is acting (`--as`; None: the owner)."""
 
     home: Path | None = None
     passphrase_file: Path | None = None
     actor: str | None = None
-
-    @property
-    def acting(self) -> str:
-        return OWNER_ACTOR if self.actor is None else self.actor
 
     @property
     def root(self) -> Path:
@@ -110,8 +108,21 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
-def fail(message: str, code: int = EXIT_REFUSED) -> NoReturn:
-    """One line on stderr, then exit with `code`."""
+#: Whether the running command was given --json (set by `handled`): its failures then also
+#: print the error body (`memvault.shapes`) on stdout, for the program reading it.
+_JSON_OUTPUT: contextvars.ContextVar[bool] = contextvars.ContextVar("json_output", default=False)
+#: Whether the running command has printed its JSON result: a failure reported after it (an
+#: audit chain that does not verify) adds no second document to stdout.
+_JSON_PRINTED: contextvars.ContextVar[bool] = contextvars.ContextVar("json_printed", default=False)
+
+
+def fail(
+    message: str, code: int = EXIT_REFUSED, *, body: Mapping[str, Any] | None = None
+) -> NoReturn:
+    """One line on stderr, then exit with `code`. With --json, the error body too, on stdout
+    (`body`, else `shapes.command_error_json`)."""
+    if _JSON_OUTPUT.get() and not _JSON_PRINTED.get():
+        print_json(shapes.command_error_json(message, code) if body is None else body)
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
 
@@ -139,6 +150,7 @@ def check_timestamp(value: str, option: str) -> None:
 
 
 def print_json(payload: Any) -> None:
+    _JSON_PRINTED.set(True)
     sys.stdout.flush()
     sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
     sys.stdout.buffer.flush()
@@ -207,25 +219,6 @@ def confidence_of(memory: Memory) -> str:
     return f"{current:.2f}" if isinstance(current, int | float) else "—"
 
 
-def memory_json(memory: Memory) -> dict[str, Any]:
-    """The PAM memory object (PAM §4), exactly as the vault keeps it."""
-    return memory.to_json()
-
-
-def relation_json(relation: Relation) -> dict[str, Any]:
-    """The PAM relation object (PAM §13.1)."""
-    return relation.to_json()
-
-
-def plain(value: Any) -> Any:
-    """Mappings and tuples (e.g. audit details) as JSON-ready dicts and lists."""
-    if isinstance(value, Mapping):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, tuple | list):
-        return [plain(v) for v in value]
-    return value
-
-
 # -- errors ---------------------------------------------------------------------------------
 
 
@@ -240,7 +233,7 @@ def report(exc: VaultError, *, arguments: bool = True) -> NoReturn:
     code = exc.exit_code
     if code == EXIT_USAGE and not arguments:
         code = EXIT_REFUSED
-    fail(str(exc) or type(exc).__name__, code)
+    fail(str(exc) or type(exc).__name__, code, body=shapes.error_json(exc, exit_code=code))
 
 
 @contextlib.contextmanager
@@ -260,10 +253,15 @@ def handled(command: Callable[P, R]) -> Callable[P, R]:
 
     @functools.wraps(command)
     def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        token = _JSON_OUTPUT.set(bool(kwargs.get("as_json")) or _JSON_OUTPUT.get())
+        printed = _JSON_PRINTED.set(False)
         try:
             return command(*args, **kwargs)
         except VaultError as exc:
             report(exc)
+        finally:
+            _JSON_PRINTED.reset(printed)
+            _JSON_OUTPUT.reset(token)
 
     return run
 
@@ -367,18 +365,27 @@ def read_passphrase(options: VaultOptions, *, new: bool = False) -> str:
 
 @contextlib.contextmanager
 def open_vault(options: VaultOptions, *, arguments: bool = False) -> Iterator[Vault]:
-    """Open the vault for one command (`memvault.local.open_vault`); errors inside the block
-    are reported as `vault_errors` does (`arguments`: the command hands the vault only its
-    command line's values). A missing vault is reported before the passphrase is asked for."""
+    """Open the vault for one command (`memvault.local.open_vault`) and yield the session
+    the command acts in: the owner's, or with `--as AGENT` the agent's (`Vault.acting_as`),
+    made here and nowhere else. Errors inside the block are reported as `vault_errors` does
+    (`arguments`: the command hands the vault only its command line's values). A missing
+    vault is reported before the passphrase is asked for."""
     with vault_errors(arguments=arguments):
         with _passphrase_usage():
             vault = local.open_vault(
                 options.home, passphrase_file=options.passphrase_file, prompt=_ask
             )
         try:
-            yield vault
+            yield vault if options.actor is None else _session(vault, options.actor)
         finally:
             vault.close()
+
+
+def _session(vault: Vault, actor: str) -> Vault:
+    try:
+        return vault.acting_as(actor)
+    except InvalidInput as exc:  # an empty name
+        usage_error(str(exc), "--as")
 
 
 def create_vault(options: VaultOptions, *, owner_id: str | None, did: str | None) -> Vault:
@@ -404,12 +411,21 @@ def plural(count: int, singular: str, plural_form: str | None = None) -> str:
 
 
 def refuse_with_findings(
-    headline: str, findings: Sequence[Finding], full: str, *, nothing: str = "nothing was changed"
+    headline: str,
+    findings: Sequence[Finding],
+    full: str,
+    *,
+    nothing: str = "nothing was changed",
+    error: VaultError | None = None,
 ) -> NoReturn:
     """A refused import or merge: the headline, then the findings (at most `SHOWN_FINDINGS`),
-    exit 1 — or `full` alone when there are no findings."""
+    exit 1 — or `full` alone when there are no findings. With --json the error body (of
+    `error`, findings included) goes to stdout."""
+    body = None if error is None else shapes.error_json(error, exit_code=EXIT_REFUSED)
     if not findings:
-        fail(full)
+        fail(full, body=body)
+    if _JSON_OUTPUT.get() and not _JSON_PRINTED.get():
+        print_json(body or shapes.command_error_json(full, EXIT_REFUSED))
     typer.echo(f"error: {headline}; {nothing}", err=True)
     for finding in findings[:SHOWN_FINDINGS]:
         where = f"{finding.file}: " if finding.file else ""

@@ -14,6 +14,7 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_REFUSED,
     EXIT_USAGE,
@@ -84,7 +85,7 @@ def erase(
         )
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options) as vault:
-        memories = vault.erasure_request(memory_ids, actor=options.acting)
+        memories = vault.erasure_request(memory_ids)
         if not yes:
             out = console()
             for memory in memories:
@@ -92,15 +93,9 @@ def erase(
             what = plural(len(memories), "memory", "memories")
             if not typer.confirm(f"Erase {what} for good? This cannot be undone", err=True):
                 fail("not confirmed; nothing was erased", EXIT_REFUSED)
-        report = vault.erase_many(memory_ids, actor=options.acting)
+        report = vault.erase_many(memory_ids)
     if as_json:
-        print_json(
-            {
-                "erased": list(report.erased),
-                "relations_removed": report.relations,
-                "durable": report.durable,
-            }
-        )
+        print_json(shapes.erasure_json(report))
         return
     out = console()
     names = ", ".join(short(i) for i in report.erased)

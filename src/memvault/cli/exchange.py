@@ -17,6 +17,7 @@ from memvault.cli.common import (
     IMPORT_COMMITTED,
     NOTHING_IMPORTED,
     NOTHING_WRITTEN,
+    ActorOption,
     HomeOption,
     JsonOption,
     PassphraseFileOption,
@@ -227,6 +228,7 @@ def export(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Export the vault as PAM v1.0. Memories marked exportable: false are never written.
@@ -258,8 +260,8 @@ def export(
         if other:
             usage_error(f"{other[0]} is for PAM exports, not --format aimem", other[0])
         export_aimem(
-            output, scope, since, stream, producer, with_embeddings, overwrite, home,
-            passphrase_file, as_json,
+            output, scope, since, stream, producer, with_embeddings, overwrite,
+            VaultOptions(home, passphrase_file, actor), as_json,
         )  # fmt: skip
         return
     if scope is not None or stream or producer is not None or with_embeddings:
@@ -290,7 +292,7 @@ def export(
             )
     if encrypt or recipient:
         output = _with_age_suffix(output)
-    options = VaultOptions(home, passphrase_file)
+    options = VaultOptions(home, passphrase_file, actor)
     from memvault.crypto.signing import SigningError
 
     with open_vault(options) as vault:
@@ -406,6 +408,7 @@ def import_(
     age_identity: AgeIdentityOption = None,
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Import PAM documents into the vault, in one transaction: all of it or nothing.
@@ -445,7 +448,7 @@ def import_(
     from memvault.cli.bundles import import_aimem, sealed_bundle
 
     require_input(path)
-    options = VaultOptions(home, passphrase_file)
+    options = VaultOptions(home, passphrase_file, actor)
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
@@ -483,7 +486,7 @@ def import_(
         except ImportRefused as exc:
             sealed = None if decided.declared else sealed_bundle(path, exc, ask_age, identities)
             if sealed is None:
-                refuse_with_findings(exc.headline, exc.findings, str(exc))
+                refuse_with_findings(exc.headline, exc.findings, str(exc), error=exc)
     if sealed is not None:
         import_aimem(
             sealed, options, allow_unverified, skip_signature_check, embedding_model, strict,
@@ -571,7 +574,9 @@ def merge(
         )
     except MergeError as exc:
         if exc.findings:
-            refuse_with_findings(exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN)
+            refuse_with_findings(
+                exc.headline, exc.findings, str(exc), nothing=NOTHING_WRITTEN, error=exc
+            )
         fail(str(exc))
     loud_signature_warnings(result.warnings)
     if as_json:

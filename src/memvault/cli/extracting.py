@@ -290,7 +290,6 @@ def extract(
                 since=since,
                 extractor=extractor,
                 dry_run=dry_run,
-                actor=options.acting,
                 progress=feedback.advance,
                 on_messages=feedback.on_messages,
             )

@@ -118,7 +118,7 @@ def choose(
         return classify(path, forced=forced, age_passphrase=passphrase, age_identities=identities)
     except InputKindError as exc:
         if exc.findings:
-            refuse_with_findings(f"{path} was not imported", exc.findings, str(exc))
+            refuse_with_findings(f"{path} was not imported", exc.findings, str(exc), error=exc)
         fail(f"{exc}; {nothing}")
     except SourceError as exc:
         fail(f"{exc}; {nothing}")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 import typer
 from rich.markup import escape
 
+from memvault import shapes
 from memvault.cli.common import (
     ActorOption,
     HomeOption,
@@ -16,10 +17,8 @@ from memvault.cli.common import (
     PassphraseFileOption,
     VaultOptions,
     console,
-    memory_json,
     open_vault,
     print_json,
-    relation_json,
 )
 from memvault.model import RELATION_TYPES, Memory
 from memvault.vault import Vault
@@ -42,9 +41,9 @@ def _transition(
 ) -> None:
     """`change` is `Vault.retract`, `Vault.archive` or `Vault.deprecate`."""
     with open_vault(options, arguments=True) as vault:
-        memory = change(vault, memory_id, actor=options.acting)
+        memory = change(vault, memory_id)
     if as_json:
-        print_json(memory_json(memory))
+        print_json(shapes.memory_json(memory))
         return
     console().print(f"[green]✓[/] Memory [bold]{memory.id}[/] is now {memory.effective_status}.")
 
@@ -117,10 +116,10 @@ def supersede(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        relation = vault.supersede(old, new, actor=options.acting)
-        superseded = vault.get(relation.to, actor=options.acting)
+        relation = vault.supersede(old, new)
+        superseded = vault.get(relation.to)
     if as_json:
-        print_json({"superseded": memory_json(superseded), "relation": relation_json(relation)})
+        print_json(shapes.superseded_json(superseded, relation))
         return
     console().print(
         f"[green]✓[/] Memory [bold]{relation.to}[/] is now superseded by [bold]{relation.from_}[/]."
@@ -157,11 +156,9 @@ def relate(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        relation = vault.relate(
-            from_id, to_id, relation_type, confidence=confidence, actor=options.acting
-        )
+        relation = vault.relate(from_id, to_id, relation_type, confidence=confidence)
     if as_json:
-        print_json(relation_json(relation))
+        print_json(shapes.relation_json(relation))
         return
     score = relation.confidence
     conf = f" (confidence {score})" if isinstance(score, int | float) else ""

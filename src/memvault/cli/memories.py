@@ -15,6 +15,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_USAGE,
     SHORT_ID,
@@ -27,10 +28,8 @@ from memvault.cli.common import (
     confidence_of,
     console,
     fail,
-    memory_json,
     open_vault,
     print_json,
-    relation_json,
     text_of,
     type_label,
     unique_prefixes,
@@ -250,17 +249,10 @@ def add(
             exportable=not not_exportable,
             confidence=confidence,
             decay_model=decay_model,
-            actor=options.acting,
         )
     memory = result.memory
     if as_json:
-        print_json(
-            {
-                "created": result.created,
-                "reinforced": result.reinforced,
-                "memory": memory_json(memory),
-            }
-        )
+        print_json(shapes.add_json(result))
         return
     out = console()
     if result.created:
@@ -299,17 +291,10 @@ def list_memories(
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        page = vault.list(query, actor=options.acting)
+        page = vault.list(query)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
     if as_json:
-        print_json(
-            {
-                "total": page.total,
-                "offset": page.offset,
-                "limit": page.limit,
-                "memories": [memory_json(m) for m in page.items],
-            }
-        )
+        print_json(shapes.page_json(page))
         return
     out = console()
     if not page.items:
@@ -356,26 +341,22 @@ def show(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        memory = vault.get(memory_id, actor=options.acting)
-        relations = vault.relations(memory.id, actor=options.acting)
-        others = _other_ends(vault, memory, relations, options.acting)
+        memory = vault.get(memory_id)
+        relations = vault.relations(memory.id)
+        others = _other_ends(vault, memory, relations)
         names = unique_prefixes(vault, [r.to for r in relations] + [r.from_ for r in relations])
     if as_json:
-        print_json(
-            {"memory": memory_json(memory), "relations": [relation_json(r) for r in relations]}
-        )
+        print_json(shapes.shown_json(memory, relations))
         return
     _render_memory(memory, relations, others, names)
 
 
-def _other_ends(
-    vault: Vault, memory: Memory, relations: list[Relation], actor: str
-) -> dict[str, Memory]:
+def _other_ends(vault: Vault, memory: Memory, relations: list[Relation]) -> dict[str, Memory]:
     others: dict[str, Memory] = {}
     for relation in relations:
         other = relation.to if relation.from_ == memory.id else relation.from_
         try:
-            others[other] = vault.get(other, actor=actor)
+            others[other] = vault.get(other)
         except VaultError:  # erased or unreadable: shown by id only
             continue
     return others
@@ -565,15 +546,12 @@ def edit(
             EXIT_USAGE,
         )
     options = VaultOptions(home, passphrase_file, actor)
-    acting = options.acting
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
-        before = _readable(vault, full_id, acting)
-        memory = vault.edit(
-            full_id, grants=grant_specs, revokes=revoke_specs, actor=acting, **fields
-        )
+        before = _readable(vault, full_id)
+        memory = vault.edit(full_id, grants=grant_specs, revokes=revoke_specs, **fields)
     if as_json:
-        print_json(memory_json(memory))
+        print_json(shapes.memory_json(memory))
         return
     out = console()
     if before is None:
@@ -586,9 +564,9 @@ def edit(
         out.print(f"Nothing changed: memory [bold]{memory.id}[/] already had those values.")
 
 
-def _readable(vault: Vault, memory_id: str, actor: str) -> Memory | None:
+def _readable(vault: Vault, memory_id: str) -> Memory | None:
     try:
-        return vault.get(memory_id, actor=actor)
+        return vault.get(memory_id)
     except VaultError:
         return None
 
@@ -613,8 +591,8 @@ def search(
     query_text: str = typer.Argument(
         ...,
         metavar="QUERY",
-        help="Words to find (all must match; word* matches a prefix). Case and accents are "
-        'ignored: "acao" finds "ação".',
+        help="Words to find (any may match, the best matches first; stop words, word endings, "
+        'case and accents are ignored: "acao" finds "ação", "shelters" finds "shelter").',
     ),
     types: TypeFilter = None,
     custom_types: CustomTypeFilter = None,
@@ -625,35 +603,31 @@ def search(
     limit: LimitOption = 20,
     offset: OffsetOption = 0,
     newest: bool = typer.Option(
-        False, "--newest", help="Order by creation time, newest first, instead of relevance."
+        False, "--newest", help="Order the best matches by creation time, newest first."
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Full-text search, best matches first; accents and case ignored.
+    """Search memories, best matches first: `memvault recall` over memories only.
 
-    Searches content, summary and tags, with the same filters as list.
+    Searches content, summary and tags (and, once `memvault embed` has run, meaning), with
+    the same filters as list. --newest orders the best matches by creation time instead.
 
     Example: memvault search "lisboa" --type fact
 
     With --json: {"query", "results": [{"score", "memory": PAM memory object}]}.
     """
+    from memvault.recall.operations import recall_memories
+
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        hits = vault.search(
-            query_text, query, order="-created" if newest else "relevance", actor=options.acting
-        )
+        hits = recall_memories(vault, query_text, query, newest=newest)
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])
     if as_json:
-        print_json(
-            {
-                "query": query_text,
-                "results": [{"score": h.score, "memory": memory_json(h.memory)} for h in hits],
-            }
-        )
+        print_json(shapes.search_json(query_text, hits))
         return
     out = console()
     if not hits:

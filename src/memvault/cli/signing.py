@@ -10,11 +10,10 @@ cannot be read (missing, not a memory-store, an age file without its passphrase)
 from __future__ import annotations
 
 import os
-import zipfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -24,6 +23,7 @@ from memvault.cli.common import (
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_USAGE,
+    ActorOption,
     HomeOption,
     JsonOption,
     PassphraseFileOption,
@@ -33,7 +33,7 @@ from memvault.cli.common import (
     print_json,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
-from memvault.errors import AmbiguousId, VaultError
+from memvault.errors import AmbiguousId
 from memvault.formats.pam import STORE_FILE
 from memvault.sources import SourceError, open_target
 from memvault.store.base import KeyRecord
@@ -191,6 +191,7 @@ def keys_generate(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Create a signing key and keep it in the vault.
@@ -213,11 +214,10 @@ def keys_generate(
     except InvalidKey as exc:
         fail(str(exc), EXIT_USAGE)
     record = key.to_record()
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        try:
-            owner = vault.add_key(record, owner_did=owner_did)
-        except VaultError as exc:
-            fail(str(exc), EXIT_USAGE)
+    # arguments=True: a key the vault refuses (a duplicate id, no did:key for --owner-did)
+    # is the command line's fault, exit 2; an agent's --as is refused, exit 1.
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+        owner = vault.add_key(record, owner_did=owner_did)
         current_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
         print_json({**_record_json(record), "owner_did": current_did})
@@ -244,10 +244,11 @@ def keys_generate(
 def keys_list(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """List the vault's signing keys: id, algorithm, DID and creation time."""
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
         records = vault.keys()
     if as_json:
         print_json([_record_json(r) for r in records])
@@ -282,6 +283,7 @@ def keys_export_public(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
@@ -293,7 +295,7 @@ def keys_export_public(
     """
     if form not in ("pem", "jwk", "block"):
         fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
         record = chosen_key(vault, key)
     from memvault.crypto import keys
 
@@ -307,7 +309,9 @@ def keys_export_public(
     else:
         text = keys.encode_public_key(public) + "\n"
     if output is not None:
-        _write_atomic(output, lambda handle: handle.write(text.encode()))
+        from memvault.atomic import replace_file
+
+        replace_file(output, lambda handle: handle.write(text.encode()))
     if as_json:
         print_json(
             {
@@ -374,6 +378,7 @@ def sign(
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Sign a PAM memory-store (PAM §18) or an AIMEM bundle (§5.3) with a key from the vault.
@@ -390,178 +395,43 @@ def sign(
     With --json: {"path", "signature": the signature block written (PAM §18.1)}; for a
     bundle {"path", "signature_file", "algorithm", "key_id"}.
     """
-    if not file.exists():
-        fail(f"{file}: no such file or directory", EXIT_USAGE)
-    from memvault.formats.aimem import sniff
-
-    bundle = file.is_file() and sniff(file) is not None
-    if bundle and signed_at is not None:
-        fail("--signed-at is for PAM documents; an AIMEM signature (§5.3) has no time", EXIT_USAGE)
-    with open_vault(VaultOptions(home, passphrase_file)) as vault:
-        record = chosen_key(vault, key)
+    from memvault.crypto.files import sign_file
     from memvault.crypto.keys import SigningKey
-
-    signing_key = SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)
-    if bundle:
-        _sign_bundle(file, output, signing_key, as_json)
-        return
-    try:
-        block = _sign_target(file, output, signing_key, signed_at)
-    except SourceError as exc:
-        fail(str(exc), EXIT_USAGE)
-    except OSError as exc:
-        fail(f"cannot write {output or file}: {exc.strerror or exc}")
-    where = output or file
-    if as_json:
-        print_json({"path": str(where), "signature": block})
-        return
-    console().print(
-        f"Signed {escape(str(where))} with {block['algorithm']} key "
-        f"{escape(str(block['key_id']))} at {block['signed_at']}"
-    )
-
-
-def _sign_bundle(file: Path, output: Path | None, key: SigningKey, as_json: bool) -> None:
-    """AIMEM §5.3: ``<bundle-name>.sig`` (or `output`), a detached COSE_Sign1."""
-    from memvault.formats.aimem.cose import ALGORITHMS as COSE_ALGORITHMS
-    from memvault.formats.aimem.cose import sign_bundle
     from memvault.formats.aimem.errors import BundleError
 
-    if key.algorithm not in COSE_ALGORITHMS:
-        fail(
-            f"AIMEM bundles are signed with Ed25519 (EdDSA) or ES256 keys (AIMEM §5.3); key "
-            f"{key.key_id} is {key.algorithm}: choose another with --key",
-            EXIT_USAGE,
-        )
+    def signing_key() -> SigningKey:
+        with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
+            record = chosen_key(vault, key)
+        return SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)
+
     try:
-        written = sign_bundle(file, key, sig_path=output)
+        signed = sign_file(file, signing_key, output=output, signed_at=signed_at)
+    except SourceError as exc:
+        fail(str(exc), EXIT_USAGE)
     except BundleError as exc:
         fail(f"{exc}; nothing was signed")
     except OSError as exc:
-        fail(f"cannot write the signature of {file}: {exc.strerror or exc}")
+        fail(f"cannot write {output or file}: {exc.strerror or exc}")
     if as_json:
-        print_json(
-            {
-                "path": str(file),
-                "signature_file": str(written),
-                "algorithm": key.algorithm,
-                "key_id": key.key_id,
-            }
-        )
+        if signed.signature_file is not None:
+            print_json(
+                {
+                    "path": str(signed.path),
+                    "signature_file": str(signed.signature_file),
+                    "algorithm": signed.algorithm,
+                    "key_id": signed.key_id,
+                }
+            )
+        else:
+            print_json({"path": str(signed.path), "signature": signed.signature})
         return
-    console().print(
-        f"Signed {escape(str(file))} with {key.algorithm} key {escape(key.key_id)}: detached "
-        f"COSE_Sign1 in {escape(str(written))} (AIMEM §5.3)"
-    )
-
-
-def _sign_target(
-    file: Path, output: Path | None, key: SigningKey, signed_at: str | None
-) -> dict[str, Any]:
-    if file.is_dir():
-        store = file / STORE_FILE
-        if not store.is_file():
-            raise SourceError(str(file), f"no {STORE_FILE} in this directory (PAM §2)")
-        if output is not None:
-            raise SourceError(
-                str(file), "a directory is signed in place; drop -o (or copy the directory first)"
-            )
-        return _sign_file(store, store, key, signed_at)
-    with file.open("rb") as handle:
-        head = handle.read(64)
-    from memvault.crypto.agefile import is_age
-
-    if is_age(head):
-        raise SourceError(
-            str(file),
-            "the file is age-encrypted; decrypt it (age -d), sign, then encrypt it "
-            "again — or sign when exporting (memvault export --sign --encrypt)",
-        )
-    if zipfile.is_zipfile(file):
-        return _sign_zip(file, output or file, key, signed_at)
-    return _sign_file(file, output or file, key, signed_at)
-
-
-def _sign_file(
-    source: Path, target: Path, key: SigningKey, signed_at: str | None
-) -> dict[str, Any]:
-    from memvault.crypto.signing import sign_buffer
-
-    with open_target(source) as opened:
-        entry = opened.entries[0]
-        with entry.open() as buf:
-            blocks: list[dict[str, Any]] = []
-            _write_atomic(
-                target,
-                lambda out: blocks.append(
-                    sign_buffer(buf, key, out, file=entry.display, signed_at=signed_at)
-                ),
-                like=source,
-            )
-    return blocks[0]
-
-
-def _sign_zip(source: Path, target: Path, key: SigningKey, signed_at: str | None) -> dict[str, Any]:
-    from memvault.crypto.signing import sign_buffer
-
-    with open_target(source) as opened:
-        entry = opened.find(STORE_FILE)
-        if entry is None or opened._zip is None:
-            raise SourceError(str(source), f"no {STORE_FILE} in this zip (PAM §2)")
-        archive = opened._zip
-        store_info = entry._info
-        assert store_info is not None
-        blocks: list[dict[str, Any]] = []
-
-        def write(out: IO[bytes]) -> None:
-            with zipfile.ZipFile(out, "w") as new:
-                for info in archive.infolist():
-                    if info.filename == store_info.filename:
-                        big = info.file_size > (1 << 31)
-                        with (
-                            entry.open() as buf,
-                            new.open(_clone(info), "w", force_zip64=big) as member,
-                        ):
-                            blocks.append(
-                                sign_buffer(
-                                    buf, key, member, file=entry.display, signed_at=signed_at
-                                )
-                            )
-                    else:
-                        big = info.file_size > (1 << 31)
-                        with (
-                            archive.open(info) as src,
-                            new.open(_clone(info), "w", force_zip64=big) as dst,
-                        ):
-                            while chunk := src.read(1 << 20):
-                                dst.write(chunk)
-
-        _write_atomic(target, write, like=source)
-    return blocks[0]
-
-
-def _clone(info: zipfile.ZipInfo) -> zipfile.ZipInfo:
-    copy = zipfile.ZipInfo(info.filename, date_time=info.date_time)
-    copy.compress_type = info.compress_type
-    copy.external_attr = info.external_attr
-    copy.comment = info.comment
-    return copy
-
-
-def _write_atomic(
-    target: Path, write: Callable[[IO[bytes]], Any], *, like: Path | None = None
-) -> None:
-    """Write through `write` to a temporary name beside `target`, then rename: an interrupted
-    write leaves `target` as it was. New files are 0600; a replaced file keeps its mode."""
-    from memvault.atomic import atomic_file
-
-    mode = 0o600
-    for existing in (target, like):
-        if existing is not None and existing.exists():
-            mode = existing.stat().st_mode & 0o777
-            break
-    with atomic_file(target, mode=mode) as handle:
-        write(handle)
+    where, by = escape(str(signed.path)), f"{signed.algorithm} key {escape(signed.key_id)}"
+    if signed.signature_file is not None:
+        shown = escape(str(signed.signature_file))
+        console().print(f"Signed {where} with {by}: detached COSE_Sign1 in {shown} (AIMEM §5.3)")
+    else:
+        assert signed.signature is not None
+        console().print(f"Signed {where} with {by} at {signed.signature['signed_at']}")
 
 
 # -- verify -----------------------------------------------------------------------------------

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-from typing import Any
-
 import typer
 from rich.columns import Columns
 from rich.markup import escape
 from rich.table import Table
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_REFUSED,
     SHORT_ID,
@@ -23,13 +21,11 @@ from memvault.cli.common import (
     create_vault,
     fail,
     open_vault,
-    plain,
     plural,
     print_json,
     text_of,
     unique_prefixes,
 )
-from memvault.store.base import AuditEntry
 
 PANEL = "Vault"
 
@@ -93,6 +89,7 @@ def init(
 def stats(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Count what the vault holds.
@@ -104,10 +101,10 @@ def stats(
 
     With --json: the counts as an object (see README).
     """
-    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
         numbers = vault.stats()
     if as_json:
-        print_json(numbers)
+        print_json(shapes.stats_json(numbers))
         return
     out = console()
     out.print(
@@ -177,12 +174,10 @@ def decay(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        if actor is None:
-            report = vault.decay(dry_run=dry_run)
-        else:
-            report = vault.decay(actor=actor, dry_run=dry_run)
+        # The owner's decay is background work ("system"); an agent's session stays its own.
+        report = vault.background().decay(dry_run=dry_run)
     if as_json:
-        print_json({**asdict(report), "dry_run": dry_run})
+        print_json(shapes.decay_json(report, dry_run))
         return
     verb = "would update" if dry_run else "updated"
     console().print(
@@ -200,11 +195,6 @@ audit_app = typer.Typer(
 )
 
 
-def _entry_json(entry: AuditEntry) -> dict[str, Any]:
-    data: dict[str, Any] = plain(asdict(entry))
-    return data
-
-
 @audit_app.callback(invoke_without_command=True)
 def audit(
     ctx: typer.Context,
@@ -214,6 +204,7 @@ def audit(
     limit: int = typer.Option(20, "--limit", "-n", min=0, help="The last N entries (0: all)."),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Show the audit log (or check it: `memvault audit verify`).
@@ -227,16 +218,16 @@ def audit(
     "content_hash", "details", "prev_hash", "hash"}.
     """
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"options": VaultOptions(home, passphrase_file), "json": as_json}
+        ctx.obj = {"options": VaultOptions(home, passphrase_file, actor), "json": as_json}
         return
-    with open_vault(VaultOptions(home, passphrase_file), arguments=True) as vault:
+    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
         entries = vault.audit_log(memory_id=memory_id, limit=limit or None)
         if not as_json:
             mentioned = [e.memory_id for e in entries]
             mentioned += [str(e.details.get(k)) for e in entries for k in ("by", "to")]
             names = unique_prefixes(vault, [m for m in mentioned if m and m != "None"])
     if as_json:
-        print_json([_entry_json(e) for e in entries])
+        print_json(shapes.audit_json(entries))
         return
     out = console()
     if not entries:
@@ -275,6 +266,7 @@ def verify(
     ctx: typer.Context,
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    actor: ActorOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check the audit hash chain; exit 1 if it is broken.
@@ -288,11 +280,15 @@ def verify(
     """
     parent = ctx.obj if isinstance(ctx.obj, dict) else {}
     inherited = parent.get("options") or VaultOptions()
-    options = VaultOptions(home or inherited.home, passphrase_file or inherited.passphrase_file)
+    options = VaultOptions(
+        home or inherited.home,
+        passphrase_file or inherited.passphrase_file,
+        actor or inherited.actor,
+    )
     with open_vault(options, arguments=True) as vault:
         report = vault.verify_audit()
     if as_json or parent.get("json"):
-        print_json(asdict(report))
+        print_json(shapes.audit_report_json(report))
     else:
         out = console()
         if report.ok:

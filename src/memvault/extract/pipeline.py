@@ -29,7 +29,6 @@ from memvault.extract.rules import extract_messages
 from memvault.model import parse_timestamp
 from memvault.store.base import StoredConversation
 from memvault.vault import Vault
-from memvault.vault_inputs import OWNER_ACTOR
 
 __all__ = [
     "Extractor",
@@ -119,21 +118,20 @@ def collect(
     conversation: str | None = None,
     since: str | datetime | None = None,
     conversations: Sequence[str] | None = None,
-    actor: str = OWNER_ACTOR,
 ) -> tuple[int, list[UserMessage]]:
     """The user messages to read: of one conversation, of the listed `conversations` (an
     empty list reads none), or of all; with `since`, only messages written at or after it.
-    Returns (number of conversations, messages). Conversations are the owner's: an agent
-    `actor` is refused (AccessDenied, docs/access.md)."""
+    Returns (number of conversations, messages). Conversations are the owner's: an agent's
+    session is refused (AccessDenied, docs/access.md)."""
     start = _since(since)
     chosen: Iterable[StoredConversation]
     if conversations is not None:
-        require_privileged(actor, "read conversations")  # an empty list too
-        chosen = (vault.get_conversation(cid, actor=actor) for cid in dict.fromkeys(conversations))
+        require_privileged(vault.actor, "read conversations")  # an empty list too
+        chosen = (vault.get_conversation(cid) for cid in dict.fromkeys(conversations))
     elif conversation:
-        chosen = [vault.get_conversation(conversation, actor=actor)]
+        chosen = [vault.get_conversation(conversation)]
     else:
-        chosen = vault.conversations(actor=actor)
+        chosen = vault.conversations()
     count = 0
     messages: list[UserMessage] = []
     for stored in chosen:
@@ -153,7 +151,6 @@ def run(
     conversations: Sequence[str] | None = None,
     extractor: Extractor | None = None,
     dry_run: bool = False,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     on_messages: Callable[[int], None] | None = None,
@@ -162,13 +159,13 @@ def run(
     is written, so an extractor failure (an LLM endpoint that is down) leaves the vault as it
     was; the writes are one transaction."""
     read, messages = collect(
-        vault, conversation=conversation, since=since, conversations=conversations, actor=actor
+        vault, conversation=conversation, since=since, conversations=conversations
     )
     if on_messages is not None:
         on_messages(len(messages))
     proposal = (extractor or RulesExtractor()).propose(messages, progress)
-    the_plan = plan(vault, proposal.candidates, actor=actor)
-    applied = None if dry_run else apply(vault, the_plan, actor=actor, now=now)
+    the_plan = plan(vault, proposal.candidates)
+    applied = None if dry_run else apply(vault, the_plan, now=now)
     return Report(read, len(messages), the_plan, proposal.skipped, applied)
 
 
@@ -192,9 +189,7 @@ def changed_since(vault: Vault, mark: int) -> list[str]:
     wrote: an unchanged conversation of a re-imported export has no entry, so it is not
     read again."""
     found: dict[str, None] = {}
-    for entry in vault.store.iter_audit():
-        if entry.seq <= mark or entry.action != _STORED_CONVERSATION:
-            continue
+    for entry in vault.store.audit_entries(after_seq=mark, actions=(_STORED_CONVERSATION,)):
         cid = entry.details.get("conversation_id")
         if isinstance(cid, str):
             found[cid] = None
@@ -206,7 +201,6 @@ def extract_imported(
     conversation_ids: Sequence[str],
     *,
     extractor: Extractor | None = None,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     on_messages: Callable[[int], None] | None = None,
@@ -222,7 +216,6 @@ def extract_imported(
         vault,
         conversations=conversation_ids,
         extractor=extractor,
-        actor=actor,
         now=now,
         progress=progress,
         on_messages=on_messages,

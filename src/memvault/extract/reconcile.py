@@ -41,7 +41,7 @@ from memvault.extract.base import SINGLE_VALUED_SLOTS, Candidate, tokens
 from memvault.model import DNA_TYPES, Access, Confidence, Memory, Provenance, Temporal
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
-from memvault.vault_inputs import OWNER_ACTOR, format_timestamp, is_background
+from memvault.vault_inputs import format_timestamp, is_background
 
 __all__ = [
     "NEAR_DUPLICATE",
@@ -246,14 +246,14 @@ def _statement_order(candidate: Candidate) -> str:
 def plan(
     vault: Vault,
     candidates: Iterable[Candidate],
-    *,
-    actor: str = OWNER_ACTOR,
 ) -> Plan:
-    """Decide what to do with each candidate (nothing is written)."""
+    """Decide what to do with each candidate (nothing is written), as the session's actor
+    would (`vault.actor`: background work keeps off DNA-class memories)."""
+    actor = vault.actor
     index = _Index()
     # Every memory, whatever its status, remembers the messages it came from: a statement
     # already extracted is skipped even when its memory was superseded since.
-    for memory in vault.iter_memories(MemoryQuery(statuses=None, limit=None), actor=actor):
+    for memory in vault.iter_memories(MemoryQuery(statuses=None, limit=None)):
         known = _known_from_memory(memory)
         for ref in known.sources:
             index.seen[ref].append((known.type, known.digest, known.words))
@@ -431,11 +431,11 @@ def _memory(candidate: Candidate, memory_id: str, at: str, decay_model: str) -> 
     )
 
 
-def _record_source(vault: Vault, memory_id: str, candidate: Candidate, actor: str) -> None:
+def _record_source(vault: Vault, memory_id: str, candidate: Candidate) -> None:
     """Add the candidate's message to the memory's extraction sources (so a second run over
     the same conversation is a no-op). DNA-class memories stay untouched by background work."""
-    memory = vault.get(memory_id, actor=actor)
-    if is_background(actor) and memory.is_dna:
+    memory = vault.get(memory_id)
+    if is_background(vault.actor) and memory.is_dna:
         return
     meta = dict(memory.metadata) if isinstance(memory.metadata, Mapping) else {}
     block = dict(_extraction_meta(memory))
@@ -446,14 +446,13 @@ def _record_source(vault: Vault, memory_id: str, candidate: Candidate, actor: st
     block["sources"] = [*sources, ref]
     meta["extraction"] = block
     meta.setdefault("language", candidate.language)
-    vault.update(memory_id, metadata=meta, actor=actor)
+    vault.update(memory_id, metadata=meta)
 
 
 def apply(
     vault: Vault,
     the_plan: Plan,
     *,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> ApplyResult:
     """Write a plan in one transaction: on any error nothing of it stays."""
@@ -470,17 +469,15 @@ def apply(
             if action.kind in ("reinforce", "merge"):
                 assert action.key is not None
                 target = ids.get(action.key, action.key)
-                existing = vault.get(target, actor=actor)
-                vault.add(
-                    existing.content, existing.type, tags=candidate.tags, actor=actor, now=now
-                )
-                _record_source(vault, target, candidate, actor)
+                existing = vault.get(target)
+                vault.add(existing.content, existing.type, tags=candidate.tags, now=now)
+                _record_source(vault, target, candidate)
                 result.reinforced.append(target)
                 memory_id = target
             else:
                 assert action.key is not None
                 memory = _memory(candidate, str(uuid.uuid4()), at, decay_model)
-                batch = vault.add_memories([memory], actor=actor, now=now)
+                batch = vault.add_memories([memory], now=now)
                 memory_id = batch.id_map[memory.id]
                 ids[action.key] = memory_id
                 if memory_id == memory.id:
@@ -490,15 +487,15 @@ def apply(
                 for old in action.targets:
                     old_id = ids.get(old, old)
                     if action.kind == "supersede":
-                        vault.supersede(old_id, memory_id, actor=actor, now=now)
+                        vault.supersede(old_id, memory_id, now=now)
                         result.superseded.append((memory_id, old_id))
                     else:
-                        vault.relate(memory_id, old_id, "contradicts", actor=actor, now=now)
+                        vault.relate(memory_id, old_id, "contradicts", now=now)
                         result.contradicts.append((memory_id, old_id))
             if action.derived_from is not None:
                 source_id = ids.get(action.derived_from, action.derived_from)
                 if source_id != memory_id:
-                    vault.relate(memory_id, source_id, "derived_from", actor=actor, now=now)
+                    vault.relate(memory_id, source_id, "derived_from", now=now)
                     result.derived.append((memory_id, source_id))
     return result
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -37,13 +36,16 @@ from memvault.sources import Target
 from memvault.store.base import StoredConversation
 from memvault.vault import Vault, format_timestamp
 
-#: The actor importers write as (background work: owner rights, DNA-protected memories kept).
-IMPORT_ACTOR: Final = "system:import"
+#: The task the owner's provider imports run as: background work (``"system:import"``, owner
+#: rights, DNA-protected memories kept; `Vault.background`). An agent's stays the agent's.
+IMPORT_TASK: Final = "import"
+IMPORT_ACTOR: Final = "system:" + IMPORT_TASK
 #: Conversations per `put_conversations` call.
 BATCH: Final = 128
 
 __all__ = [
     "IMPORT_ACTOR",
+    "IMPORT_TASK",
     "ChecksumReader",
     "IngestResult",
     "bytes_checksum",
@@ -193,27 +195,21 @@ def stored(document: Any) -> StoredConversation:
     return conversation_row(document)
 
 
-def _bulk_cache(vault: Vault) -> AbstractContextManager[None]:
-    """A smaller page cache while conversations are written (`BULK_CACHE_KIB`)."""
-    from memvault.store.sqlite import BULK_CACHE_KIB, SQLiteStore
-
-    store = vault.store
-    return store.cache_limit(BULK_CACHE_KIB) if isinstance(store, SQLiteStore) else nullcontext()
-
-
 def store_records(
     vault: Vault,
     records: Iterable[ImportRecord | StoredConversation],
     result: IngestResult,
     *,
     on_conversation: Callable[[int], None] | None = None,
-    actor: str = IMPORT_ACTOR,
     same_chat: bool = False,
 ) -> IngestResult:
     """Store records in ONE transaction (all or nothing); counts go into `result`.
     A conversation may come ready to store (`StoredConversation`, from `reader_process`).
     With `same_chat` (`Importer.conversation_ids_from_content`) a new conversation whose
-    messages the vault holds under another id of the same title takes that id."""
+    messages the vault holds under another id of the same title takes that id. The owner's
+    records are written by its background work (`IMPORT_ACTOR`); an agent's session is
+    refused on the first conversation (they are the owner's, docs/access.md)."""
+    vault = vault.background(IMPORT_TASK)
     memories: list[Mapping[str, Any]] = []
     batch: list[StoredConversation] = []
     seen = 0
@@ -229,7 +225,7 @@ def store_records(
             named = found.conversations(named)
         for conversation in named:
             held.setdefault(conversation.platform, set()).add(conversation.id)
-        for put in vault.put_conversations(named, actor=actor):
+        for put in vault.put_conversations(named):
             if put.outcome == "new":
                 result.conversations_new += 1
             elif put.outcome == "updated":
@@ -240,7 +236,7 @@ def store_records(
             result.messages_absent += put.absent_messages
         batch.clear()
 
-    with vault.store.transaction(), _bulk_cache(vault):
+    with vault.store.transaction(), vault.store.bulk_writes():
         for record in records:
             if isinstance(record, ImportedConversation | StoredConversation):
                 conversation = (
@@ -258,7 +254,7 @@ def store_records(
         if batch:
             flush()
         for platform, ids in sorted(held.items()):
-            in_vault = vault.count_conversations(platform, actor=actor)
+            in_vault = vault.count_conversations(platform)
             result.conversations_absent += in_vault - len(ids)
         if memories:
             parsed = []
@@ -269,7 +265,7 @@ def store_records(
                     raise InvalidInput(
                         f"memory {memory.get('id')}: not a PAM memory object ({exc})", "memory"
                     ) from None
-            added, known = vault.add_memories_unless_known(parsed, actor=actor)
+            added, known = vault.add_memories_unless_known(parsed)
             result.memories_new += len(added.created)
             result.memories_reinforced += len(added.reinforced)
             result.memories_unchanged += len(known) + len(added.skipped)
@@ -283,7 +279,6 @@ def ingest(
     context: ImportContext,
     *,
     on_conversation: Callable[[int], None] | None = None,
-    actor: str = IMPORT_ACTOR,
     readers: int | None = None,
 ) -> IngestResult:
     """Read `target` with `importer` and store everything in one transaction.
@@ -304,7 +299,6 @@ def ingest(
                 records,
                 result,
                 on_conversation=on_conversation,
-                actor=actor,
                 same_chat=importer.conversation_ids_from_content,
             )
     else:
@@ -313,7 +307,6 @@ def ingest(
             importer.read(target, context),
             result,
             on_conversation=on_conversation,
-            actor=actor,
             same_chat=importer.conversation_ids_from_content,
         )
     result.warnings.extend(context.warnings)

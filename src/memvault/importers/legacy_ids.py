@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 import orjson
@@ -33,21 +33,13 @@ class LegacyIds:
         #: incoming id -> the id the vault already has (conversations and their messages)
         self.adopted: dict[str, str] = {}
 
-    def _stored_conversations(self, ids: Iterable[str]) -> set[str]:
-        from memvault.store.sqlite import SQLiteStore
-
-        store = self._vault.store
-        if isinstance(store, SQLiteStore):
-            return store.conversation_ids(ids)
-        return {i for i in ids if store.get_conversation(i) is not None}
-
     def conversations(self, batch: list[StoredConversation]) -> list[StoredConversation]:
         """`batch`, each conversation the vault holds under its older id renamed to it
         (its messages too: the stored ones carry the older ids)."""
         twins = {c.id: t for c in batch if (t := legacy_twin(c.id)) is not None}
         if not twins:
             return batch
-        stored = self._stored_conversations([*twins, *twins.values()])
+        stored = self._vault.store.conversation_ids([*twins, *twins.values()])
         older = {new: old for new, old in twins.items() if new not in stored and old in stored}
         if not older:
             return batch
@@ -107,7 +99,7 @@ class LegacyIds:
         }
         twins = {n: t for n in named if (t := legacy_twin(n)) is not None}
         if twins:
-            stored = self._stored_conversations([*twins, *twins.values()])
+            stored = self._vault.store.conversation_ids([*twins, *twins.values()])
             refs.update({n: t for n, t in twins.items() if n not in stored and t in stored})
         return refs
 

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from memvault.importers.base import ImportContext
-from memvault.importers.ingest import IMPORT_ACTOR, IngestResult, ingest
+from memvault.importers.ingest import IngestResult, ingest
 
 if TYPE_CHECKING:
     from memvault.input_kind import ProviderPart
@@ -23,7 +23,6 @@ def ingest_parts(
     context_for: Callable[[ProviderPart], ImportContext],
     *,
     on_conversation: Callable[[int], None] | None = None,
-    actor: str = IMPORT_ACTOR,
 ) -> list[IngestResult]:
     """`ingest` each part with its importer inside one enclosing transaction: a part that
     fails undoes the parts before it. One result per part, in order."""
@@ -37,7 +36,6 @@ def ingest_parts(
                     part.target,
                     context_for(part),
                     on_conversation=on_conversation,
-                    actor=actor,
                 )
             )
     return results

@@ -26,7 +26,7 @@ import os
 import pickle
 import signal
 import struct
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Any, Final, Literal, overload
@@ -46,6 +46,7 @@ from memvault.importers.base import (
     ShardableImporter,
     ShardEnd,
 )
+from memvault.recall.index import message_rows
 from memvault.sources import Target
 from memvault.store.base import StoredConversation
 from memvault.store.documents import EncodedDocument, compress_json
@@ -250,11 +251,11 @@ def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, byte
 
 
 def _conversation(payload: bytes) -> StoredConversation:
-    (cid, platform, title, created, updated, count), body = _split(payload)
+    (cid, platform, title, created, updated, count, size), rest = _split(payload)
     return StoredConversation(
         id=cid,
         platform=platform,
-        document=EncodedDocument(body),
+        document=EncodedDocument(rest[size:], orjson.loads(rest[:size])),
         title=title,
         created_at=created,
         updated_at=updated,
@@ -381,17 +382,21 @@ def _run_child(
         for record in records:
             if isinstance(record, ImportedConversation):
                 row = stored(record.document)
-                head = _index_columns(row)
                 if form == "pam":
                     body = encode_document(record.document, conversation_filename(row.id))
+                    send(_CONVERSATION, _index_columns(row) + b"\n" + body)
                 else:
                     body = compress_json(dumps(record.document, option=sort_keys))
-                send(_CONVERSATION, head + b"\n" + body)
+                    send(_CONVERSATION, _with_passages(row, record.document, body))
                 converted += 1
                 if converted % _COLLECT_EVERY == 0:
                     gc.collect()
             elif isinstance(record, ConversationJson):
-                send(_CONVERSATION, _index_columns(record) + b"\n" + compress_json(record.data))
+                body = compress_json(record.data)
+                if form == "pam":
+                    send(_CONVERSATION, _index_columns(record) + b"\n" + body)
+                else:
+                    send(_CONVERSATION, _with_passages(record, orjson.loads(record.data), body))
             elif isinstance(record, ImportedMemory):
                 send(_MEMORY, dumps(dict(record.memory)))
             elif isinstance(record, ItemDone):
@@ -420,6 +425,20 @@ def _index_columns(row: StoredConversation | ConversationJson) -> bytes:
     return orjson.dumps(
         [row.id, row.platform, row.title, row.created_at, row.updated_at, row.message_count]
     )
+
+
+def _with_passages(
+    row: StoredConversation | ConversationJson, document: Mapping[str, Any], body: bytes
+) -> bytes:
+    """A conversation frame for the vault: its index columns and the size of its recall
+    passages (computed here, in the reader: `memvault.recall.index.message_rows`), the
+    passages (JSON), then the document's frame. The writing process only writes them."""
+    passages = orjson.dumps(message_rows(document))
+    head = orjson.dumps(
+        [row.id, row.platform, row.title, row.created_at, row.updated_at, row.message_count,
+         len(passages)]
+    )  # fmt: skip
+    return head + b"\n" + passages + body
 
 
 def _pickle_error(exc: BaseException) -> bytes:

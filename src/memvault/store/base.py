@@ -4,6 +4,11 @@ The vault (`memvault.vault`) holds every business rule — lifecycle, dedup, acc
 decay, the audit chain. A store only keeps and finds rows, inside transactions, so that the
 embedded SQLite store and a PostgreSQL store can stand behind the same vault unchanged.
 
+Nothing outside `memvault.store` names a backend: stores are made by `memvault.store.open_store`
+and `create_store`, and what one backend does faster than another is a method here (batched
+inserts, id sets, audit queries), with a plain default built on the abstract methods that a
+backend overrides with its best way. docs/vault.md, "Storage contract".
+
 Memories are kept as the PAM memory object (`memvault.model.Memory`) plus a little internal
 state (`StoredMemory`); timestamps in filters are timezone-aware datetimes.
 """
@@ -12,10 +17,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
+
+import orjson
 
 from memvault.errors import HTTP_CONFLICT, HTTP_FORBIDDEN, VaultError
 from memvault.model import Memory, Owner, Relation
@@ -170,9 +177,32 @@ class Store(ABC):
     def close(self) -> None: ...
 
     @abstractmethod
-    def transaction(self) -> AbstractContextManager[None]:
+    def transaction(self, *, savepoints: bool = True) -> AbstractContextManager[None]:
         """A write transaction: all of it or nothing. One writer at a time; other writers
-        wait (up to the busy timeout). Nesting is allowed and joins the outer transaction."""
+        wait (up to the busy timeout); readers on other threads never wait for it. Reads on
+        the thread that holds it see its uncommitted writes. Nesting is allowed and joins the
+        outer transaction; a failure inside a nested one that the caller catches undoes only
+        the nested part — unless an enclosing one was opened with ``savepoints=False``, which
+        promises that every failure inside ends the whole transaction (a batch write), so the
+        backend may skip the bookkeeping for partial undo."""
+
+    def bulk_writes(self) -> AbstractContextManager[None]:
+        """A scope for writing many rows that are written once and not read back (an
+        import's conversations): a backend may hold its caches smaller meanwhile."""
+        return nullcontext()
+
+    def index_connection(self) -> AbstractContextManager[Any]:
+        """A database connection for the recall index (`memvault.recall`), which lives in the
+        store's own database: inside the caller's transaction its writes join it; outside,
+        its reads never wait behind another thread's write. A backend that keeps no recall
+        index says so."""
+        raise StoreError(f"{type(self).__name__} keeps no recall index, so it cannot recall")
+
+    @property
+    def kdf_iter(self) -> int | None:
+        """Key-derivation iterations of an encrypted store (the vault's "init" audit entry
+        records them); None when the backend derives no key from a passphrase."""
+        return None
 
     @property
     @abstractmethod
@@ -263,6 +293,12 @@ class Store(ABC):
         for stored in self.iter_memories(MemoryQuery(statuses=None)):
             yield stored.memory.id, stored.memory.content_hash
 
+    def insert_memory_batches(self, batches: Iterable[Sequence[StoredMemory]]) -> int:
+        """Insert the memories of each batch (as `insert_memories`), in order, inside the
+        caller's transaction; returns the count. `batches` is consumed lazily, so a backend
+        may write one batch while the caller's generator checks and builds the next."""
+        return sum(self.insert_memories(batch) for batch in batches)
+
     @abstractmethod
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]: ...
 
@@ -285,6 +321,11 @@ class Store(ABC):
         its relations, embeddings and full-text entry. Returns whether it existed."""
 
     @abstractmethod
+    def check_passphrase(self, passphrase: str) -> None:
+        """WrongPassphrase unless `passphrase` opens the store afresh (a new connection, not
+        the open one). A backend without a passphrase raises StoreError."""
+
+    @abstractmethod
     def rekey(self, passphrase: str) -> None:
         """Re-encrypt the database with a new passphrase, atomically (it then opens with exactly
         one of the two, whatever happens). Outside any transaction; StoreError when another
@@ -304,6 +345,14 @@ class Store(ABC):
 
     @abstractmethod
     def insert_relation(self, relation: Relation) -> None: ...
+
+    def insert_relations(self, relations: Iterable[Relation]) -> int:
+        """Insert many new relations (an existing id raises IntegrityViolation); the count."""
+        count = 0
+        for relation in relations:
+            self.insert_relation(relation)
+            count += 1
+        return count
 
     @abstractmethod
     def relations_of(self, memory_id: str) -> list[Relation]:
@@ -326,8 +375,29 @@ class Store(ABC):
     def put_conversation(self, conversation: StoredConversation) -> bool:
         """Insert or replace; returns True when something changed."""
 
+    def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
+        """Insert conversations known to be absent (`conversation_ids`), as one batch; an id
+        already stored raises IntegrityViolation."""
+        batch = list(conversations)
+        taken = self.conversation_ids(c.id for c in batch)
+        if taken:
+            raise IntegrityViolation(f"conversation {min(taken)} already exists")
+        for conversation in batch:
+            self.put_conversation(conversation)
+
     @abstractmethod
     def get_conversation(self, conversation_id: str) -> StoredConversation | None: ...
+
+    def conversation_json(self, conversation_id: str) -> bytes | None:
+        """A stored conversation's document as JSON text (None when absent), for comparing
+        an incoming version without building the stored one's objects. Backends return the
+        text they keep; this default serializes the parsed document."""
+        stored = self.get_conversation(conversation_id)
+        return (
+            None
+            if stored is None
+            else orjson.dumps(dict(stored.document), option=orjson.OPT_SORT_KEYS)
+        )
 
     @abstractmethod
     def iter_conversations(self) -> Iterator[StoredConversation]: ...
@@ -349,6 +419,28 @@ class Store(ABC):
 
     @abstractmethod
     def get_embedding(self, memory_id: str) -> StoredEmbedding | None: ...
+
+    # -- per-memory AIMEM state: deleted with the memory it is about ------------------------
+
+    @abstractmethod
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """memory id -> digest of the AIMEM chunk it was imported from (AIMEM §2.9), for
+        those of `memory_ids` that have one."""
+
+    @abstractmethod
+    def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
+        """Record (or replace) the chunk digests of stored memories. Deleting a memory
+        deletes its digest (AIMEM §5.2)."""
+
+    @abstractmethod
+    def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
+        """incoming memory id -> the stored memory it was merged into (PAM §6), for those
+        of `incoming_ids` that have one."""
+
+    @abstractmethod
+    def put_aliases(self, aliases: Mapping[str, str]) -> None:
+        """Record (or replace) aliases: incoming id -> stored memory. Deleting a memory
+        deletes the aliases naming it, on either side (AIMEM §5.2)."""
 
     # -- exports, audit, keys ---------------------------------------------------------------
 
@@ -375,6 +467,30 @@ class Store(ABC):
     @abstractmethod
     def iter_audit(self) -> Iterator[AuditEntry]:
         """Entries in storage order (by seq)."""
+
+    def audit_entries(
+        self,
+        *,
+        after_seq: int = 0,
+        memory_id: str | None = None,
+        actions: Iterable[str] = (),
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[AuditEntry]:
+        """The entries with seq > `after_seq`, of one memory and of these actions when given,
+        by seq (descending with `newest_first`), at most `limit` of them (the first `limit`
+        in that order). Backends answer with a query; this default filters `iter_audit`."""
+        wanted = frozenset(actions)
+        found = [
+            e
+            for e in self.iter_audit()
+            if e.seq > after_seq
+            and (memory_id is None or e.memory_id == memory_id)
+            and (not wanted or e.action in wanted)
+        ]
+        if newest_first:
+            found.reverse()
+        return found if limit is None else found[: max(limit, 0)]
 
     @abstractmethod
     def put_key(self, key: KeyRecord) -> None: ...

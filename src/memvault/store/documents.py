@@ -83,11 +83,14 @@ class EncodedDocument(Mapping[str, Any]):
     sorted-key JSON): stored as it is, parsed only if something reads it. An import encodes
     documents in the processes that convert them, so the writing process never builds them."""
 
-    __slots__ = ("_value", "frame")
+    __slots__ = ("_value", "frame", "passages")
 
-    def __init__(self, frame: bytes) -> None:
+    def __init__(self, frame: bytes, passages: list[Any] | None = None) -> None:
         self.frame = frame
         self._value: dict[str, Any] | None = None
+        #: The messages' recall passages, analysed by the process that encoded the document
+        #: (`memvault.recall.index.message_rows`), or None.
+        self.passages = passages
 
     @classmethod
     def of(cls, document: Mapping[str, Any]) -> EncodedDocument:

@@ -12,7 +12,12 @@
 - **Concurrency.** WAL journal, a busy timeout (10 s by default), and every write inside
   ``BEGIN IMMEDIATE``: one writer at a time, readers never blocked. A nested `transaction()`
   joins the outer one (as a savepoint, so a failure inside it that the caller catches undoes
-  only the inner part; none for a batch insert, which any failure ends).
+  only the inner part; none for a batch insert, which any failure ends). In one process, the
+  store has one writing connection and a pool of read-only ones opened with the same key: a
+  read runs on the writer's connection when it is free or when the reading thread holds the
+  write transaction (so it sees its own uncommitted writes), and otherwise on a pooled read
+  connection, so reads on other threads never wait behind a long write (they see the last
+  commit).
 - **Full text.** FTS5 with external content over content, summary and tags, tokenizer
   ``unicode61 remove_diacritics 2``: case and diacritics are folded, so "acao" finds "ação"
   and "Lisboa" finds "lisboa". Triggers keep it in step in the same transaction.
@@ -28,19 +33,21 @@ import re
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import orjson
 import sqlcipher3  # type: ignore[import-untyped]
 
-from memvault.bulk import gc_paused
+from memvault.bulk import gc_paused, prompt_switching
 from memvault.errors import VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
 from memvault.paths import FILE_MODE, private_umask, restrict_file
+from memvault.recall import index as recall_index
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -104,6 +111,12 @@ _SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
 _TOKEN = re.compile(r"(\w+)(\*?)")
+#: From the first batch this big on, `insert_memory_batches` writes on a helper thread while
+#: the caller builds the next batch (a vault chunk holds up to 1,024, fewer when some of its
+#: memories reinforce others); smaller ones are written on the caller's thread, the helper
+#: thread costing more than it saves.
+_PIPELINE_MIN: Final = 256
+_T = TypeVar("_T")
 
 
 def default_kdf_iter() -> int:
@@ -177,6 +190,8 @@ class PreparedMemories:
     rows: list[Any] = field(default_factory=list)
     tags: list[Any] = field(default_factory=list)
     grants: list[tuple[str, str, int]] = field(default_factory=list)
+    #: (seq, memory) of each row, for the recall index.
+    memories: list[tuple[int, Memory]] = field(default_factory=list)
 
 
 @functools.cache
@@ -404,17 +419,29 @@ class SQLiteStore(Store):
     search_candidates: int = SEARCH_CANDIDATES
 
     def __init__(
-        self, conn: Any, path: Path, kdf_iter: int, busy_timeout: float = DEFAULT_BUSY_TIMEOUT
+        self,
+        conn: Any,
+        path: Path,
+        cipher: _CipherParams,
+        passphrase: str,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
     ) -> None:
+        #: The one writing connection; `_lock` is held while it is used.
         self._conn = conn
         self._path = path
-        self._kdf_iter = kdf_iter
+        self._cipher = cipher
+        #: Kept to open read connections (`_reader`) with the same key.
+        self._passphrase = passphrase
         self._busy_timeout = busy_timeout
         self._lock = threading.RLock()
         self._depth = 0
         #: Inside a transaction opened with savepoints=False: nested ones make none.
         self._flat = False
         self._closed = False
+        #: Read-only connections not in use right now, and every one opened (to close them).
+        self._idle_readers: list[Any] = []
+        self._readers: set[Any] = set()
+        self._readers_lock = threading.Lock()
 
     # -- opening --------------------------------------------------------------------------
 
@@ -519,47 +546,10 @@ class SQLiteStore(Store):
         busy_timeout: float,
         note: str = "",
     ) -> SQLiteStore:
-        if not passphrase:
-            raise WrongPassphrase(f"the passphrase for the vault at {path.parent} is empty")
-        with private_umask():
-            try:
-                conn = sqlcipher3.connect(
-                    str(path),
-                    isolation_level=None,
-                    check_same_thread=False,
-                    timeout=busy_timeout,
-                )
-            except sqlcipher3.Error as exc:
-                raise StoreError(f"cannot open {path}: {exc}") from None
-            try:
-                # A wrong key is reported by WrongPassphrase; SQLCipher's own log would also
-                # print "hmac check failed" to stderr.
-                conn.execute("PRAGMA cipher_log_level = NONE")
-                conn.execute(f"PRAGMA key = {_quote(passphrase)}")
-                conn.execute(f"PRAGMA kdf_iter = {int(cipher.kdf_iter)}")
-                conn.execute(f"PRAGMA cipher_page_size = {int(cipher.page_size)}")
-                if cipher.hmac_algorithm != _OLD_HMAC:  # one of _HMACS, checked when read
-                    conn.execute(f"PRAGMA cipher_hmac_algorithm = {cipher.hmac_algorithm}")
-                try:
-                    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                except sqlcipher3.DatabaseError:
-                    raise WrongPassphrase(
-                        f"wrong passphrase: it does not decrypt the vault at {path.parent}{note}"
-                    ) from None
-                conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-                conn.execute("PRAGMA journal_mode = WAL").fetchone()
-                conn.execute("PRAGMA synchronous = FULL")
-                conn.execute("PRAGMA secure_delete = ON")
-                conn.execute("PRAGMA temp_store = MEMORY")
-                conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
-                # Touch the WAL index now, while the umask keeps new files private.
-                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except BaseException:
-                conn.close()
-                raise
+        conn = _open_connection(path, passphrase, cipher, busy_timeout, note)
         for file in (path, *_companions(path)):
             restrict_file(file)
-        return cls(conn, path, cipher.kdf_iter, busy_timeout)
+        return cls(conn, path, cipher, passphrase, busy_timeout)
 
     def _check_format(self) -> None:
         row = self._conn.execute(
@@ -587,6 +577,8 @@ class SQLiteStore(Store):
                     continue
                 for statement in _statements(migration.sql):
                     self._conn.execute(statement)
+                if migration.run is not None:
+                    migration.run(self._conn)
                 self._conn.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, _now_text()),
@@ -601,13 +593,29 @@ class SQLiteStore(Store):
 
     @property
     def kdf_iter(self) -> int:
-        return self._kdf_iter
+        return self._cipher.kdf_iter
 
     def close(self) -> None:
+        """Close the writing connection (after a transaction running on another thread ends)
+        and the read connections (one in use is closed when its read ends)."""
         with self._lock:
             if not self._closed:
                 self._closed = True
                 self._conn.close()
+                self._close_idle_readers()
+
+    def _close_idle_readers(self) -> int:
+        """Close the read connections not in use; returns how many are in use."""
+        with self._readers_lock:
+            for conn in self._idle_readers:
+                conn.close()
+                self._readers.discard(conn)
+            self._idle_readers.clear()
+            return len(self._readers)
+
+    def bulk_writes(self) -> contextlib.AbstractContextManager[None]:
+        """The page cache held to `BULK_CACHE_KIB` (`cache_limit`)."""
+        return self.cache_limit(BULK_CACHE_KIB)
 
     @contextlib.contextmanager
     def cache_limit(self, kib: int) -> Iterator[None]:
@@ -709,9 +717,7 @@ class SQLiteStore(Store):
 
     @property
     def schema_version(self) -> int:
-        with self._lock:
-            version: int = self._conn.execute("PRAGMA user_version").fetchone()[0]
-            return version
+        return int(self._one("PRAGMA user_version")[0])
 
     def migrations(self) -> list[tuple[int, str, str]]:
         """(version, name, applied_at) of every applied migration."""
@@ -725,23 +731,61 @@ class SQLiteStore(Store):
     # -- helpers --------------------------------------------------------------------------
 
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        with self._lock:
-            if self._closed:
-                raise StoreError("the vault is closed")
-            try:
-                rows: list[Any] = self._conn.execute(sql, params).fetchall()
-            except sqlcipher3.OperationalError as exc:
-                raise _busy_error(exc, self._path) from None
-            return rows
+        rows: list[Any] = self._read(lambda conn: conn.execute(sql, params).fetchall())
+        return rows
 
     def _one(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        with self._lock:
-            if self._closed:
-                raise StoreError("the vault is closed")
+        return self._read(lambda conn: conn.execute(sql, params).fetchone())
+
+    def _read(self, run: Callable[[Any], _T]) -> _T:
+        """`run` on a connection for one read statement: the writer's when this thread holds
+        its lock (its own transaction: uncommitted writes are seen) or the lock is free,
+        otherwise a pooled read connection (another thread is writing: the read sees the last
+        commit instead of waiting for it)."""
+        if self._lock.acquire(blocking=False):
             try:
-                return self._conn.execute(sql, params).fetchone()
-            except sqlcipher3.OperationalError as exc:
-                raise _busy_error(exc, self._path) from None
+                if self._closed:
+                    raise StoreError("the vault is closed")
+                return self._run(run, self._conn)
+            finally:
+                self._lock.release()
+        conn = self._reader()
+        try:
+            return self._run(run, conn)
+        finally:
+            self._return_reader(conn)
+
+    def _return_reader(self, conn: Any) -> None:
+        with self._readers_lock:
+            if self._closed or conn not in self._readers:
+                conn.close()  # the store closed, or was re-keyed, meanwhile
+                self._readers.discard(conn)
+            else:
+                self._idle_readers.append(conn)
+
+    def _run(self, run: Callable[[Any], _T], conn: Any) -> _T:
+        try:
+            return run(conn)
+        except sqlcipher3.OperationalError as exc:
+            raise _busy_error(exc, self._path) from None
+
+    def _reader(self) -> Any:
+        """A read connection of the pool, opened (with the same key) when none is free."""
+        while True:
+            with self._readers_lock:
+                if self._closed:
+                    raise StoreError("the vault is closed")
+                if self._idle_readers:
+                    return self._idle_readers.pop()
+                passphrase = self._passphrase
+            conn = _open_connection(
+                self._path, passphrase, self._cipher, self._busy_timeout, reader=True
+            )
+            with self._readers_lock:
+                if not self._closed and passphrase == self._passphrase:
+                    self._readers.add(conn)
+                    return conn
+            conn.close()  # closed or re-keyed while it opened: the loop says which
 
     def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         with self.transaction():
@@ -807,6 +851,46 @@ class SQLiteStore(Store):
         with self.transaction():
             return self.write_memories(self.prepare_memories(batch, self.next_memory_seq()))
 
+    def insert_memory_batches(self, batches: Iterable[Sequence[StoredMemory]]) -> int:
+        """`Store.insert_memory_batches`. From the first batch of `_PIPELINE_MIN` memories on,
+        a helper thread writes each batch (`write_memories`: multi-row statements, during
+        which SQLite does not hold the GIL) while this thread takes the next one from
+        `batches` — checking and building it — and prepares it, then waits for the write
+        before handing it over: a third fewer seconds per memory on a large batch."""
+        count = 0
+        with self.transaction():
+            pending = iter(batches)
+            for rows in pending:
+                if len(rows) >= _PIPELINE_MIN:
+                    return count + self._pipelined(rows, pending)
+                count += self.insert_memories(rows)
+        return count
+
+    def _pipelined(
+        self, first: Sequence[StoredMemory], rest: Iterator[Sequence[StoredMemory]]
+    ) -> int:
+        """Write `first` and then every batch of `rest` on a helper thread, inside the
+        transaction this thread holds (which does no database work meanwhile)."""
+        seq = self.next_memory_seq()
+        count = 0
+        with (
+            prompt_switching(),  # the writer gets the GIL back soon after each statement
+            ThreadPoolExecutor(1, thread_name_prefix="memvault-writer") as writer,
+        ):
+            writing: Future[int] | None = None
+            rows: Sequence[StoredMemory] | None = first
+            while rows is not None:
+                prepared = self.prepare_memories(rows, seq)
+                seq += len(rows)
+                if writing is not None:
+                    count += writing.result()
+                writing = writer.submit(self.write_memories, prepared)
+                rows = next(rest, None)
+            count += writing.result() if writing is not None else 0
+            # Leaving the executor waits for a write still running (after an error here),
+            # so the transaction is rolled back only once the connection is free.
+        return count
+
     def next_memory_seq(self) -> int:
         """The seq the next inserted memory gets. Inside BEGIN IMMEDIATE nobody else writes,
         so the seqs from here on are the caller's to assign."""
@@ -826,6 +910,7 @@ class SQLiteStore(Store):
                 memory = stored.memory
                 tag_list = _tags(memory)
                 add_row(_memory_row(stored, tag_list, seq))
+                prepared.memories.append((seq, memory))
                 if tag_list:
                     add_tags([value for tag in tag_list for value in (tag, seq)])
                 access = memory.access
@@ -853,6 +938,7 @@ class SQLiteStore(Store):
             conn.execute(sql, params)
         if prepared.grants:
             conn.executemany(_GRANT_INSERT, prepared.grants)
+        recall_index.index_memories(conn, prepared.memories, fresh=True)
         return prepared.count
 
     def _id_clash(self, prepared: PreparedMemories, base: int) -> IntegrityViolation:
@@ -894,6 +980,7 @@ class SQLiteStore(Store):
             fts_delete: list[tuple[Any, ...]] = []
             fts_insert: list[int] = []
             reindex: list[tuple[int, Memory, list[str]]] = []
+            recall: list[tuple[int, Memory]] = []
             count = 0
             for stored in batch:
                 memory = stored.memory
@@ -912,6 +999,8 @@ class SQLiteStore(Store):
                 if new_fts != old_fts:
                     fts_delete.append((seq, *old_fts))
                     fts_insert.append(seq)
+                if new_fts[:3] != old_fts[:3] or row[1:3] != old_columns[:2]:
+                    recall.append((seq, memory))  # its words or its type changed
                 if new_fts[2] != old_fts[2] or set(_grants(memory)) != old_grants:
                     reindex.append((seq, memory, tag_list))
             if fts_delete:
@@ -938,6 +1027,8 @@ class SQLiteStore(Store):
                     _GRANT_INSERT,
                     [(e, p, seq) for seq, memory, _ in reindex for e, p in _grants(memory)],
                 )
+            if recall:
+                recall_index.index_memories(self._conn, recall, fresh=False)
         return count
 
     def _index_state(
@@ -1198,6 +1289,7 @@ class SQLiteStore(Store):
                 self._conn.execute(_FTS_DELETE, (seq, *fts))
                 self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                 self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
+                recall_index.remove_memories(self._conn, [seq])
                 self._conn.execute("DELETE FROM memories WHERE seq = ?", (seq,))
             self._conn.execute(
                 "DELETE FROM relations WHERE from_id = ? OR to_id = ?", (memory_id, memory_id)
@@ -1219,12 +1311,18 @@ class SQLiteStore(Store):
                 return False
             with self.transaction():
                 self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
+                recall_index.optimize(self._conn)
             self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
             try:
                 busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
             finally:
                 self._conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
             return int(busy) == 0
+
+    def check_passphrase(self, passphrase: str) -> None:
+        """Open the database afresh with `passphrase` (WrongPassphrase when it does not
+        decrypt it) and close it again."""
+        type(self).open(self._path, passphrase, busy_timeout=self._busy_timeout).close()
 
     def rekey(self, passphrase: str) -> None:
         """Re-encrypt the whole database with a new passphrase (SQLCipher ``PRAGMA rekey``);
@@ -1248,6 +1346,13 @@ class SQLiteStore(Store):
                 f"the vault at {self._path.parent} is open in another process; close it and "
                 "try again (the passphrase was not changed)"
             )
+            # This store's read connections hold the old key: closed now, reopened with the
+            # new one when next needed. One in use makes the change wait (StoreError).
+            if self._close_idle_readers():
+                raise StoreError(
+                    f"the vault at {self._path.parent} is being read on another thread; try "
+                    "again (the passphrase was not changed)"
+                )
             try:
                 busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
                 if busy:
@@ -1266,6 +1371,8 @@ class SQLiteStore(Store):
                     raise StoreError(
                         f"could not re-encrypt {self._path}: {exc}; the passphrase was not changed"
                     ) from None
+                with self._readers_lock:
+                    self._passphrase = passphrase
             finally:
                 conn.execute("PRAGMA journal_mode = WAL").fetchone()
 
@@ -1382,6 +1489,11 @@ class SQLiteStore(Store):
                 "extra_index = excluded.extra_index, document = excluded.document",
                 (*row, frame, conversation.id),
             )
+            recall_index.index_conversations(
+                self._conn,
+                [(conversation.id, conversation.platform, conversation.document)],
+                fresh=existing is None,
+            )
         return True
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
@@ -1405,6 +1517,7 @@ class SQLiteStore(Store):
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
         """Insert conversations known to be absent (`conversation_ids`): one statement for
         the batch, no read-back; a present id fails the transaction."""
+        batch = list(conversations)
         rows = [
             (
                 c.id,
@@ -1418,13 +1531,22 @@ class SQLiteStore(Store):
                 else "{}",
                 document_frame(c.document),
             )
-            for c in conversations
+            for c in batch
         ]
         with self.transaction():
-            self._conn.executemany(
-                "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
-                "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
+            before = self._conn.total_changes
+            try:
+                self._conn.executemany(
+                    "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
+                    "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    rows,
+                )
+            except sqlcipher3.IntegrityError:
+                # The rows before the failing one were inserted, one change each.
+                clash = rows[min(self._conn.total_changes - before, len(rows) - 1)][0]
+                raise IntegrityViolation(f"conversation {clash} already exists") from None
+            recall_index.index_conversations(
+                self._conn, [(c.id, c.platform, c.document) for c in batch], fresh=True
             )
 
     @staticmethod
@@ -1510,6 +1632,41 @@ class SQLiteStore(Store):
             vector=None if row[5] is None else bytes(row[5]),
             storage=None if row[6] is None else orjson.loads(row[6]),
         )
+
+    # -- per-memory AIMEM state (a trigger deletes it with the memory: migration 3) --------
+
+    def _pairs(self, sql: str, keys: Iterable[str]) -> dict[str, str]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[str, str] = {}
+        for start in range(0, len(wanted), _CHUNK):
+            part = wanted[start : start + _CHUNK]
+            marks = ", ".join("?" * len(part))
+            found.update((str(k), str(v)) for k, v in self._all(sql.format(marks=marks), part))
+        return found
+
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"
+        return self._pairs(sql, memory_ids)
+
+    def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO aimem_chunks (memory_id, digest) VALUES (?, ?) "
+                "ON CONFLICT (memory_id) DO UPDATE SET digest = excluded.digest",
+                list(digests.items()),
+            )
+
+    def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT alias_id, memory_id FROM aimem_aliases WHERE alias_id IN ({marks})"
+        return self._pairs(sql, incoming_ids)
+
+    def put_aliases(self, aliases: Mapping[str, str]) -> None:
+        with self.transaction():
+            self._conn.executemany(
+                "INSERT INTO aimem_aliases (alias_id, memory_id) VALUES (?, ?) "
+                "ON CONFLICT (alias_id) DO UPDATE SET memory_id = excluded.memory_id",
+                list(aliases.items()),
+            )
 
     # -- exports, audit, keys -------------------------------------------------------------
 
@@ -1623,6 +1780,34 @@ class SQLiteStore(Store):
                 return
             last = int(rows[-1][0])
 
+    def audit_entries(
+        self,
+        *,
+        after_seq: int = 0,
+        memory_id: str | None = None,
+        actions: Iterable[str] = (),
+        limit: int | None = None,
+        newest_first: bool = False,
+    ) -> list[AuditEntry]:
+        """`Store.audit_entries`, one query: a range on the seq key, the other filters tested
+        on its rows, LIMIT in the database."""
+        params: list[Any] = [after_seq]
+        clauses = ["seq > ?"]
+        if memory_id is not None:
+            clauses.append("memory_id = ?")
+            params.append(memory_id)
+        wanted = list(dict.fromkeys(actions))
+        if wanted:
+            clauses.append(_in("action", wanted, params))
+        sql = (
+            f"SELECT {self._AUDIT_COLUMNS} FROM audit_log WHERE {_and(clauses)} "
+            f"ORDER BY seq {'DESC' if newest_first else 'ASC'}"
+        )
+        if limit is not None:
+            sql += " LIMIT ?"
+            params.append(max(limit, 0))
+        return [self._audit(row) for row in self._all(sql, params)]
+
     def count_audit(self) -> int:
         return int(self._one("SELECT count(*) FROM audit_log")[0])
 
@@ -1689,6 +1874,26 @@ class SQLiteStore(Store):
         with self.transaction():
             self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
 
+    @contextlib.contextmanager
+    def index_connection(self) -> Iterator[Any]:
+        """A connection for the recall index (`memvault.recall`), which lives in the same
+        database. Inside this thread's transaction it is the writer's (the index's writes join
+        that transaction); otherwise it is chosen as every read's is, so recall is answered
+        while another thread imports."""
+        if self._lock.acquire(blocking=False):
+            try:
+                if self._closed:
+                    raise StoreError("the vault is closed")
+                yield self._conn
+            finally:
+                self._lock.release()
+            return
+        conn = self._reader()
+        try:
+            yield conn
+        finally:
+            self._return_reader(conn)
+
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests
         and repair tools only (e.g. tampering with the audit log to prove it is detected)."""
@@ -1736,6 +1941,64 @@ class _CipherParams:
         if hmac not in _HMACS:
             return default, f" ({path.name} has no valid cipher_hmac_algorithm)"
         return cls(kdf, page, hmac), ""
+
+
+def _open_connection(
+    path: Path,
+    passphrase: str,
+    cipher: _CipherParams,
+    busy_timeout: float,
+    note: str = "",
+    *,
+    reader: bool = False,
+) -> Any:
+    """A connection to the database at `path`, keyed and set up; every connection of a store
+    (the writer and the read ones) is made here, so each is set up alike. A `reader` may only
+    read (``query_only``)."""
+    if not passphrase:
+        raise WrongPassphrase(f"the passphrase for the vault at {path.parent} is empty")
+    with private_umask():
+        try:
+            conn = sqlcipher3.connect(
+                str(path),
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=busy_timeout,
+            )
+        except sqlcipher3.Error as exc:
+            raise StoreError(f"cannot open {path}: {exc}") from None
+        try:
+            # A wrong key is reported by WrongPassphrase; SQLCipher's own log would also
+            # print "hmac check failed" to stderr.
+            conn.execute("PRAGMA cipher_log_level = NONE")
+            conn.execute(f"PRAGMA key = {_quote(passphrase)}")
+            conn.execute(f"PRAGMA kdf_iter = {int(cipher.kdf_iter)}")
+            conn.execute(f"PRAGMA cipher_page_size = {int(cipher.page_size)}")
+            if cipher.hmac_algorithm != _OLD_HMAC:  # one of _HMACS, checked when read
+                conn.execute(f"PRAGMA cipher_hmac_algorithm = {cipher.hmac_algorithm}")
+            try:
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlcipher3.DatabaseError:
+                raise WrongPassphrase(
+                    f"wrong passphrase: it does not decrypt the vault at {path.parent}{note}"
+                ) from None
+            conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+            if reader:
+                conn.execute("PRAGMA query_only = ON")
+            else:
+                conn.execute("PRAGMA journal_mode = WAL").fetchone()
+                conn.execute("PRAGMA synchronous = FULL")
+                conn.execute("PRAGMA secure_delete = ON")
+            # Sorts and temporary indexes stay in memory, never in an unencrypted file.
+            conn.execute("PRAGMA temp_store = MEMORY")
+            conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
+            recall_index.prepare_connection(conn)
+            # Touch the WAL index now, while the umask keeps new files private.
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except BaseException:
+            conn.close()
+            raise
+    return conn
 
 
 def _companions(path: Path) -> tuple[Path, Path]:

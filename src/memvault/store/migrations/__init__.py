@@ -1,6 +1,7 @@
 """Versioned schema migrations for the SQLite store.
 
-Each migration is a module ``mNNNN_<name>.py`` with a ``SQL`` script; `MIGRATIONS` lists them in
+Each migration is a module ``mNNNN_<name>.py`` with a ``SQL`` script (and, when existing data
+must be filled in, a ``run`` function); `MIGRATIONS` lists them in
 order. `SQLiteStore` applies the pending ones when it opens a database, inside one write
 transaction, and records each in ``schema_migrations`` (version, name, applied_at) and in
 ``PRAGMA user_version``. A migration never changes once released: a change is a new migration.
@@ -8,10 +9,16 @@ transaction, and records each in ``schema_migrations`` (version, name, applied_a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
-from memvault.store.migrations import m0001_initial, m0002_compressed_conversations
+from memvault.store.migrations import (
+    m0001_initial,
+    m0002_compressed_conversations,
+    m0003_aimem_state,
+    m0004_recall_index,
+)
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
 
@@ -21,10 +28,15 @@ class Migration:
     version: int
     name: str
     sql: str
+    #: Work done after the script, on the connection, in the same transaction (filling a
+    #: new table from what the vault holds).
+    run: Callable[[Any], None] | None = None
 
 
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "initial", m0001_initial.SQL),
     Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
+    Migration(3, "aimem_state", m0003_aimem_state.SQL),
+    Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
 )
 LATEST: Final = MIGRATIONS[-1].version

@@ -14,9 +14,7 @@ scopes. docs/aimem-mapping.md records every decision.
 from __future__ import annotations
 
 import hashlib
-import sys
 import uuid
-from array import array
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,21 +23,18 @@ from typing import Any, Final, Literal
 
 import orjson
 
-from memvault.access import require_change, require_relation_between, require_stored
-from memvault.audit import AuditBatch, PendingEntry
-from memvault.audit_entries import embedding_entry, relation_entry
+from memvault.audit import PendingEntry
 from memvault.canonical import jcs_dumps
-from memvault.errors import AccessDenied, ConvertError, InvalidInput
-from memvault.exchange import (
-    SIGNATURE_WARNING,
-    ExportError,
-    ImportRefused,
-    decay_anchor_of,
+from memvault.errors import AccessDenied, ConvertError, ExportError, ImportRefused, InvalidInput
+from memvault.exchange._shared import (
+    Importer,
     embedding_json,
+    instant,
     record_time,
+    stored_embedding,
     utc_moment,
 )
-from memvault.findings import counted, errors_text, unverified_warning
+from memvault.findings import SIGNATURE_WARNING, counted, errors_text, unverified_warning
 from memvault.formats.aimem.checksum import ARRAYS
 from memvault.formats.aimem.container import LocatedBundle, locate_bundle
 from memvault.formats.aimem.errors import STATUS_CONFLICT, BundleError, Problem
@@ -59,11 +54,12 @@ from memvault.formats.mapping import (
     memory_id_of,
     pam_to_bundle,
 )
-from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, Relation, parse_timestamp
+from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, parse_timestamp
 from memvault.sources import AgePassphrase
-from memvault.store.base import ExportRecord, MemoryQuery, StoredEmbedding, StoredMemory
+from memvault.store.base import ExportRecord, MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
-from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
+from memvault.unit_of_work import MergePolicy, UnitOfWork
+from memvault.vault import Vault, format_timestamp
 
 __all__ = [
     "SCOPES",
@@ -81,13 +77,13 @@ __all__ = [
 SCOPES: Final = ("FULL", "DNA_ONLY", "SINCE")
 #: Chunks mapped, looked up and written per round trip to the store (bounded memory).
 _BATCH: Final = 2000
-#: Vault meta keys: the producer namespace, embedding models taken in, merged chunk ids.
+#: Vault-wide exchange settings (`Vault.exchange_meta`): the producer namespace, the embedding
+#: models taken in. What is kept per memory (the digest of the chunk it came from, the chunks
+#: merged into it) is in the store's own tables, deleted with the memory.
 PRODUCER_META: Final = "aimem.producer"
 MODELS_META: Final = "aimem.embedding_models"
-ALIAS_META: Final = "aimem.alias:"
-#: Vault meta key prefix: SHA-256 of the AIMEM fields of the chunk a memory was imported from.
-CHUNK_META: Final = "aimem.chunk:"
-_FINAL: Final = frozenset({"retracted", "archived"})
+#: A newer chunk (§2.9 rule 3) updates the memory; a retracted or archived one stays so.
+_RULE_3: Final = MergePolicy("aimem", newer_only=False, final_always_kept=True, list_changed=False)
 _CHUNK_ONLY: Final = frozenset({"id", "embedding", "x-pam"})
 
 
@@ -95,7 +91,7 @@ def producer_namespace(vault: Vault) -> str:
     """The vault's AIMEM Producer Namespace (§2.3): the one set in the vault's meta table
     (``aimem.producer``), else ``memvault-`` and 12 hex digits of SHA-256 of the owner id —
     stable for the vault, distinct between vaults, and no personal data in it."""
-    stored = vault.store.get_meta(PRODUCER_META)
+    stored = vault.exchange_meta(PRODUCER_META)
     if stored:
         return stored
     digest = hashlib.sha256(vault.owner.id.encode("utf-8")).hexdigest()[:12]
@@ -184,7 +180,6 @@ def import_bundle(
     strict: bool = False,
     age_passphrase: AgePassphrase = None,
     age_identities: Sequence[str] = (),
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemImportResult:
     """Import an AIMEM bundle (``.aimem.json`` or NDJSON; age-encrypted, decrypted in memory
@@ -195,9 +190,10 @@ def import_bundle(
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
     rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
-    As an agent `actor`, a chunk that would change a memory the agent may not write refuses
-    the whole bundle (AccessDenied, nothing applied; docs/access.md).
+    As an agent's session (`vault.acting_as`), a chunk that would change a memory the agent
+    may not write refuses the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
+    actor = vault.actor
     moment = utc_moment(now)
     if isinstance(source, LocatedBundle):
         found: LocatedBundle | None = source
@@ -301,7 +297,7 @@ def _check_signature(
     )
 
 
-class _Importer:
+class _Importer(Importer):
     def __init__(
         self,
         vault: Vault,
@@ -311,21 +307,14 @@ class _Importer:
         moment: datetime,
         embedding_models: Collection[str] | None,
     ) -> None:
-        self.vault = vault
-        self.store = vault.store
+        super().__init__(vault, actor, moment)
         self.reader = reader
         self.result = result
-        self.actor = actor
-        self.moment = moment
-        self.at = format_timestamp(moment)
-        self.audit = AuditBatch(self.store, self.at)
         env = reader.envelope
         self.producer = str(env.get("producer"))
         model = env.get("embedding_model")
         self.model = model if isinstance(model, str) else None
         self.keep_embeddings = self._model_supported(embedding_models)
-        #: incoming memory ids that live under another id in the vault (dedup)
-        self.remap: dict[str, str] = {}
         #: chunk index -> problem, for chunks refused before mapping (§2.2)
         self.refused: dict[int, Problem] = {}
         self.parts = GraphParts()
@@ -338,7 +327,7 @@ class _Importer:
         if explicit is not None:
             supported = self.model in explicit
         else:
-            text = self.store.get_meta(MODELS_META)
+            text = self.vault.exchange_meta(MODELS_META)
             known = orjson.loads(text) if text else []
             supported = not known or self.model in known
         if not supported:
@@ -358,14 +347,14 @@ class _Importer:
         self._first_pass()
         if strict and self.refused:
             raise BundleError(list(self.refused.values()))
-        with self.store.transaction():
-            self._second_pass()
-            self._import_relations()
+        with self.vault.unit_of_work(now=self.moment) as work:
+            self._second_pass(work)
+            self._import_relations(work)
             if strict and self.result.rejected:
                 raise BundleError(self.result.rejected)
             if signature_entry is not None:
-                self.audit.append(signature_entry)
-            self.audit.flush()
+                work.note(signature_entry)
+            work.flush()
             if self.result.changed:
                 self._record()
 
@@ -419,15 +408,15 @@ class _Importer:
     def _chunks(self) -> Iterator[tuple[int, dict[str, Any]]]:
         yield from enumerate(self.reader.iter_array("chunks"))
 
-    def _second_pass(self) -> None:
+    def _second_pass(self, work: UnitOfWork) -> None:
         batch: list[tuple[int, dict[str, Any]]] = []
         for item in self._chunks():
             batch.append(item)
             if len(batch) >= _BATCH:
-                self._batch(batch)
+                self._batch(work, batch)
                 batch = []
         if batch:
-            self._batch(batch)
+            self._batch(work, batch)
 
     def _map(self, index: int, chunk: Mapping[str, Any]) -> tuple[Memory, dict[str, Any] | None]:
         memory_id = memory_id_of(chunk)
@@ -446,7 +435,7 @@ class _Importer:
                 [Problem("unmappable", str(exc), path, "§2.2", record=str(chunk.get("id")))]
             ) from None
 
-    def _batch(self, batch: list[tuple[int, dict[str, Any]]]) -> None:
+    def _batch(self, work: UnitOfWork, batch: list[tuple[int, dict[str, Any]]]) -> None:
         result = self.result
         mapped: list[tuple[int, Mapping[str, Any], Memory, dict[str, Any] | None]] = []
         for position, raw in batch:
@@ -456,18 +445,18 @@ class _Importer:
             mapped_memory, mapped_embedding = self._map(position, raw)
             mapped.append((position, raw, mapped_memory, mapped_embedding))
         ids = [m.id for _, _, m, _ in mapped]
-        present = self.store.existing_ids(ids)
-        stored = {s.memory.id: s for s in self.store.get_memories(sorted(present))}
+        stored = work.stored_memories(sorted(work.existing_ids(ids)))
+        # Chunks merged into another memory when first imported (§2.9: nothing to do).
+        aliases = work.aliases(i for i in ids if i not in stored)
         new: list[Memory] = []
         new_embeddings: dict[str, dict[str, Any]] = {}
         digests: dict[str, str] = {}
         for index, chunk, memory, embedding in mapped:
             if memory.id in stored:
-                self._existing(index, chunk, memory, embedding, stored[memory.id])
+                self._existing(work, index, chunk, memory, embedding, stored[memory.id])
                 continue
-            alias = self.store.get_meta(ALIAS_META + memory.id)
-            if alias is not None and self.store.existing_ids([alias]):
-                # Merged into another memory when first imported: nothing to do (§2.9).
+            alias = aliases.get(memory.id)
+            if alias is not None:
                 self.remap[memory.id] = alias
                 result.unchanged += 1
                 continue
@@ -482,23 +471,23 @@ class _Importer:
                 new_embeddings[memory.id] = embedding
         if new:
             try:
-                added = self.vault.add_memories(new, actor=self.actor, now=self.moment)
+                added = work.add_memories(new)
             except InvalidInput as exc:
                 raise BundleError([Problem("not-storable", str(exc), "/chunks", "§2.2")]) from None
             result.created += len(added.created)
             result.reinforced += len(added.reinforced)
             result.unchanged += len(added.skipped)
-            for incoming in added.reinforced:
-                target = added.id_map[incoming]
-                self.remap[incoming] = target
-                self.store.set_meta(ALIAS_META + incoming, target)
+            merged = {incoming: added.id_map[incoming] for incoming in added.reinforced}
+            self.remap.update(merged)
+            work.put_aliases(merged)
+            work.put_chunk_digests({i: digests[i] for i in added.created})
             for memory_id in added.created:
-                self.store.set_meta(CHUNK_META + memory_id, digests[memory_id])
                 if memory_id in new_embeddings:
-                    self._embedding(memory_id, new_embeddings[memory_id], None)
+                    self._embedding(work, memory_id, new_embeddings[memory_id], None)
 
     def _existing(
         self,
+        work: UnitOfWork,
         index: int,
         chunk: Mapping[str, Any],
         incoming: Memory,
@@ -511,17 +500,17 @@ class _Importer:
         theirs = {k: v for k, v in chunk.items() if k not in _CHUNK_ONLY}
         mine.pop("embedding", None)
         theirs.pop("embedding", None)
-        when_mine = _instant(mine["created_at"])
-        when_theirs = _instant(theirs.get("created_at"))
+        when_mine = instant(mine["created_at"])
+        when_theirs = instant(theirs.get("created_at"))
         digest = _fields_digest(theirs)
         if when_mine is not None and when_mine == when_theirs:
             # Compared with the chunk as first imported (the vault's copy may have moved on:
             # reinforced, tagged, pinned) and with the memory as it is now.
-            recorded = self.store.get_meta(CHUNK_META + current.id)
+            recorded = work.chunk_digests([current.id]).get(current.id)
             if recorded == digest or jcs_dumps(mine) == jcs_dumps(theirs):
                 self.result.unchanged += 1  # rule 1: a no-op
                 if embedding is not None:
-                    self._embedding(current.id, embedding, current)
+                    self._embedding(work, current.id, embedding, current)
                 return
             differs = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             what = (
@@ -542,40 +531,29 @@ class _Importer:
             self.result.kept += 1  # the vault's copy is newer
             return
         # Rule 3 (a newer created_at): memvault updates, keeping local privacy and final states.
-        if current.effective_status in _FINAL:
+        merged = work.merge_memory(
+            stored, incoming.evolve(id=current.id), _RULE_3, {"chunk": chunk["id"]}
+        )
+        if merged.outcome == "final":
             self.result.kept += 1
             self.result.warnings.append(
                 f"memory {current.id} is {current.effective_status} in the vault (PAM §7.1); the "
                 f"newer chunk {chunk['id']} was not applied"
             )
             return
-        updated = incoming.evolve(id=current.id)
-        if isinstance(current.access, Access) and not current.access.is_exportable:
-            access = incoming.access if isinstance(incoming.access, Access) else Access()
-            updated = updated.evolve(access=access.evolve(exportable=False))
-        if updated.content_hash != current.content_hash:
-            for twin in self.store.find_by_content_hash(updated.content_hash):
-                if twin.memory.id != current.id and twin.memory.effective_status == "active":
-                    self._reject(
-                        index,
-                        chunk,
-                        "chunk-conflict-duplicate",
-                        f"chunk {chunk['id']} would give memory {current.id} the content of "
-                        f"active memory {twin.memory.id} (PAM §6: one active memory per fact)",
-                    )
-                    return
-        require_change(current, updated, self.actor)
-        self.store.update_memory(StoredMemory(updated, decay_anchor_of(updated)))
-        self.store.set_meta(CHUNK_META + updated.id, digest)
-        details: dict[str, Any] = {"via": "aimem", "chunk": chunk["id"]}
-        if updated.content_hash != current.content_hash:
-            details["previous_content_hash"] = current.content_hash
-        self.audit.append(
-            PendingEntry("update", self.actor, updated.id, updated.content_hash, details)
-        )
-        self.result.updated += 1
+        if merged.outcome == "duplicate":
+            self._reject(
+                index,
+                chunk,
+                "chunk-conflict-duplicate",
+                f"chunk {chunk['id']} would give memory {current.id} the content of "
+                f"active memory {merged.twin} (PAM §6: one active memory per fact)",
+            )
+            return
+        work.put_chunk_digests({current.id: digest})
+        self.result.updated += merged.outcome == "updated"
         if embedding is not None:
-            self._embedding(current.id, embedding, updated)
+            self._embedding(work, current.id, embedding, merged.memory)
 
     def _reject(self, index: int, chunk: Mapping[str, Any], code: str, message: str) -> None:
         self.result.rejected.append(
@@ -590,78 +568,29 @@ class _Importer:
             )
         )
 
-    def _embedding(self, memory_id: str, emb: Mapping[str, Any], memory: Memory | None) -> None:
+    def _embedding(
+        self, work: UnitOfWork, memory_id: str, emb: Mapping[str, Any], memory: Memory | None
+    ) -> None:
         """Store a chunk's vector (§2.7) unless its model is unsupported (then dropped)."""
         if not self.keep_embeddings:
             self.result.embeddings_dropped += 1
             return
-        vector = emb.get("vector")
-        data = None
-        if isinstance(vector, list):
-            values = array("f", (float(v) for v in vector))
-            if sys.byteorder == "big":  # pragma: no cover - the vault stores little-endian
-                values.byteswap()
-            data = values.tobytes()
-        storage = emb.get("storage")
-        stored = StoredEmbedding(
-            id=str(emb.get("id")),
-            memory_id=memory_id,
-            model=str(emb.get("model")),
-            dimensions=int(emb.get("dimensions") or 0),
-            created_at=str(emb.get("created_at")),
-            vector=data,
-            storage=dict(storage) if isinstance(storage, Mapping) else None,
-        )
-        if self.store.get_embedding(memory_id) == stored:
+        stored = stored_embedding(emb, memory_id)
+        content_hash = None if memory is None else memory.content_hash
+        if not work.put_embedding(stored, via="aimem", content_hash=content_hash):
             return
-        require_stored(self.store, memory_id, self.actor, "write", "embed")
-        if memory is None:
-            found = self.store.get_memory(memory_id)
-            content_hash = found.memory.content_hash if found is not None else None
-        else:
-            content_hash = memory.content_hash
-        self.store.put_embedding(stored)
-        self.audit.append(embedding_entry(stored, memory_id, content_hash, self.actor, "aimem"))
         self.result.embeddings += 1
-        if self.store.get_meta(MODELS_META) is None:
-            self.store.set_meta(MODELS_META, orjson.dumps([stored.model]).decode())
+        if self.vault.exchange_meta(MODELS_META) is None:
+            work.set_exchange_meta(MODELS_META, orjson.dumps([stored.model]).decode())
 
-    def _import_relations(self) -> None:
+    def _import_relations(self, work: UnitOfWork) -> None:
         """The bundle's ``x-pam`` edges: PAM relations (§13) between memories the vault has."""
-        if not self.parts.relations:
-            return
-        skipped = 0
-        for data in self.parts.relations:
-            try:
-                relation = Relation.from_json(data)
-            except ValueError:
-                skipped += 1
-                continue
-            source = self.remap.get(relation.from_, relation.from_)
-            target = self.remap.get(relation.to, relation.to)
-            ends = self.store.existing_ids([source, target])
-            if source not in ends or target not in ends or source == target:
-                skipped += 1
-                continue
-            relation = relation.evolve(from_=source, to=target)
-            existing = self.store.relations_of(source)
-            same = next((r for r in existing if r.id == relation.id), None)
-            if same is not None:
-                if same == relation:
-                    continue
-                require_relation_between(self.store, source, target, self.actor)
-                self.store.update_relation(relation)
-            elif any((r.from_, r.to, r.type) == (source, target, relation.type) for r in existing):
-                continue
-            else:
-                require_relation_between(self.store, source, target, self.actor)
-                self.store.insert_relation(relation)
-            self.audit.append(relation_entry(relation, ends[source], self.actor, "aimem"))
-            self.result.relations += 1
-        if skipped:
+        put = self.import_relations(work, self.parts.relations, "aimem")
+        self.result.relations += put.added
+        if put.skipped:
             self.result.warnings.append(
-                f"{skipped} PAM relations (x-pam edges) were not imported: an end is not in the "
-                "vault or both ends are now one memory"
+                f"{put.skipped} PAM relations (x-pam edges) were not imported: an end is not in "
+                "the vault or both ends are now one memory"
             )
 
     def _record(self) -> None:
@@ -681,7 +610,6 @@ class _Importer:
                 memory_count=self.reader.counts.get("chunks", 0),
                 path=self.result.source,
             ),
-            actor=self.actor,
             now=self.moment,
         )
 
@@ -700,15 +628,6 @@ def _fields_digest(chunk: Mapping[str, Any]) -> str:
     """SHA-256 of a chunk's own AIMEM fields (RFC 8785), without id, embedding and x-pam."""
     fields = {k: v for k, v in chunk.items() if k not in _CHUNK_ONLY}
     return hashlib.sha256(jcs_dumps(fields)).hexdigest()
-
-
-def _instant(value: object) -> datetime | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        return parse_timestamp(value)
-    except ValueError:
-        return None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -770,7 +689,6 @@ def export_bundle(
     producer: str | None = None,
     embeddings: bool = False,
     overwrite: bool = False,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> AimemExportResult:
     """Export the vault as an AIMEM bundle: ``.aimem.json`` or NDJSON (§3.1, `form`, by
@@ -789,7 +707,7 @@ def export_bundle(
     if scope == "SINCE":
         if since is None:
             raise ExportError("scope SINCE needs --since (an ISO 8601 time, AIMEM §2.1)")
-        moment_since = since if isinstance(since, datetime) else _instant(since)
+        moment_since = since if isinstance(since, datetime) else instant(since)
         if moment_since is None:
             raise ExportError(f"--since {since!r} is not an ISO 8601 date-time")
         since_text = format_timestamp(moment_since)
@@ -799,7 +717,7 @@ def export_bundle(
     moment = utc_moment(now)
     exported_at = format_timestamp(moment)
     path = Path(target)
-    store = vault.store
+    view = vault.export_view()
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
         limit=None,
@@ -822,7 +740,7 @@ def export_bundle(
     if since_text is not None:
         envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
-    for memory in vault.iter_memories(query, actor=actor):
+    for memory in vault.iter_memories(query):
         if not _in_scope(memory, scope):
             continue
         if isinstance(memory.access, Access) and not memory.access.is_exportable:
@@ -831,7 +749,7 @@ def export_bundle(
         ids.append(memory.id)
         assembler.note(memory_to_json(memory))
         if embeddings:
-            stored = store.get_embedding(memory.id)
+            stored = view.embedding(memory.id)
             if stored is not None and stored.vector is not None:
                 key = (stored.model, stored.dimensions)
                 models[key] = models.get(key, 0) + 1
@@ -842,7 +760,7 @@ def export_bundle(
         assembler.embedding_model = model
     assembler.envelope = dict(envelope)
     exported = set(ids)
-    for relation in store.iter_relations():
+    for relation in view.relations():
         if relation.from_ in exported and relation.to in exported:
             assembler.add_relation(relation.to_json())
     assembler.finish_graph()
@@ -853,13 +771,11 @@ def export_bundle(
             path, envelope, form=form or form_for_path(path), overwrite=overwrite
         ) as writer:
             for start in range(0, len(ids), _BATCH):
-                for stored_memory in store.get_memories(ids[start : start + _BATCH]):
-                    memory_json = _without_outside_refs(
-                        memory_to_json(stored_memory.memory), exported
-                    )
+                for memory in view.memories(ids[start : start + _BATCH]):
+                    memory_json = _without_outside_refs(memory_to_json(memory), exported)
                     emb_json = None
                     if embeddings:
-                        emb = store.get_embedding(stored_memory.memory.id)
+                        emb = view.embedding(memory.id)
                         emb_json = None if emb is None else embedding_json(emb)
                     if isinstance(memory_json.get("embedding_ref"), str) and (
                         emb_json is None or not assembler.fits(emb_json)
@@ -897,7 +813,6 @@ def export_bundle(
             memory_count=chunk_count,
             path=str(path),
         ),
-        actor=actor,
         now=moment,
     )
     return AimemExportResult(

@@ -25,37 +25,27 @@ supplies them; this module only calls them at the right moment):
 from __future__ import annotations
 
 import contextlib
-import sys
 import uuid
-from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
-from memvault.access import (
-    may,
-    require_change,
-    require_privileged,
-    require_relation_between,
-    require_stored,
+from memvault.access import may
+from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError, ImportRefused
+from memvault.exchange._shared import (
+    Importer,
+    embedding_json,
+    record_time,
+    stored_embedding,
+    utc_moment,
 )
-from memvault.audit import AuditBatch, PendingEntry
-from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
-from memvault.canonical import jcs_dumps
-from memvault.conversation_merge import IGNORED, merge_conversation
-from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError
+from memvault.export_view import ExportView
 from memvault.findings import SIGNATURE_WARNING, Finding, counted, errors_text
 from memvault.formats.pam import reader
-from memvault.formats.pam.merge import (
-    FINAL_STATUSES,
-    exported_by,
-    file_ref,
-    iter_embeddings,
-    store_entry,
-)
+from memvault.formats.pam.merge import exported_by, file_ref, iter_embeddings, store_entry
 from memvault.formats.pam.validate import validate_path
 from memvault.formats.pam.writer import (
     EMBEDDINGS_FILE,
@@ -74,17 +64,11 @@ from memvault.formats.pam.writer import (
 from memvault.jsonread import JSONDocumentError
 from memvault.model import Access, Memory, Relation, parse_timestamp
 from memvault.sources import SourceError, Target, open_target
-from memvault.store.base import (
-    ExportRecord,
-    MemoryQuery,
-    Store,
-    StoredConversation,
-    StoredEmbedding,
-    StoredMemory,
-)
+from memvault.store.base import ExportRecord, MemoryQuery, StoredConversation
 from memvault.store.codec import memory_from_json, memory_to_json
-from memvault.vault import OWNER_ACTOR, Vault, format_timestamp
-from memvault.vault_inputs import check_actor, is_privileged
+from memvault.unit_of_work import Merged, MergePolicy, UnitOfWork
+from memvault.vault import Vault, format_timestamp
+from memvault.vault_inputs import is_privileged
 
 __all__ = [
     "EXPORT_FORMATS",
@@ -106,28 +90,13 @@ EXPORT_FORMATS: Final = ("pam",)
 CONVERSATION_SCHEMA: Final = "portable-ai-memory-conversation"
 #: Memories fetched, checked and written per vault round trip.
 _CHUNK: Final = 2000
+#: Conversations handed to the vault per call (bounded memory: documents can be large).
+_CONVERSATIONS: Final = 200
 
 
 # ---------------------------------------------------------------------------------------------
 # Errors, hooks, results
 # ---------------------------------------------------------------------------------------------
-
-
-#: How an import warning about a signature that does not verify starts (§18.5: a loud
-#: warning, never a silent pass and never a refusal).
-
-
-class ImportRefused(ExchangeError):
-    """The input was refused before anything was written. `findings` holds the validation
-    errors when the input is not valid PAM."""
-
-    def __init__(
-        self, message: str, findings: Sequence[Finding] = (), *, headline: str | None = None
-    ) -> None:
-        super().__init__(message)
-        self.findings = list(findings)
-        #: the message without the findings (for front ends that list them)
-        self.headline = headline or message
 
 
 class UnknownBase(ImportRefused):
@@ -253,13 +222,6 @@ class ImportResult:
 # ---------------------------------------------------------------------------------------------
 
 
-def utc_moment(now: datetime | None) -> datetime:
-    moment = datetime.now(UTC) if now is None else now
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).replace(microsecond=0)
-
-
 def _since_text(since: str | datetime) -> str:
     if isinstance(since, datetime):
         return format_timestamp(since)
@@ -307,7 +269,7 @@ def _plan(
     # receiver (or `memvault merge`) could match base_export_id against (PAM §16.2).
     # The export registry and the audit log a delta is built from are the owner's, so an
     # agent's export is always full (docs/access.md): AccessDenied here.
-    registry = vault.exports(actor=actor)
+    registry = vault.exports()
     made = [r for r in registry if r.direction == "exported" and r.format == "pam"]
     if incremental:
         if not made:
@@ -328,7 +290,7 @@ def _plan(
                 "base_export_id (PAM §16.2), so a receiver cannot check what it applies to"
             )
         plan = _Plan("incremental", text, base_id)
-    _changes_since(vault.store, plan)
+    _changes_since(vault.export_view(), plan)
     return plan
 
 
@@ -336,15 +298,13 @@ def _plan(
 _NOT_A_MEMORY_CHANGE: Final = frozenset({"relate", "erase", "export", "import"})
 
 
-def _changes_since(store: Store, plan: _Plan) -> None:
+def _changes_since(view: ExportView, plan: _Plan) -> None:
     """Collect from the audit log what changed at or after `since`: also memories imported
     since then with older timestamps of their own, embeddings added, relations made or
     re-weighted, conversations stored, memories made exportable again."""
     assert plan.since is not None
     since = plan.since
-    for entry in store.iter_audit():
-        if entry.at < since:  # both UTC YYYY-MM-DDTHH:MM:SSZ: text order is time order
-            continue
+    for entry in view.audit_since(since):
         memory_id = entry.memory_id
         details = entry.details
         if memory_id is not None and entry.action not in _NOT_A_MEMORY_CHANGE:
@@ -366,7 +326,7 @@ def _changes_since(store: Store, plan: _Plan) -> None:
     # A memory exported again brings back relations to it, and the pointer of the memories
     # it superseded (which was null while it was withheld).
     for memory_id in sorted(plan.exposed_ids):
-        for relation in store.relations_of(memory_id):
+        for relation in view.relations_of(memory_id):
             if relation.type == "supersedes" and relation.from_ == memory_id:
                 plan.memory_ids.add(relation.to)
 
@@ -385,7 +345,7 @@ class _Exporter:
         self.actor = actor
         #: an agent's export holds only what it may read (PAM §9, docs/access.md)
         self.restricted = not is_privileged(actor)
-        self.store = vault.store
+        self.view = vault.export_view()
         self.stage = stage
         self.writer = writer
         self.plan = plan
@@ -399,8 +359,8 @@ class _Exporter:
         self._exportable_cache: dict[str, bool] = {}
         self.delta_ids: set[str] = set()
         self.referenced_conversations: set[str] = set()
-        total = self.store.count_memories(MemoryQuery(statuses=None, limit=None))
-        exportable = self.store.count_memories(
+        total = self.view.count_memories(MemoryQuery(statuses=None, limit=None))
+        exportable = self.view.count_memories(
             MemoryQuery(statuses=None, limit=None, exportable_only=True)
         )
         self.any_withheld = exportable != total
@@ -413,20 +373,19 @@ class _Exporter:
     def memories_source(self) -> Iterator[Memory]:
         if self.plan.export_type == "full":
             query = MemoryQuery(statuses=None, limit=None)
-            yield from self.vault.iter_memories(query, actor=self.actor)
+            yield from self.vault.iter_memories(query)
             return
         assert self.plan.since is not None
         seen: set[str] = set()
         query = MemoryQuery(
             statuses=None, limit=None, updated_since=parse_timestamp(self.plan.since)
         )
-        for stored in self.store.iter_memories(query):
-            seen.add(stored.memory.id)
-            yield stored.memory
+        for memory in self.view.iter_memories(query):
+            seen.add(memory.id)
+            yield memory
         rest = sorted(self.plan.memory_ids - seen)
         for chunk in iter_chunks(rest, _CHUNK):
-            for stored in self.store.get_memories(chunk):
-                yield stored.memory
+            yield from self.view.memories(chunk)
 
     def write_memories(self) -> None:
         incremental = self.plan.export_type == "incremental"
@@ -466,14 +425,12 @@ class _Exporter:
         known = self._exportable_cache.get(memory_id)
         if known is None:
             if self.any_withheld or self.restricted:
-                stored = self.store.get_memory(memory_id)
+                memory = self.view.memory(memory_id)
                 known = (
-                    stored is not None
-                    and _exportable(stored.memory)
-                    and may(stored.memory, self.actor, "read")
+                    memory is not None and _exportable(memory) and may(memory, self.actor, "read")
                 )
             else:
-                known = bool(self.store.existing_ids([memory_id]))
+                known = bool(self.view.existing_ids([memory_id]))
             if len(self._exportable_cache) < 10_000:
                 self._exportable_cache[memory_id] = known
         return known
@@ -496,7 +453,7 @@ class _Exporter:
             if document.get("embedding_ref") is not None:
                 document["embedding_ref"] = None
             return
-        stored = self.store.get_embedding(document["id"])
+        stored = self.view.embedding(document["id"])
         if stored is None:
             if document.get("embedding_ref") is not None:
                 document["embedding_ref"] = None
@@ -508,7 +465,7 @@ class _Exporter:
 
     def write_relations(self) -> None:
         if self.plan.export_type == "full":
-            relations: Iterable[Relation] = self.store.iter_relations()
+            relations: Iterable[Relation] = self.view.relations()
         else:
             relations = self._delta_relations()
         for relation in relations:
@@ -524,7 +481,7 @@ class _Exporter:
         plan = self.plan
         ends = self.delta_ids | plan.memory_ids | plan.relation_sources | plan.exposed_ids
         for memory_id in sorted(ends):
-            for relation in self.store.relations_of(memory_id):
+            for relation in self.view.relations_of(memory_id):
                 if relation.id in found:
                     continue
                 if (
@@ -546,7 +503,7 @@ class _Exporter:
         else:
             wanted = sorted(self.plan.conversation_ids | self.referenced_conversations)
             conversations = (
-                c for c in (self.store.get_conversation(i) for i in wanted) if c is not None
+                c for c in (self.view.conversation(i) for i in wanted) if c is not None
             )
         for conversation in conversations:
             entry = self._index_entry(conversation)
@@ -610,97 +567,11 @@ def _strip_memory(document: dict[str, Any]) -> None:
         provenance["platform_user_id"] = None
 
 
-#: Index entry members the stored columns already hold (compared and merged as columns).
-_COLUMN_MEMBERS: Final = frozenset({"platform", "title", "temporal", "message_count"})
-
-
-def _index_extras(conversation: StoredConversation) -> dict[str, Any]:
-    """What an index entry adds beyond the columns; a file reference names where the
-    document was in the export, not data."""
-    return {
-        k: v
-        for k, v in conversation.extra_index.items()
-        if k not in _COLUMN_MEMBERS
-        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
-    }
-
-
-def _same_canonical(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """The same document in canonical form, the moment of its import aside: what memvault
-    exported comes back as RFC 8785 text, where a stored 1.0 reads as 1."""
-    return jcs_dumps({k: v for k, v in a.items() if k not in IGNORED}) == jcs_dumps(
-        {k: v for k, v in b.items() if k not in IGNORED}
-    )
-
-
-def _same_index(stored: StoredConversation, incoming: StoredConversation) -> bool:
-    """Whether an incoming index entry adds nothing to the stored conversation's row."""
-    return all(
-        value in (None, getattr(stored, name))
-        for name, value in (
-            ("title", incoming.title),
-            ("created_at", incoming.created_at),
-            ("updated_at", incoming.updated_at),
-        )
-    ) and all(stored.extra_index.get(k) == v for k, v in _index_extras(incoming).items())
-
-
-def _merged_row(
-    stored: StoredConversation, incoming: StoredConversation, document: dict[str, Any]
-) -> StoredConversation:
-    """The stored conversation with what an incoming one adds: its merged document, and its
-    index columns where the incoming ones say something (a null or missing one keeps the
-    stored value). The message count is the merged document's."""
-    messages = document.get("messages")
-    # The entry's own members come from the incoming entry where it has them (the export
-    # writes them over the columns); the count is the merged document's.
-    extras = {k: v for k, v in stored.extra_index.items() if k not in _COLUMN_MEMBERS}
-    incoming_extras = {
-        k: v
-        for k, v in incoming.extra_index.items()
-        if k != "message_count"
-        and not (k == "storage" and isinstance(v, Mapping) and v.get("type") == "file")
-    }
-    return StoredConversation(
-        id=stored.id,
-        platform=stored.platform,
-        document=document,
-        title=incoming.title if incoming.title is not None else stored.title,
-        created_at=incoming.created_at or stored.created_at,
-        updated_at=incoming.updated_at or stored.updated_at,
-        message_count=(
-            len(messages)
-            if isinstance(messages, list) and messages
-            else max(stored.message_count, incoming.message_count)
-        ),
-        extra_index={**extras, **incoming_extras},
-    )
-
-
 def _strip_conversation(document: dict[str, Any]) -> None:
     """§21.3: no provider account id in a shared export."""
     provider = document.get("provider")
     if isinstance(provider, Mapping) and provider.get("account_id") is not None:
         document["provider"] = {**provider, "account_id": None}
-
-
-def embedding_json(stored: StoredEmbedding) -> dict[str, Any]:
-    vector: list[float] | None = None
-    if stored.vector is not None:
-        values = array("f")
-        values.frombytes(stored.vector)
-        if sys.byteorder == "big":  # pragma: no cover - the vault stores little-endian
-            values.byteswap()
-        vector = values.tolist()
-    return {
-        "id": stored.id,
-        "memory_id": stored.memory_id,
-        "model": stored.model,
-        "dimensions": stored.dimensions,
-        "created_at": stored.created_at,
-        "vector": vector,
-        "storage": None if stored.storage is None else dict(stored.storage),
-    }
 
 
 def export_vault(
@@ -713,7 +584,6 @@ def export_vault(
     strip_platform_ids: bool = False,
     overwrite: bool = False,
     hooks: ExportHooks | None = None,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> ExportResult:
     """Export the vault as PAM to `target`: a directory, a `.zip`, or a `.json` (the lone
@@ -724,9 +594,9 @@ def export_vault(
     `exportable: false` are never written, nor relations touching them (§21.1);
     `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
     `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
-    As an agent `actor`: only the memories it may read, the relations between them, no
-    conversations, and never a delta (docs/access.md). Raises ExportError (nothing is left at
-    the target), AccessDenied.
+    As an agent's session (`vault.acting_as`): only the memories it may read, the relations
+    between them, no conversations, and never a delta (docs/access.md). Raises ExportError
+    (nothing is left at the target), AccessDenied.
     """
     if format not in EXPORT_FORMATS:
         raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
@@ -735,7 +605,7 @@ def export_vault(
     if path.suffix.lower() == ".age" and hooks.encrypt is None:
         raise ExportError(f"{path} names an age-encrypted file; encrypt the export or drop .age")
     warnings: list[str] = []
-    actor = check_actor(actor)
+    actor = vault.actor
     plan = _plan(vault, incremental, since, warnings, actor)
     export_id = str(uuid.uuid4())
     export_date = format_timestamp(utc_moment(now))
@@ -793,7 +663,6 @@ def export_vault(
             memory_count=summary.total_memories,
             path=str(path),
         ),
-        actor=actor,
         now=now,
     )
     return ExportResult(
@@ -866,7 +735,6 @@ def import_into_vault(
     force: bool = False,
     allow_unverified: bool = False,
     hooks: ImportHooks | None = None,
-    actor: str = OWNER_ACTOR,
     now: datetime | None = None,
 ) -> ImportResult:
     """Import PAM documents (a memory-store, conversation or embeddings file; an export
@@ -876,13 +744,13 @@ def import_into_vault(
     findings), and so is a signed one whose signature does not verify, unless
     `allow_unverified`. An incremental export must apply to an export this vault made or imported
     (`UnknownBase` otherwise, unless `force`). Importing an export the vault already made or
-    imported does nothing. Rules: docs/exchange.md, "Import". As an agent `actor` it creates
-    memories and changes only those the agent may write; anything else refuses it whole
-    (AccessDenied, nothing applied; docs/access.md).
+    imported does nothing. Rules: docs/exchange.md, "Import". As an agent's session
+    (`vault.acting_as`) it creates memories and changes only those the agent may write;
+    anything else refuses it whole (AccessDenied, nothing applied; docs/access.md).
     """
     hooks = hooks or ImportHooks()
     path = Path(source)
-    actor = check_actor(actor)
+    actor = vault.actor
     decrypted: AbstractContextManager[Path | None] = (
         hooks.decrypt(path) if hooks.decrypt is not None else contextlib.nullcontext(None)
     )
@@ -904,7 +772,7 @@ def import_into_vault(
             raise AccessDenied(f"{path} was not imported, nothing was applied: {exc}") from None
 
 
-class _Importer:
+class _Importer(Importer):
     def __init__(
         self,
         vault: Vault,
@@ -914,40 +782,25 @@ class _Importer:
         now: datetime | None,
         force: bool,
     ) -> None:
-        self.vault = vault
-        self.store = vault.store
+        super().__init__(vault, actor, utc_moment(now))
         self.target = target
-        self.actor = actor
-        #: an agent: creates memories, changes only what it may write (docs/access.md)
-        self.restricted = not is_privileged(actor)
-        self.moment = utc_moment(now)
-        self.at = format_timestamp(self.moment)
         self.force = force
         self.result = ImportResult(source)
-        self.audit = AuditBatch(self.store, self.at)
         self.verify_header: Callable[[Mapping[str, Any]], list[str]] | None = None
-        #: incoming ids merged into other memories (dedup): id -> survivor
-        self.remap: dict[str, str] = {}
 
     def run(self) -> ImportResult:
         entry = store_entry(self.target)
-        if self.target.kind == "file":
-            assert entry is not None
-            with entry.open() as buf:
-                doc = reader.parse(buf, entry.display)
-                kind = doc.kind
-                if kind == "memory-store":
-                    return self._import_store(doc)
-                with self.store.transaction():
-                    if kind == "conversation":
-                        self._put_conversation(doc.full(), None)
-                    elif kind == "embeddings":
-                        self._import_embeddings(buf, entry.display)
-                    self.audit.flush()
-                return self.result
         assert entry is not None
         with entry.open() as buf:
-            return self._import_store(reader.parse(buf, entry.display))
+            doc = reader.parse(buf, entry.display)
+            if self.target.kind != "file" or doc.kind == "memory-store":
+                return self._import_store(doc)
+            with self.vault.unit_of_work(now=self.moment) as work:
+                if doc.kind == "conversation":
+                    self._import_conversations(work, [], documents=[doc.full()])
+                elif doc.kind == "embeddings":
+                    self._import_embeddings(work, buf, entry.display)
+            return self.result
 
     # -- the memory-store -----------------------------------------------------------------
 
@@ -962,37 +815,36 @@ class _Importer:
         result.base_export_id = base if isinstance(base, str) else None
         if self.verify_header is not None:
             result.warnings.extend(self.verify_header(header))
-        # Bookkeeping, not a read on the actor's behalf: an agent may not list the registry,
-        # but its import is still matched against what the vault has taken in.
-        known = {r.export_id for r in self.store.list_exports()}
-        if result.export_id is not None and result.export_id in known:
-            result.already_imported = True
-            return result
-        incremental = result.export_type == "incremental"
-        if incremental and result.base_export_id not in known:
-            message = (
-                f"{result.source} is an incremental export of base {base!r}, which this vault "
-                "never exported nor imported (PAM §16.3: a delta applies to a known base)"
-            )
-            if not self.force:
-                raise UnknownBase(message + "; import the base first, or use --force")
-            result.warnings.append(message + "; imported anyway (--force)")
-        owner = header.get("owner")
-        owner_id = owner.get("id") if isinstance(owner, Mapping) else None
-        if owner_id != self.vault.owner.id:
-            result.warnings.append(
-                f"the export belongs to owner {owner_id!r}, this vault to "
-                f"{self.vault.owner.id!r}; its memories were imported as the vault owner's"
-            )
-        with self.store.transaction():
-            self._import_memories(doc, incremental)
-            self._import_relations(header.get("relations") or [])
-            self._import_conversations(header.get("conversations_index") or [])
+        with self.vault.unit_of_work(now=self.moment) as work:
+            known = work.known_exports()
+            if result.export_id is not None and result.export_id in known:
+                result.already_imported = True
+                return result
+            incremental = result.export_type == "incremental"
+            if incremental and result.base_export_id not in known:
+                message = (
+                    f"{result.source} is an incremental export of base {base!r}, which this "
+                    "vault never exported nor imported (PAM §16.3: a delta applies to a known "
+                    "base)"
+                )
+                if not self.force:
+                    raise UnknownBase(message + "; import the base first, or use --force")
+                result.warnings.append(message + "; imported anyway (--force)")
+            owner = header.get("owner")
+            owner_id = owner.get("id") if isinstance(owner, Mapping) else None
+            if owner_id != self.vault.owner.id:
+                result.warnings.append(
+                    f"the export belongs to owner {owner_id!r}, this vault to "
+                    f"{self.vault.owner.id!r}; its memories were imported as the vault owner's"
+                )
+            self._import_memories(work, doc, incremental)
+            self._import_relations(work, header.get("relations") or [])
+            self._import_conversations(work, header.get("conversations_index") or [])
             emb_entry = None if self.target.kind == "file" else self.target.find(EMBEDDINGS_FILE)
             if emb_entry is not None:
                 with emb_entry.open() as buf:
-                    self._import_embeddings(buf, emb_entry.display)
-            self.audit.flush()
+                    self._import_embeddings(work, buf, emb_entry.display)
+            work.flush()
             integrity = header.get("integrity")
             checksum = integrity.get("checksum") if isinstance(integrity, Mapping) else None
             record_id = result.export_id or (
@@ -1015,20 +867,22 @@ class _Importer:
                     memory_count=doc.memory_count,
                     path=result.source,
                 ),
-                actor=self.actor,
                 now=self.moment,
             )
         return result
 
-    def _import_memories(self, doc: reader.Document, incremental: bool) -> None:
+    def _import_memories(self, work: UnitOfWork, doc: reader.Document, incremental: bool) -> None:
         incoming = (
             memory_from_json(value) for _, _, value in doc.iter_memories(check_duplicates=False)
         )
+        # An incremental export is applied as it is (PAM §16.3); a full one only where its
+        # copy is newer than the vault's.
+        policy = MergePolicy("import", newer_only=not incremental)
         for chunk in iter_chunks(incoming, _CHUNK):
-            existing = self.store.existing_ids([m.id for m in chunk])
+            existing = work.existing_ids([m.id for m in chunk])
             new = [m for m in chunk if m.id not in existing]
             if new:
-                batch = self.vault.add_memories(new, actor=self.actor, now=self.moment)
+                batch = work.add_memories(new)
                 self.result.created += len(batch.created)
                 self.result.reinforced += len(batch.reinforced)
                 self.result.unchanged += len(batch.skipped)
@@ -1036,103 +890,75 @@ class _Importer:
                     self.remap[incoming_id] = batch.id_map[incoming_id]
             present = [m for m in chunk if m.id in existing]
             if present:
-                stored = {s.memory.id: s for s in self.store.get_memories([m.id for m in present])}
+                stored = work.stored_memories([m.id for m in present])
                 for memory in present:
-                    self._update(stored[memory.id], memory, incremental)
+                    merged = work.merge_memory(stored[memory.id], memory, policy)
+                    self._count(merged, memory)
         self.result.merged_into = dict(self.remap)
 
-    def _update(self, stored: StoredMemory, incoming: Memory, incremental: bool) -> None:
-        """An incoming memory with an id the vault has: update it (PAM §16.3), unless nothing
-        changed, the vault's copy is in a final state, or (full import) the vault's is newer."""
-        current = stored.memory
-        incoming = _keep_local_privacy(current, incoming)
-        if jcs_dumps(memory_to_json(current)) == jcs_dumps(memory_to_json(incoming)):
+    def _count(self, merged: Merged, incoming: Memory) -> None:
+        """Count what merging an incoming memory with the vault's copy did (PAM §16.3)."""
+        current = merged.memory
+        if merged.outcome == "updated":
+            self.result.updated += 1
+        elif merged.outcome == "unchanged":
             self.result.unchanged += 1
-            return
-        status, new_status = current.effective_status, incoming.effective_status
-        if status in FINAL_STATUSES and new_status != status:
+        elif merged.outcome == "final":
             self.result.kept += 1
             self.result.warnings.append(
-                f"memory {current.id} is {status} in the vault, a final state (PAM §7.1); the "
-                f"incoming copy ({new_status}) was not applied"
+                f"memory {current.id} is {current.effective_status} in the vault, a final "
+                f"state (PAM §7.1); the incoming copy ({incoming.effective_status}) was not "
+                "applied"
             )
-            return
-        if not incremental and not _newer(incoming, current):
+        elif merged.outcome == "older":
             self.result.kept += 1
-            return
-        if new_status == "active" and incoming.content_hash != current.content_hash:
-            for twin in self.store.find_by_content_hash(incoming.content_hash):
-                if twin.memory.id != current.id and twin.memory.effective_status == "active":
-                    raise ImportConflict(
-                        f"memory {current.id} would get the same content as active memory "
-                        f"{twin.memory.id} (PAM §6: one active memory per fact); retract or "
-                        "supersede one of them and import again. Nothing was imported."
-                    )
-        require_change(current, incoming, self.actor)
-        anchor = decay_anchor_of(incoming)
-        self.store.update_memory(StoredMemory(incoming, anchor))
-        changed = _changed_fields(current, incoming)
-        details: dict[str, Any] = {"changed": changed, "via": "import"}
-        if incoming.content_hash != current.content_hash:
-            details["previous_content_hash"] = current.content_hash
-        self.audit.append(
-            PendingEntry("update", self.actor, incoming.id, incoming.content_hash, details)
-        )
-        self.result.updated += 1
+        else:
+            raise ImportConflict(
+                f"memory {current.id} would get the same content as active memory "
+                f"{merged.twin} (PAM §6: one active memory per fact); retract or "
+                "supersede one of them and import again. Nothing was imported."
+            )
 
     # -- relations ------------------------------------------------------------------------
 
-    def _import_relations(self, relations: Sequence[Mapping[str, Any]]) -> None:
-        if not relations:
-            return
-        parsed = [Relation.from_json(r) for r in relations]
-        ends = {self.remap.get(e, e) for r in parsed for e in (r.from_, r.to)}
-        hashes = self.store.existing_ids(sorted(ends))
-        # A vault without relations (a first import) need not be asked about each one.
-        had_relations = bool(self.store.relation_stats())
-        added_ids: set[str] = set()
-        added_edges: set[tuple[str, str, str]] = set()
-        skipped = 0
-        for relation in parsed:
-            source = self.remap.get(relation.from_, relation.from_)
-            target = self.remap.get(relation.to, relation.to)
-            if source not in hashes or target not in hashes or source == target:
-                skipped += 1
-                continue
-            relation = relation.evolve(from_=source, to=target)
-            edge = (source, target, relation.type)
-            if relation.id in added_ids or edge in added_edges:
-                continue
-            existing = self.store.relations_of(source) if had_relations else []
-            same_id = next((r for r in existing if r.id == relation.id), None)
-            if same_id is not None:
-                if same_id == relation:
-                    continue
-                self._require_relation(source, target)
-                self.store.update_relation(relation)
-            elif any((r.from_, r.to, r.type) == edge for r in existing):
-                continue  # the vault already has this edge (under another id)
-            else:
-                self._require_relation(source, target)
-                self.store.insert_relation(relation)
-            added_ids.add(relation.id)
-            added_edges.add(edge)
-            self.audit.append(relation_entry(relation, hashes[source], self.actor, "import"))
-            self.result.relations += 1
-        if skipped:
+    def _import_relations(self, work: UnitOfWork, relations: Sequence[Mapping[str, Any]]) -> None:
+        put = self.import_relations(work, relations, "import")
+        self.result.relations += put.added
+        if put.skipped:
             self.result.warnings.append(
-                f"{counted(skipped, 'relation was', 'relations were')} not imported: an end is "
-                "not in the vault (a delta "
+                f"{counted(put.skipped, 'relation was', 'relations were')} not imported: an "
+                "end is not in the vault (a delta "
                 "relation into a base this vault lacks) or both ends are now one memory"
             )
 
-    def _require_relation(self, source: str, target: str) -> None:
-        if self.restricted:
-            require_relation_between(self.store, source, target, self.actor)
-
     # -- conversations ----------------------------------------------------------------------
 
-    def _import_conversations(self, index: Sequence[Mapping[str, Any]]) -> None:
+    def _import_conversations(
+        self,
+        work: UnitOfWork,
+        index: Sequence[Mapping[str, Any]],
+        documents: Sequence[Mapping[str, Any]] = (),
+    ) -> None:
+        """The conversations of the index (with their files when the export has them), the
+        conversation files the index does not name, and lone conversation `documents`: stored
+        through `Vault.put_conversations` a few at a time (an export may hold tens of
+        thousands). The vault is the archive: an export that knows less (an index entry
+        without its file, an older copy) never takes away what the vault holds."""
+        pending: list[StoredConversation] = []
+
+        def put(row: StoredConversation) -> None:
+            pending.append(row)
+            if len(pending) >= _CONVERSATIONS:
+                flush()
+
+        def flush() -> None:
+            if pending:
+                outcomes = work.put_conversations(pending, index_entries=True)
+                self.result.conversations += sum(o.outcome != "unchanged" for o in outcomes)
+                pending.clear()
+
+        # Conversations are the owner's (docs/access.md): an agent's import that holds one is
+        # refused whole (by `UnitOfWork.put_conversations`).
         taken: set[str] = set()
         for entry in index:
             ref = file_ref(entry)
@@ -1141,83 +967,30 @@ class _Importer:
                 taken.add(found.name)
                 with found.open() as buf:
                     document = reader.parse(buf, found.display).full()
-                self._put_conversation(document, entry, file_found=True)
+                put(_conversation_row(document, entry, file_found=True))
             else:
-                self._put_conversation({}, entry, file_found=False)
-        if self.target.kind == "file":
-            return
-        for file in self.target.entries:
-            if file.name.startswith("conversations/") and file.name not in taken:
-                with file.open() as buf:
-                    doc = reader.parse(buf, file.display)
-                    if doc.kind == "conversation":
-                        self._put_conversation(doc.full(), None)
-
-    def _put_conversation(
-        self,
-        document: Mapping[str, Any],
-        entry: Mapping[str, Any] | None,
-        *,
-        file_found: bool = True,
-    ) -> None:
-        # Conversations are the owner's (docs/access.md): an agent's import that holds one
-        # is refused whole.
-        require_privileged(self.actor, "import conversations")
-        extra: dict[str, Any] = {}
-        if entry is not None:
-            extra = {k: v for k, v in entry.items() if k not in ("id", "derived_memories")}
-            if file_found:
-                extra.pop("storage", None)
-            cid = str(entry["id"])
-            platform = str(entry["platform"])
-            title = entry.get("title")
-            temporal = entry.get("temporal") or {}
-            count = entry.get("message_count")
-        else:
-            cid = str(document["id"])
-            provider = document.get("provider") or {}
-            platform = str(provider.get("name"))
-            title = document.get("title")
-            temporal = document.get("temporal") or {}
-            count = None
-        messages = document.get("messages")
-        if not isinstance(count, int):
-            count = len(messages) if isinstance(messages, list) else 0
-        conversation = StoredConversation(
-            id=cid,
-            platform=platform,
-            document=dict(document),
-            title=title if isinstance(title, str) else None,
-            created_at=temporal.get("created_at"),
-            updated_at=temporal.get("updated_at"),
-            message_count=count,
-            extra_index=extra,
-        )
-        # What Vault.put_conversations does, with the audit entries batched (an export may
-        # hold tens of thousands of conversations). The validator checked the platform.
-        stored = self.store.get_conversation(cid)
-        if stored is not None:
-            # The vault is the archive: an export that knows less (an index entry without its
-            # file, an older copy) never takes away what the vault holds.
-            merged = merge_conversation(stored.document, conversation.document)
-            unchanged = not merged.changed or _same_canonical(stored.document, merged.document)
-            if unchanged and _same_index(stored, conversation):
-                return
-            conversation = _merged_row(stored, conversation, merged.document)
-        if self.store.put_conversation(conversation):
-            self.audit.append(conversation_entry(conversation, self.actor))
-            self.result.conversations += 1
+                put(_conversation_row({}, entry, file_found=False))
+        for lone in documents:
+            put(_conversation_row(lone, None))
+        if self.target.kind != "file":
+            for file in self.target.entries:
+                if file.name.startswith("conversations/") and file.name not in taken:
+                    with file.open() as buf:
+                        doc = reader.parse(buf, file.display)
+                        if doc.kind == "conversation":
+                            put(_conversation_row(doc.full(), None))
+        flush()
 
     # -- embeddings -----------------------------------------------------------------------
 
-    def _import_embeddings(self, buf: Any, file: str) -> None:
+    def _import_embeddings(self, work: UnitOfWork, buf: Any, file: str) -> None:
         """Embeddings of memories in the vault (PAM §12). Those of incoming memories merged
         into another one are left out: the survivor keeps its own."""
         _, items = iter_embeddings(buf, file)
         missing = 0
         for chunk in iter_chunks(items, 500):
             ids = [e.get("memory_id") for e in chunk]
-            present = self.store.existing_ids([i for i in ids if isinstance(i, str)])
+            present = work.existing_ids([i for i in ids if isinstance(i, str)])
             for emb in chunk:
                 memory_id = emb.get("memory_id")
                 if not isinstance(memory_id, str) or memory_id in self.remap:
@@ -1225,17 +998,9 @@ class _Importer:
                 if memory_id not in present:
                     missing += 1
                     continue
-                stored = _stored_embedding(emb)
-                if self.store.get_embedding(memory_id) == stored:
-                    continue
-                if self.restricted:
-                    require_stored(self.store, memory_id, self.actor, "write", "embed")
-                # Vault.put_embedding, with the audit entries batched.
-                self.store.put_embedding(stored)
-                self.audit.append(
-                    embedding_entry(stored, memory_id, present[memory_id], self.actor)
-                )
-                self.result.embeddings += 1
+                stored = stored_embedding(emb)
+                if work.put_embedding(stored, content_hash=present[memory_id]):
+                    self.result.embeddings += 1
         if missing:
             self.result.warnings.append(
                 f"{counted(missing, 'embedding belongs', 'embeddings belong')} to memories that "
@@ -1243,66 +1008,41 @@ class _Importer:
             )
 
 
-def record_time(export_date: object, fallback: str) -> str:
-    if isinstance(export_date, str):
-        try:
-            return format_timestamp(parse_timestamp(export_date))
-        except ValueError:
-            pass
-    return fallback
-
-
-def _stored_embedding(emb: Mapping[str, Any]) -> StoredEmbedding:
-    vector = emb.get("vector")
-    data = None
-    if isinstance(vector, list):
-        values = array("f", (float(v) for v in vector))
-        if sys.byteorder == "big":  # pragma: no cover
-            values.byteswap()
-        data = values.tobytes()
-    storage = emb.get("storage")
-    return StoredEmbedding(
-        id=str(emb["id"]),
-        memory_id=str(emb["memory_id"]),
-        model=str(emb["model"]),
-        dimensions=int(emb["dimensions"]),
-        created_at=str(emb["created_at"]),
-        vector=data,
-        storage=dict(storage) if isinstance(storage, Mapping) else None,
+def _conversation_row(
+    document: Mapping[str, Any],
+    entry: Mapping[str, Any] | None,
+    *,
+    file_found: bool = True,
+) -> StoredConversation:
+    """A conversation as the vault stores it, from its index entry (and file, when found) or
+    from its file alone. The validator checked the platform."""
+    extra: dict[str, Any] = {}
+    if entry is not None:
+        extra = {k: v for k, v in entry.items() if k not in ("id", "derived_memories")}
+        if file_found:
+            extra.pop("storage", None)
+        cid = str(entry["id"])
+        platform = str(entry["platform"])
+        title = entry.get("title")
+        temporal = entry.get("temporal") or {}
+        count = entry.get("message_count")
+    else:
+        cid = str(document["id"])
+        provider = document.get("provider") or {}
+        platform = str(provider.get("name"))
+        title = document.get("title")
+        temporal = document.get("temporal") or {}
+        count = None
+    messages = document.get("messages")
+    if not isinstance(count, int):
+        count = len(messages) if isinstance(messages, list) else 0
+    return StoredConversation(
+        id=cid,
+        platform=platform,
+        document=dict(document),
+        title=title if isinstance(title, str) else None,
+        created_at=temporal.get("created_at"),
+        updated_at=temporal.get("updated_at"),
+        message_count=count,
+        extra_index=extra,
     )
-
-
-def _keep_local_privacy(current: Memory, incoming: Memory) -> Memory:
-    """A memory the owner marked exportable: false here stays so, whatever the sender says."""
-    if _exportable(current):
-        return incoming
-    access = incoming.access if isinstance(incoming.access, Access) else Access()
-    return incoming.evolve(access=access.evolve(exportable=False))
-
-
-def _last_change(memory: Memory) -> datetime | None:
-    for text in (memory.temporal.updated_at, memory.temporal.created_at):
-        if isinstance(text, str):
-            try:
-                return parse_timestamp(text)
-            except ValueError:
-                continue
-    return None
-
-
-def _newer(incoming: Memory, current: Memory) -> bool:
-    a, b = _last_change(incoming), _last_change(current)
-    return a is not None and (b is None or a > b)
-
-
-def decay_anchor_of(memory: Memory) -> float | None:
-    conf = memory.confidence
-    for value in (getattr(conf, "initial", None), getattr(conf, "current", None)):
-        if isinstance(value, int | float) and not isinstance(value, bool):
-            return float(value)
-    return None
-
-
-def _changed_fields(old: Memory, new: Memory) -> list[str]:
-    a, b = memory_to_json(old), memory_to_json(new)
-    return sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))

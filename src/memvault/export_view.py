@@ -1,0 +1,78 @@
+"""What an export reads from the vault, on behalf of one actor (`Vault.export_view`).
+
+An exporter streams the whole vault, so it reads in bulk (memories by the thousand, relations
+and embeddings as it writes each memory) rather than through the one-memory methods; it still
+reads through the vault: conversations and the audit log are the owner's (AccessDenied for an
+agent, docs/access.md), and an agent sees only the memories it may read (PAM §9) — and their
+embeddings, and the relations between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+
+from memvault.access import may, require_privileged
+from memvault.model import Memory, Relation
+from memvault.store.base import AuditEntry, MemoryQuery, Store, StoredConversation, StoredEmbedding
+from memvault.vault_inputs import is_privileged
+
+__all__ = ["ExportView"]
+
+
+class ExportView:
+    def __init__(self, store: Store, actor: str) -> None:
+        self._store = store
+        self.actor = actor
+        self._everything = is_privileged(actor)
+
+    def _readable(self, memory: Memory) -> bool:
+        return self._everything or may(memory, self.actor, "read")
+
+    def count_memories(self, query: MemoryQuery) -> int:
+        """How many memories `query` matches in the vault (the owner's count: an export
+        tells how many it withheld only to the owner)."""
+        return self._store.count_memories(query)
+
+    def iter_memories(self, query: MemoryQuery) -> Iterator[Memory]:
+        """Every memory `query` matches that the actor may read, streamed."""
+        return (s.memory for s in self._store.iter_memories(query) if self._readable(s.memory))
+
+    def memories(self, memory_ids: Sequence[str]) -> list[Memory]:
+        """The memories of `memory_ids` the vault holds and the actor may read, in order."""
+        found = (s.memory for s in self._store.get_memories(memory_ids))
+        return [memory for memory in found if self._readable(memory)]
+
+    def memory(self, memory_id: str) -> Memory | None:
+        stored = self._store.get_memory(memory_id)
+        return None if stored is None or not self._readable(stored.memory) else stored.memory
+
+    def existing_ids(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """id -> content hash of those of `memory_ids` the actor may read."""
+        if self._everything:
+            return self._store.existing_ids(memory_ids)
+        return {m.id: m.content_hash for m in self.memories(list(memory_ids))}
+
+    def embedding(self, memory_id: str) -> StoredEmbedding | None:
+        """A memory's embedding, with the access of its content (AIMEM §5.5)."""
+        if not self._everything and self.memory(memory_id) is None:
+            return None
+        return self._store.get_embedding(memory_id)
+
+    def relations(self) -> Iterator[Relation]:
+        return (r for r in self._store.iter_relations() if self._between_readable(r))
+
+    def relations_of(self, memory_id: str) -> list[Relation]:
+        return [r for r in self._store.relations_of(memory_id) if self._between_readable(r)]
+
+    def _between_readable(self, relation: Relation) -> bool:
+        return self._everything or len(self.existing_ids([relation.from_, relation.to])) == 2
+
+    def conversation(self, conversation_id: str) -> StoredConversation | None:
+        require_privileged(self.actor, f"read conversation {conversation_id!r}")
+        return self._store.get_conversation(conversation_id)
+
+    def audit_since(self, since: str) -> Iterator[AuditEntry]:
+        """Audit entries at or after `since` (UTC ``YYYY-MM-DDTHH:MM:SSZ``: text order is
+        time order), for an incremental export (PAM §16)."""
+        require_privileged(self.actor, "read the audit log")
+        return (entry for entry in self._store.iter_audit() if entry.at >= since)

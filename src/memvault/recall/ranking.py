@@ -1,0 +1,142 @@
+"""How recall orders what it finds (docs/recall.md, "Ranking"): the full-text and vector lists
+fused into one score, then weighed by status, confidence and recency.
+
+Fusion, by default, is a weighted sum of the two lists' scores, each normalised to 0..1 over
+its own candidates (BM25 divided by the best BM25; cosine similarity min-max scaled): measured
+on long multi-session conversations, plain reciprocal-rank fusion (k=60) ranked *below* BM25
+alone, while weighted fusion of normalised scores ranked above both. Reciprocal-rank fusion is
+kept as an option (``fusion="rrf"``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any, Final
+
+__all__ = ["FUSIONS", "Ranking", "fuse", "weigh"]
+
+FUSIONS: Final = ("weighted", "rrf")
+_DAY: Final = 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """The knobs of recall's ranking (docs/recall.md lists them with their defaults)."""
+
+    #: "weighted" (normalised scores, summed with the weights below) or "rrf".
+    fusion: str = "weighted"
+    #: Weight of the full-text score in weighted fusion.
+    text_weight: float = 0.6
+    #: Weight of the vector score in weighted fusion.
+    vector_weight: float = 0.4
+    #: k of reciprocal-rank fusion: 1 / (k + rank).
+    rrf_k: int = 60
+    #: How far confidence counts: a memory's score × (1 − w + w × confidence).
+    confidence_weight: float = 0.3
+    #: How far recency counts: score × (1 − w + w × 0.5^(age / half-life)).
+    recency_weight: float = 0.1
+    recency_half_life_days: float = 365.0
+    #: Multipliers of a memory in a status other than active, when asked for.
+    status_weights: Mapping[str, float] = field(
+        default_factory=lambda: {
+            "active": 1.0,
+            "deprecated": 0.6,
+            "superseded": 0.5,
+            "archived": 0.5,
+            "retracted": 0.3,
+        }
+    )
+    #: Multipliers by kind, to favour memories or messages.
+    memory_weight: float = 1.0
+    message_weight: float = 1.0
+    #: Candidates taken from each list per result wanted (at least `min_candidates`).
+    candidates_per_result: int = 5
+    min_candidates: int = 50
+
+    def __post_init__(self) -> None:
+        if self.fusion not in FUSIONS:
+            raise ValueError(f"fusion is one of {', '.join(FUSIONS)}, not {self.fusion!r}")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, (int, float)) and (value < 0 or math.isnan(value)):
+                raise ValueError(f"ranking {f.name} must be a number ≥ 0, not {value!r}")
+
+    def depth(self, k: int) -> int:
+        return max(k * self.candidates_per_result, self.min_candidates)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Ranking:
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(f"unknown ranking setting(s): {', '.join(unknown)}")
+        return cls(**dict(data))
+
+
+def _normalised_text(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
+    best = max((score for _, score in hits), default=0.0)
+    if best <= 0:
+        return {pid: 0.0 for pid, _ in hits}
+    return {pid: score / best for pid, score in hits}
+
+
+def _normalised_vector(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
+    if not hits:
+        return {}
+    scores = [s for _, s in hits]
+    high, low = max(scores), min(scores)
+    if high - low < 1e-9:
+        return {pid: 1.0 for pid, _ in hits}
+    return {pid: (s - low) / (high - low) for pid, s in hits}
+
+
+def fuse(
+    text: Sequence[tuple[int, float]],
+    vector: Sequence[tuple[int, float]],
+    ranking: Ranking,
+) -> dict[int, float]:
+    """One score per passage from the full-text hits (id, BM25 as a positive number, best
+    first) and the vector hits (id, cosine similarity, best first)."""
+    if ranking.fusion == "rrf":
+        fused: dict[int, float] = {}
+        for hits in (text, vector):
+            for rank, (pid, _) in enumerate(hits, start=1):
+                fused[pid] = fused.get(pid, 0.0) + 1.0 / (ranking.rrf_k + rank)
+        return fused
+    if not vector:
+        return _normalised_text(text)
+    if not text:
+        return _normalised_vector(vector)
+    t = _normalised_text(text)
+    v = _normalised_vector(vector)
+    return {
+        pid: ranking.text_weight * t.get(pid, 0.0) + ranking.vector_weight * v.get(pid, 0.0)
+        for pid in {*t, *v}
+    }
+
+
+def weigh(
+    score: float,
+    ranking: Ranking,
+    *,
+    kind: str,
+    status: str | None,
+    confidence: float | None,
+    at_epoch: float | None,
+    now: float,
+) -> float:
+    """A fused score weighed by the kind, a memory's status and confidence, and age."""
+    score *= ranking.memory_weight if kind == "memory" else ranking.message_weight
+    if status is not None:
+        score *= ranking.status_weights.get(status, 1.0)
+    if confidence is not None and 0.0 <= confidence <= 1.0:
+        w = ranking.confidence_weight
+        score *= 1.0 - w + w * confidence
+    if at_epoch is not None and ranking.recency_weight:
+        # In whole days: the same query gives the same scores all day long.
+        age = math.floor(max(0.0, now - at_epoch) / _DAY)
+        w = ranking.recency_weight
+        score *= 1.0 - w + w * 0.5 ** (age / max(ranking.recency_half_life_days, 1e-9))
+    return score
