@@ -224,7 +224,7 @@ def test_a_wrong_route_hints_at_the_base_url(server: EmbedServer) -> None:
     [
         ({"body": "<html>gateway</html>"}, "malformed reply: not JSON"),
         ({"body": '{"vectors": []}'}, 'no "data" list'),
-        ({"drop": 1}, "the reply has 1 for 2 inputs"),
+        ({"drop": 1}, "1 embedding for 2 inputs"),
         ({"duplicate_index": True}, r"data\[1\]\.index 0 appears twice"),
         ({"zero": True}, r"data\[0\]\.embedding \(input 1\) is a zero or non-finite vector"),
         ({"body": '{"data": [{"embedding": "not base64!"}, 2]}'}, "is not a list of numbers"),

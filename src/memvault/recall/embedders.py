@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from memvault import __version__
 from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, HTTP_UPSTREAM, VaultError
+from memvault.findings import counted
 
 if TYPE_CHECKING:
     import httpx
@@ -354,7 +355,9 @@ class OpenAIEmbedder:
         if not isinstance(items, list):
             raise bad(f'no "data" list; {_REPLY_SHAPE}')
         if len(items) != count:
-            raise bad(f"the reply has {len(items)} for {count} inputs; {_REPLY_SHAPE}")
+            raise bad(
+                f"{counted(len(items), 'embedding')} for {counted(count, 'input')}; {_REPLY_SHAPE}"
+            )
         ordered: list[list[float] | None] = [None] * count
         for position, item in enumerate(items):
             where = f"data[{position}]"
