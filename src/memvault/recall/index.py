@@ -263,9 +263,10 @@ def message_rows(document: Mapping[str, Any]) -> list[list[Any]]:
     """A conversation's message passages, analysed, without its id and platform: what a
     reader process computes while it converts an export (`memvault.importers.pipe`), so the
     writing process only writes them. Each row: message id, part, role, participant, time,
-    text, analysed words, analysed context."""
+    text, analysed words (None when they are the text: the C tokenizer analyses as it
+    indexes, so the text is not sent twice), analysed context."""
     return [
-        [*row[3:7], row[8], row[9], row[10], row[11]]
+        [*row[3:7], row[8], row[9], None if row[10] == row[9] else row[10], row[11]]
         for row in map(analysed, conversation_passages("", None, document))
     ]
 
@@ -433,7 +434,20 @@ def index_conversations(
         ready = getattr(document, "passages", None)
         if ready is not None:
             rows.extend(
-                ("message", None, conversation_id, m, part, role, who, platform, at, text, w, c)
+                (
+                    "message",
+                    None,
+                    conversation_id,
+                    m,
+                    part,
+                    role,
+                    who,
+                    platform,
+                    at,
+                    text,
+                    text if w is None else w,
+                    c,
+                )
                 for m, part, role, who, at, text, w, c in ready
             )
         else:
