@@ -12,8 +12,10 @@ erasing a memory leaves neither words nor vectors of it behind (AIMEM §5.2).
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple
 
@@ -26,6 +28,7 @@ __all__ = [
     "MAX_PASSAGE_CHARS",
     "Passage",
     "add_passages",
+    "bulk_load",
     "conversation_passages",
     "index_conversations",
     "index_memories",
@@ -260,9 +263,10 @@ def message_rows(document: Mapping[str, Any]) -> list[list[Any]]:
     """A conversation's message passages, analysed, without its id and platform: what a
     reader process computes while it converts an export (`memvault.importers.pipe`), so the
     writing process only writes them. Each row: message id, part, role, participant, time,
-    text, analysed words, analysed context."""
+    text, analysed words (None when they are the text: the C tokenizer analyses as it
+    indexes, so the text is not sent twice), analysed context."""
     return [
-        [*row[3:7], row[8], row[9], row[10], row[11]]
+        [*row[3:7], row[8], row[9], None if row[10] == row[9] else row[10], row[11]]
         for row in map(analysed, conversation_passages("", None, document))
     ]
 
@@ -272,11 +276,101 @@ def add_passages(conn: Any, passages: Sequence[Passage]) -> int:
     return write_analysed(conn, [analysed(p) for p in passages])
 
 
+#: The lookup index of passages by conversation (migration 4), which a bulk load drops
+#: while it writes and makes again at its end (`bulk_load`).
+_CONVERSATION_INDEX: Final = "recall_passages_conversation"
+_CREATE_CONVERSATION_INDEX: Final = (
+    f"CREATE INDEX IF NOT EXISTS {_CONVERSATION_INDEX} ON recall_passages (conversation_id)"
+)
+#: The page cache (KiB) while the index is made: the sort runs in memory (``temp_store``),
+#: and the pages the cache gives back hold it, so the import's peak stays where it was.
+_SORT_CACHE_KIB: Final = 2048
+#: A bulk load drops the conversation index once it has written this many passages, and as
+#: many as the index held before (so making it again costs at most about twice the rows the
+#: load wrote; a small import into a large vault keeps it).
+BULK_DEFER_ROWS: Final = 50_000
+
+
+@dataclass
+class _Bulk:
+    held: int  # passages in the index when the load began (the largest id: an upper bound)
+    written: int = 0
+    dropped: bool = False
+    kept: bool = False  # needed by a lookup: not dropped again in this load
+
+
+#: Bulk loads in progress, by connection (`bulk_load`).
+_BULK: dict[int, _Bulk] = {}
+
+
+@contextlib.contextmanager
+def bulk_load(conn: Any) -> Iterator[None]:
+    """A scope, inside the caller's write transaction, in which many passages are written
+    (an import): past `BULK_DEFER_ROWS` the passages' conversation index is dropped and made
+    again, sorted in one pass, when the scope ends. Its keys (conversation and message ids)
+    come in no order, so keeping it up row by row touched a random page of it for every
+    passage: 40 % of the index's writing time on the 300 MB ChatGPT import
+    (benchmarks/importers.py), and its pages went in and out of the bulk page cache. Inside
+    the scope only a conversation's re-indexing reads passages by conversation: it makes the
+    index again first, for the rest of the scope. Dropped inside the transaction: a rollback
+    brings it back."""
+    key = id(conn)
+    if key in _BULK:  # nested: the outer scope decides
+        yield
+        return
+    held = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
+    _BULK[key] = _Bulk(held)
+    try:
+        yield
+    except BaseException:
+        state = _BULK.pop(key)
+        if state.dropped:
+            # The caller's transaction is usually rolled back now (which restores the index);
+            # if it is kept, the index must be there. A failure here is not the one to report.
+            with contextlib.suppress(Exception):
+                conn.execute(_CREATE_CONVERSATION_INDEX)
+        raise
+    state = _BULK.pop(key)
+    if state.dropped:
+        _make_index(conn)
+
+
+def _make_index(conn: Any) -> None:
+    (cache,) = conn.execute("PRAGMA cache_size").fetchone()
+    conn.execute(f"PRAGMA cache_size = {-_SORT_CACHE_KIB}")
+    try:
+        conn.execute(_CREATE_CONVERSATION_INDEX)
+    finally:
+        conn.execute(f"PRAGMA cache_size = {int(cache)}")
+
+
+def _restore_index(conn: Any) -> None:
+    """The conversation index made again now if a bulk load dropped it (and kept from then)."""
+    state = _BULK.get(id(conn))
+    if state is None:
+        return
+    if state.dropped:
+        _make_index(conn)
+        state.dropped = False
+    state.kept = True
+
+
+def _defer_index(conn: Any, rows: int) -> None:
+    state = _BULK.get(id(conn))
+    if state is None:
+        return
+    state.written += rows
+    if not (state.dropped or state.kept) and state.written >= max(BULK_DEFER_ROWS, state.held):
+        conn.execute(f"DROP INDEX IF EXISTS {_CONVERSATION_INDEX}")
+        state.dropped = True
+
+
 def write_analysed(conn: Any, rows: Sequence[Analysed]) -> int:
     """Write analysed passages with two statements for the batch (ids follow the largest
     in use)."""
     if not rows:
         return 0
+    _defer_index(conn, len(rows))
     first = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
     first += 1
     conn.executemany(_INSERT_PASSAGE, [(first + i, *r[:10]) for i, r in enumerate(rows)])
@@ -335,11 +429,25 @@ def index_conversations(
     rows: list[Analysed] = []
     for conversation_id, platform, document in conversations:
         if not fresh:
+            _restore_index(conn)
             _remove_passages(conn, "conversation_id = ? AND kind = 'message'", (conversation_id,))
         ready = getattr(document, "passages", None)
         if ready is not None:
             rows.extend(
-                ("message", None, conversation_id, m, part, role, who, platform, at, text, w, c)
+                (
+                    "message",
+                    None,
+                    conversation_id,
+                    m,
+                    part,
+                    role,
+                    who,
+                    platform,
+                    at,
+                    text,
+                    text if w is None else w,
+                    c,
+                )
                 for m, part, role, who, at, text, w, c in ready
             )
         else:

@@ -613,9 +613,17 @@ class SQLiteStore(Store):
             self._idle_readers.clear()
             return len(self._readers)
 
-    def bulk_writes(self) -> contextlib.AbstractContextManager[None]:
-        """The page cache held to `BULK_CACHE_KIB` (`cache_limit`)."""
-        return self.cache_limit(BULK_CACHE_KIB)
+    @contextlib.contextmanager
+    def bulk_writes(self) -> Iterator[None]:
+        """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
+        bulk load (`memvault.recall.index.bulk_load`: its lookup index by conversation made
+        once at the end, not row by row), inside the caller's transaction."""
+        with self.cache_limit(BULK_CACHE_KIB), self._lock:
+            if self._depth:
+                with recall_index.bulk_load(self._conn):
+                    yield
+            else:
+                yield
 
     @contextlib.contextmanager
     def cache_limit(self, kib: int) -> Iterator[None]:

@@ -36,7 +36,7 @@ CREATE TABLE recall_passages (
 );
 CREATE INDEX recall_passages_memory ON recall_passages (memory_seq)
     WHERE memory_seq IS NOT NULL;
-CREATE INDEX recall_passages_conversation ON recall_passages (conversation_id, message_id);
+CREATE INDEX recall_passages_conversation ON recall_passages (conversation_id);
 
 CREATE VIRTUAL TABLE recall_fts USING fts5(
     body, context,

@@ -1,0 +1,108 @@
+"""The recall index's bulk load (an import): its lookup index by conversation is made once at
+the end rather than kept up row by row, and is there whenever something needs it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memvault.recall import index as recall_index
+from memvault.store.sqlite import SQLiteStore
+from vaultkit import make_store
+
+INDEX = "recall_passages_conversation"
+PER_CONVERSATION = 100
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    made = make_store(tmp_path / "vault.db")
+    yield made
+    made.close()
+
+
+def _rows(first: int, count: int, word: str = "harbour") -> list[tuple[Any, ...]]:
+    """`count` message passages, `PER_CONVERSATION` to a conversation, from conversation
+    `first`."""
+    rows = []
+    for n in range(count):
+        conversation = f"c{first + n // PER_CONVERSATION:06d}"
+        text = f"{word} message {n}"
+        rows.append(
+            ("message", None, conversation, f"m{n}", 0, "user", None, "chatgpt", None, text,
+             text, "a title")
+        )  # fmt: skip
+    return rows
+
+
+def _has_index(conn: Any) -> bool:
+    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (INDEX,))
+    return row.fetchone() is not None
+
+
+def _lookup_plan(conn: Any) -> str:
+    rows = conn.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM recall_passages WHERE conversation_id = ?", ("c0",)
+    ).fetchall()
+    return " ".join(str(r[-1]) for r in rows)
+
+
+def test_a_bulk_load_makes_the_conversation_index_once_at_its_end(store: SQLiteStore) -> None:
+    count = recall_index.BULK_DEFER_ROWS + 5_000
+    with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
+        for at in range(0, count, 5_000):
+            recall_index.write_analysed(conn, _rows(at // PER_CONVERSATION, 5_000))
+        assert not _has_index(conn)  # past the threshold: not kept up row by row
+    with store.index_connection() as conn:
+        assert _has_index(conn)
+        assert INDEX in _lookup_plan(conn)
+        found = conn.execute(
+            "SELECT count(*) FROM recall_passages WHERE conversation_id = ?", ("c000007",)
+        ).fetchone()[0]
+        assert found == PER_CONVERSATION
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_small_bulk_load_keeps_the_index_row_by_row(store: SQLiteStore) -> None:
+    with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
+        recall_index.write_analysed(conn, _rows(0, 1_000))
+        assert _has_index(conn)
+
+
+def test_a_conversation_indexed_again_inside_a_bulk_load_finds_its_index_there(
+    store: SQLiteStore,
+) -> None:
+    count = recall_index.BULK_DEFER_ROWS
+    with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
+        recall_index.write_analysed(conn, _rows(0, count))
+        assert not _has_index(conn)
+        document = {"messages": [{"id": "new", "role": "user", "content": "lighthouse keeper"}]}
+        recall_index.index_conversations(conn, [("c000003", "chatgpt", document)], fresh=False)
+        assert _has_index(conn)
+        recall_index.write_analysed(conn, _rows(count // PER_CONVERSATION, count))
+        assert _has_index(conn)  # needed once: kept for the rest of the load
+    with store.index_connection() as conn:
+        texts = conn.execute(
+            "SELECT text FROM recall_passages WHERE conversation_id = ?", ("c000003",)
+        ).fetchall()
+        assert [t[0] for t in texts] == ["lighthouse keeper"]
+
+
+def test_a_failed_bulk_load_leaves_the_index_as_it_was(store: SQLiteStore) -> None:
+    dropped = []
+    with (
+        pytest.raises(RuntimeError, match="interrupted"),
+        store.transaction(),
+        store.bulk_writes(),
+        store.index_connection() as conn,
+    ):
+        recall_index.write_analysed(conn, _rows(0, recall_index.BULK_DEFER_ROWS))
+        dropped.append(not _has_index(conn))
+        raise RuntimeError("interrupted")
+    assert dropped == [True]
+    with store.index_connection() as conn:
+        assert _has_index(conn)
+        assert conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0] == 0
