@@ -163,6 +163,23 @@ def parse_timestamp(value: str) -> datetime:
     return parsed
 
 
+def timestamp_epoch(value: object) -> float | None:
+    """Seconds since the epoch of a timestamp given as text (naive taken as UTC); None for
+    anything that is not one — for columns kept to filter and sort by, never to reject."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        try:
+            moment = parse_timestamp(value)
+        except ValueError:
+            return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    return moment.timestamp()
+
+
 # A member spec: (attribute, JSON key, loader, dumper). Loader/dumper convert nested blocks.
 _Loader = Callable[[Any], Any]
 _Dumper = Callable[[Any], Any]

@@ -16,12 +16,11 @@ import contextlib
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Final, NamedTuple
 
 import orjson
 
-from memvault.model import Memory, parse_timestamp
+from memvault.model import Memory, timestamp_epoch
 from memvault.recall import analysis
 
 __all__ = [
@@ -84,19 +83,7 @@ def prepare_connection(conn: Any) -> None:
 # -- what is indexed ---------------------------------------------------------------------------
 
 
-def _epoch(value: Any) -> float | None:
-    if not isinstance(value, str) or not value:
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        try:
-            moment = parse_timestamp(value)
-        except ValueError:
-            return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+_epoch = timestamp_epoch
 
 
 def split(text: str, limit: int = MAX_PASSAGE_CHARS) -> list[str]:

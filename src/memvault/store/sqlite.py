@@ -45,7 +45,14 @@ import sqlcipher3  # type: ignore[import-untyped]
 
 from memvault.bulk import gc_paused, prompt_switching
 from memvault.errors import VaultExists, VaultNotFound
-from memvault.model import Access, AccessGrant, Memory, Owner, Relation, parse_timestamp
+from memvault.model import (
+    Access,
+    AccessGrant,
+    Memory,
+    Owner,
+    Relation,
+    timestamp_epoch,
+)
 from memvault.paths import FILE_MODE, private_umask, restrict_file
 from memvault.recall import index as recall_index
 from memvault.store.base import (
@@ -148,19 +155,7 @@ def fts_query(text: str, statuses: tuple[str, ...] | None = None) -> str | None:
     return query
 
 
-def _epoch(value: Any) -> float | None:
-    if not isinstance(value, str):
-        return None
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError:
-        try:
-            moment = parse_timestamp(value)
-        except ValueError:
-            return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.timestamp()
+_epoch = timestamp_epoch
 
 
 def _dt_epoch(value: datetime) -> float:
