@@ -168,6 +168,14 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
         "conversations",
     ),
     "audit_log": (lambda w: w.agent.audit_log(), "audit log"),
+    "audit_position": (lambda w: w.agent.audit_position(), "audit log"),
+    "audit_entries": (lambda w: w.agent.audit_entries(after_seq=0), "audit log"),
+    "conversation_ids": (lambda w: w.agent.conversation_ids(["conv-001"]), "conversations"),
+    "conversation_ids_titled": (
+        lambda w: w.agent.conversation_ids_titled("chatgpt", "a title"),
+        "conversations",
+    ),
+    "memory_hashes": (lambda w: w.agent.memory_hashes([w.private.id]), "memories by id"),
     "verify_audit": (lambda w: w.agent.verify_audit(), "audit log"),
     "exports": (lambda w: w.agent.exports(), "export registry"),
     "stats": (lambda w: w.agent.stats(), "statistics"),
@@ -209,6 +217,7 @@ LIMITED: dict[str, str] = {
     "export_view": "only the memories it may read; conversations, audit log refused",
     "exchange_meta": "vault-wide exchange settings (producer namespace, models), no memory data",
     "close": "a session closes nothing",
+    "transaction": "groups the session's own calls, each still checked",
 }
 
 

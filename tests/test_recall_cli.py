@@ -226,12 +226,22 @@ def test_embed_through_an_endpoint_then_recall_is_hybrid(vault: Path) -> None:
 def test_embed_usage_and_a_missing_local_model_change_nothing(vault: Path) -> None:
     assert "--model" in refused("embed", "--endpoint", "http://127.0.0.1:9/v1", code=2)
     before = snapshot()
-    assert "no embedder yet" in refused("embed", code=2)  # none named and none stored
     run = mv("embed", "--model", "no-such-local-model")
     assert run.exit_code != 0 and "Traceback" not in run.stderr
     assert "no-such-local-model" in run.stderr
     assert snapshot() == before
     assert "no embedder" in ok("recall", "dog").stderr  # the failed model was not stored
+
+
+def test_embed_with_no_model_named_takes_the_local_model(vault: Path) -> None:
+    """A vault with no embedder yet: `memvault embed` uses the local model of the
+    [embeddings] extra and keeps it as the vault's embedder, so recall becomes hybrid."""
+    assert "no embedder" in ok("recall", "dog").stderr
+    run = ok("embed", "--json").json()
+    assert run["embedded"] == run["passages"] > 0
+    payload = ok("recall", "dog", "--json").json()
+    assert payload["mode"] == "hybrid" and payload["vectors_complete"] is True
+    assert "no embedder" not in ok("recall", "dog").stderr
 
 
 def test_an_import_indexes_the_passages_a_reindex_builds(home: Path, tmp_path: Path) -> None:

@@ -66,3 +66,17 @@ def test_no_module_outside_store_names_a_concrete_store_class() -> None:
         if pattern.search(line)
     ]
     assert offenders == []
+
+
+def test_only_the_vault_reaches_its_store() -> None:
+    """DESIGN (one front door): importers, extraction, the exchange and the front ends call
+    the session's methods; none reaches for `vault.store`, which would skip its checks."""
+    reaching = re.compile(r"\b(?:vault|_vault|session)\.store\b")
+    offenders = [
+        f"{path.relative_to(SOURCE)}:{number}: {line.strip()}"
+        for path in sorted(SOURCE.rglob("*.py"))
+        if path.name != "vault.py" and "store" not in path.relative_to(SOURCE).parts[:1]
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if reaching.search(line)
+    ]
+    assert offenders == []

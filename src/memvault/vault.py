@@ -2015,6 +2015,39 @@ class Vault:
         require_privileged(self._actor, "count conversations")
         return self._store.count_conversations(platform)
 
+    def conversation_ids(self, ids: Iterable[str]) -> set[str]:
+        """``conversation_ids(ids) -> set[str]``: those of `ids` the vault holds as
+        conversations (AccessDenied for an agent: conversations are the owner's)."""
+        require_privileged(self._actor, "look up conversations")
+        return self._store.conversation_ids(ids)
+
+    def conversation_ids_titled(self, platform: str, title: str) -> builtins.list[str]:
+        """``conversation_ids_titled(platform, title) -> list[str]``: the stored
+        conversations of `platform` with this title (AccessDenied for an agent)."""
+        require_privileged(self._actor, "look up conversations")
+        return self._store.conversation_ids_titled(platform, title)
+
+    def memory_hashes(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        """``memory_hashes(ids) -> {id: content_hash}`` for those of `ids` the vault holds,
+        whatever their access block says: for an import deciding what it carries anew, so
+        AccessDenied for an agent (it would learn that private memories exist)."""
+        require_privileged(self._actor, "look up memories by id")
+        return self._store.existing_ids(memory_ids)
+
+    def transaction(self, *, bulk: bool = False) -> contextlib.AbstractContextManager[None]:
+        """``with vault.transaction(bulk=False): ...`` — many calls of this session in one
+        transaction (each still checked): on any error none of them stays. `bulk` says the
+        rows are written once and not read back (an import's conversations), so the store may
+        hold its caches smaller meanwhile."""
+        if not bulk:
+            return self._store.transaction()
+        return self._bulk_transaction()
+
+    @contextlib.contextmanager
+    def _bulk_transaction(self) -> Iterator[None]:
+        with self._store.transaction(), self._store.bulk_writes():
+            yield
+
     def put_embedding(self, embedding: StoredEmbedding, *, now: datetime | None = None) -> None:
         """``put_embedding(embedding, *, now=None)`` — store a vector for a
         memory (PAM §12; replaces the one of the same model)."""
@@ -2198,6 +2231,23 @@ class Vault:
         entries = self._store.audit_entries(memory_id=wanted, limit=limit, newest_first=True)
         entries.reverse()
         return entries
+
+    def audit_position(self) -> int:
+        """``audit_position() -> int``: the sequence number of the audit log's last entry (0
+        when empty): taken before an import, `audit_entries(after_seq=...)` then names what
+        it wrote. AccessDenied for an agent."""
+        require_privileged(self._actor, "read the audit log")
+        last = self._store.last_audit()
+        return last.seq if last is not None else 0
+
+    def audit_entries(
+        self, *, after_seq: int = 0, actions: Sequence[str] | None = None
+    ) -> builtins.list[AuditEntry]:
+        """``audit_entries(*, after_seq=0, actions=None) -> list[AuditEntry]``: the entries
+        after a position, oldest first, optionally of some actions only (AccessDenied for an
+        agent)."""
+        require_privileged(self._actor, "read the audit log")
+        return self._store.audit_entries(after_seq=after_seq, actions=actions or ())
 
     def stats(self) -> dict[str, Any]:
         """``stats() -> dict``: memories by type, status, platform and

@@ -179,8 +179,7 @@ _STORED_CONVERSATION: Final = "conversation"
 def audit_mark(vault: Vault) -> int:
     """Where the audit log stands now (the seq of its last entry; 0 when empty). Taken before
     an import, it lets `changed_since` name the conversations that import stored."""
-    last = vault.store.last_audit()
-    return last.seq if last is not None else 0
+    return vault.audit_position()
 
 
 def changed_since(vault: Vault, mark: int) -> list[str]:
@@ -189,7 +188,7 @@ def changed_since(vault: Vault, mark: int) -> list[str]:
     wrote: an unchanged conversation of a re-imported export has no entry, so it is not
     read again."""
     found: dict[str, None] = {}
-    for entry in vault.store.audit_entries(after_seq=mark, actions=(_STORED_CONVERSATION,)):
+    for entry in vault.audit_entries(after_seq=mark, actions=(_STORED_CONVERSATION,)):
         cid = entry.details.get("conversation_id")
         if isinstance(cid, str):
             found[cid] = None

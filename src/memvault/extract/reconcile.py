@@ -461,7 +461,7 @@ def apply(
     decay_model = vault.settings.default_decay_model
     result = ApplyResult()
     ids = result.id_map
-    with vault.store.transaction():
+    with vault.transaction():
         for action in the_plan.actions:
             candidate = action.candidate
             if action.kind == "skip":

@@ -236,7 +236,7 @@ def store_records(
             result.messages_absent += put.absent_messages
         batch.clear()
 
-    with vault.store.transaction(), vault.store.bulk_writes():
+    with vault.transaction(bulk=True):
         for record in records:
             if isinstance(record, ImportedConversation | StoredConversation):
                 conversation = (

@@ -39,7 +39,7 @@ class LegacyIds:
         twins = {c.id: t for c in batch if (t := legacy_twin(c.id)) is not None}
         if not twins:
             return batch
-        stored = self._vault.store.conversation_ids([*twins, *twins.values()])
+        stored = self._vault.conversation_ids([*twins, *twins.values()])
         older = {new: old for new, old in twins.items() if new not in stored and old in stored}
         if not older:
             return batch
@@ -81,7 +81,7 @@ class LegacyIds:
             for m in memories
             if isinstance(m.get("id"), str) and (t := legacy_twin(m["id"])) is not None
         }
-        present = self._vault.store.existing_ids([*twins, *twins.values()]) if twins else {}
+        present = self._vault.memory_hashes([*twins, *twins.values()]) if twins else {}
         older = {new: old for new, old in twins.items() if new not in present and old in present}
         refs = self._conversation_refs(memories)
         if not older and not refs:
@@ -99,7 +99,7 @@ class LegacyIds:
         }
         twins = {n: t for n in named if (t := legacy_twin(n)) is not None}
         if twins:
-            stored = self._vault.store.conversation_ids([*twins, *twins.values()])
+            stored = self._vault.conversation_ids([*twins, *twins.values()])
             refs.update({n: t for n, t in twins.items() if n not in stored and t in stored})
         return refs
 

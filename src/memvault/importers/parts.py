@@ -27,7 +27,7 @@ def ingest_parts(
     """`ingest` each part with its importer inside one enclosing transaction: a part that
     fails undoes the parts before it. One result per part, in order."""
     results: list[IngestResult] = []
-    with vault.store.transaction():
+    with vault.transaction():
         for part in parts:
             results.append(
                 ingest(

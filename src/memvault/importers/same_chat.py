@@ -50,17 +50,16 @@ class SameChat:
         self.adopted = adopted
 
     def conversations(self, batch: list[StoredConversation]) -> list[StoredConversation]:
-        store = self._vault.store
-        stored = store.conversation_ids(c.id for c in batch)
+        stored = self._vault.conversation_ids(c.id for c in batch)
         return [c if c.id in stored else self._found(c) for c in batch]
 
     def _found(self, conversation: StoredConversation) -> StoredConversation:
         if conversation.title is None:
             return conversation
-        store = self._vault.store
+        vault = self._vault
         candidates = [
             i
-            for i in store.conversation_ids_titled(conversation.platform, conversation.title)
+            for i in vault.conversation_ids_titled(conversation.platform, conversation.title)
             if i != conversation.id
         ]
         if not candidates:
@@ -68,8 +67,8 @@ class SameChat:
         document = _document(conversation)
         messages = _message_ids(document)
         for candidate in candidates:
-            held = store.get_conversation(candidate)
-            if held is not None and messages & _message_ids(held.document):
+            held = vault.get_conversation(candidate)
+            if messages & _message_ids(held.document):
                 self.adopted[conversation.id] = candidate
                 document["id"] = candidate
                 return dataclasses.replace(

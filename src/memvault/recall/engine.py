@@ -305,7 +305,13 @@ def match_expression(conn: Any, text: str) -> str | None:
 
 
 def _fulltext(
-    conn: Any, match: str, where: str, params: list[Any], narrow: bool, depth: int
+    conn: Any,
+    match: str,
+    where: str,
+    params: list[Any],
+    narrow: bool,
+    depth: int,
+    conversation: str | None = None,
 ) -> list[tuple[int, float]]:
     """(passage id, BM25 as a positive score), best first, at most `depth`."""
     if not narrow:
@@ -326,10 +332,22 @@ def _fulltext(
         ).fetchone()[0]
         if int(full) < wanted:  # every match was ranked: nothing more to find
             return [(int(r[0]), -float(r[1])) for r in rows]
+    inner, inner_params = "", []
+    if conversation is not None:
+        # Only the rowid range of the conversation's passages (written together, so close
+        # together) is matched and scored, not every match in the vault: FTS5 seeks a rowid
+        # range in its lists, while a rowid IN (…) would be checked match by match.
+        low, high = conn.execute(
+            "SELECT min(id), max(id) FROM recall_passages WHERE conversation_id = ?",
+            (conversation,),
+        ).fetchone()
+        if low is None:
+            return []
+        inner, inner_params = " AND rowid BETWEEN ? AND ?", [int(low), int(high)]
     rows = conn.execute(
         f"SELECT f.id, f.s FROM (SELECT rowid AS id, {_BM25} AS s FROM recall_fts "
-        f"WHERE recall_fts MATCH ?) f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
-        [match, *params, depth],
+        f"WHERE recall_fts MATCH ?{inner}) f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
+        [match, *inner_params, *params, depth],
     ).fetchall()
     return [(int(r[0]), -float(r[1])) for r in rows]
 
@@ -394,7 +412,9 @@ def recall(
             with connect() as conn:
                 # By name: asking an endpoint for its dimension would cost a request.
                 model = vectors.model_named(conn, embedder.model)
-                done, total = vectors.coverage(conn, model)
+                full = model is not None and vectors.complete(conn, model)
+                # Counting is for the note only, when some passages wait for a vector.
+                done, total = (1, 1) if full else vectors.coverage(conn, model)
             if model is None or done == 0:
                 result.notes.append(
                     f"no passage has a vector of {embedder.model} yet (memvault embed)"
@@ -423,7 +443,9 @@ def recall(
         if result.mode in ("fts", "hybrid"):
             match = match_expression(conn, text)
             if match is not None:
-                text_hits = _fulltext(conn, match, where, params, narrow, depth)
+                text_hits = _fulltext(
+                    conn, match, where, params, narrow, depth, filters.conversation
+                )
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
             size = _scope_size(conn, where, params) if narrow else vectors.EXACT_LIMIT + 1

@@ -9,10 +9,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memvault.access import require_owner
-from memvault.errors import InvalidInput
 from memvault.recall import index, vectors
 from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallResult, filters_from, recall
+from memvault.recall.local_model import DEFAULT_MODEL
 from memvault.recall.ranking import Ranking
 from memvault.store.base import MemoryQuery, Store
 
@@ -102,16 +102,16 @@ def embed(
     the vault's stored one. `progress(done, total_missing)` after each batch. Returns
     (embedded now, passages with a vector, all passages)."""
     require_owner(actor, "compute embeddings")
-    named = spec
     if spec is None:
         spec = embedder_spec(store)
+        # A vault with no embedder yet takes the local model (the [embeddings] extra; its
+        # absence is reported with the command that installs it).
+        named = EmbedderSpec("local", DEFAULT_MODEL) if spec is None and embedder is None else None
+        spec = spec or named
+    else:
+        named = spec
     if embedder is None:
-        if spec is None:
-            raise InvalidInput(
-                "this vault has no embedder yet: name one (--model, and --endpoint for an "
-                "OpenAI-compatible server)",
-                "model",
-            )
+        assert spec is not None
         embedder = load_embedder(spec, api_key=api_key)  # fails before anything is stored
     if named is not None:
         set_embedder(store, named, actor)

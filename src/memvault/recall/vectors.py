@@ -24,6 +24,7 @@ from memvault.recall.embedders import Embedder, EmbedderSpec
 __all__ = [
     "EMBEDDER_META",
     "EXACT_LIMIT",
+    "complete",
     "coverage",
     "embed_missing",
     "embed_text",
@@ -38,7 +39,10 @@ EMBEDDER_META: Final = "recall.embedder"
 #: At most this many passages left by the filters: scored exactly, not through the bit index.
 EXACT_LIMIT: Final = 20_000
 #: Candidates taken from the bit index per result wanted, before the float rescoring.
-OVERSAMPLE: Final = 8
+#: sqlite-vec's KNN costs about 35 ms of CPU over 600,000 bit vectors plus 0.65 ms per
+#: candidate asked (it keeps each chunk's best by selection), so 8 per result (400) took
+#: 300 ms where 2 take 70 (benchmarks/recall.py --scale).
+OVERSAMPLE: Final = 2
 #: Passages embedded per transaction by `embed_missing`.
 EMBED_BATCH: Final = 256
 
@@ -95,17 +99,36 @@ def coverage(conn: Any, model: int | None) -> tuple[int, int]:
     total = int(conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0])
     if model is None:
         return 0, total
+    # Counted over the (passage, model) index, not the table of float vectors, which is
+    # some forty times larger.
     done = int(
-        conn.execute("SELECT count(*) FROM recall_vectors WHERE model_id = ?", (model,)).fetchone()[
-            0
-        ]
+        conn.execute(
+            "SELECT count(*) FROM recall_vectors INDEXED BY recall_vectors_passage "
+            "WHERE model_id = ?",
+            (model,),
+        ).fetchone()[0]
     )
     return done, total
 
 
+def complete(conn: Any, model: int) -> bool:
+    """Whether the model has vectors and every passage has one, in two index look-ups. A
+    passage's
+    id is one above the largest when it is written (`memvault.recall.index`) and
+    `embed_missing` goes in id order, so the passages without a vector are those above the
+    last one embedded: none there, none anywhere."""
+    last = conn.execute(
+        "SELECT max(passage_id) FROM recall_vectors WHERE model_id = ?", (model,)
+    ).fetchone()[0]
+    if last is None:
+        return False
+    above = conn.execute("SELECT 1 FROM recall_passages WHERE id > ? LIMIT 1", (last,))
+    return above.fetchone() is None
+
+
 def embed_text(text: str, participant: str | None = None, title: str | None = None) -> str:
-    """What is embedded for a passage: its words after the conversation's title and who
-    spoke ("Title\nName: words"). A question names the person ("what did Emily…"); the
+    """What is embedded for a passage: the conversation's title on a line of its own, then
+    who spoke and the words ("Name: words"). A question names the person ("what did Emily…"); the
     words of a turn rarely do, so without the name a vector cannot tell one person's turn
     from another's (measured: the name adds 15–29 points to dense models, docs/recall.md)."""
     head = (title or "").strip()
@@ -190,17 +213,19 @@ def nearest(
     scored exactly, otherwise the bit index proposes candidates that are filtered and
     rescored."""
     blob = pack(query)
-    joins = (
-        "JOIN recall_passages p ON p.id = v.passage_id LEFT JOIN memories m ON m.seq = p.memory_seq"
-    )
     where, params = scope if scope is not None else ("1", [])
     if scope_size <= EXACT_LIMIT:
+        # From the passages the filters leave (an index finds a conversation's) to their
+        # vectors: CROSS JOIN keeps SQLite from walking every vector of the model instead.
         rows = conn.execute(
-            f"SELECT v.passage_id, vec_distance_cosine(v.vector, ?) AS d FROM recall_vectors v "
-            f"{joins} WHERE v.model_id = ? AND {where} ORDER BY d LIMIT ?",
+            "SELECT p.id, vec_distance_cosine(v.vector, ?) AS d FROM recall_passages p "
+            "CROSS JOIN recall_vectors v ON v.model_id = ? AND v.passage_id = p.id "
+            f"LEFT JOIN memories m ON m.seq = p.memory_seq WHERE {where} ORDER BY d LIMIT ?",
             [blob, model, *params, depth],
         ).fetchall()
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
+    # The bit index's k nearest (a KNN query of vec0), then their float vectors, looked up
+    # by key, filtered and scored exactly.
     candidates = [
         int(r[0])
         for r in conn.execute(
@@ -213,8 +238,9 @@ def nearest(
         return []
     marks = ", ".join("?" * len(candidates))
     rows = conn.execute(
-        f"SELECT v.passage_id, vec_distance_cosine(v.vector, ?) AS d FROM recall_vectors v "
-        f"{joins} WHERE v.model_id = ? AND v.passage_id IN ({marks}) AND {where} "
+        "SELECT p.id, vec_distance_cosine(v.vector, ?) AS d FROM recall_passages p "
+        "CROSS JOIN recall_vectors v ON v.model_id = ? AND v.passage_id = p.id "
+        f"LEFT JOIN memories m ON m.seq = p.memory_seq WHERE p.id IN ({marks}) AND {where} "
         "ORDER BY d LIMIT ?",
         [blob, model, *candidates, *params, depth],
     ).fetchall()
