@@ -375,9 +375,9 @@ def test_default_fusion_min_max_scales_bm25_keeps_cosine_and_sums_both_lists() -
     # Only the first text_depth full-text hits count.
     shallow = fuse(text, vector, Ranking(text_depth=2))
     assert 4 not in shallow and shallow[2] == pytest.approx(0.6 * 0.5)
-    # One list alone: its scaled scores.
+    # One list alone: the vectors' own scale; full text ÷ its best, every hit above 0.
     assert fuse([], vector, Ranking()) == {2: 0.5, 3: 0.25}
-    assert fuse(text, [], Ranking()) == pytest.approx({1: 1.0, 2: 0.5, 4: 0.0})
+    assert fuse(text, [], Ranking()) == pytest.approx({1: 1.0, 2: 0.6, 4: 0.2})
     with pytest.raises(ValueError, match="vector_scale"):
         Ranking(vector_scale="zscore")
 

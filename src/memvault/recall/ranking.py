@@ -124,10 +124,14 @@ def fuse(
             for rank, (pid, _) in enumerate(hits, start=1):
                 fused[pid] = fused.get(pid, 0.0) + 1.0 / (ranking.rrf_k + rank)
         return fused
+    if not vector:
+        # Full text alone: BM25 ÷ the best, so every hit found keeps a score above 0 (min-max
+        # would give the last one 0, and nothing left for confidence and recency to weigh).
+        return scaled(text, "max")
     t = scaled(text, ranking.text_scale, ranking.text_depth)
     v = scaled(vector, ranking.vector_scale, ranking.vector_depth)
-    if not v or not t:
-        return t or v
+    if not t:
+        return v
     return {
         pid: ranking.text_weight * t.get(pid, 0.0) + ranking.vector_weight * v.get(pid, 0.0)
         for pid in {*t, *v}
