@@ -315,6 +315,30 @@ def test_vector_recall_finds_what_full_text_cannot(vault: Vault, embed_server: E
     assert vault.recall("guitarist").vectors_complete
 
 
+def test_passages_are_embedded_with_who_spoke_and_the_title(
+    vault: Vault, embed_server: EmbedServer
+) -> None:
+    """docs/recall.md "Vectors": a question names the person, a turn rarely does; the vector
+    of a passage is computed from the title and the speaker's name before its words (the
+    passage's own text, shown and full-text indexed, stays as it was)."""
+    vault.put_conversation(
+        conversation_row(
+            _conversation(
+                "c1",
+                [("m1", "user", "I practise the guitar"), ("m2", "assistant", "Nice")],
+                title="Evening plans",
+                names={"user": "Emily Carter"},
+            )
+        )
+    )
+    vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
+    embedded = sorted(t for batch in embed_server.inputs[1:] for t in batch)  # [0]: its probe
+    assert embedded == ["Evening plans\nEmily Carter: I practise the guitar", "Evening plans\nNice"]
+    assert [h.text for h in vault.recall("guitar", mode="vector", k=1).hits] == [
+        "I practise the guitar"
+    ]
+
+
 def test_an_unreachable_embedder_falls_back_to_full_text(vault: Vault) -> None:
     with serve() as running:
         vault.add("Speaks Japanese", "skill")
@@ -329,12 +353,33 @@ def test_an_unreachable_embedder_falls_back_to_full_text(vault: Vault) -> None:
 def test_weighted_fusion_normalises_each_list_and_rrf_is_an_option() -> None:
     text = [(1, 10.0), (2, 5.0)]
     vector = [(2, 0.9), (3, 0.5)]
-    fused = fuse(text, vector, Ranking(text_weight=0.5, vector_weight=0.5))
-    assert fused == {1: 0.5, 2: 0.75, 3: 0.0}
+    old_scales = Ranking(
+        text_weight=0.5, vector_weight=0.5, text_scale="max", vector_scale="minmax"
+    )
+    assert fuse(text, vector, old_scales) == {1: 0.5, 2: 0.75, 3: 0.0}
     rrf = fuse(text, vector, Ranking(fusion="rrf"))
     assert rrf[2] == pytest.approx(1 / 62 + 1 / 61)
     with pytest.raises(ValueError, match="fusion"):
         Ranking(fusion="max")
+
+
+def test_default_fusion_min_max_scales_bm25_keeps_cosine_and_sums_both_lists() -> None:
+    """docs/recall.md "Ranking": BM25 min-max over its first `text_depth` hits, cosine on its
+    own fixed scale (a weak vector list is not stretched to 1), a passage in both lists gets
+    both contributions."""
+    text = [(1, 10.0), (2, 6.0), (4, 2.0)]
+    vector = [(2, 0.5), (3, 0.25)]
+    fused = fuse(text, vector, Ranking(text_weight=0.4, vector_weight=0.6))
+    assert fused == pytest.approx({1: 0.4, 2: 0.4 * 0.5 + 0.6 * 0.5, 3: 0.15, 4: 0.0})
+    assert max(fused, key=fused.__getitem__) == 2  # found by both lists
+    # Only the first text_depth full-text hits count.
+    shallow = fuse(text, vector, Ranking(text_depth=2))
+    assert 4 not in shallow and shallow[2] == pytest.approx(0.6 * 0.5)
+    # One list alone: the vectors' own scale; full text ÷ its best, every hit above 0.
+    assert fuse([], vector, Ranking()) == {2: 0.5, 3: 0.25}
+    assert fuse(text, [], Ranking()) == pytest.approx({1: 1.0, 2: 0.6, 4: 0.2})
+    with pytest.raises(ValueError, match="vector_scale"):
+        Ranking(vector_scale="zscore")
 
 
 def test_confidence_and_recency_weigh_memories(vault: Vault) -> None:

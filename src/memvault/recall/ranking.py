@@ -1,11 +1,13 @@
 """How recall orders what it finds (docs/recall.md, "Ranking"): the full-text and vector lists
 fused into one score, then weighed by status, confidence and recency.
 
-Fusion, by default, is a weighted sum of the two lists' scores, each normalised to 0..1 over
-its own candidates (BM25 divided by the best BM25; cosine similarity min-max scaled): measured
-on long multi-session conversations, plain reciprocal-rank fusion (k=60) ranked *below* BM25
-alone, while weighted fusion of normalised scores ranked above both. Reciprocal-rank fusion is
-kept as an option (``fusion="rrf"``).
+Fusion, by default, is a weighted sum of the two lists' scores, each on a 0..1 scale: BM25
+min-max scaled over the first `text_depth` full-text hits, cosine similarity as it is (a fixed
+scale: a list of poor neighbours stays poor instead of being stretched to 1). A passage found
+by both lists gets both contributions. Measured on long multi-session conversations
+(benchmarks/recall.py, dev split), plain reciprocal-rank fusion (k=60) ranked *below* BM25
+alone, while weighted fusion of scaled scores ranked above both. Reciprocal-rank fusion is kept
+as an option (``fusion="rrf"``).
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-__all__ = ["FUSIONS", "Ranking", "fuse", "weigh"]
+__all__ = ["FUSIONS", "SCALES", "Ranking", "fuse", "weigh"]
 
 FUSIONS: Final = ("weighted", "rrf")
+#: How a list's scores are brought to 0..1 before weighted fusion: "max" (divided by the
+#: best), "minmax" (over the list), "cosine" (as they are, clipped at 0; for cosine scores).
+SCALES: Final = ("max", "minmax", "cosine")
 _DAY: Final = 86_400.0
 
 
@@ -28,9 +33,16 @@ class Ranking:
     #: "weighted" (normalised scores, summed with the weights below) or "rrf".
     fusion: str = "weighted"
     #: Weight of the full-text score in weighted fusion.
-    text_weight: float = 0.6
+    text_weight: float = 0.4
     #: Weight of the vector score in weighted fusion.
-    vector_weight: float = 0.4
+    vector_weight: float = 0.6
+    #: How each list's scores are scaled to 0..1 (`SCALES`).
+    text_scale: str = "minmax"
+    vector_scale: str = "cosine"
+    #: How many of each list's first hits weighted fusion counts (0: all it is given). BM25's
+    #: long tail holds passages sharing one common word; counting it crowds out vector hits.
+    text_depth: int = 20
+    vector_depth: int = 50
     #: k of reciprocal-rank fusion: 1 / (k + rank).
     rrf_k: int = 60
     #: How far confidence counts: a memory's score × (1 − w + w × confidence).
@@ -58,6 +70,11 @@ class Ranking:
     def __post_init__(self) -> None:
         if self.fusion not in FUSIONS:
             raise ValueError(f"fusion is one of {', '.join(FUSIONS)}, not {self.fusion!r}")
+        for name in ("text_scale", "vector_scale"):
+            if getattr(self, name) not in SCALES:
+                raise ValueError(
+                    f"{name} is one of {', '.join(SCALES)}, not {getattr(self, name)!r}"
+                )
         for f in fields(self):
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and (value < 0 or math.isnan(value)):
@@ -75,18 +92,20 @@ class Ranking:
         return cls(**dict(data))
 
 
-def _normalised_text(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
-    best = max((score for _, score in hits), default=0.0)
-    if best <= 0:
-        return {pid: 0.0 for pid, _ in hits}
-    return {pid: score / best for pid, score in hits}
-
-
-def _normalised_vector(hits: Sequence[tuple[int, float]]) -> dict[int, float]:
+def scaled(hits: Sequence[tuple[int, float]], scale: str, depth: int = 0) -> dict[int, float]:
+    """The first `depth` hits (all when 0), their scores brought to 0..1 by `scale`."""
+    if depth:
+        hits = hits[:depth]
     if not hits:
         return {}
+    if scale == "cosine":
+        return {pid: min(max(s, 0.0), 1.0) for pid, s in hits}
     scores = [s for _, s in hits]
     high, low = max(scores), min(scores)
+    if scale == "max":
+        if high <= 0:
+            return {pid: 0.0 for pid, _ in hits}
+        return {pid: s / high for pid, s in hits}
     if high - low < 1e-9:
         return {pid: 1.0 for pid, _ in hits}
     return {pid: (s - low) / (high - low) for pid, s in hits}
@@ -106,11 +125,13 @@ def fuse(
                 fused[pid] = fused.get(pid, 0.0) + 1.0 / (ranking.rrf_k + rank)
         return fused
     if not vector:
-        return _normalised_text(text)
-    if not text:
-        return _normalised_vector(vector)
-    t = _normalised_text(text)
-    v = _normalised_vector(vector)
+        # Full text alone: BM25 ÷ the best, so every hit found keeps a score above 0 (min-max
+        # would give the last one 0, and nothing left for confidence and recency to weigh).
+        return scaled(text, "max")
+    t = scaled(text, ranking.text_scale, ranking.text_depth)
+    v = scaled(vector, ranking.vector_scale, ranking.vector_depth)
+    if not t:
+        return v
     return {
         pid: ranking.text_weight * t.get(pid, 0.0) + ranking.vector_weight * v.get(pid, 0.0)
         for pid in {*t, *v}

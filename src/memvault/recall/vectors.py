@@ -27,6 +27,7 @@ __all__ = [
     "complete",
     "coverage",
     "embed_missing",
+    "embed_text",
     "model_id",
     "nearest",
     "pack",
@@ -125,14 +126,27 @@ def complete(conn: Any, model: int) -> bool:
     return above.fetchone() is None
 
 
+def embed_text(text: str, participant: str | None = None, title: str | None = None) -> str:
+    """What is embedded for a passage: the conversation's title on a line of its own, then
+    who spoke and the words ("Name: words"). A question names the person ("what did Emily…"); the
+    words of a turn rarely do, so without the name a vector cannot tell one person's turn
+    from another's (measured: the name adds 15–29 points to dense models, docs/recall.md)."""
+    head = (title or "").strip()
+    name = (participant or "").strip()
+    body = f"{name}: {text}" if name else text
+    return f"{head}\n{body}" if head else body
+
+
 def _missing(conn: Any, model: int, after: int, limit: int) -> list[tuple[int, str]]:
     rows = conn.execute(
-        "SELECT p.id, p.text FROM recall_passages p WHERE p.id > ? AND NOT EXISTS "
+        "SELECT p.id, p.text, p.participant, c.title FROM recall_passages p "
+        "LEFT JOIN conversations c ON c.id = p.conversation_id "
+        "WHERE p.id > ? AND NOT EXISTS "
         "(SELECT 1 FROM recall_vectors v WHERE v.model_id = ? AND v.passage_id = p.id) "
         "ORDER BY p.id LIMIT ?",
         (after, model, limit),
     ).fetchall()
-    return [(int(r[0]), str(r[1])) for r in rows]
+    return [(int(r[0]), embed_text(str(r[1]), r[2], r[3])) for r in rows]
 
 
 def embed_missing(
