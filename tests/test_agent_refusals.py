@@ -169,6 +169,7 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
     ),
     "audit_log": (lambda w: w.agent.audit_log(), "audit log"),
     "audit_position": (lambda w: w.agent.audit_position(), "audit log"),
+    "store": (lambda w: w.agent.store, "store directly"),
     "audit_entries": (lambda w: w.agent.audit_entries(after_seq=0), "audit log"),
     "conversation_ids": (lambda w: w.agent.conversation_ids(["conv-001"]), "conversations"),
     "conversation_ids_titled": (

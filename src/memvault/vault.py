@@ -560,7 +560,9 @@ class Vault:
 
     @property
     def store(self) -> Store:
-        """The storage backend (for tools that need it directly; rules live in the vault)."""
+        """The storage backend, for repair tools and tests: nothing it does checks who acts,
+        so an agent's session is refused it (AccessDenied); library code uses the session."""
+        require_privileged(self._actor, "reach the vault's store directly")
         return self._store
 
     # -- settings -------------------------------------------------------------------------
