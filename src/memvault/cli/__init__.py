@@ -10,6 +10,7 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -62,6 +63,7 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "db": "db",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -76,6 +78,7 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "db",
 )
 
 
@@ -134,7 +137,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "db"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

@@ -25,6 +25,7 @@ __all__ = [
     "TENANT_ENV",
     "create_database_store",
     "create_store",
+    "database_location",
     "database_url",
     "migrate_database",
     "open_database_store",
@@ -50,6 +51,15 @@ def database_url() -> str | None:
             DATABASE_URL_ENV,
         )
     return url
+
+
+def database_location() -> str:
+    """Where ``$MEMVAULT_DATABASE_URL`` puts the vault, for messages: the tenant and the
+    URL without its password."""
+    from memvault.store.postgres import redact
+
+    url = database_url()
+    return "" if url is None else f"tenant {_tenant(None)!r} in {redact(url)}"
 
 
 def _tenant(tenant: str | None) -> str:
