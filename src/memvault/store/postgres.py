@@ -461,8 +461,9 @@ class PostgresStore(Store):
 
     def index_connection(self) -> contextlib.AbstractContextManager[Any]:
         raise StoreError(
-            "recall (passages and vectors) is not available on PostgreSQL yet; full-text "
-            "search of memories is (`memvault search`)"
+            "recall (`memvault recall`, `memvault search`) is not available on PostgreSQL yet: "
+            "its index of passages and vectors is kept only in vault files; `memvault list` "
+            "and the vault's full-text search of memories (Vault.search) work"
         )
 
     @property
