@@ -289,3 +289,26 @@ def test_recall_on_postgres_is_refused_with_a_clear_error(server: pgkit.Postgres
 def test_a_tenant_id_is_checked(server: pgkit.PostgresServer) -> None:
     with pytest.raises(StoreError, match="tenant 'no spaces'"):
         create_database_store(server.app_url, "no spaces")
+
+
+def test_erasing_everything_leaves_no_data_row_of_the_tenant_in_any_table(
+    server: pgkit.PostgresServer, two_tenants: tuple[Store, Store]
+) -> None:
+    """AIMEM §5.2 on a shared database: after `erase_everything`, a superuser query of every
+    data table finds no row of the tenant; what describes the vault (owner, keys, settings,
+    the audit log of ids and hashes) stays; the other tenant keeps everything."""
+    a, b = two_tenants
+    counts = a.erase_everything()  # type: ignore[attr-defined]
+    assert counts["memories"] == 1 and counts["conversations"] == 1
+    kept = {"owner", "keys", "meta", "audit_log"}
+    with server.superuser() as conn:
+        for table in TENANT_TABLES:
+            mine, theirs = (
+                conn.execute(
+                    f"SELECT count(*) FROM {table} WHERE tenant = %s",  # type: ignore[arg-type]
+                    (_tenant(store),),
+                ).fetchone()
+                for store in (a, b)
+            )
+            assert theirs is not None and theirs[0] >= 1, table
+            assert mine is not None and (mine[0] >= 1 if table in kept else mine[0] == 0), table

@@ -83,6 +83,11 @@ _SET_TENANT: Final = "SELECT set_config('memvault.tenant', %s, true)"
 #: How long a writer waits for another writer of the same tenant (seconds).
 _LOCK_WAIT: Final = 10
 _T = TypeVar("_T")
+_NO_RECALL: Final = (
+    "recall (`memvault recall`, `memvault search`) is not available on PostgreSQL yet: its "
+    "index of passages and vectors is kept only in vault files; `memvault list` and the "
+    "vault's full-text search of memories (Vault.search) work"
+)
 
 _ORDERS: Final = {
     "created": "m.created_epoch ASC, m.seq ASC",
@@ -464,11 +469,10 @@ class PostgresStore(Store):
             self._pool.close(timeout=1.0)
 
     def index_connection(self) -> contextlib.AbstractContextManager[Any]:
-        raise StoreError(
-            "recall (`memvault recall`, `memvault search`) is not available on PostgreSQL yet: "
-            "its index of passages and vectors is kept only in vault files; `memvault list` "
-            "and the vault's full-text search of memories (Vault.search) work"
-        )
+        raise StoreError(_NO_RECALL)
+
+    def recall_index(self) -> contextlib.AbstractContextManager[Any]:
+        raise StoreError(_NO_RECALL)
 
     @property
     def schema_version(self) -> int:
@@ -863,6 +867,40 @@ class PostgresStore(Store):
                 (t, memory_id, memory_id),
             )
         return existed > 0
+
+    def delete_conversation(self, conversation_id: str) -> dict[str, int] | None:
+        """Erase one conversation (its messages are part of its row); memories derived from
+        it stay. No recall passages or vectors are kept here: 0 of each."""
+        with self.transaction():
+            row = self._one(
+                "DELETE FROM conversations WHERE tenant = %s AND id = %s RETURNING message_count",
+                (self._tenant, conversation_id),
+            )
+        return None if row is None else {"messages": int(row[0]), "passages": 0, "vectors": 0}
+
+    def erase_everything(self) -> dict[str, int]:
+        """Every memory, relation, conversation, embedding, AIMEM state row and export record
+        of this tenant, in one transaction; the owner, keys, meta and audit log stay."""
+        t = (self._tenant,)
+        with self.transaction():
+            row = self._one(
+                "SELECT count(*), COALESCE(sum(message_count), 0) FROM conversations "
+                "WHERE tenant = %s",
+                t,
+            )
+            counts = {
+                "memories": self._exec("DELETE FROM memories WHERE tenant = %s", t),
+                "relations": self._exec("DELETE FROM relations WHERE tenant = %s", t),
+                "conversations": self._exec("DELETE FROM conversations WHERE tenant = %s", t),
+                "messages": int(row[1]),
+                "passages": 0,
+                "vectors": 0,
+                "embeddings": self._exec("DELETE FROM embeddings WHERE tenant = %s", t),
+                "exports": self._exec("DELETE FROM exports WHERE tenant = %s", t),
+            }
+            self._exec("DELETE FROM aimem_chunks WHERE tenant = %s", t)
+            self._exec("DELETE FROM aimem_aliases WHERE tenant = %s", t)
+        return counts
 
     def scrub(self) -> bool:
         """PostgreSQL keeps a deleted row's old version until VACUUM reclaims it, and its
