@@ -6,6 +6,7 @@ key, migrations run as the application role."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 
 import psycopg
@@ -254,6 +255,7 @@ def test_no_private_key_is_in_the_database_in_plaintext(
 
 def test_migrations_run_as_the_application_role(server: pgkit.PostgresServer) -> None:
     """The tables belong to the application role; migrating again finds nothing to do."""
+    new_postgres_store(server.name).close()  # a store migrates when it opens
     assert migrate_database(server.app_url) == (LATEST, LATEST)
     with server.superuser() as conn:
         owners = {
@@ -312,3 +314,35 @@ def test_erasing_everything_leaves_no_data_row_of_the_tenant_in_any_table(
             )
             assert theirs is not None and theirs[0] >= 1, table
             assert mine is not None and (mine[0] >= 1 if table in kept else mine[0] == 0), table
+
+
+def test_stores_of_one_database_share_a_pool_and_keep_their_tenants(
+    server: pgkit.PostgresServer,
+) -> None:
+    """Forty tenants' stores open at once in one process use one pool (a few connections,
+    not forty), and writing from threads at once, each still sees only its own rows: the
+    tenant is set per transaction, so a connection carries nothing from one to the next."""
+    stores = [new_postgres_store(server.name) for _ in range(40)]
+    try:
+
+        def write(store: Store) -> None:
+            store.insert_memories([stored(f"note of {_tenant(store)}") for _ in range(3)])
+
+        threads = [threading.Thread(target=write, args=(s,)) for s in stores]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        with server.superuser() as conn:
+            row = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE usename = %s AND pid <> "
+                "pg_backend_pid()",
+                (pgkit.APP_ROLE,),
+            ).fetchone()
+        assert row is not None and row[0] <= 12, row  # one pool of at most 10, and slack
+        for store in stores:
+            notes = store.query_memories(MemoryQuery(limit=None))
+            assert [m.memory.content for m in notes] == [f"note of {_tenant(store)}"] * 3
+    finally:
+        for store in stores:
+            store.close()

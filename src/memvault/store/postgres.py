@@ -31,7 +31,7 @@ import re
 import threading
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Final, TypeVar
 from urllib.parse import urlsplit
@@ -364,6 +364,59 @@ def _allow_superuser(value: bool | None) -> bool:
     return os.environ.get(ALLOW_SUPERUSER_ENV, "").strip().lower() in ("1", "true", "yes")
 
 
+@dataclass(eq=False)
+class _SharedPool:
+    """The connection pool of one database URL, shared by the stores of this process."""
+
+    key: tuple[str, bool]
+    pool: psycopg_pool.ConnectionPool[Any]
+    #: Whether the database has pgvector (told to the stores; recall's vectors use it later).
+    vectors: bool
+    users: int = 0
+
+
+_pools: dict[tuple[str, bool], _SharedPool] = {}
+_pools_lock = threading.Lock()
+#: Seconds a statement waits for a pooled connection.
+_POOL_WAIT: Final = 30.0
+
+
+def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
+    """The pool of `url` (made on first use: the role checked, the schema migrated)."""
+    key = (url, allow_superuser)
+    with _pools_lock:
+        shared = _pools.get(key)
+        if shared is None:
+            with _connect(url) as conn:
+                _role_check(conn, url, allow_superuser)
+                conn.commit()
+                _migrate(conn, url)
+                row = conn.execute(
+                    "SELECT count(*) FROM pg_extension WHERE extname = 'vector'"
+                ).fetchone()
+            pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
+                url, min_size=1, max_size=max(2, size), open=False, name="memvault"
+            )
+            try:
+                pool.open(wait=True, timeout=10)
+            except psycopg_pool.PoolTimeout:
+                pool.close()
+                raise StoreError(f"cannot open connections to {redact(url)}") from None
+            shared = _pools[key] = _SharedPool(key, pool, bool(row and row[0]))
+        shared.users += 1
+        return shared
+
+
+def _release(shared: _SharedPool) -> None:
+    with _pools_lock:
+        shared.users -= 1
+        if shared.users > 0:
+            return
+        if _pools.get(shared.key) is shared:
+            del _pools[shared.key]
+    shared.pool.close(timeout=1.0)
+
+
 class _ThreadState(threading.local):
     conn: psycopg.Connection[Any] | None = None
     depth: int = 0
@@ -374,19 +427,15 @@ class PostgresStore(Store):
     """`Store` on a PostgreSQL database, bound to one tenant. Made with `create` or `open`."""
 
     def __init__(
-        self,
-        pool: psycopg_pool.ConnectionPool[Any],
-        url: str,
-        tenant: str,
-        server_key: ServerKey | None,
-        vectors: bool,
+        self, shared: _SharedPool, url: str, tenant: str, server_key: ServerKey | None
     ) -> None:
-        self._pool = pool
+        self._shared = shared
+        self._pool = shared.pool
         self._url = url
         self._tenant = tenant
         self._server_key = server_key
         #: Whether the database has pgvector (said when the store opens; recall uses it later).
-        self.vectors = vectors
+        self.vectors = shared.vectors
         self._state = _ThreadState()
         self._closed = False
 
@@ -400,32 +449,22 @@ class PostgresStore(Store):
         *,
         server_key: ServerKey | None = None,
         allow_superuser: bool | None = None,
-        pool_size: int = 8,
+        pool_size: int = 10,
     ) -> PostgresStore:
         """A store of `tenant` on the database at `url`, migrated to the latest schema, whether
         or not the tenant holds a vault yet. Refuses a superuser or BYPASSRLS role unless
         `allow_superuser` (default: ``$MEMVAULT_ALLOW_SUPERUSER``). `server_key` defaults
-        to ``$MEMVAULT_SERVER_KEY`` / ``$MEMVAULT_SERVER_KEY_FILE``."""
+        to ``$MEMVAULT_SERVER_KEY`` / ``$MEMVAULT_SERVER_KEY_FILE``.
+
+        Stores of one URL in one process share a pool of `pool_size` connections (made, with
+        the role checked and the schema migrated, by the first): every transaction names its
+        tenant itself, so a connection carries nothing from one tenant to the next, and a
+        server with a thousand tenants opens tens of connections, not thousands."""
         check_tenant(tenant)
         allow = _allow_superuser(allow_superuser)
         key = server_key if server_key is not None else ServerKey.from_environment()
-        with _connect(url) as conn:
-            _role_check(conn, url, allow)
-            conn.commit()
-            _migrate(conn, url)
-            row = conn.execute(
-                "SELECT count(*) FROM pg_extension WHERE extname = 'vector'"
-            ).fetchone()
-            vectors = bool(row and row[0])
-        pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
-            url, min_size=1, max_size=max(2, pool_size), open=False, name="memvault"
-        )
-        try:
-            pool.open(wait=True, timeout=10)
-        except psycopg_pool.PoolTimeout:
-            pool.close()
-            raise StoreError(f"cannot open connections to {redact(url)}") from None
-        return cls(pool, url, tenant, key, vectors)
+        shared = _acquire(url, allow, pool_size)
+        return cls(shared, url, tenant, key)
 
     @classmethod
     def create(cls, url: str, tenant: str = DEFAULT_TENANT, **options: Any) -> PostgresStore:
@@ -464,9 +503,11 @@ class PostgresStore(Store):
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:
+        """Give the shared pool back (closed with its last store). A transaction still open on
+        another thread is rolled back when it ends."""
         if not self._closed:
             self._closed = True
-            self._pool.close(timeout=1.0)
+            _release(self._shared)
 
     def index_connection(self) -> contextlib.AbstractContextManager[Any]:
         raise StoreError(_NO_RECALL)
@@ -525,7 +566,7 @@ class PostgresStore(Store):
                 state.depth -= 1
                 state.flat = flat
             return
-        conn = self._pool.getconn()
+        conn = self._getconn()
         try:
             try:
                 conn.execute(_SET_TENANT, (self._tenant,))
@@ -558,6 +599,18 @@ class PostgresStore(Store):
 
     # -- helpers --------------------------------------------------------------------------
 
+    def _getconn(self) -> psycopg.Connection[Any]:
+        try:
+            conn: psycopg.Connection[Any] = self._pool.getconn(timeout=_POOL_WAIT)
+            return conn
+        except psycopg_pool.PoolClosed:
+            raise StoreError("the vault is closed") from None
+        except psycopg_pool.PoolTimeout:
+            raise StoreError(
+                f"no connection to {redact(self._url)} came free in {_POOL_WAIT:.0f} s "
+                "(the pool is exhausted or the server is unreachable)"
+            ) from None
+
     def _read(self, run: Callable[[psycopg.Connection[Any]], _T]) -> _T:
         """`run` on this thread's transaction, or on a pooled connection in a transaction of
         its own that names the tenant."""
@@ -569,7 +622,7 @@ class PostgresStore(Store):
                 raise self._error(exc) from None
         if self._closed:
             raise StoreError("the vault is closed")
-        conn = self._pool.getconn()
+        conn = self._getconn()
         try:
             conn.execute(_SET_TENANT, (self._tenant,))
             return run(conn)
