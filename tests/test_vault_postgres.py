@@ -163,3 +163,12 @@ def test_cli_db_migrate_needs_a_database_url(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.delenv("MEMVAULT_DATABASE_URL", raising=False)
     run = mv("db", "migrate")
     assert run.exit_code == 2 and "MEMVAULT_DATABASE_URL" in run.stderr
+
+
+def test_cli_with_an_unreachable_database_says_so_without_the_password(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MEMVAULT_DATABASE_URL", "postgresql://app:hunter2@127.0.0.1:1/memvault")
+    message = refused("list")
+    assert "cannot connect to postgresql://app:***@127.0.0.1:1/memvault" in message
+    assert "hunter2" not in message
