@@ -108,6 +108,7 @@ def _rows(vault: Vault, cid: str) -> tuple[list[bytes], list[bytes]]:
             found = [str(r[0]).encode() for r in texts] + [bytes(r[0]) for r in vectors]
             (mine if kind_is_mine else others).extend(found)
         others += [str(r[0]).encode() for r in conn.execute("SELECT document FROM memories")]
+        others += [repr(tuple(r)).encode() for r in conn.execute("SELECT * FROM audit_log")]
     return mine, others
 
 
