@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from clikit import home as home
-from clikit import mv, ok, refused
+from clikit import ok, refused
 from embedserver import MODEL, EmbedServer, serve
 from memvault.errors import AccessDenied, NotFound
 from memvault.model import Memory
@@ -28,7 +28,18 @@ from vaultkit import PASSPHRASE, make_vault, pam_memory
 SECRET = "zxqvortle"
 #: What the erased conversation says: a word found nowhere else and a plain phrase.
 SAID = f"My sister {SECRET.capitalize()} was admitted to the cardiology ward on Tuesday"
-WORDS = "garden tomato basil river window kettle violin harbour lantern meadow".split()
+WORDS = [
+    "garden",
+    "tomato",
+    "basil",
+    "river",
+    "window",
+    "kettle",
+    "violin",
+    "harbour",
+    "lantern",
+    "meadow",
+]
 
 
 def _chatter(rng: random.Random, n: int) -> str:
@@ -91,9 +102,13 @@ def _rows(vault: Vault, cid: str) -> tuple[list[bytes], list[bytes]]:
     stays): its document frame, its passages' texts and vectors; the others' likewise and
     every memory's document."""
     with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
-        mine = [bytes(r[0]) for r in conn.execute("SELECT document FROM conversations WHERE id = ?", (cid,))]
+        mine = [
+            bytes(r[0])
+            for r in conn.execute("SELECT document FROM conversations WHERE id = ?", (cid,))
+        ]
         others = [
-            bytes(r[0]) for r in conn.execute("SELECT document FROM conversations WHERE id <> ?", (cid,))
+            bytes(r[0])
+            for r in conn.execute("SELECT document FROM conversations WHERE id <> ?", (cid,))
         ]
         for kind_is_mine, sql in (
             (True, "conversation_id = ? AND kind = 'message'"),
@@ -233,7 +248,9 @@ def test_cli_erase_conversation_needs_confirmation(home: Path) -> None:
     --conversation together are a usage error."""
     _cli_conversation(home)
     assert "--yes" in refused("erase", "--conversation", "conv-erase", code=2)
-    assert "conversation" in refused("erase", "abc", "--conversation", "conv-erase", "--yes", code=2)
+    assert "conversation" in refused(
+        "erase", "abc", "--conversation", "conv-erase", "--yes", code=2
+    )
     assert "ID" in refused("erase", "--yes", code=2)
     assert ok("stats", "--json").json()["conversations"] == 1
 

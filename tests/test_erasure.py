@@ -148,7 +148,9 @@ def _stored_rows(vault: Vault, memory_id: str) -> tuple[list[bytes], list[bytes]
             passages = "SELECT id FROM recall_passages WHERE memory_seq = ?"
             rows += [
                 str(r[0]).encode()
-                for r in conn.execute("SELECT text FROM recall_passages WHERE memory_seq = ?", (seq,))
+                for r in conn.execute(
+                    "SELECT text FROM recall_passages WHERE memory_seq = ?", (seq,)
+                )
             ]
             rows += [
                 bytes(r[0])
