@@ -17,6 +17,7 @@ from clikit import home as home
 from clikit import ok, refused
 from embedserver import MODEL, EmbedServer, serve
 from memvault.errors import AccessDenied, NotFound
+from memvault.exchange import export_vault
 from memvault.model import Memory
 from memvault.paths import database_path
 from memvault.recall.embedders import EmbedderSpec
@@ -164,10 +165,12 @@ def test_aimem_5_2_an_erased_conversation_is_gone_from_the_files_bytes(
     assert vault.verify_audit().ok and vault.check_integrity() == []
 
 
-def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(vault: Vault) -> None:
+def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(
+    vault: Vault, tmp_path: Path
+) -> None:
     """The memories extracted from a conversation are the person's memory: they stay, still
     found by recall, their provenance naming the conversation's id (which now resolves to
-    nothing) — docs/erasure.md."""
+    nothing; a PAM export says so) — docs/erasure.md."""
     vault.put_conversations([_conversation("conv-erase", SAID, 1)])
     derived = _derived("conv-erase")
     vault.add_memories([derived])
@@ -176,6 +179,9 @@ def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(vault: Vaul
     assert kept.provenance.conversation_ref == "conv-erase"
     assert [h.id for h in vault.recall("sister hospital").hits] == [derived.id]
     assert vault.count_conversations() == 0
+    exported = export_vault(vault, tmp_path / "after.zip")
+    assert exported.memories == 1 and exported.conversations == 0
+    assert any("conv-erase" in w and "not in the vault" in w for w in exported.warnings)
 
 
 def test_aimem_5_2_a_conversations_erasure_is_audited_as_counts_never_content(

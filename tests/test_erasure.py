@@ -214,3 +214,27 @@ def test_aimem_5_1_explicit_erasure_is_honoured_for_dna_class_memories(vault: Va
         with pytest.raises(NotFound):
             vault.get(memory.id)
     assert recoverable(_db(vault), PASSPHRASE, SECRET.capitalize().encode()) == 0
+
+
+def test_aimem_5_2_migration_5_turns_on_fts5_secure_delete_in_an_older_vault(
+    tmp_path: Path,
+) -> None:
+    """A vault made by memvault 0.1.0 (schema 2) is migrated on opening: both full-text
+    indexes get FTS5's `secure-delete` (migration 5), and an erasure in it leaves no copy."""
+    import shutil
+
+    from memvault.store.migrations import LATEST
+
+    fixtures = Path(__file__).resolve().parent / "fixtures"
+    home = tmp_path / "vault"
+    shutil.copytree(fixtures / "vault-0.1.0", home)
+    passphrase = "fixture-vault-0.1.0"
+    with Vault.open(home, passphrase) as vault:
+        assert vault.store.schema_version == LATEST >= 5
+        with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+            for table in ("memories_fts", "recall_fts"):
+                config = dict(conn.execute(f"SELECT k, v FROM {table}_config").fetchall())
+                assert config.get("secure-delete") == 1, table
+        memory = vault.add(CONTENT, "fact").memory
+        assert vault.erase(memory.id).durable
+        assert recoverable(database_path(home), passphrase, SECRET.encode()) == 0
