@@ -30,7 +30,9 @@ from memvault.cli.common import (
     plural,
     print_json,
     short,
+    usage_error,
 )
+from memvault.cli.tenants import ServerHomeOption, ServerKeyFileOption, erase_tenant
 
 PANEL = "Lifecycle and relations"
 
@@ -51,9 +53,9 @@ def _terminal() -> bool:
 
 def erase(
     memory_ids: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(metavar="ID...", help="Memory ids or unique prefixes.", show_default=False),
-    ],
+    ] = None,
     yes: Annotated[
         bool,
         typer.Option(
@@ -64,6 +66,18 @@ def erase(
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
+    tenant: Annotated[
+        str | None,
+        typer.Option(
+            "--tenant",
+            metavar="NAME",
+            show_default=False,
+            help="Erase a whole tenant of a server home: its vault's files, its vault key and "
+            "its tokens (with --server-home, --server-key-file).",
+        ),
+    ] = None,
+    server_home: ServerHomeOption = None,
+    server_key_file: ServerKeyFileOption = None,
 ) -> None:
     """Erase memories for good: the right to erasure (AIMEM §5.2).
 
@@ -76,7 +90,15 @@ def erase(
     Example: memvault erase 9b2e7c4a 5e6f7a8b --yes
 
     With --json: {"erased": [ids], "relations_removed": N, "durable": true}.
+
+    With --tenant NAME: the whole tenant of a server home (AIMEM §5.2); the server's audit
+    log records the counts, time and actor. --json: {"tenant", "memories", "conversations",
+    "tokens_revoked", "files_removed", "at", "actor", "owner_id"}.
     """
+    if tenant is not None or not memory_ids:
+        if memory_ids or tenant is None:
+            usage_error("give memory IDs or --tenant NAME (one of the two)")
+        return erase_tenant(tenant, yes, server_home, server_key_file, as_json)
     if not yes and not _terminal():
         fail(
             "erasure cannot be undone: confirm with --yes (there is no terminal to ask on); "
