@@ -477,3 +477,21 @@ def test_personal_vault_says_where_its_local_token_is(tmp_path: Path, personal_h
         assert server.local_token_path is None
         with pytest.raises(InvalidInput, match="no local token"):
             server.local_token()
+
+
+def test_aimem_5_2_tenant_erasure_overwrites_the_vault_file_in_place(tenants: Tenants) -> None:
+    """The database's blocks are overwritten before the file is removed: a second link to the
+    same file, made before the erasure, reads only zeros afterwards."""
+    info, api_key = tenants.create("alice")
+    vault = tenants.session(tenants.authenticate(api_key))
+    for i in range(50):
+        vault.add(f"{SECRET} #{i}", "fact")
+    database = tenants.home / "vaults" / info.owner_id / "vault.db"
+    witness = tenants.home.parent / "witness.db"
+    witness.hardlink_to(database)
+    size = witness.stat().st_size
+    assert size > 0 and witness.read_bytes().count(0) < size
+    tenants.erase("alice")
+    assert not database.exists()
+    assert witness.read_bytes() == bytes(witness.stat().st_size)
+    assert witness.stat().st_size >= size
