@@ -169,3 +169,33 @@ def test_token_prints_the_local_token_of_a_personal_vault(
 def test_token_without_a_vault_is_refused(tmp_path: Path) -> None:
     assert "no vault" in refused("token", "--home", tmp_path / "none")
     assert not (tmp_path / "none").exists()
+
+
+def test_token_loads_neither_the_vault_nor_the_server_cryptography(tmp_path: Path) -> None:
+    """`memvault token` reads or writes one file: it starts without SQLCipher, the vault or
+    the key-wrapping cryptography."""
+    import os
+    import subprocess
+    import sys
+
+    home = tmp_path / "vault"
+    make_vault(home).close()
+    script = (
+        "import sys\n"
+        f"sys.argv = ['memvault', 'token', '--home', {str(home)!r}]\n"
+        "from memvault.cli import main\n"
+        "try:\n"
+        "    main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print(' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert run.stdout.strip() == (home / "local-token").read_text().strip()
+    loaded = set(run.stderr.split())
+    assert "memvault.cli.tenants" in loaded
+    for heavy in ("memvault.vault", "sqlcipher3", "cryptography", "memvault.tenancy.tenants"):
+        assert heavy not in loaded, heavy
