@@ -495,3 +495,21 @@ def test_aimem_5_2_tenant_erasure_overwrites_the_vault_file_in_place(tenants: Te
     assert not database.exists()
     assert witness.read_bytes() == bytes(witness.stat().st_size)
     assert witness.stat().st_size >= size
+
+
+def test_aimem_5_2_a_tenant_whose_vault_files_are_gone_is_still_erased(
+    tenants: Tenants,
+) -> None:
+    """An erasure interrupted after the files went (or a damaged vault) does not keep the
+    tenant: erasing again revokes its tokens and deletes its key, counting nothing."""
+    info, api_key = tenants.create("alice")
+    tenants.close()
+    for path in (tenants.home / "vaults" / info.owner_id).iterdir():
+        path.write_bytes(b"\0" * 4096)
+    with Tenants.open(tenants.home, SERVER_KEY) as again:
+        report = again.erase("alice")
+        assert (report.memories, report.conversations, report.tokens_revoked) == (0, 0, 1)
+        with pytest.raises(Unauthenticated):
+            again.authenticate(api_key)
+        assert again.verify_audit().ok
+    assert not (tenants.home / "vaults" / info.owner_id).exists()

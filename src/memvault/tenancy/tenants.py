@@ -538,13 +538,16 @@ class Tenants:
                 raise NotFound(f"no tenant {name!r}")
             home = self._vault_home(row.owner_id)
             memories = conversations = 0
+            vault: Vault | None = None
             try:
                 vault = self._vault(name)
-            except VaultError:  # its files are already gone (an interrupted erasure)
-                vault = None
-            if vault is not None:
                 stats = vault.stats()
                 memories, conversations = int(stats["memories"]), int(stats["conversations"])
+            except VaultError:
+                # Its files are gone or damaged (an interrupted erasure): nothing to count,
+                # and nothing stops the erasure.
+                pass
+            if vault is not None:
                 self._vaults.pop(name, None)
                 vault.close()
             at = now_text()
