@@ -257,7 +257,7 @@ def test_cli_erase_conversation_needs_confirmation(home: Path) -> None:
     assert "conversation" in refused(
         "erase", "abc", "--conversation", "conv-erase", "--yes", code=2
     )
-    assert "ID" in refused("erase", "--yes", code=2)
+    assert "one of the three" in refused("erase", "--yes", code=2)
     assert ok("stats", "--json").json()["conversations"] == 1
 
 

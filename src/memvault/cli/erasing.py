@@ -32,7 +32,9 @@ from memvault.cli.common import (
     plural,
     print_json,
     short,
+    usage_error,
 )
+from memvault.cli.tenants import ServerHomeOption, ServerKeyFileOption, erase_tenant
 
 PANEL = "Lifecycle and relations"
 
@@ -75,6 +77,18 @@ def erase(
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
+    tenant: Annotated[
+        str | None,
+        typer.Option(
+            "--tenant",
+            metavar="NAME",
+            show_default=False,
+            help="Erase a whole tenant of a server home: its vault's files, its vault key and "
+            "its tokens (with --server-home, --server-key-file).",
+        ),
+    ] = None,
+    server_home: ServerHomeOption = None,
+    server_key_file: ServerKeyFileOption = None,
 ) -> None:
     """Erase memories for good: the right to erasure (AIMEM §5.2).
 
@@ -91,11 +105,15 @@ def erase(
     With --conversation ID: erase that conversation, its messages and their recall passages
     and vectors; the memories derived from it stay. With --json: {"conversation", "messages",
     "passages", "vectors", "durable"}.
+
+    With --tenant NAME: the whole tenant of a server home (AIMEM §5.2); the server's audit
+    log records the counts, time and actor. --json: {"tenant", "memories", "conversations",
+    "tokens_revoked", "files_removed", "at", "actor", "owner_id"}.
     """
-    if conversation is not None and memory_ids:
-        fail("give memory ids or --conversation ID, not both; nothing was erased", EXIT_USAGE)
-    if conversation is None and not memory_ids:
-        fail("name the memories to erase (ID...) or --conversation ID", EXIT_USAGE)
+    if [bool(memory_ids), conversation is not None, tenant is not None].count(True) != 1:
+        usage_error("give IDs, --conversation or --tenant (one of the three)")
+    if tenant is not None:
+        return erase_tenant(tenant, yes, server_home, server_key_file, as_json)
     if not yes and not _terminal():
         fail(
             "erasure cannot be undone: confirm with --yes (there is no terminal to ask on); "
