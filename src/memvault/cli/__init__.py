@@ -10,6 +10,7 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `tenants`: tenants (create, issue, list, revoke, rotate), token
 - `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
@@ -63,6 +64,8 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "tenants": "tenants",
+    "token": "tenants",
     "db": "db",
 }
 #: Registration order: the order of the panels in `memvault --help`.
@@ -78,6 +81,7 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "tenants",
     "db",
 )
 
@@ -137,7 +141,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations", "db"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants", "db"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

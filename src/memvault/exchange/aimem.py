@@ -25,6 +25,7 @@ import orjson
 
 from memvault.audit import PendingEntry
 from memvault.canonical import jcs_dumps
+from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import AccessDenied, ConvertError, ExportError, ImportRefused, InvalidInput
 from memvault.exchange._shared import (
     Importer,
@@ -679,6 +680,7 @@ def _in_scope(memory: Memory, scope: str) -> bool:
     return scope != "DNA_ONLY" or memory.is_dna
 
 
+@redone_after_erasure
 def export_bundle(
     vault: Vault,
     target: str | Path,
@@ -698,8 +700,10 @@ def export_bundle(
     or SINCE (created or updated at or after `since`). Memories marked `exportable: false`
     are never written (PAM §21.1), nor edges, links or relations touching them. Embeddings
     are left out unless `embeddings` (§5.5: they leak content). The bundle is written under a
-    temporary name and renamed; the export is recorded in the vault's export registry.
-    Raises ExportError (nothing is left at the target).
+    temporary name and renamed; the export is recorded in the vault's export registry. An
+    erasure that commits while it reads makes it start again: it never publishes erased
+    data (AIMEM §5.2, `memvault.erasure_fence`). Raises ExportError (nothing is left at the
+    target).
     """
     if scope not in SCOPES:
         raise ExportError(f"scope {scope!r} is not one of {', '.join(SCOPES)} (AIMEM §2.1)")
@@ -718,6 +722,7 @@ def export_bundle(
     exported_at = format_timestamp(moment)
     path = Path(target)
     view = vault.export_view()
+    fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
         limit=None,
@@ -768,7 +773,11 @@ def export_bundle(
     chunk_count = embedded = 0
     try:
         with BundleWriter(
-            path, envelope, form=form or form_for_path(path), overwrite=overwrite
+            path,
+            envelope,
+            form=form or form_for_path(path),
+            overwrite=overwrite,
+            guard=fence.publishing,
         ) as writer:
             for start in range(0, len(ids), _BATCH):
                 for memory in view.memories(ids[start : start + _BATCH]):
