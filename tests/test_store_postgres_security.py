@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -346,3 +347,29 @@ def test_stores_of_one_database_share_a_pool_and_keep_their_tenants(
     finally:
         for store in stores:
             store.close()
+
+
+def test_the_server_key_is_read_as_a_server_home_reads_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At least 32 characters; the key file's first line wins over the variable; a key
+    derived per purpose, so the same server key serves a server home and this store."""
+    with pytest.raises(StoreError, match="at least 32 characters"):
+        ServerKey.parse("too short", "MEMVAULT_SERVER_KEY")
+    monkeypatch.delenv("MEMVAULT_SERVER_KEY_FILE", raising=False)
+    monkeypatch.delenv("MEMVAULT_SERVER_KEY", raising=False)
+    assert ServerKey.from_environment() is None
+    monkeypatch.setenv("MEMVAULT_SERVER_KEY", "a" * 64)
+    from_env = ServerKey.from_environment()
+    assert from_env is not None
+    sealed = from_env.seal(SECRET, "ctx")
+    key_file = tmp_path / "server.key"
+    key_file.write_text("b" * 64 + "\nignored\n", encoding="utf-8")
+    monkeypatch.setenv("MEMVAULT_SERVER_KEY_FILE", str(key_file))
+    from_file = ServerKey.from_environment()
+    assert from_file is not None
+    with pytest.raises(StoreError, match="does not open"):
+        from_file.open(sealed, "ctx")
+    assert ServerKey.parse("a" * 64, "again").open(sealed, "ctx") == SECRET
+    with pytest.raises(StoreError, match="does not open"):
+        from_env.open(sealed, "another row")
