@@ -13,7 +13,7 @@ import pgkit
 from clikit import mv, ok, refused
 from memvault.crypto.keys import SigningKey
 from memvault.errors import AccessDenied, VaultExists, VaultNotFound
-from memvault.store.base import MemoryQuery, StoreError
+from memvault.store.base import MemoryQuery, StoredConversation, StoreError
 from memvault.store.factory import open_database_store
 from memvault.store.serverkey import ServerKey
 from memvault.vault import Vault
@@ -91,6 +91,26 @@ def test_erasure_on_postgres_removes_the_memory(vault: Vault) -> None:
     assert report.durable is False
     assert vault.list(MemoryQuery(statuses=None)).total == 0
     assert vault.search("forget") == []
+    assert vault.verify_audit().ok
+
+
+def test_erasing_a_conversation_and_everything_on_postgres(vault: Vault) -> None:
+    """AIMEM §5.2 through the vault: one conversation, then all of the tenant's data; the
+    owner and the audit chain (ids and counts, never content) stay and verify."""
+    vault.put_conversation(
+        StoredConversation("conv-1", "claude", {"id": "conv-1", "messages": []}, message_count=2)
+    )
+    vault.put_conversation(
+        StoredConversation("conv-2", "claude", {"id": "conv-2", "messages": []}, message_count=1)
+    )
+    vault.add("Lives in Porto", "fact")
+    one = vault.erase_conversation("conv-1")
+    assert (one.conversation, one.messages) == ("conv-1", 2)
+    assert vault.conversation_ids(["conv-1", "conv-2"]) == {"conv-2"}
+    everything = vault.erase_everything()
+    assert everything.counts["memories"] == 1 and everything.counts["conversations"] == 1
+    assert everything.durable is False  # dead row versions wait for VACUUM (docs/postgres.md)
+    assert vault.list(MemoryQuery(statuses=None)).total == 0 and vault.count_conversations() == 0
     assert vault.verify_audit().ok
 
 
