@@ -55,6 +55,9 @@ BACKENDS = [
     pytest.param(new_pg15_store, id="postgres15"),
     pytest.param(new_pgvector_store, id="pgvector"),
 ]
+#: The backends that keep a recall index (passages, vectors): a PostgreSQL one comes with the
+#: recall index interface; until then the PostgreSQL store refuses recall with a clear error.
+RECALL_BACKENDS = [pytest.param(new_sqlite_store, id="sqlite")]
 
 
 def answered_during_write(
