@@ -13,14 +13,26 @@ themselves, through `memvault.jsonread.DepthBoundedReader`.
 from __future__ import annotations
 
 import tempfile
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from fastapi import Request
+from pydantic import BaseModel, ValidationError
 
 from memvault.errors import HTTP_TOO_LARGE, HTTP_UNPROCESSABLE, InvalidInput, VaultError
 from memvault.jsonread import JSONDocumentError, check_nesting, loads
 
-__all__ = ["SPOOL_IN_MEMORY", "BodyTooLarge", "MalformedBody", "json_body", "parse_json", "spool"]
+__all__ = [
+    "SPOOL_IN_MEMORY",
+    "BodyTooLarge",
+    "MalformedBody",
+    "body_schema",
+    "json_body",
+    "parse_json",
+    "spool",
+    "validated",
+]
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 #: Bodies up to this size stay in memory while spooled; larger ones go to a temporary file.
 SPOOL_IN_MEMORY = 1024 * 1024
@@ -94,3 +106,31 @@ async def json_body(request: Request) -> Any:
     if not raw.strip():
         raise MalformedBody("the request body is empty; this route takes a JSON document")
     return parse_json(raw, max_depth=depth)
+
+
+def validated(model: type[ModelT], body: Any) -> ModelT:
+    """`body` as `model` (strict: no type coercion, no unknown members), or MalformedBody
+    (422) naming each failing field and what it must be."""
+    try:
+        return model.model_validate(body, strict=True)
+    except ValidationError as exc:
+        places = [
+            f"{'.'.join(str(p) for p in err['loc']) or '(body)'}: {err['msg']}"
+            for err in exc.errors()
+        ]
+        first = exc.errors()[0]["loc"] if exc.errors() else ()
+        raise MalformedBody(
+            "the request body is not valid: " + "; ".join(places),
+            ".".join(str(p) for p in first) or None,
+        ) from None
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads `model` through `json_body`: the JSON body
+    documented in the OpenAPI document as FastAPI would have documented it."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }

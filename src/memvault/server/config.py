@@ -9,7 +9,7 @@ proxy stands in front (`behind_tls_proxy`).
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,7 +17,7 @@ from memvault.errors import InvalidInput
 from memvault.jsonread import MAX_DEPTH
 
 if TYPE_CHECKING:
-    from memvault.server.deps import Registry
+    from memvault.tenancy import Tenants
 
 __all__ = [
     "DEFAULT_HOST",
@@ -74,9 +74,11 @@ class ServerConfig:
 
     `max_body` bounds every request body (413 past it); `max_depth` the nesting of a JSON
     body (422 past it). `embed_interval` (seconds) is how often the background worker looks
-    for passages without vectors; None: no worker."""
+    for passages without vectors; None: no worker. `embed_api_key` is the key of an
+    OpenAI-compatible embeddings endpoint a vault names (the library reads no
+    environment)."""
 
-    tenants: Registry
+    tenants: Tenants
     host: str = DEFAULT_HOST
     port: int = DEFAULT_PORT
     max_body: int = DEFAULT_MAX_BODY
@@ -85,6 +87,7 @@ class ServerConfig:
     tls_key: Path | None = None
     behind_tls_proxy: bool = False
     embed_interval: float | None = None
+    embed_api_key: str | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:

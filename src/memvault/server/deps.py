@@ -1,117 +1,70 @@
 """The dependencies every route uses: who is calling (`principal`), whether the token may do
-this (`require(scope)`), and the vault session to do it in (`session`).
+this (`require(scope)`), and the vault session to do it in (`session`, `session_for`).
 
-The token says the tenant, the identity (the owner, or a PAM §9 agent entity) and the scopes;
-the session is the tenant's vault bound to that identity, so every read and write is checked
-by the vault itself — an agent's token reaches only what its grants allow, whatever the route.
+The token says the tenant, the identity (the owner, or a PAM §9 agent entity) and the scopes
+(`memvault.tenancy`); the session is the tenant's vault bound to that identity, so every read
+and write is checked by the vault itself — an agent's token reaches only what its grants
+allow, whatever the route.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations`: FastAPI reads the closures' annotations below at
+# run time, and `Depends(needs)` names a local it could not resolve from a string.
 from collections.abc import Callable
-from typing import Annotated, Protocol
+from typing import Annotated
 
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from memvault.errors import HTTP_FORBIDDEN, VaultError
+from memvault.tenancy import Principal, Tenants, Unauthenticated
 from memvault.vault import Vault
 
-__all__ = [
-    "BEARER",
-    "Forbidden",
-    "PrincipalLike",
-    "Registry",
-    "Unauthorized",
-    "principal",
-    "require",
-    "session",
-    "session_for",
-]
-
-HTTP_UNAUTHORIZED = 401
-
-
-class PrincipalLike(Protocol):
-    """Who a token speaks for (`memvault.tenancy.Principal`)."""
-
-    @property
-    def tenant(self) -> str: ...
-    @property
-    def identity(self) -> str: ...
-    @property
-    def scopes(self) -> frozenset[str]: ...
-    @property
-    def token_id(self) -> str: ...
-
-
-class Registry(Protocol):
-    """What the server needs of the tenant registry (`memvault.tenancy.Tenants`)."""
-
-    def authenticate(self, api_key: str) -> PrincipalLike: ...
-    def session(self, principal: PrincipalLike) -> Vault: ...
-
-
-class Unauthorized(VaultError):
-    """No credentials, or credentials no tenant knows (RFC 6750: answered with a
-    ``WWW-Authenticate: Bearer`` challenge)."""
-
-    http_status = HTTP_UNAUTHORIZED
-    headers = {"WWW-Authenticate": "Bearer"}  # noqa: RUF012 - read only
-
-
-class Forbidden(VaultError):
-    """The token is valid but lacks the scope the route needs."""
-
-    http_status = HTTP_FORBIDDEN
-
+__all__ = ["BEARER", "principal", "require", "session", "session_for", "tenants"]
 
 #: Bearer tokens, declared in the OpenAPI document; a missing one is our 401 problem.
-BEARER = HTTPBearer(auto_error=False, description="An API key: `memvault tenants create`.")
+BEARER = HTTPBearer(
+    auto_error=False,
+    description="An API key: `memvault tenants create`, or a personal vault's local token "
+    "(`memvault token`).",
+)
+
+
+def tenants(request: Request) -> Tenants:
+    """The registry the server runs on."""
+    registry: Tenants = request.app.state.tenants
+    return registry
 
 
 def principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
-) -> PrincipalLike:
-    """Who is calling: the tenant and identity of the bearer token (401 without one)."""
+) -> Principal:
+    """Who is calling: the tenant and identity of the bearer token (401 without a valid
+    one)."""
     if credentials is None:
-        raise Unauthorized("this request needs an API key: send 'Authorization: Bearer KEY'")
-    registry: Registry = request.app.state.tenants
-    try:
-        return registry.authenticate(credentials.credentials)
-    except VaultError as exc:
-        if exc.http_status == HTTP_UNAUTHORIZED:
-            raise Unauthorized(str(exc)) from None
-        raise
+        raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
+    return tenants(request).authenticate(credentials.credentials)
 
 
-def require(scope: str) -> Callable[..., PrincipalLike]:
+def require(scope: str) -> Callable[..., Principal]:
     """A dependency giving the caller when its token has `scope` (403 otherwise)."""
 
-    def has_scope(caller: Annotated[PrincipalLike, Depends(principal)]) -> PrincipalLike:
-        if scope not in caller.scopes:
-            raise Forbidden(
-                f"this token lacks the scope {scope!r} (it has: "
-                f"{', '.join(sorted(caller.scopes)) or 'none'})"
-            )
-        return caller
+    def has_scope(caller: Annotated[Principal, Depends(principal)]) -> Principal:
+        return caller.require(scope)
 
     has_scope.__name__ = f"require_{scope.replace(':', '_')}"
     return has_scope
 
 
-def session(request: Request, caller: PrincipalLike) -> Vault:
+def session(request: Request, caller: Principal) -> Vault:
     """The vault session of `caller`: its tenant's vault, bound to its identity."""
-    registry: Registry = request.app.state.tenants
-    return registry.session(caller)
+    return tenants(request).session(caller)
 
 
 def session_for(scope: str) -> Callable[..., Vault]:
     """A dependency giving the caller's vault session when its token has `scope`."""
     needs = require(scope)
 
-    def scoped(request: Request, caller: Annotated[PrincipalLike, Depends(needs)]) -> Vault:
+    def scoped(request: Request, caller: Annotated[Principal, Depends(needs)]) -> Vault:
         return session(request, caller)
 
     scoped.__name__ = f"session_{scope.replace(':', '_')}"

@@ -24,6 +24,8 @@ from starlette.responses import Response
 from memvault import shapes
 from memvault.errors import HTTP_INTERNAL, HTTP_UNPROCESSABLE, VaultError
 
+HTTP_UNAUTHORIZED = 401
+
 __all__ = [
     "PROBLEM_JSON",
     "ProblemResponse",
@@ -90,8 +92,9 @@ def problem_of(exc: VaultError, headers: Mapping[str, str] | None = None) -> Pro
 
 async def _vault_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, VaultError)
-    headers = getattr(exc, "headers", None)
-    return problem_of(exc, headers if isinstance(headers, Mapping) else None)
+    # RFC 6750 §3: a request without valid credentials is answered with the challenge.
+    challenge = {"WWW-Authenticate": "Bearer"} if exc.http_status == HTTP_UNAUTHORIZED else None
+    return problem_of(exc, challenge)
 
 
 async def _validation_error(request: Request, exc: Exception) -> Response:
