@@ -216,7 +216,10 @@ def import_bundle(
     result = AimemImportResult(shown)
     try:
         # Not found as a bundle: open it anyway, for the error that says why it is not one.
-        reader = open_bundle(found.source() if found is not None else path)
+        reader = open_bundle(
+            found.source() if found is not None else path,
+            name=found.display if found is not None and found.stream is not None else None,
+        )
     except BundleError as exc:
         raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
     with reader:

@@ -24,7 +24,6 @@ from typing import IO, Any, Final
 from memvault.errors import ExportError
 from memvault.exchange.aimem import (
     AimemImportResult,
-    BundleRefused,
     fill_bundle,
     import_bundle,
     plan_export,
@@ -44,14 +43,11 @@ __all__ = [
     "import_stream",
     "import_summary",
     "rejection",
-    "spooled",
 ]
 
 #: §6: the bundle's media type; §3.1: the stream form's.
 BUNDLE_MEDIA_TYPE: Final = "application/aimem-bundle+json"
 NDJSON_MEDIA_TYPE: Final = "application/x-ndjson"
-#: A request body up to this size is spooled in memory, past it to a temporary file.
-_SPOOL_IN_MEMORY: Final = 1 << 20
 
 
 @dataclass(slots=True)
@@ -130,19 +126,6 @@ def export_download(
     )
 
 
-def spooled(chunks: Iterator[bytes] | IO[bytes]) -> IO[bytes]:
-    """A seekable copy of a request body (memory up to 1 MiB, then an unlinked temporary
-    file): an import reads the bundle twice, once for the checksum (§2.8), once to apply."""
-    spool = tempfile.SpooledTemporaryFile(max_size=_SPOOL_IN_MEMORY)  # noqa: SIM115
-    if hasattr(chunks, "read"):
-        shutil.copyfileobj(chunks, spool, 1 << 20)  # type: ignore[misc]
-    else:
-        for block in chunks:  # type: ignore[union-attr]
-            spool.write(block)
-    spool.seek(0)
-    return spool  # type: ignore[return-value]
-
-
 def import_stream(
     vault: Vault,
     body: IO[bytes],
@@ -212,8 +195,3 @@ def import_summary(result: AimemImportResult) -> dict[str, Any]:
         },
         "warnings": result.warnings,
     }
-
-
-def refusal_problems(exc: BundleRefused) -> list[dict[str, Any]]:
-    """The problems of a refused bundle, as the problem document's `errors` member."""
-    return [rejection(p) for p in exc.problems]
