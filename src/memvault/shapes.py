@@ -20,7 +20,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from memvault.audit import AuditReport
-from memvault.erasure import ErasureReport
+from memvault.erasure import ConversationErasure, ErasureReport, EverythingErasure
 from memvault.errors import EXIT_REFUSED, EXIT_USAGE, HTTP_BAD_REQUEST, VaultError
 from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
@@ -37,11 +37,13 @@ __all__ = [
     "audit_report_json",
     "batch_json",
     "command_error_json",
+    "conversation_erasure_json",
     "conversation_summary_json",
     "decay_json",
     "erasure_json",
     "error_body",
     "error_json",
+    "everything_erasure_json",
     "memory_json",
     "page_json",
     "plain",
@@ -191,6 +193,24 @@ def audit_json(entries: Iterable[AuditEntry]) -> list[dict[str, Any]]:
 def audit_report_json(report: AuditReport) -> dict[str, Any]:
     """``{"ok", "entries", "problems", "head"}``: a check of the audit chain."""
     return asdict(report)
+
+
+@to_json.register
+def conversation_erasure_json(report: ConversationErasure) -> dict[str, Any]:
+    """``{"conversation", "messages", "passages", "vectors", "durable"}`` (AIMEM §5.2)."""
+    return {
+        "conversation": report.conversation,
+        "messages": report.messages,
+        "passages": report.passages,
+        "vectors": report.vectors,
+        "durable": report.durable,
+    }
+
+
+@to_json.register
+def everything_erasure_json(report: EverythingErasure) -> dict[str, Any]:
+    """``{"erased": {what: count}, "durable"}`` (AIMEM §5.2)."""
+    return {"erased": dict(report.counts), "durable": report.durable}
 
 
 @to_json.register
