@@ -57,6 +57,7 @@ def test_every_endpoint_with_the_other_tenants_ids_answers_nothing_of_it(home: H
         bob.get(f"/v1/memories/{a1}/relations"),
         bob.post(f"/v1/memories/{a1}/relations", json={"to": a2, "type": "supports"}),
         bob.get("/v1/conversations/alice-conv"),
+        bob.delete("/v1/conversations/alice-conv"),
     ]
     for response in tries:
         assert response.status_code == 404, (response.request.url, response.text)
