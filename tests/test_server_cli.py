@@ -60,7 +60,6 @@ def test_serve_on_a_personal_vault_uses_its_local_token(home: Path) -> None:  # 
     ok("init")
     ok("add", "Runs marathons", "--type", "fact")
     env = {"MEMVAULT_HOME": str(home), "MEMVAULT_PASSPHRASE": os.environ["MEMVAULT_PASSPHRASE"]}
-    printed: list[str] = []
     with serving(["--print-token"], env) as (url, printed):
         token = (home / "local-token").read_text().strip()
         found = httpx.get(url + "/v1/recall", params={"q": "marathon"}, headers=auth(token))
