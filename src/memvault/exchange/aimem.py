@@ -178,6 +178,7 @@ def import_bundle(
     public_key: Any = None,
     embedding_models: Collection[str] | None = None,
     strict: bool = False,
+    refuse_bad_chunks: bool = False,
     age_passphrase: AgePassphrase = None,
     age_identities: Sequence[str] = (),
     now: datetime | None = None,
@@ -189,7 +190,10 @@ def import_bundle(
     malformed bundle is refused whole (422). A chunk that conflicts with the vault (§2.9 rule
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
-    rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
+    rejection refuses the whole bundle. With `refuse_bad_chunks` a chunk that breaks a §2
+    rule (content_hash included) refuses the whole bundle (422) as every other malformed
+    record does, and `rejected` holds only §2.9 conflicts with the vault (the HTTP profile,
+    docs/server.md). Rules: docs/aimem-mapping.md, "Import into the vault".
     As an agent's session (`vault.acting_as`), a chunk that would change a memory the agent
     may not write refuses the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
@@ -212,7 +216,10 @@ def import_bundle(
     result = AimemImportResult(shown)
     try:
         # Not found as a bundle: open it anyway, for the error that says why it is not one.
-        reader = open_bundle(found.source() if found is not None else path)
+        reader = open_bundle(
+            found.source() if found is not None else path,
+            name=found.display if found is not None and found.stream is not None else None,
+        )
     except BundleError as exc:
         raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
     with reader:
@@ -224,6 +231,7 @@ def import_bundle(
             found, verify_signature, allow_unverified, public_key, result, actor
         )
         importer = _Importer(vault, reader, result, actor, moment, embedding_models)
+        importer.refuse_bad_chunks = refuse_bad_chunks
         try:
             importer.run(signature_entry, strict)
         except BundleError as exc:
@@ -317,6 +325,7 @@ class _Importer(Importer):
         self.keep_embeddings = self._model_supported(embedding_models)
         #: chunk index -> problem, for chunks refused before mapping (§2.2)
         self.refused: dict[int, Problem] = {}
+        self.refuse_bad_chunks = False
         self.parts = GraphParts()
 
     def _model_supported(self, explicit: Collection[str] | None) -> bool:
@@ -372,7 +381,9 @@ class _Importer(Importer):
             if record.kind == "chunk":
                 chunk = record.value
                 if errors:
-                    if all(p.code == "content-hash-mismatch" for p in errors):
+                    if not self.refuse_bad_chunks and all(
+                        p.code == "content-hash-mismatch" for p in errors
+                    ):
                         self.refused[record.index] = errors[0]
                     else:
                         fatal.extend(errors)
@@ -701,6 +712,73 @@ def export_bundle(
     temporary name and renamed; the export is recorded in the vault's export registry.
     Raises ExportError (nothing is left at the target).
     """
+    plan = plan_export(
+        vault, scope=scope, since=since, producer=producer, embeddings=embeddings, now=now
+    )
+    path = Path(target)
+    try:
+        with BundleWriter(
+            path, plan.envelope, form=form or form_for_path(path), overwrite=overwrite
+        ) as writer:
+            fill_bundle(writer, plan)
+            summary = writer.finish()
+    except FileExistsError:
+        raise ExportError(f"{path} exists; use --overwrite to replace it") from None
+    except BundleError as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    except (MappingError, OSError) as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    record_bundle_export(vault, plan, summary.checksum, str(path))
+    return AimemExportResult(
+        path=path,
+        form=summary.form,
+        producer=plan.producer,
+        scope=plan.scope,
+        since=plan.since,
+        exported_at=plan.exported_at,
+        checksum=summary.checksum,
+        chunks=plan.chunks,
+        edges=len(plan.assembler.edges),
+        entities=len(plan.assembler.entities),
+        chunk_entities=len(plan.assembler.links),
+        embeddings=plan.embedded,
+        withheld=plan.withheld,
+        bytes_written=summary.bytes_written,
+        warnings=[str(p) for p in summary.warnings],
+    )
+
+
+@dataclass(slots=True)
+class ExportPlan:
+    """What an export writes, decided before any record is (`plan_export`): the envelope
+    (without checksum), the memories in order, the graph; `fill_bundle` counts into it."""
+
+    vault: Vault
+    scope: str
+    since: str | None
+    producer: str
+    exported_at: str
+    moment: datetime
+    envelope: dict[str, Any]
+    ids: list[str]
+    assembler: BundleAssembler
+    embeddings: bool
+    withheld: int = 0
+    chunks: int = 0
+    embedded: int = 0
+
+
+def plan_export(
+    vault: Vault,
+    *,
+    scope: str = "FULL",
+    since: str | datetime | None = None,
+    producer: str | None = None,
+    embeddings: bool = False,
+    now: datetime | None = None,
+) -> ExportPlan:
+    """Pass 1 of an export: which memories go in (ids, in order), the graph they carry, the
+    envelope and the embedding model. Raises ExportError for a bad scope or `since`."""
     if scope not in SCOPES:
         raise ExportError(f"scope {scope!r} is not one of {', '.join(SCOPES)} (AIMEM §2.1)")
     since_text: str | None = None
@@ -716,7 +794,6 @@ def export_bundle(
     namespace = producer or producer_namespace(vault)
     moment = utc_moment(now)
     exported_at = format_timestamp(moment)
-    path = Path(target)
     view = vault.export_view()
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
@@ -724,7 +801,6 @@ def export_bundle(
         order="created",
         updated_since=parse_timestamp(since_text) if since_text else None,
     )
-    # Pass 1: which memories go in (ids, in order), the graph they carry, the embedding model.
     ids: list[str] = []
     withheld = 0
     models: dict[tuple[str, int], int] = {}
@@ -764,73 +840,68 @@ def export_bundle(
         if relation.from_ in exported and relation.to in exported:
             assembler.add_relation(relation.to_json())
     assembler.finish_graph()
-    warnings: list[str] = []
-    chunk_count = embedded = 0
-    try:
-        with BundleWriter(
-            path, envelope, form=form or form_for_path(path), overwrite=overwrite
-        ) as writer:
-            for start in range(0, len(ids), _BATCH):
-                for memory in view.memories(ids[start : start + _BATCH]):
-                    memory_json = _without_outside_refs(memory_to_json(memory), exported)
-                    emb_json = None
-                    if embeddings:
-                        emb = view.embedding(memory.id)
-                        emb_json = None if emb is None else embedding_json(emb)
-                    if isinstance(memory_json.get("embedding_ref"), str) and (
-                        emb_json is None or not assembler.fits(emb_json)
-                    ):
-                        # The vector stays behind: PAM §12.1 wants the reference null then,
-                        # so the bundle converts back to a valid PAM export.
-                        memory_json["embedding_ref"] = None
-                    chunk = assembler.chunk(memory_json, emb_json, first=chunk_count == 0)
-                    embedded += "embedding" in chunk and chunk["embedding"] is not None
-                    writer.add_chunk(chunk)
-                    chunk_count += 1
-            for entity in assembler.entities:
-                writer.add_entity(entity)
-            for edge in assembler.edges:
-                writer.add_edge(edge)
-            for link in assembler.links:
-                writer.add_chunk_entity(link)
-            summary = writer.finish()
-    except FileExistsError:
-        raise ExportError(f"{path} exists; use --overwrite to replace it") from None
-    except BundleError as exc:
-        raise ExportError(f"could not export to {path}: {exc}") from None
-    except (MappingError, OSError) as exc:
-        raise ExportError(f"could not export to {path}: {exc}") from None
-    warnings.extend(str(p) for p in summary.warnings)
+    return ExportPlan(
+        vault=vault,
+        scope=scope,
+        since=since_text,
+        producer=namespace,
+        exported_at=exported_at,
+        moment=moment,
+        envelope=envelope,
+        ids=ids,
+        assembler=assembler,
+        embeddings=embeddings,
+        withheld=withheld,
+    )
+
+
+def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
+    """Pass 2 of an export: every planned memory's chunk, then the entities, edges and links,
+    into `writer` (which checks each record against §2). Raises BundleError, MappingError."""
+    view = plan.vault.export_view()
+    assembler = plan.assembler
+    exported = set(plan.ids)
+    ids = plan.ids
+    for start in range(0, len(ids), _BATCH):
+        for memory in view.memories(ids[start : start + _BATCH]):
+            memory_json = _without_outside_refs(memory_to_json(memory), exported)
+            emb_json = None
+            if plan.embeddings:
+                emb = view.embedding(memory.id)
+                emb_json = None if emb is None else embedding_json(emb)
+            if isinstance(memory_json.get("embedding_ref"), str) and (
+                emb_json is None or not assembler.fits(emb_json)
+            ):
+                # The vector stays behind: PAM §12.1 wants the reference null then,
+                # so the bundle converts back to a valid PAM export.
+                memory_json["embedding_ref"] = None
+            chunk = assembler.chunk(memory_json, emb_json, first=plan.chunks == 0)
+            plan.embedded += "embedding" in chunk and chunk["embedding"] is not None
+            writer.add_chunk(chunk)
+            plan.chunks += 1
+    for entity in assembler.entities:
+        writer.add_entity(entity)
+    for edge in assembler.edges:
+        writer.add_edge(edge)
+    for link in assembler.links:
+        writer.add_chunk_entity(link)
+
+
+def record_bundle_export(vault: Vault, plan: ExportPlan, checksum: str, path: str | None) -> None:
+    """The export in the vault's export registry (and its audit entry)."""
     vault.record_export(
         ExportRecord(
             export_id=str(uuid.uuid4()),
             direction="exported",
-            export_type="incremental" if scope == "SINCE" else "full",
-            at=exported_at,
+            export_type="incremental" if plan.scope == "SINCE" else "full",
+            at=plan.exported_at,
             format="aimem",
-            since=since_text,
-            checksum=summary.checksum,
-            memory_count=chunk_count,
-            path=str(path),
+            since=plan.since,
+            checksum=checksum,
+            memory_count=plan.chunks,
+            path=path,
         ),
-        now=moment,
-    )
-    return AimemExportResult(
-        path=path,
-        form=summary.form,
-        producer=namespace,
-        scope=scope,
-        since=since_text,
-        exported_at=exported_at,
-        checksum=summary.checksum,
-        chunks=chunk_count,
-        edges=len(assembler.edges),
-        entities=len(assembler.entities),
-        chunk_entities=len(assembler.links),
-        embeddings=embedded,
-        withheld=withheld,
-        bytes_written=summary.bytes_written,
-        warnings=warnings,
+        now=plan.moment,
     )
 
 
