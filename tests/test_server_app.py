@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from memvault.errors import InvalidInput
 from memvault.server.app import create_app, route_modules
+from memvault.server.bodies import JSON_DOCUMENT_LIMIT
 from memvault.server.config import ServerConfig, is_loopback
 from serverkit import Home, app_for, auth, client, running, server_home
 
@@ -123,6 +124,14 @@ def test_a_body_over_the_limit_is_413_declared_or_streamed(home: Home) -> None:
 
     assert_problem(http.post("/v1/memories", content=chunks()), 413)
     assert http.get("/v1/memories").json()["total"] == 0
+
+
+def test_a_json_document_has_its_own_limit_below_the_body_limit(home: Home) -> None:
+    http = client(app_for(home), home.key("alice"))
+    big = b'{"content": "' + b"x" * JSON_DOCUMENT_LIMIT + b'", "type": "fact"}'
+    headers = {"content-type": "application/json"}
+    body = assert_problem(http.post("/v1/memories", content=big, headers=headers), 413)
+    assert str(JSON_DOCUMENT_LIMIT) in body["detail"]
 
 
 def test_malformed_json_is_422_naming_the_place(home: Home) -> None:
