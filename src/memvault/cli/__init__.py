@@ -11,6 +11,7 @@ arguments, calls the library and renders the result:
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
 - `serving`: serve (the HTTP API)
+- `tenants`: tenants (create, issue, list, revoke, rotate), token
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -64,6 +65,8 @@ COMMAND_MODULES: Final = {
     "reindex": "recalling",
     "embed": "recalling",
     "serve": "serving",
+    "tenants": "tenants",
+    "token": "tenants",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -79,6 +82,7 @@ MODULES: Final = (
     "extracting",
     "recalling",
     "serving",
+    "tenants",
 )
 
 
@@ -137,7 +141,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:
