@@ -169,3 +169,21 @@ def test_conversations_list_and_get(home: Home, alice: TestClient) -> None:
     word = document["messages"][0]["content"]["text"].split()[0]
     messages = alice.get("/v1/recall", params={"q": word, "kind": "messages"}).json()
     assert messages["results"][0]["conversation_id"] == "conv-1"
+
+
+def test_erase_a_conversation_removes_it_and_its_messages_aimem_5_2(
+    home: Home, alice: TestClient
+) -> None:
+    from memvault.tenancy import OWNER, Principal
+
+    vault = home.tenants.session(Principal("alice", OWNER, frozenset(), "t"))
+    document = official_conversation("conv-1")
+    put_conversation(vault, document)
+    word = document["messages"][0]["content"]["text"].split()[0]
+    erased = alice.delete("/v1/conversations/conv-1")
+    assert erased.status_code == 200, erased.text
+    assert erased.json()["conversation"] == "conv-1"
+    assert erased.json()["messages"] == len(document["messages"])
+    assert alice.get("/v1/conversations/conv-1").status_code == 404
+    assert alice.get("/v1/recall", params={"q": word, "kind": "messages"}).json()["results"] == []
+    assert alice.delete("/v1/conversations/conv-1").status_code == 404

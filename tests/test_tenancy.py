@@ -426,3 +426,90 @@ def test_personal_vault_has_no_other_tenants(personal_home: Path) -> None:
             tenants.erase("bob")
         [only] = tenants.list()
         assert only.tokens[0].id == "local"
+
+
+def test_aimem_5_2_an_erasure_by_another_process_closes_the_vault_a_server_holds(
+    tmp_path: Path,
+) -> None:
+    """The command line erases a tenant beside a running server: the server's open vault is
+    closed at the tenant's next request, which is refused."""
+    home = tmp_path / "server"
+    with Tenants.open(home, SERVER_KEY) as server:
+        info, api_key = server.create("alice")
+        principal = server.authenticate(api_key)
+        server.session(principal).add(SECRET, "fact")
+        with Tenants.open(home, SERVER_KEY) as command_line:
+            command_line.erase("alice")
+        with pytest.raises(Unauthenticated):
+            server.authenticate(api_key)
+        with pytest.raises(Unauthenticated, match="does not exist"):
+            server.session(principal)
+        assert "alice" not in server._vaults
+    assert not (home / "vaults" / info.owner_id).exists()
+
+
+def test_an_interrupted_erasures_leftover_directory_is_removed_on_open(tmp_path: Path) -> None:
+    """A vault directory no tenant names (its key already deleted) is removed when the home is
+    next opened — once it is old enough not to be a tenant being created."""
+    import os
+
+    home = tmp_path / "server"
+    with Tenants.open(home, SERVER_KEY) as tenants:
+        kept, _ = tenants.create("alice")
+    old = home / "vaults" / "leftover-old"
+    fresh = home / "vaults" / "leftover-fresh"
+    for directory in (old, fresh):
+        directory.mkdir()
+        (directory / "vault.db").write_bytes(b"ciphertext" * 100)
+    os.utime(old, (0, 0))
+    with Tenants.open(home, SERVER_KEY):
+        pass
+    assert not old.exists() and fresh.exists()
+    assert (home / "vaults" / kept.owner_id / "vault.db").is_file()
+
+
+def test_personal_vault_says_where_its_local_token_is(tmp_path: Path, personal_home: Path) -> None:
+    from vaultkit import PASSPHRASE
+
+    with Tenants.personal(personal_home, PASSPHRASE) as tenants:
+        assert tenants.local_token_path == personal_home / "local-token"
+    with Tenants.open(tmp_path / "server", SERVER_KEY) as server:
+        assert server.local_token_path is None
+        with pytest.raises(InvalidInput, match="no local token"):
+            server.local_token()
+
+
+def test_aimem_5_2_tenant_erasure_overwrites_the_vault_file_in_place(tenants: Tenants) -> None:
+    """The database's blocks are overwritten before the file is removed: a second link to the
+    same file, made before the erasure, reads only zeros afterwards."""
+    info, api_key = tenants.create("alice")
+    vault = tenants.session(tenants.authenticate(api_key))
+    for i in range(50):
+        vault.add(f"{SECRET} #{i}", "fact")
+    database = tenants.home / "vaults" / info.owner_id / "vault.db"
+    witness = tenants.home.parent / "witness.db"
+    witness.hardlink_to(database)
+    size = witness.stat().st_size
+    assert size > 0 and witness.read_bytes().count(0) < size
+    tenants.erase("alice")
+    assert not database.exists()
+    assert witness.read_bytes() == bytes(witness.stat().st_size)
+    assert witness.stat().st_size >= size
+
+
+def test_aimem_5_2_a_tenant_whose_vault_files_are_gone_is_still_erased(
+    tenants: Tenants,
+) -> None:
+    """An erasure interrupted after the files went (or a damaged vault) does not keep the
+    tenant: erasing again revokes its tokens and deletes its key, counting nothing."""
+    info, api_key = tenants.create("alice")
+    tenants.close()
+    for path in (tenants.home / "vaults" / info.owner_id).iterdir():
+        path.write_bytes(b"\0" * 4096)
+    with Tenants.open(tenants.home, SERVER_KEY) as again:
+        report = again.erase("alice")
+        assert (report.memories, report.conversations, report.tokens_revoked) == (0, 0, 1)
+        with pytest.raises(Unauthenticated):
+            again.authenticate(api_key)
+        assert again.verify_audit().ok
+    assert not (tenants.home / "vaults" / info.owner_id).exists()

@@ -20,7 +20,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from memvault.audit import AuditReport
-from memvault.erasure import ErasureReport
+from memvault.erasure import ConversationErasure, ErasureReport, EverythingErasure
 from memvault.errors import EXIT_REFUSED, EXIT_USAGE, HTTP_BAD_REQUEST, VaultError
 from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
@@ -28,6 +28,7 @@ from memvault.store.base import AuditEntry
 if TYPE_CHECKING:
     from memvault.recall.engine import RecallResult
     from memvault.store.base import StoredConversation
+    from memvault.tenancy import TenantErasure, TenantInfo, TokenInfo
     from memvault.vault import AddResult, BatchResult, DecayReport, Page, SearchResult
 
 __all__ = [
@@ -37,11 +38,13 @@ __all__ = [
     "audit_report_json",
     "batch_json",
     "command_error_json",
+    "conversation_erasure_json",
     "conversation_summary_json",
     "decay_json",
     "erasure_json",
     "error_body",
     "error_json",
+    "everything_erasure_json",
     "memory_json",
     "page_json",
     "plain",
@@ -51,7 +54,12 @@ __all__ = [
     "shown_json",
     "stats_json",
     "superseded_json",
+    "tenant_erasure_json",
+    "tenant_json",
+    "tenants_json",
     "to_json",
+    "token_json",
+    "token_key_json",
 ]
 
 
@@ -194,6 +202,24 @@ def audit_report_json(report: AuditReport) -> dict[str, Any]:
 
 
 @to_json.register
+def conversation_erasure_json(report: ConversationErasure) -> dict[str, Any]:
+    """``{"conversation", "messages", "passages", "vectors", "durable"}`` (AIMEM §5.2)."""
+    return {
+        "conversation": report.conversation,
+        "messages": report.messages,
+        "passages": report.passages,
+        "vectors": report.vectors,
+        "durable": report.durable,
+    }
+
+
+@to_json.register
+def everything_erasure_json(report: EverythingErasure) -> dict[str, Any]:
+    """``{"erased": {what: count}, "durable"}`` (AIMEM §5.2)."""
+    return {"erased": dict(report.counts), "durable": report.durable}
+
+
+@to_json.register
 def erasure_json(report: ErasureReport) -> dict[str, Any]:
     """``{"erased", "relations_removed", "durable"}`` (AIMEM §5.2)."""
     return {
@@ -201,6 +227,45 @@ def erasure_json(report: ErasureReport) -> dict[str, Any]:
         "relations_removed": report.relations,
         "durable": report.durable,
     }
+
+
+def token_json(token: TokenInfo) -> dict[str, Any]:
+    """``{"id", "tenant", "identity", "scopes", "created_at", "rotated_at", "revoked_at",
+    "active"}``: a token as listed — never its key nor the key's hash."""
+    return {**asdict(token), "scopes": list(token.scopes), "active": token.active}
+
+
+def token_key_json(token: TokenInfo, api_key: str) -> dict[str, Any]:
+    """``{"tenant", "api_key", "scopes", "token_id", "identity"}``: a key just made (a new
+    tenant's, an issued or a rotated one), shown this once."""
+    return {
+        "tenant": token.tenant,
+        "api_key": api_key,
+        "scopes": list(token.scopes),
+        "token_id": token.id,
+        "identity": token.identity,
+    }
+
+
+def tenant_json(tenant: TenantInfo) -> dict[str, Any]:
+    """``{"name", "owner_id", "created_at", "tokens": [tokens]}``."""
+    return {
+        "name": tenant.name,
+        "owner_id": tenant.owner_id,
+        "created_at": tenant.created_at,
+        "tokens": [token_json(t) for t in tenant.tokens],
+    }
+
+
+def tenants_json(tenants: Iterable[TenantInfo]) -> dict[str, Any]:
+    """``{"tenants": [tenants]}``, by name."""
+    return {"tenants": [tenant_json(t) for t in tenants]}
+
+
+def tenant_erasure_json(report: TenantErasure) -> dict[str, Any]:
+    """``{"tenant", "owner_id", "memories", "conversations", "tokens_revoked",
+    "files_removed", "at", "actor"}``: what erasing a tenant did (AIMEM §5.2), counts only."""
+    return asdict(report)
 
 
 def decay_json(report: DecayReport, dry_run: bool) -> dict[str, Any]:

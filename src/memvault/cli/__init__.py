@@ -10,6 +10,8 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `serving`: serve (the HTTP API)
+- `tenants`: tenants (create, issue, list, revoke, rotate), token
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -62,6 +64,9 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "serve": "serving",
+    "tenants": "tenants",
+    "token": "tenants",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -76,6 +81,8 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "serving",
+    "tenants",
 )
 
 
@@ -134,7 +141,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

@@ -18,6 +18,7 @@ from fastapi import APIRouter, FastAPI
 from memvault import __version__
 from memvault.server import problems, routes
 from memvault.server.config import ServerConfig
+from memvault.server.embedding import EmbedWorker, owner_sessions
 
 __all__ = ["create_app", "route_modules"]
 
@@ -57,7 +58,15 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.config = config
     app.state.tenants = config.tenants
-    app.state.embedder = None
+    app.state.embedder = (
+        None
+        if config.embed_interval is None
+        else EmbedWorker(
+            owner_sessions(config.tenants),
+            interval=config.embed_interval,
+            api_key=config.embed_api_key,
+        )
+    )
     problems.install(app)
     for _name, router in route_modules():
         app.include_router(router)

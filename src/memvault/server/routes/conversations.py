@@ -47,3 +47,11 @@ def list_conversations(
 def get_conversation(vault: Reader, conversation_id: str) -> JSONAnswer:
     """The PAM conversation document (PAM §25)."""
     return answer(dict(vault.get_conversation(conversation_id).document))
+
+
+@router.delete("/{conversation_id}", summary="Erase a conversation (AIMEM §5.2)")
+def erase_conversation(vault: Eraser, conversation_id: str) -> JSONAnswer:
+    """Hard-delete the conversation with its messages, recall passages and vectors; the
+    memories derived from it stay. `{"conversation", "messages", "passages", "vectors",
+    "durable"}`."""
+    return answer(shapes.conversation_erasure_json(vault.erase_conversation(conversation_id)))

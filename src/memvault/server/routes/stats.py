@@ -20,8 +20,8 @@ def stats(
     request: Request, caller: Annotated[Principal, Depends(require("memories:read"))]
 ) -> JSONAnswer:
     """`Vault.stats()` (docs/json.md) without the server's file paths, plus `embedding`:
-    `null` when no background worker runs, else `{"state", "embedded", "with_vector",
-    "passages", "runs", "last_run", "error"}` for this tenant."""
+    `null` when no background worker runs, else `{"state", "embedded", "pending",
+    "with_vector", "passages", "runs", "last_run", "error"}` for this tenant."""
     body: dict[str, Any] = shapes.stats_json(session(request, caller).stats())
     body.pop("home", None)  # where the server keeps its files is not the caller's business
     worker = request.app.state.embedder
