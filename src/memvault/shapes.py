@@ -26,6 +26,8 @@ from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
 
 if TYPE_CHECKING:
+    from memvault.recall.engine import RecallResult
+    from memvault.store.base import StoredConversation
     from memvault.tenancy import TenantErasure, TenantInfo, TokenInfo
     from memvault.vault import AddResult, BatchResult, DecayReport, Page, SearchResult
 
@@ -37,6 +39,7 @@ __all__ = [
     "batch_json",
     "command_error_json",
     "conversation_erasure_json",
+    "conversation_summary_json",
     "decay_json",
     "erasure_json",
     "error_body",
@@ -45,6 +48,7 @@ __all__ = [
     "memory_json",
     "page_json",
     "plain",
+    "recall_json",
     "relation_json",
     "search_json",
     "shown_json",
@@ -140,6 +144,32 @@ def search_json(query: str, results: Sequence[SearchResult]) -> dict[str, Any]:
     return {
         "query": query,
         "results": [{"score": r.score, "memory": memory_json(r.memory)} for r in results],
+    }
+
+
+def recall_json(query: str, result: RecallResult) -> dict[str, Any]:
+    """``{"query", "mode", "vectors_complete", "notes", "results": [{"kind", "id", "text",
+    "score", "conversation_id", "message_ids"}]}``: a recall, best first (docs/recall.md)."""
+    return {
+        "query": query,
+        "mode": result.mode,
+        "vectors_complete": result.vectors_complete,
+        "notes": list(result.notes),
+        "results": [h.to_json() for h in result.hits],
+    }
+
+
+def conversation_summary_json(conversation: StoredConversation) -> dict[str, Any]:
+    """``{"id", "platform", "title", "created_at", "updated_at", "message_count"}``: a stored
+    conversation without its messages (the PAM conversation document, §25, is the full
+    shape)."""
+    return {
+        "id": conversation.id,
+        "platform": conversation.platform,
+        "title": conversation.title,
+        "created_at": conversation.created_at,
+        "updated_at": conversation.updated_at,
+        "message_count": conversation.message_count,
     }
 
 

@@ -10,6 +10,7 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `serving`: serve (the HTTP API)
 - `tenants`: tenants (create, issue, list, revoke, rotate), token
 - `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
 
@@ -64,6 +65,7 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "serve": "serving",
     "tenants": "tenants",
     "token": "tenants",
     "db": "db",
@@ -81,6 +83,7 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "serving",
     "tenants",
     "db",
 )

@@ -1,7 +1,8 @@
 """`memvault erase`: the owner's right to erasure (AIMEM §5.2). The vault resolves the ids,
 refuses anyone but the owner, erases everything about the memories and scrubs the files
 (`Vault.erasure_request`, `Vault.erase_many`); with ``--conversation`` it erases one
-conversation (`Vault.erase_conversation`). This command asks for confirmation and says what
+conversation (`Vault.erase_conversation`), with ``--tenant`` a whole tenant of a server home
+(`memvault.tenancy.Tenants.erase`). This command asks for confirmation and says what
 happened.
 
 Exit codes: 0 erased; 1 refused (an unknown id, not the owner, not confirmed); 2 usage
