@@ -10,6 +10,7 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `mcp`: mcp (the Model Context Protocol server over stdio)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -62,6 +63,7 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "mcp": "mcp",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -76,6 +78,7 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "mcp",
 )
 
 
