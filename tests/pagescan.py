@@ -60,3 +60,23 @@ def decrypted_pages(db: Path, passphrase: str) -> list[bytes]:
 def recoverable(db: Path, passphrase: str, needle: bytes) -> int:
     """How many decrypted pages (file and log) contain `needle`."""
     return sum(1 for page in decrypted_pages(db, passphrase) if needle in page)
+
+
+def row_slices(row: bytes, others: list[bytes], size: int = 24, step: int = 12) -> list[bytes]:
+    """Pieces of a stored row's exact bytes, to look for in the decrypted pages: a row longer
+    than a page is split across overflow pages, so the whole row is never one needle, but
+    each piece lies whole in one page. Pieces that any of `others` (the bytes of rows that
+    stay) also holds are left out, so finding one means a copy of this row."""
+    pieces = {row[at : at + size] for at in range(0, max(len(row) - size, 0) + 1, step)}
+    return sorted(p for p in pieces if len(p) == size and not any(p in o for o in others))
+
+
+def found_slices(db: Path, passphrase: str, pieces: list[bytes]) -> list[bytes]:
+    """The pieces found in some decrypted page of `db` or its log."""
+    # One text to search: a piece matching across the separator would be a false alarm,
+    # never a miss.
+    text = _SEPARATOR.join(decrypted_pages(db, passphrase))
+    return [p for p in pieces if p in text]
+
+
+_SEPARATOR = b"\x00\xa5page\xa5\x00"

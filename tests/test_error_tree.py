@@ -24,7 +24,7 @@ from pamdocs import REPO
 #: its transaction back; `Vault.decay(dry_run=True)` now writes nothing in the first place.
 CONTROL_FLOW: dict[str, str] = {}
 EXIT_CODES = {1, 2}
-HTTP_STATUSES = {400, 403, 404, 409, 413, 422, 500, 502}
+HTTP_STATUSES = {400, 401, 403, 404, 409, 413, 422, 500, 502}
 ROW = re.compile(
     r"^\| `(?P<name>\w+)` \| `(?P<parent>\w+)` \| `(?P<module>[\w.]+)` \| (?P<exit>\d+) \| "
     r"(?P<http>\d+) \|"

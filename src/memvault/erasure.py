@@ -12,17 +12,38 @@ Lifecycle changes never delete (PAM §16.3); erasure does, and leaves nothing of
 
 The audit log records *that* a memory was erased (its id and content hash), never what it
 said (§5.2: hashes, not content).
+
+A conversation is erased with its messages and everything indexed from them
+(`erase_conversation_stored`); the memories derived from it stay — they are the person's
+memory — with their provenance ids as they were. Everything at once (`erase_everything_stored`)
+is for a vault that is emptied in place rather than deleted as a file. Both are audited as
+counts (docs/erasure.md).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from memvault.audit import PendingEntry
+from memvault.errors import NotFound
 from memvault.model import Memory
 from memvault.store.base import Store, StoredMemory
 
-__all__ = ["ErasureReport", "erase_stored"]
+__all__ = [
+    "CONVERSATION_ERASED",
+    "EVERYTHING_ERASED",
+    "ConversationErasure",
+    "EverythingErasure",
+    "ErasureReport",
+    "erase_conversation_stored",
+    "erase_everything_stored",
+    "erase_stored",
+]
+
+#: The audit actions of a conversation's erasure and of everything's (a memory's is "erase").
+CONVERSATION_ERASED: Final = "erase-conversation"
+EVERYTHING_ERASED: Final = "erase-everything"
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,3 +88,45 @@ def erase_stored(
     store.delete_memory(memory.id)  # and its per-memory AIMEM state with it
     entries.append(PendingEntry("erase", actor, memory.id, memory.content_hash, {}))
     return entries, len(relations)
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationErasure:
+    """What erasing a conversation did: its id, how many messages it held, how many recall
+    passages and vectors went with them; `durable` as in `ErasureReport`."""
+
+    conversation: str
+    messages: int
+    passages: int
+    vectors: int
+    durable: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EverythingErasure:
+    """What erasing everything did: the counts `Store.erase_everything` reports (memories,
+    relations, conversations, messages, passages, vectors, embeddings, exports); `durable` as
+    in `ErasureReport`."""
+
+    counts: dict[str, int]
+    durable: bool
+
+
+def erase_conversation_stored(
+    store: Store, conversation_id: str, actor: str
+) -> tuple[PendingEntry, dict[str, int]]:
+    """Delete a conversation with its messages, passages and vectors; call inside a
+    transaction. Returns the audit entry (the id and the counts, never a word of it) and the
+    counts. NotFound when the vault holds no such conversation."""
+    counts = store.delete_conversation(conversation_id)
+    if counts is None:
+        raise NotFound(f"no conversation with id {conversation_id!r}")
+    details = {"conversation_id": conversation_id, **counts}
+    return PendingEntry(CONVERSATION_ERASED, actor, details=details), counts
+
+
+def erase_everything_stored(store: Store, actor: str) -> tuple[PendingEntry, dict[str, int]]:
+    """Delete every memory, conversation and what is derived from them; call inside a
+    transaction. Returns the audit entry (counts only) and the counts."""
+    counts = store.erase_everything()
+    return PendingEntry(EVERYTHING_ERASED, actor, details=dict(counts)), counts

@@ -20,12 +20,14 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from memvault.audit import AuditReport
-from memvault.erasure import ErasureReport
+from memvault.erasure import ConversationErasure, ErasureReport, EverythingErasure
 from memvault.errors import EXIT_REFUSED, EXIT_USAGE, HTTP_BAD_REQUEST, VaultError
 from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
 
 if TYPE_CHECKING:
+    from memvault.recall.engine import RecallResult
+    from memvault.store.base import StoredConversation
     from memvault.vault import AddResult, BatchResult, DecayReport, Page, SearchResult
 
 __all__ = [
@@ -35,13 +37,17 @@ __all__ = [
     "audit_report_json",
     "batch_json",
     "command_error_json",
+    "conversation_erasure_json",
+    "conversation_summary_json",
     "decay_json",
     "erasure_json",
     "error_body",
     "error_json",
+    "everything_erasure_json",
     "memory_json",
     "page_json",
     "plain",
+    "recall_json",
     "relation_json",
     "search_json",
     "shown_json",
@@ -135,6 +141,32 @@ def search_json(query: str, results: Sequence[SearchResult]) -> dict[str, Any]:
     }
 
 
+def recall_json(query: str, result: RecallResult) -> dict[str, Any]:
+    """``{"query", "mode", "vectors_complete", "notes", "results": [{"kind", "id", "text",
+    "score", "conversation_id", "message_ids"}]}``: a recall, best first (docs/recall.md)."""
+    return {
+        "query": query,
+        "mode": result.mode,
+        "vectors_complete": result.vectors_complete,
+        "notes": list(result.notes),
+        "results": [h.to_json() for h in result.hits],
+    }
+
+
+def conversation_summary_json(conversation: StoredConversation) -> dict[str, Any]:
+    """``{"id", "platform", "title", "created_at", "updated_at", "message_count"}``: a stored
+    conversation without its messages (the PAM conversation document, §25, is the full
+    shape)."""
+    return {
+        "id": conversation.id,
+        "platform": conversation.platform,
+        "title": conversation.title,
+        "created_at": conversation.created_at,
+        "updated_at": conversation.updated_at,
+        "message_count": conversation.message_count,
+    }
+
+
 # -- the vault's records ---------------------------------------------------------------------
 
 
@@ -161,6 +193,24 @@ def audit_json(entries: Iterable[AuditEntry]) -> list[dict[str, Any]]:
 def audit_report_json(report: AuditReport) -> dict[str, Any]:
     """``{"ok", "entries", "problems", "head"}``: a check of the audit chain."""
     return asdict(report)
+
+
+@to_json.register
+def conversation_erasure_json(report: ConversationErasure) -> dict[str, Any]:
+    """``{"conversation", "messages", "passages", "vectors", "durable"}`` (AIMEM §5.2)."""
+    return {
+        "conversation": report.conversation,
+        "messages": report.messages,
+        "passages": report.passages,
+        "vectors": report.vectors,
+        "durable": report.durable,
+    }
+
+
+@to_json.register
+def everything_erasure_json(report: EverythingErasure) -> dict[str, Any]:
+    """``{"erased": {what: count}, "durable"}`` (AIMEM §5.2)."""
+    return {"erased": dict(report.counts), "durable": report.durable}
 
 
 @to_json.register

@@ -73,7 +73,14 @@ from memvault.decay import (
     reinforced_confidence,
     round_confidence,
 )
-from memvault.erasure import ErasureReport, erase_stored
+from memvault.erasure import (
+    ConversationErasure,
+    ErasureReport,
+    EverythingErasure,
+    erase_conversation_stored,
+    erase_everything_stored,
+    erase_stored,
+)
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
@@ -1659,6 +1666,45 @@ class Vault:
                 erased.append(memory.id)
                 relations += count
         return ErasureReport(tuple(erased), relations, self._store.scrub())
+
+    def erase_conversation(
+        self, conversation_id: str, *, now: datetime | None = None
+    ) -> ConversationErasure:
+        """``erase_conversation(conversation_id, *, now=None) -> ConversationErasure``
+
+        Physically delete a conversation with its messages, their recall passages, full-text
+        entries and vectors, and leave no copy in the database's files (AIMEM §5.2,
+        `memvault.erasure`). The memories derived from it stay, with their provenance ids
+        (docs/erasure.md). Audited as the id and counts, never content. Owner only (PAM §9:
+        conversations are the owner's, and an erasure request is too); NotFound for an
+        unknown id."""
+        self._require_owner(self._actor, "make an erasure request")
+        at = format_timestamp(_now(now, self._clock))
+        with self._store.transaction():
+            entry, counts = erase_conversation_stored(self._store, conversation_id, self._actor)
+            self._audit.append([entry], at)
+        return ConversationErasure(
+            conversation_id,
+            counts["messages"],
+            counts["passages"],
+            counts["vectors"],
+            self._store.scrub(),
+        )
+
+    def erase_everything(self, *, now: datetime | None = None) -> EverythingErasure:
+        """``erase_everything(*, now=None) -> EverythingErasure``
+
+        Physically delete every memory, relation, conversation, embedding, recall passage and
+        vector, the AIMEM exchange state and the export registry, in one transaction, then
+        scrub the files (AIMEM §5.2, a tenant's whole erasure for a vault emptied in place).
+        The owner, signing keys, settings and audit log stay; one audit entry records the
+        counts. Owner only (PAM §9)."""
+        self._require_owner(self._actor, "make an erasure request")
+        at = format_timestamp(_now(now, self._clock))
+        with self._store.transaction():
+            entry, counts = erase_everything_stored(self._store, self._actor)
+            self._audit.append([entry], at)
+        return EverythingErasure(counts, self._store.scrub())
 
     # -- passphrase ---------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """`memvault erase`: the owner's right to erasure (AIMEM §5.2). The vault resolves the ids,
 refuses anyone but the owner, erases everything about the memories and scrubs the files
-(`Vault.erasure_request`, `Vault.erase_many`); this command asks for confirmation and says
-what happened.
+(`Vault.erasure_request`, `Vault.erase_many`); with ``--conversation`` it erases one
+conversation (`Vault.erase_conversation`). This command asks for confirmation and says what
+happened.
 
 Exit codes: 0 erased; 1 refused (an unknown id, not the owner, not confirmed); 2 usage
 (no confirmation possible: no terminal and no --yes).
@@ -12,6 +13,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.markup import escape
 
 from memvault import shapes
@@ -51,9 +53,18 @@ def _terminal() -> bool:
 
 def erase(
     memory_ids: Annotated[
-        list[str],
+        list[str] | None,
         typer.Argument(metavar="ID...", help="Memory ids or unique prefixes.", show_default=False),
-    ],
+    ] = None,
+    conversation: Annotated[
+        str | None,
+        typer.Option(
+            "--conversation",
+            metavar="ID",
+            help="Erase this conversation with its messages (not the memories from it).",
+            show_default=False,
+        ),
+    ] = None,
     yes: Annotated[
         bool,
         typer.Option(
@@ -76,7 +87,15 @@ def erase(
     Example: memvault erase 9b2e7c4a 5e6f7a8b --yes
 
     With --json: {"erased": [ids], "relations_removed": N, "durable": true}.
+
+    With --conversation ID: erase that conversation, its messages and their recall passages
+    and vectors; the memories derived from it stay. With --json: {"conversation", "messages",
+    "passages", "vectors", "durable"}.
     """
+    if conversation is not None and memory_ids:
+        fail("give memory ids or --conversation ID, not both; nothing was erased", EXIT_USAGE)
+    if conversation is None and not memory_ids:
+        fail("name the memories to erase (ID...) or --conversation ID", EXIT_USAGE)
     if not yes and not _terminal():
         fail(
             "erasure cannot be undone: confirm with --yes (there is no terminal to ask on); "
@@ -84,6 +103,10 @@ def erase(
             EXIT_USAGE,
         )
     options = VaultOptions(home, passphrase_file, actor)
+    if conversation is not None:
+        _erase_conversation(options, conversation, yes, as_json)
+        return
+    assert memory_ids is not None
     with open_vault(options) as vault:
         memories = vault.erasure_request(memory_ids)
         if not yes:
@@ -105,7 +128,37 @@ def erase(
         f"{relations} (AIMEM §5.2); the audit log records that, not what they said."
     )
     if not report.durable:
-        out.print(
-            "[yellow]warning:[/] another process has the vault open, so an old copy stays in "
-            "its write-ahead log until that process closes the vault."
-        )
+        _not_durable(out)
+
+
+def _not_durable(out: Console) -> None:
+    out.print(
+        "[yellow]warning:[/] another process has the vault open, so an old copy stays in "
+        "its write-ahead log until that process closes the vault."
+    )
+
+
+def _erase_conversation(options: VaultOptions, conversation: str, yes: bool, as_json: bool) -> None:
+    with open_vault(options) as vault:
+        if not yes:
+            found = vault.get_conversation(conversation)
+            title = escape(clip(found.title or "(untitled)"))
+            messages = plural(found.message_count, "message")
+            console().print(f"  [bold]{escape(conversation)}[/]  {title} ({messages})")
+            if not typer.confirm(
+                "Erase this conversation for good? This cannot be undone", err=True
+            ):
+                fail("not confirmed; nothing was erased", EXIT_REFUSED)
+        report = vault.erase_conversation(conversation)
+    if as_json:
+        print_json(shapes.conversation_erasure_json(report))
+        return
+    out = console()
+    out.print(
+        f"[green]✓[/] Erased conversation {escape(report.conversation)}: "
+        f"{plural(report.messages, 'message')}, {plural(report.passages, 'recall passage')} "
+        f"and {plural(report.vectors, 'vector')} (AIMEM §5.2); the memories from it stay, and "
+        "the audit log records the counts, not what was said."
+    )
+    if not report.durable:
+        _not_durable(out)

@@ -37,6 +37,8 @@ __all__ = [
     "optimize",
     "prepare_connection",
     "rebuild",
+    "remove_conversation",
+    "remove_everything",
     "remove_memories",
     "split",
     "write_analysed",
@@ -369,21 +371,45 @@ def _vector_tables(conn: Any) -> list[str]:
     return [f"recall_vec_{int(r[0])}" for r in conn.execute("SELECT id FROM recall_models")]
 
 
-def _remove_passages(conn: Any, where: str, params: Sequence[Any]) -> int:
-    """Delete the passages `where` selects, with their full-text entries and vectors."""
+def _remove_passages(conn: Any, where: str, params: Sequence[Any]) -> tuple[int, int]:
+    """Delete the passages `where` selects, with their full-text entries and vectors.
+    Returns (passages, vectors) deleted."""
     ids = [int(r[0]) for r in conn.execute(f"SELECT id FROM recall_passages WHERE {where}", params)]
     if not ids:
-        return 0
+        return 0, 0
     tables = _vector_tables(conn)
+    vectors = 0
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start : start + _CHUNK]
         marks = ", ".join("?" * len(chunk))
         conn.execute(f"DELETE FROM recall_fts WHERE rowid IN ({marks})", chunk)
-        conn.execute(f"DELETE FROM recall_vectors WHERE passage_id IN ({marks})", chunk)
+        deleted = conn.execute(f"DELETE FROM recall_vectors WHERE passage_id IN ({marks})", chunk)
+        vectors += max(int(deleted.rowcount), 0)
         for table in tables:
             conn.execute(f"DELETE FROM {table} WHERE rowid IN ({marks})", chunk)
         conn.execute(f"DELETE FROM recall_passages WHERE id IN ({marks})", chunk)
-    return len(ids)
+    return len(ids), vectors
+
+
+def remove_conversation(conn: Any, conversation_id: str) -> tuple[int, int]:
+    """Drop the passages (words and vectors) of a conversation's messages; the passages of
+    memories derived from it stay (the memories do). Returns (passages, vectors)."""
+    _restore_index(conn)
+    return _remove_passages(conn, "conversation_id = ? AND kind = 'message'", (conversation_id,))
+
+
+def remove_everything(conn: Any) -> tuple[int, int]:
+    """Drop every passage, full-text entry and vector (and each model's vector table: made
+    again with its first vector). Returns (passages, vectors) dropped."""
+    passages = int(conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0])
+    vectors = int(conn.execute("SELECT count(*) FROM recall_vectors").fetchone()[0])
+    for table in _vector_tables(conn):
+        conn.execute(f"DROP TABLE IF EXISTS {table}")
+    conn.execute("DELETE FROM recall_vectors")
+    conn.execute("DELETE FROM recall_models")
+    conn.execute("DELETE FROM recall_passages")
+    conn.execute("INSERT INTO recall_fts (recall_fts) VALUES ('delete-all')")
+    return passages, vectors
 
 
 def remove_memories(conn: Any, seqs: Iterable[int]) -> None:
@@ -476,12 +502,7 @@ def rebuild(conn: Any) -> tuple[int, int]:
     """Index everything the vault holds again, from nothing (vectors are dropped: their
     passages get new ids; `memvault embed` computes them again). Returns (memories,
     conversations) indexed."""
-    for table in _vector_tables(conn):
-        conn.execute(f"DROP TABLE IF EXISTS {table}")
-    conn.execute("DELETE FROM recall_vectors")
-    conn.execute("DELETE FROM recall_models")
-    conn.execute("DELETE FROM recall_passages")
-    conn.execute("INSERT INTO recall_fts (recall_fts) VALUES ('delete-all')")
+    remove_everything(conn)
     memories = conversations = 0
     for batch in _stored_memories(conn):
         index_memories(conn, batch, fresh=True)

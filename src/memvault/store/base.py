@@ -321,6 +321,25 @@ class Store(ABC):
         its relations, embeddings and full-text entry. Returns whether it existed."""
 
     @abstractmethod
+    def delete_conversation(self, conversation_id: str) -> dict[str, int] | None:
+        """Physically delete a conversation (erasure only) with its messages and everything
+        indexed from them: recall passages, their full-text entries and vectors. Memories
+        derived from it are not touched. Returns the counts ``{"messages", "passages",
+        "vectors"}``, or None when there is no such conversation. A backend without a recall
+        index counts 0 passages and vectors."""
+
+    @abstractmethod
+    def erase_everything(self) -> dict[str, int]:
+        """Physically delete every memory, relation, conversation, embedding, recall passage
+        and vector, every piece of per-memory exchange state and the export registry, in one
+        transaction, for a store that cannot simply be deleted (a tenant's rows in a shared
+        database; a personal vault emptied in place). What describes the vault rather than
+        its data stays: the owner, signing keys, settings (meta) and the audit log (ids and
+        content hashes, never content: AIMEM §5.2). Returns the counts of what was deleted:
+        ``{"memories", "relations", "conversations", "messages", "passages", "vectors",
+        "embeddings", "exports"}``. `scrub` afterwards removes the copies in the files."""
+
+    @abstractmethod
     def check_passphrase(self, passphrase: str) -> None:
         """WrongPassphrase unless `passphrase` opens the store afresh (a new connection, not
         the open one). A backend without a passphrase raises StoreError."""

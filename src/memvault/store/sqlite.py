@@ -1300,6 +1300,49 @@ class SQLiteStore(Store):
             self._conn.execute("DELETE FROM embeddings WHERE memory_id = ?", (memory_id,))
         return state is not None
 
+    def delete_conversation(self, conversation_id: str) -> dict[str, int] | None:
+        with self.transaction():
+            row = self._conn.execute(
+                "SELECT message_count FROM conversations WHERE id = ?", (conversation_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            passages, vectors = recall_index.remove_conversation(self._conn, conversation_id)
+            self._conn.execute("DELETE FROM conversations WHERE id = ?", (conversation_id,))
+        return {"messages": int(row[0]), "passages": passages, "vectors": vectors}
+
+    def erase_everything(self) -> dict[str, int]:
+        with self.transaction():
+            conn = self._conn
+
+            def count(sql: str) -> int:
+                return int(conn.execute(sql).fetchone()[0])
+
+            counts = {
+                "memories": count("SELECT count(*) FROM memories"),
+                "relations": count("SELECT count(*) FROM relations"),
+                "conversations": count("SELECT count(*) FROM conversations"),
+                "messages": count("SELECT COALESCE(sum(message_count), 0) FROM conversations"),
+                "embeddings": count("SELECT count(*) FROM embeddings"),
+                "exports": count("SELECT count(*) FROM exports"),
+            }
+            counts["passages"], counts["vectors"] = recall_index.remove_everything(conn)
+            conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('delete-all')")
+            # The per-memory state first: the trigger on memories then finds nothing to do.
+            for table in (
+                "aimem_chunks",
+                "aimem_aliases",
+                "memory_tags",
+                "memory_grants",
+                "memories",
+                "relations",
+                "embeddings",
+                "conversations",
+                "exports",
+            ):
+                conn.execute(f"DELETE FROM {table}")
+        return counts
+
     def scrub(self) -> bool:
         """AIMEM §5.2: no recoverable copy of deleted rows. `secure_delete` (set on every
         connection) zeroes deleted cells and freed pages as they are written; the full-text

@@ -18,6 +18,7 @@ from memvault.store.migrations import (
     m0002_compressed_conversations,
     m0003_aimem_state,
     m0004_recall_index,
+    m0005_fts_secure_delete,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -38,5 +39,6 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
     Migration(3, "aimem_state", m0003_aimem_state.SQL),
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
+    Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version

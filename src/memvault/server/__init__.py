@@ -1,0 +1,1 @@
+"""The HTTP server: a vault over HTTP."""

@@ -1,0 +1,136 @@
+"""Request bodies: read as a stream, never past the server's limit, and JSON parsed only once
+its nesting is known to be bounded.
+
+`spool(request)` copies the body into a temporary file (in memory while small, on disk past
+`SPOOL_IN_MEMORY`), refusing it with 413 as soon as it passes `ServerConfig.max_body` — a
+declared ``Content-Length`` over the limit is refused before a byte is read. `json_body` is
+the dependency for routes that take a JSON document: the spooled bytes, checked for depth
+(`memvault.jsonread`), then parsed strictly (no duplicate keys, no NaN); any failure is a 422
+problem naming the place. Routes that stream a large body (bundles) read the spooled file
+themselves, through `memvault.jsonread.DepthBoundedReader`.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from typing import IO, Any, TypeVar
+
+from fastapi import Request
+from pydantic import BaseModel, ValidationError
+
+from memvault.errors import HTTP_TOO_LARGE, HTTP_UNPROCESSABLE, InvalidInput, VaultError
+from memvault.jsonread import JSONDocumentError, check_nesting, loads
+
+__all__ = [
+    "SPOOL_IN_MEMORY",
+    "BodyTooLarge",
+    "MalformedBody",
+    "body_schema",
+    "json_body",
+    "parse_json",
+    "spool",
+    "validated",
+]
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+#: Bodies up to this size stay in memory while spooled; larger ones go to a temporary file.
+SPOOL_IN_MEMORY = 1024 * 1024
+#: What errors call the body (jsonread names "the file").
+BODY = "request body"
+
+
+class BodyTooLarge(VaultError):
+    """The request body is larger than the server accepts."""
+
+    http_status = HTTP_TOO_LARGE
+
+
+class MalformedBody(InvalidInput):
+    """The request body is not the JSON the route takes: the detail names the place and rule."""
+
+    http_status = HTTP_UNPROCESSABLE
+
+    def __init__(self, message: str, field: str | None = None, code: str | None = None) -> None:
+        super().__init__(message, field)
+        self.code = code
+
+
+def _limits(request: Request) -> tuple[int, int]:
+    config = request.app.state.config
+    return config.max_body, config.max_depth
+
+
+def _too_large(limit: int) -> BodyTooLarge:
+    return BodyTooLarge(f"the request body is larger than this server accepts ({limit} bytes)")
+
+
+async def spool(request: Request, limit: int | None = None) -> IO[bytes]:
+    """The request body in a temporary file positioned at its start (the caller closes it).
+    BodyTooLarge (413) past `limit` (default: the server's `max_body`)."""
+    if limit is None:
+        limit = _limits(request)[0]
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _too_large(limit)
+    spooled: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    try:
+        size = 0
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > limit:
+                raise _too_large(limit)
+            spooled.write(chunk)
+        spooled.seek(0)
+    except BaseException:
+        spooled.close()
+        raise
+    return spooled
+
+
+def parse_json(raw: bytes, *, max_depth: int, what: str = BODY) -> Any:
+    """One JSON value from `raw`: nesting bounded by `max_depth`, then parsed strictly.
+    MalformedBody (422) names the byte offset, the JSON path when known, and the rule."""
+    try:
+        check_nesting(raw, what, limit=max_depth)
+        return loads(raw, what)
+    except JSONDocumentError as exc:
+        raise MalformedBody(str(exc), exc.path, exc.code) from None
+
+
+async def json_body(request: Request) -> Any:
+    """Dependency: the request's JSON body, size- and depth-limited (413, 422)."""
+    limit, depth = _limits(request)
+    with await spool(request, limit) as body:
+        raw = body.read()
+    if not raw.strip():
+        raise MalformedBody("the request body is empty; this route takes a JSON document")
+    return parse_json(raw, max_depth=depth)
+
+
+def validated(model: type[ModelT], body: Any) -> ModelT:
+    """`body` as `model` (strict: no type coercion, no unknown members), or MalformedBody
+    (422) naming each failing field and what it must be."""
+    try:
+        return model.model_validate(body, strict=True)
+    except ValidationError as exc:
+        places = [
+            f"{'.'.join(str(p) for p in err['loc']) or '(body)'}: {err['msg']}"
+            for err in exc.errors()
+        ]
+        first = exc.errors()[0]["loc"] if exc.errors() else ()
+        raise MalformedBody(
+            "the request body is not valid: " + "; ".join(places),
+            ".".join(str(p) for p in first) or None,
+        ) from None
+
+
+def body_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """`openapi_extra` for a route that reads `model` through `json_body`: the JSON body
+    documented in the OpenAPI document as FastAPI would have documented it."""
+    return {
+        "requestBody": {
+            "required": True,
+            "content": {"application/json": {"schema": model.model_json_schema()}},
+        }
+    }

@@ -1,0 +1,71 @@
+"""The dependencies every route uses: who is calling (`principal`), whether the token may do
+this (`require(scope)`), and the vault session to do it in (`session`, `session_for`).
+
+The token says the tenant, the identity (the owner, or a PAM §9 agent entity) and the scopes
+(`memvault.tenancy`); the session is the tenant's vault bound to that identity, so every read
+and write is checked by the vault itself — an agent's token reaches only what its grants
+allow, whatever the route.
+"""
+
+# No `from __future__ import annotations`: FastAPI reads the closures' annotations below at
+# run time, and `Depends(needs)` names a local it could not resolve from a string.
+from collections.abc import Callable
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from memvault.tenancy import Principal, Tenants, Unauthenticated
+from memvault.vault import Vault
+
+__all__ = ["BEARER", "principal", "require", "session", "session_for", "tenants"]
+
+#: Bearer tokens, declared in the OpenAPI document; a missing one is our 401 problem.
+BEARER = HTTPBearer(
+    auto_error=False,
+    description="An API key: `memvault tenants create`, or a personal vault's local token "
+    "(`memvault token`).",
+)
+
+
+def tenants(request: Request) -> Tenants:
+    """The registry the server runs on."""
+    registry: Tenants = request.app.state.tenants
+    return registry
+
+
+def principal(
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
+) -> Principal:
+    """Who is calling: the tenant and identity of the bearer token (401 without a valid
+    one)."""
+    if credentials is None:
+        raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
+    return tenants(request).authenticate(credentials.credentials)
+
+
+def require(scope: str) -> Callable[..., Principal]:
+    """A dependency giving the caller when its token has `scope` (403 otherwise)."""
+
+    def has_scope(caller: Annotated[Principal, Depends(principal)]) -> Principal:
+        return caller.require(scope)
+
+    has_scope.__name__ = f"require_{scope.replace(':', '_')}"
+    return has_scope
+
+
+def session(request: Request, caller: Principal) -> Vault:
+    """The vault session of `caller`: its tenant's vault, bound to its identity."""
+    return tenants(request).session(caller)
+
+
+def session_for(scope: str) -> Callable[..., Vault]:
+    """A dependency giving the caller's vault session when its token has `scope`."""
+    needs = require(scope)
+
+    def scoped(request: Request, caller: Annotated[Principal, Depends(needs)]) -> Vault:
+        return session(request, caller)
+
+    scoped.__name__ = f"session_{scope.replace(':', '_')}"
+    return scoped

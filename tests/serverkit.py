@@ -1,0 +1,100 @@
+"""Helpers for the HTTP server tests: a server home with two tenants and their keys, an app
+over it, and a real uvicorn server on a free loopback port."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from memvault.server.app import create_app
+from memvault.server.config import ServerConfig
+from memvault.tenancy import Tenants
+
+SERVER_KEY = "k" * 64
+
+
+@dataclass
+class Home:
+    """A server home: `tenants`, and for each tenant name its keys by role."""
+
+    tenants: Tenants
+    keys: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def key(self, tenant: str, role: str = "owner") -> str:
+        return self.keys[tenant][role]
+
+    def agent(self, tenant: str, identity: str, *scopes: str) -> str:
+        """A new key for agent `identity` of `tenant` (default scopes: read and write)."""
+        _, api_key = self.tenants.issue(
+            tenant, identity=identity, scopes=scopes or ("memories:read", "memories:write")
+        )
+        return api_key
+
+    def scoped(self, tenant: str, *scopes: str) -> str:
+        """A new owner key of `tenant` with only `scopes`."""
+        _, api_key = self.tenants.issue(tenant, scopes=scopes)
+        return api_key
+
+
+@contextmanager
+def server_home(path: Path, names: tuple[str, ...] = ("alice", "bob")) -> Iterator[Home]:
+    with Tenants.open(path, SERVER_KEY) as tenants:
+        home = Home(tenants)
+        for name in names:
+            _, api_key = tenants.create(name)
+            home.keys[name] = {"owner": api_key}
+        yield home
+
+
+def auth(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
+
+
+def client(app: FastAPI, key: str | None = None) -> TestClient:
+    """A TestClient that answers unexpected errors as the server would (a 500 problem)."""
+    test_client = TestClient(app, raise_server_exceptions=False)
+    if key is not None:
+        test_client.headers.update(auth(key))
+    return test_client
+
+
+def app_for(home: Home, **options: Any) -> FastAPI:
+    return create_app(ServerConfig(home.tenants, **options))
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextmanager
+def running(app: FastAPI, port: int | None = None) -> Iterator[str]:
+    """`app` served by uvicorn on 127.0.0.1 in a thread; yields its base URL and stops it."""
+    port = port or free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(20)

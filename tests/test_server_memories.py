@@ -1,0 +1,189 @@
+"""Memories, relations, lifecycle, recall, conversations, stats and audit over HTTP (issue
+#18): each route calls the caller's vault session and answers the shape `memvault.shapes`
+gives the result (docs/json.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from exchangekit import official_conversation, put_conversation
+from serverkit import Home, app_for, client, server_home
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Home]:
+    with server_home(tmp_path / "server") as opened:
+        yield opened
+
+
+@pytest.fixture
+def alice(home: Home) -> TestClient:
+    return client(app_for(home), home.key("alice"))
+
+
+def add(http: TestClient, content: str, type: str = "fact", **fields: object) -> dict:
+    response = http.post("/v1/memories", json={"content": content, "type": type, **fields})
+    assert response.status_code == 201, response.text
+    memory: dict = response.json()["memory"]
+    return memory
+
+
+def test_create_answers_201_with_the_pam_memory_and_get_returns_it(alice: TestClient) -> None:
+    response = alice.post(
+        "/v1/memories", json={"content": "Prefers tea", "type": "preference", "tags": ["drinks"]}
+    )
+    assert response.status_code == 201
+    body = response.json()
+    assert body["created"] is True and body["reinforced"] is False
+    memory = body["memory"]
+    assert memory["content"] == "Prefers tea" and memory["tags"] == ["drinks"]
+    got = alice.get(f"/v1/memories/{memory['id']}")
+    assert got.status_code == 200 and got.json() == memory
+    assert alice.get(f"/v1/memories/{memory['id'][:8]}").json()["id"] == memory["id"]
+
+
+def test_the_same_content_again_reinforces_with_200_pam_6(alice: TestClient) -> None:
+    first = add(alice, "Lives in Lisbon")
+    again = alice.post("/v1/memories", json={"content": "Lives in Lisbon", "type": "fact"})
+    assert again.status_code == 200
+    assert again.json()["reinforced"] is True and again.json()["memory"]["id"] == first["id"]
+
+
+def test_list_filters_and_pages(alice: TestClient) -> None:
+    for n in range(5):
+        add(alice, f"fact number {n}", tags=["numbers"])
+    add(alice, "likes jazz", "preference")
+    page = alice.get("/v1/memories", params={"type": "fact", "limit": 2, "offset": 1}).json()
+    assert page["total"] == 5 and page["limit"] == 2 and page["offset"] == 1
+    assert len(page["memories"]) == 2
+    assert {m["type"] for m in page["memories"]} == {"fact"}
+    prefs = alice.get("/v1/memories", params=[("type", "preference"), ("tag", "numbers")])
+    assert prefs.json()["total"] == 0
+
+
+def test_edit_patch_changes_only_what_it_names(alice: TestClient) -> None:
+    memory = add(alice, "Works at Acme", tags=["work"], summary="job")
+    patched = alice.patch(
+        f"/v1/memories/{memory['id']}",
+        json={"content": "Works at Initech", "add_tags": ["career"], "summary": None},
+    )
+    assert patched.status_code == 200, patched.text
+    body = patched.json()
+    assert body["content"] == "Works at Initech"
+    assert body["tags"] == ["work", "career"]
+    assert "summary" not in body or body["summary"] is None
+    assert body["content_hash"] != memory["content_hash"]
+
+
+def test_lifecycle_transitions_follow_pam_7_1(alice: TestClient) -> None:
+    memory = add(alice, "Owns a bike")
+    deprecated = alice.post(f"/v1/memories/{memory['id']}/deprecate")
+    assert deprecated.status_code == 200 and deprecated.json()["status"] == "deprecated"
+    retracted = alice.post(f"/v1/memories/{memory['id']}/retract").json()
+    assert retracted["status"] == "retracted"
+    final = alice.post(f"/v1/memories/{memory['id']}/archive")
+    assert final.status_code == 409
+    assert final.headers["content-type"] == "application/problem+json"
+    assert "final" in final.json()["detail"] and "PAM §7.1" in final.json()["detail"]
+
+
+def test_supersede_records_the_relation(alice: TestClient) -> None:
+    old = add(alice, "Lives in Porto")
+    new = add(alice, "Lives in Lisbon")
+    response = alice.post(f"/v1/memories/{old['id']}/supersede", json={"by": new["id"]})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["superseded"]["status"] == "superseded"
+    assert body["relation"]["type"] == "supersedes"
+    assert body["relation"]["from"] == new["id"] and body["relation"]["to"] == old["id"]
+
+
+def test_relations_are_added_and_listed_both_ways(alice: TestClient) -> None:
+    a = add(alice, "Plays piano")
+    b = add(alice, "Studied music")
+    made = alice.post(
+        f"/v1/memories/{a['id']}/relations",
+        json={"to": b["id"], "type": "supports", "confidence": 0.8},
+    )
+    assert made.status_code == 201, made.text
+    relation = made.json()
+    assert alice.get(f"/v1/memories/{b['id']}/relations").json() == [relation]
+    assert alice.get(f"/v1/memories/{a['id']}/relations").json() == [relation]
+
+
+def test_erase_one_memory_removes_it_aimem_5_2(alice: TestClient) -> None:
+    memory = add(alice, "A secret to forget")
+    erased = alice.delete(f"/v1/memories/{memory['id']}")
+    assert erased.status_code == 200
+    assert erased.json()["erased"] == [memory["id"]]
+    assert alice.get(f"/v1/memories/{memory['id']}").status_code == 404
+    assert alice.get("/v1/recall", params={"q": "secret"}).json()["results"] == []
+
+
+def test_recall_finds_memories_with_filters(alice: TestClient) -> None:
+    add(alice, "Ana works at the Lisbon office", "fact")
+    add(alice, "Prefers green tea in the morning", "preference")
+    found = alice.get("/v1/recall", params={"q": "where does Ana work", "k": 5}).json()
+    assert found["query"] == "where does Ana work"
+    assert found["results"][0]["text"] == "Ana works at the Lisbon office"
+    assert found["results"][0]["kind"] == "memory"
+    only_prefs = alice.get(
+        "/v1/recall", params={"q": "Ana works tea", "type": "preference", "mode": "fts"}
+    ).json()
+    assert [r["text"] for r in only_prefs["results"]] == ["Prefers green tea in the morning"]
+    assert alice.get("/v1/recall", params={"q": "x", "kind": "everything"}).status_code == 422
+
+
+def test_stats_counts_and_hides_the_server_paths(alice: TestClient) -> None:
+    add(alice, "one")
+    add(alice, "two")
+    stats = alice.get("/v1/stats").json()
+    assert stats["memories"] == 2 and "home" not in stats
+    assert stats["embedding"] is None
+
+
+def test_audit_lists_entries_and_verifies(alice: TestClient) -> None:
+    memory = add(alice, "audited")
+    entries = alice.get("/v1/audit", params={"memory_id": memory["id"]}).json()["entries"]
+    assert [e["action"] for e in entries] == ["add"]
+    assert "audited" not in str(entries)  # ids and hashes, never content (AIMEM §5.2)
+    assert alice.get("/v1/audit/verify").json()["ok"] is True
+
+
+def test_conversations_list_and_get(home: Home, alice: TestClient) -> None:
+    from memvault.tenancy import OWNER, Principal
+
+    vault = home.tenants.session(Principal("alice", OWNER, frozenset(), "t"))
+    document = official_conversation("conv-1", title="Trip planning")
+    put_conversation(vault, document)
+    listing = alice.get("/v1/conversations").json()
+    assert listing["total"] == 1
+    assert listing["conversations"][0]["id"] == "conv-1"
+    assert listing["conversations"][0]["message_count"] == len(document["messages"])
+    assert alice.get("/v1/conversations/conv-1").json() == document
+    assert alice.get("/v1/conversations/nope").status_code == 404
+    word = document["messages"][0]["content"]["text"].split()[0]
+    messages = alice.get("/v1/recall", params={"q": word, "kind": "messages"}).json()
+    assert messages["results"][0]["conversation_id"] == "conv-1"
+
+
+def test_erase_a_conversation_removes_it_and_its_messages_aimem_5_2(
+    home: Home, alice: TestClient
+) -> None:
+    from memvault.tenancy import OWNER, Principal
+
+    vault = home.tenants.session(Principal("alice", OWNER, frozenset(), "t"))
+    document = official_conversation("conv-1")
+    put_conversation(vault, document)
+    word = document["messages"][0]["content"]["text"].split()[0]
+    erased = alice.delete("/v1/conversations/conv-1")
+    assert erased.status_code == 200, erased.text
+    assert erased.json()["conversation"] == "conv-1"
+    assert erased.json()["messages"] == len(document["messages"])
+    assert alice.get("/v1/conversations/conv-1").status_code == 404
+    assert alice.get("/v1/recall", params={"q": word, "kind": "messages"}).json()["results"] == []
+    assert alice.delete("/v1/conversations/conv-1").status_code == 404
