@@ -24,8 +24,15 @@ from memvault.vault import Vault
 P = ParamSpec("P")
 R = TypeVar("R")
 
-#: The session a request runs in, from its MCP context.
-SessionSource = Callable[[Context | None], Vault]
+#: The session a request runs in, from its MCP context and the token scope it needs
+#: (`memvault.tenancy.SCOPES`; a stdio session, the user's own, needs none).
+SessionSource = Callable[[Context | None, str], Vault]
+
+READ: Final = "memories:read"
+WRITE: Final = "memories:write"
+ERASE: Final = "erase"
+EXPORT: Final = "bundle:export"
+IMPORT: Final = "bundle:import"
 
 INSTRUCTIONS: Final = (
     "memvault is the user's memory vault (PAM v1.0). Call `recall` with the user's question "
@@ -40,7 +47,7 @@ _READING: contextvars.ContextVar[Context | None] = contextvars.ContextVar("readi
 
 def fixed_session(vault: Vault) -> SessionSource:
     """Every request runs in `vault` (the owner's, or an agent's `acting_as` session)."""
-    return lambda _ctx: vault
+    return lambda _ctx, _scope: vault
 
 
 def _vault_errors(tool: Callable[P, R]) -> Callable[P, R]:
@@ -128,7 +135,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Remember something about the user. The same content again reinforces the memory
         already there (PAM §6) instead of adding a twin. Returns the memory."""
-        session = source(ctx)
+        session = source(ctx, WRITE)
         result = session.add(
             content, type, custom_type=custom_type, tags=tags or (), platform="mcp",
             extraction_method="explicit_user_input",
@@ -155,7 +162,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Find the memories and conversation messages that best answer `query`, best first,
         each with its provenance (the conversation and messages it comes from)."""
-        session = source(ctx)
+        session = source(ctx, READ)
         result = session.recall(
             query, k, kind=kind, types=types, tags=tags, since=since, until=until,
             include_inactive=include_inactive,
@@ -182,16 +189,15 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Forget a memory: retract it (kept, marked no longer true, PAM §7 and §16.3), or with
         erase and confirm both true, erase it and every trace of it (AIMEM §5.2)."""
-        session = source(ctx)
         if not erase:
-            return {"retracted": shapes.memory_json(session.retract(id))}
+            return {"retracted": shapes.memory_json(source(ctx, WRITE).retract(id))}
         if not confirm:
             raise InvalidInput(
                 "erasing cannot be undone: call forget again with erase and confirm both true, "
                 "or without erase to retract",
                 "confirm",
             )
-        return shapes.erasure_json(session.erase(id))
+        return shapes.erasure_json(source(ctx, ERASE).erase(id))
 
     @tool(read_only=True, idempotent=True)
     def list_memories(
@@ -212,7 +218,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
             types=tuple(types or ()), tags=tuple(tags or ()),
             statuses=None if status == "any" else (status,), limit=limit, offset=offset,
         )  # fmt: skip
-        return shapes.page_json(source(ctx).list(query))
+        return shapes.page_json(source(ctx, READ).list(query))
 
     @tool(read_only=False, destructive=True, idempotent=True)
     def update_memory(
@@ -230,7 +236,9 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
             k: v for k, v in (("content", content), ("type", type), ("tags", tags)) if v is not None
         }
         return shapes.memory_json(
-            source(ctx).edit(id, add_tags=add_tags or (), remove_tags=remove_tags or (), **changes)
+            source(ctx, WRITE).edit(
+                id, add_tags=add_tags or (), remove_tags=remove_tags or (), **changes
+            )
         )
 
     @tool(read_only=False)
@@ -251,7 +259,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         to the new. Give the new memory's content, or the id of one already in the vault."""
         if (content is None) == (new_id is None):
             raise InvalidInput("give either content (a new memory) or new_id, not both", "new_id")
-        session = source(ctx)
+        session = source(ctx, WRITE)
         with session.transaction():
             if content is not None:
                 new_id = session.add(
@@ -280,7 +288,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Export the memories you may read, portably (GDPR Art. 20): as PAM or AIMEM, to a
         file or inline. Memories marked exportable: false are never included."""
-        session = source(ctx)
+        session = source(ctx, EXPORT)
         if path is None:
             document, result = transfer.export_inline(session, format)
             return {"result": result, "document": document}
@@ -306,7 +314,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         vault already holds instead of adding twins."""
         if (path is None) == (content is None):
             raise InvalidInput("give either path or content, not both", "path")
-        session = source(ctx)
+        session = source(ctx, IMPORT)
         if content is not None:
             return transfer.import_inline(session, content)
         assert path is not None
@@ -321,7 +329,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     )
     def memory_store() -> str:
         try:
-            return transfer.export_inline(source(_READING.get()), "pam")[0]
+            return transfer.export_inline(source(_READING.get(), EXPORT), "pam")[0]
         except VaultError as exc:
             from mcp.server.mcpserver.exceptions import ResourceError
 
@@ -331,7 +339,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         from memvault.targets import render
 
         try:
-            return render(source(ctx), "system-prompt", query=query).document()
+            return render(source(ctx, READ), "system-prompt", query=query).document()
         except VaultError as exc:
             from mcp.server.mcpserver.exceptions import ResourceError
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHARS_PER_TOKEN",
     "CHATGPT_FIELD_LIMIT",
+    "MIN_BUDGET",
     "TARGET_NAMES",
     "Rendering",
     "Text",
