@@ -209,3 +209,39 @@ def test_an_agent_without_a_grant_sees_nothing_private(home: Path) -> None:
     _drive(_params(home, "--as", "agent-x"), granted)
     with Vault.open(home, PASSPHRASE) as vault:
         assert vault.get(private).effective_status == "active"
+
+
+def test_bad_arguments_are_the_tools_errors_in_the_vaults_words(home: Path) -> None:
+    async def body(client: Client) -> None:
+        text = await _refused(client, "remember", content="x", type="feeling")
+        assert "feeling" in text and "type" in text
+        text = await _refused(client, "forget", id="no-such-id")
+        assert "no memory with id or id prefix 'no-such-id'" in text
+        text = await _refused(client, "supersede", old_id="abc")
+        assert "either content" in text
+        text = await _refused(client, "import_memory", content="[1, 2]")
+        assert "content" in text
+        assert (await _call(client, "list_memories", status="any"))["total"] == 0
+
+    _drive(_params(home), body)
+
+
+def test_mcp_command_without_a_passphrase_or_with_a_bad_folder_exits_2(
+    home: Path, tmp_path: Path
+) -> None:
+    import subprocess
+
+    env = {"PATH": os.environ.get("PATH", ""), "MEMVAULT_HOME": str(home)}
+    run = subprocess.run(
+        [MEMVAULT, "mcp"], env=env, input="", capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2 and "passphrase" in run.stderr and run.stdout == ""
+    env["MEMVAULT_PASSPHRASE"] = PASSPHRASE
+    missing = tmp_path / "missing"
+    run = subprocess.run(
+        [MEMVAULT, "mcp", "--allow-dir", str(missing)],
+        env=env, input="", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    said = " ".join(run.stderr.replace("│", " ").split())  # the usage box wraps lines
+    assert run.returncode == 2 and "is not a folder" in said and "--allow-dir" in said
+    assert "Traceback" not in run.stderr

@@ -100,6 +100,8 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         description="A local-first vault for the memory AI assistants keep about a person.",
         instructions=INSTRUCTIONS,
         version=__version__,
+        # The SDK's INFO lines name every refused call; stderr is the client's log.
+        log_level="WARNING",
     )
 
     def tool(
