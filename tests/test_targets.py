@@ -76,18 +76,32 @@ def _memories(count: int, language: str, *, tagged: bool) -> list[Memory]:
     return out
 
 
+class _Vaults(dict[tuple[int, str], Vault]):
+    """The test vaults, each made the first time a test asks for it."""
+
+    def __init__(self, root: pytest.TempPathFactory) -> None:
+        super().__init__()
+        self.root = root
+
+    def __missing__(self, key: tuple[int, str]) -> Vault:
+        count, language = key
+        vault = make_vault(self.root.mktemp(f"v{count}{language}") / "v")
+        # The small vaults carry no language tag: their words tell.
+        vault.add_memories(_memories(count, language, tagged=count > 10))
+        self[key] = vault
+        return vault
+
+
 @pytest.fixture(scope="module")
 def vaults(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[tuple[int, str], Vault]]:
-    made: dict[tuple[int, str], Vault] = {}
-    for count in (10, 10_000):
-        for language in ("en", "pt"):
-            vault = make_vault(tmp_path_factory.mktemp(f"v{count}{language}") / "v")
-            # The small vaults carry no language tag: their words tell.
-            vault.add_memories(_memories(count, language, tagged=count > 10))
-            made[count, language] = vault
+    made = _Vaults(tmp_path_factory)
     yield made
     for vault in made.values():
         vault.close()
+
+
+#: 10,000 memories take seconds to make: those tests are marked slow.
+COUNTS = [10, pytest.param(10_000, marks=pytest.mark.slow)]
 
 
 def _all_within(rendering: Rendering) -> None:
@@ -97,7 +111,7 @@ def _all_within(rendering: Rendering) -> None:
             assert len(text.text) <= CHATGPT_FIELD_LIMIT
 
 
-@pytest.mark.parametrize("count", [10, 10_000])
+@pytest.mark.parametrize("count", COUNTS)
 @pytest.mark.parametrize("language", ["en", "pt"])
 @pytest.mark.parametrize("target", TARGET_NAMES)
 def test_every_text_within_its_limit_at_every_budget(
@@ -112,7 +126,7 @@ def test_every_text_within_its_limit_at_every_budget(
         assert rendering.included + rendering.total_left_out == count
 
 
-@pytest.mark.parametrize("count", [10, 10_000])
+@pytest.mark.parametrize("count", COUNTS)
 @pytest.mark.parametrize("language", ["en", "pt"])
 def test_chatgpt_fields_never_over_1500_characters(
     vaults: dict[tuple[int, str], Vault], count: int, language: str
@@ -146,6 +160,7 @@ def test_superseded_retracted_archived_and_not_exportable_never_included(
         assert "4 left out" in rendering.summary()
 
 
+@pytest.mark.slow
 def test_dna_class_first_when_the_budget_is_short(vaults: dict[tuple[int, str], Vault]) -> None:
     """AIMEM §5.1: with room for a few, the few are DNA-class (1,000 of 10,000 are)."""
     vault = vaults[10_000, "en"]
@@ -265,3 +280,13 @@ def test_cli_export_to_bad_values_exit_2(home: Path) -> None:
         run = mv("export", *args)
         assert run.exit_code == 2, (args, run.stdout, run.stderr)
         assert "Traceback" not in run.stderr
+
+
+def test_line_texts_keep_the_priority_order(tmp_path: Path) -> None:
+    """Saved info and ChatGPT's memory list are one entry per line, best first."""
+    with make_vault(tmp_path / "v") as vault:
+        vault.add("Works on maps", "fact", confidence=0.6)
+        vault.add("Prefers tea", "preference", confidence=0.5)
+        vault.add("Knows Rust", "skill", confidence=0.9)
+        saved = {t.name: t.text for t in render(vault, "gemini").texts}["saved"]
+        assert saved.splitlines() == ["Prefers tea", "Knows Rust", "Works on maps"]

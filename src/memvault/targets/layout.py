@@ -95,12 +95,14 @@ def item_text(memory: Memory) -> str:
 
 @dataclass(slots=True)
 class _Filling:
-    """What one slot holds so far, and the exact length of its text."""
+    """What one slot holds so far (category, memory id, line; best first), and the exact
+    length of its text."""
 
     slot: Slot
     limit: int
     language: str
-    items: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    entries: list[tuple[str, str, str]] = field(default_factory=list)
+    categories: set[str] = field(default_factory=set)
     length: int = 0
 
     @property
@@ -117,36 +119,41 @@ class _Filling:
         if self.slot.style == "lines":
             return len(line) + (0 if first else 1)
         bullet = len(line) + 3  # "\n- " before each item
-        if cat in self.items:
+        if cat in self.categories:
             return bullet
         heading = len(LABELS[self.language][cat]) + 1  # "Heading:"
         # A new group: its heading, and a blank line before it unless it is the first.
         return bullet + heading + (0 if first else 2)
 
     def add(self, memory_id: str, cat: str, line: str, cost: int) -> None:
-        self.items.setdefault(cat, []).append((memory_id, line))
+        self.entries.append((cat, memory_id, line))
+        self.categories.add(cat)
         self.length += cost
 
-    def render(self) -> str:
-        if not self.items:
-            return ""
-        return self.prefix + self._body()
-
-    def _body(self) -> str:
+    def _ordered(self) -> list[tuple[str, str, str]]:
+        """Lines best first; grouped texts by heading (best first within each)."""
         if self.slot.style == "lines":
-            return "\n".join(line for group in self.items.values() for _, line in group)
+            return self.entries
+        rank = {cat: i for i, cat in enumerate(CATEGORIES)}
+        return sorted(self.entries, key=lambda entry: rank[entry[0]])
+
+    def render(self) -> str:
+        if not self.entries:
+            return ""
+        if self.slot.style == "lines":
+            return self.prefix + "\n".join(line for _, _, line in self.entries)
         words = LABELS[self.language]
-        blocks = []
-        for cat in CATEGORIES:
-            group = self.items.get(cat)
-            if group:
-                lines = "\n".join(f"- {line}" for _, line in group)
-                blocks.append(f"{words[cat]}:\n{lines}")
-        return "\n\n".join(blocks)
+        blocks: list[str] = []
+        current = None
+        for cat, _, line in self._ordered():
+            if cat != current:
+                blocks.append(f"{words[cat]}:")
+                current = cat
+            blocks[-1] += f"\n- {line}"
+        return self.prefix + "\n\n".join(blocks)
 
     def ids(self) -> list[str]:
-        order = CATEGORIES if self.slot.style == "grouped" else tuple(self.items)
-        return [mid for cat in order for mid, _ in self.items.get(cat, ())]
+        return [memory_id for _, memory_id, _ in self._ordered()]
 
 
 @dataclass(frozen=True, slots=True)
