@@ -47,8 +47,10 @@ from memvault.formats.mapping import (
     BundleAssembler,
     GraphParts,
     MappingError,
+    aimem_block,
     bundle_to_pam,
     chunk_fields,
+    chunk_id_for,
     chunk_to_memory,
     graph_parts,
     memory_id_of,
@@ -56,7 +58,7 @@ from memvault.formats.mapping import (
 )
 from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, parse_timestamp
 from memvault.sources import AgePassphrase
-from memvault.store.base import ExportRecord, MemoryQuery, StoredMemory
+from memvault.store.base import CachedChunk, ExportRecord, MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
 from memvault.unit_of_work import MergePolicy, UnitOfWork
 from memvault.vault import Vault, format_timestamp
@@ -766,6 +768,10 @@ class ExportPlan:
     withheld: int = 0
     chunks: int = 0
     embedded: int = 0
+    #: the chunks the vault kept from an earlier export, by memory id (`Store` export cache)
+    cached: dict[str, CachedChunk] = field(default_factory=dict)
+    #: the cache generation read before the memories were: None, no cache for this export
+    generation: int | None = None
 
 
 def plan_export(
@@ -816,7 +822,35 @@ def plan_export(
     if since_text is not None:
         envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
-    for memory in vault.iter_memories(query):
+    cache = None if embeddings else view.cached_chunks(query, namespace)
+    cached: dict[str, CachedChunk] = {}
+    memories: Iterator[Memory]
+    if cache is None:
+        memories = vault.iter_memories(query)
+    else:
+        # The vault keeps each memory's chunk bytes: a kept chunk says all pass 1 needs.
+        rows = cache[1]
+
+        def misses() -> Iterator[Memory]:
+            for window in _windows(rows):
+                loaded = {m.id: m for m in view.memories([i for i, c in window if c is None])}
+                for memory_id, chunk in window:
+                    if chunk is None:
+                        if memory_id in loaded:
+                            yield loaded[memory_id]
+                        continue
+                    if scope == "DNA_ONLY" and not chunk.dna:
+                        continue
+                    if not chunk.exportable:
+                        nonlocal withheld
+                        withheld += 1
+                        continue
+                    ids.append(memory_id)
+                    cached[memory_id] = chunk
+                    assembler.note(_noted(memory_id, chunk.block), chunk.chunk_id)
+
+        memories = misses()
+    for memory in memories:
         if not _in_scope(memory, scope):
             continue
         if isinstance(memory.access, Access) and not memory.access.is_exportable:
@@ -852,7 +886,43 @@ def plan_export(
         assembler=assembler,
         embeddings=embeddings,
         withheld=withheld,
+        cached=cached,
+        generation=None if cache is None else cache[0],
     )
+
+
+def _windows(
+    rows: Iterator[tuple[str, CachedChunk | None]],
+) -> Iterator[list[tuple[str, CachedChunk | None]]]:
+    window: list[tuple[str, CachedChunk | None]] = []
+    for row in rows:
+        window.append(row)
+        if len(window) >= _BATCH:
+            yield window
+            window = []
+    if window:
+        yield window
+
+
+def _noted(memory_id: str, block: bytes | None) -> dict[str, Any]:
+    """What `BundleAssembler.note` reads of a memory: its id and ``metadata.aimem``."""
+    if block is None:
+        return {"id": memory_id}
+    return {"id": memory_id, "metadata": {META_KEY: orjson.loads(block)}}
+
+
+def _refs(memory: Mapping[str, Any]) -> tuple[str, ...]:
+    """The memory ids a memory's chunk names (`_without_outside_refs` trims them)."""
+    out: list[str] = []
+    temporal = memory.get("temporal")
+    if isinstance(temporal, dict) and isinstance(temporal.get("superseded_by"), str):
+        out.append(temporal["superseded_by"])
+    metadata = memory.get("metadata")
+    block = metadata.get(META_KEY) if isinstance(metadata, dict) else None
+    edges = block.get("edges") if isinstance(block, dict) else None
+    if isinstance(edges, list):
+        out.extend(e["target_id"] for e in edges if isinstance(e, dict) and "target_id" in e)
+    return tuple(str(r) for r in out)
 
 
 def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
@@ -862,9 +932,41 @@ def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
     assembler = plan.assembler
     exported = set(plan.ids)
     ids = plan.ids
+    keep = plan.generation is not None
+
+    def graph_of(memory_id: str) -> bytes:
+        graph = assembler.parts.for_memory(memory_id)
+        return orjson.dumps(graph, option=orjson.OPT_SORT_KEYS) if graph else b"{}"
+
+    def reusable(memory_id: str, position: int) -> CachedChunk | None:
+        kept = plan.cached.get(memory_id)
+        if (
+            kept is None
+            or position == 0  # the first chunk carries the bundle's own fields
+            or kept.chunk_id != assembler.chunk_ids.get(memory_id)
+            or not all(r in exported for r in kept.refs)
+            or kept.graph != graph_of(memory_id)
+        ):
+            return None
+        return kept
+
     for start in range(0, len(ids), _BATCH):
-        for memory in view.memories(ids[start : start + _BATCH]):
-            memory_json = _without_outside_refs(memory_to_json(memory), exported)
+        window = ids[start : start + _BATCH]
+        hits = {i: reusable(i, start + n) for n, i in enumerate(window)}
+        fresh: list[CachedChunk] = []
+        loaded = {m.id: m for m in view.memories([i for i in window if hits[i] is None])}
+        for memory_id in window:
+            hit = hits[memory_id]
+            if hit is not None:
+                writer.add_checked_chunk(hit.chunk_id, hit.canonical)
+                plan.chunks += 1
+                continue
+            memory = loaded.get(memory_id)
+            if memory is None:
+                continue  # erased since pass 1
+            whole = memory_to_json(memory)
+            refs = _refs(whole)
+            memory_json = _without_outside_refs(whole, exported)
             emb_json = None
             if plan.embeddings:
                 emb = view.embedding(memory.id)
@@ -875,10 +977,28 @@ def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
                 # The vector stays behind: PAM §12.1 wants the reference null then,
                 # so the bundle converts back to a valid PAM export.
                 memory_json["embedding_ref"] = None
-            chunk = assembler.chunk(memory_json, emb_json, first=plan.chunks == 0)
+            first = plan.chunks == 0
+            chunk = assembler.chunk(memory_json, emb_json, first=first)
             plan.embedded += "embedding" in chunk and chunk["embedding"] is not None
-            writer.add_chunk(chunk)
+            canonical = writer.add_chunk(chunk)
             plan.chunks += 1
+            natural = chunk["id"] == chunk_id_for(memory_id, plan.producer)
+            if keep and not first and natural and all(r in exported for r in refs):
+                block = aimem_block(whole)
+                fresh.append(
+                    CachedChunk(
+                        memory_id,
+                        chunk["id"],
+                        graph_of(memory_id),
+                        refs,
+                        memory.is_dna,
+                        not (isinstance(memory.access, Access) and not memory.access.is_exportable),
+                        None if block is None else orjson.dumps(block),
+                        canonical,
+                    )
+                )
+        if keep and fresh and plan.generation is not None:
+            view.keep_chunks(plan.producer, fresh, plan.generation)
     for entity in assembler.entities:
         writer.add_entity(entity)
     for edge in assembler.edges:

@@ -120,9 +120,10 @@ class BundleWriter:
         else:
             self.abort()
 
-    def add(self, kind: str, record: Mapping[str, Any]) -> None:
+    def add(self, kind: str, record: Mapping[str, Any]) -> bytes:
         """Add one record; `kind` is ``chunk``/``edge``/``entity``/``chunk_entity`` or the
-        array name. Raises BundleError when the record breaks a §2 rule."""
+        array name; returns its RFC 8785 bytes. Raises BundleError when the record breaks a
+        §2 rule."""
         if self._done:
             raise ValueError("the writer is finished")
         array = ARRAY_OF.get(kind, kind)
@@ -152,6 +153,31 @@ class BundleWriter:
         spool.write(canon)
         spool.write(b"\n")  # canonical JSON has no raw newline: one record per line
         self.counts[array] = index + 1
+        return canon
+
+    def add_checked_chunk(self, chunk_id: str, canonical: bytes) -> None:
+        """Add a chunk this writer's rules passed before, in its RFC 8785 bytes (a vault's
+        kept chunk, without embedding): only its id is checked (unique in the bundle)."""
+        if self._done:
+            raise ValueError("the writer is finished")
+        index = self.counts["chunks"]
+        if chunk_id in self._rules.chunk_ids:
+            raise BundleError(
+                [
+                    Problem(
+                        "duplicate-chunk-id",
+                        f"chunk id {chunk_id!r} is already in this bundle",
+                        pointer("chunks", index, "id"),
+                        "§2.3",
+                        file=str(self.path),
+                    )
+                ]
+            )
+        self._rules.chunk_ids.add(chunk_id)
+        spool = self._spools["chunks"]
+        spool.write(canonical)
+        spool.write(b"\n")
+        self.counts["chunks"] = index + 1
 
     def _check(self, array: str, index: int, record: Any) -> list[Problem]:
         rules = self._rules
@@ -189,9 +215,9 @@ class BundleWriter:
             return rules.check_edge(index, record, everything)
         return rules.check_chunk_entity(index, record, everything, everything)
 
-    def add_chunk(self, chunk: Mapping[str, Any]) -> None:
-        """Add a chunk record (§2.2)."""
-        self.add("chunks", chunk)
+    def add_chunk(self, chunk: Mapping[str, Any]) -> bytes:
+        """Add a chunk record (§2.2); returns its RFC 8785 bytes."""
+        return self.add("chunks", chunk)
 
     def add_edge(self, edge: Mapping[str, Any]) -> None:
         """Add an edge record (§2.4)."""
