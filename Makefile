@@ -31,13 +31,15 @@ $(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_
 	touch $(STAMP)
 
 # `run` validates and inspects the sample exports in examples/, loads them into a demo vault in
-# .demo/ (once; the passphrase "demo" is for the demo only) and shows its stats.
+# .demo/ (once; the passphrase "demo" is for the demo only), shows its stats, then serves it
+# over HTTP on 127.0.0.1:8765 and prints the URL and the local token (Ctrl-C stops it).
 DEMO := MEMVAULT_HOME=.demo MEMVAULT_PASSPHRASE=demo
 run: $(STAMP)
 	$(BIN)/memvault validate examples/memory-store.json examples/export/ examples/export.zip
 	$(BIN)/memvault inspect examples/export/
 	$(DEMO) $(BIN)/python examples/load_demo.py examples/memory-store.json
 	$(DEMO) $(BIN)/memvault stats
+	$(DEMO) $(BIN)/memvault serve --print-token
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

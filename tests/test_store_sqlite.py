@@ -372,9 +372,21 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
     s.put_conversation(conversation)
     text = orjson.dumps(conversation.document, option=orjson.OPT_SORT_KEYS).decode()
     s.execute_raw("UPDATE conversations SET document = ?", (text,))
-    # Back to version 1: what the later migrations (2 changed no table; 3; 4) added goes;
+    # Back to version 1: what the later migrations (2 changed no table; 3; 4; 6) added goes;
     # it all comes back on opening.
     for statement in (
+        *(
+            f"DROP TRIGGER {t}"
+            for t in (
+                "memories_aimem_cache_update",
+                "memories_aimem_cache_delete",
+                "relations_aimem_cache_insert",
+                "relations_aimem_cache_update",
+                "relations_aimem_cache_delete",
+            )
+        ),
+        "DROP TABLE aimem_export_cache",
+        "DROP TABLE aimem_export_cache_generation",
         "DROP TRIGGER memories_aimem_state",
         "DROP TABLE aimem_chunks",
         "DROP TABLE aimem_aliases",

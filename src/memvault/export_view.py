@@ -13,7 +13,14 @@ from collections.abc import Iterable, Iterator, Sequence
 
 from memvault.access import may, require_privileged
 from memvault.model import Memory, Relation
-from memvault.store.base import AuditEntry, MemoryQuery, Store, StoredConversation, StoredEmbedding
+from memvault.store.base import (
+    AuditEntry,
+    CachedChunk,
+    MemoryQuery,
+    Store,
+    StoredConversation,
+    StoredEmbedding,
+)
 from memvault.vault_inputs import is_privileged
 
 __all__ = ["ExportView"]
@@ -57,6 +64,25 @@ class ExportView:
         if not self._everything and self.memory(memory_id) is None:
             return None
         return self._store.get_embedding(memory_id)
+
+    def cached_chunks(
+        self, query: MemoryQuery, producer: str
+    ) -> tuple[int, Iterator[tuple[str, CachedChunk | None]]] | None:
+        """The memories `query` matches with their kept AIMEM chunks (`Store.export_chunk_rows`)
+        and the generation to keep new ones under; None when the store keeps none or the
+        actor is not the owner (an agent's export maps what it may read, every time)."""
+        if not self._everything:
+            return None
+        generation = self._store.export_cache_generation()
+        if generation is None:
+            return None
+        rows = self._store.export_chunk_rows(query, producer)
+        return None if rows is None else (generation, rows)
+
+    def keep_chunks(self, producer: str, chunks: Sequence[CachedChunk], generation: int) -> None:
+        """Keep the chunks an export wrote, unless the vault changed since `generation`."""
+        if self._everything and chunks:
+            self._store.put_export_chunks(producer, chunks, generation)
 
     def relations(self) -> Iterator[Relation]:
         return (r for r in self._store.iter_relations() if self._between_readable(r))

@@ -28,6 +28,7 @@ from memvault.store.base import AuditEntry
 if TYPE_CHECKING:
     from memvault.recall.engine import RecallResult
     from memvault.store.base import StoredConversation
+    from memvault.tenancy import TenantErasure, TenantInfo, TokenInfo
     from memvault.vault import AddResult, BatchResult, DecayReport, Page, SearchResult
 
 __all__ = [
@@ -53,7 +54,12 @@ __all__ = [
     "shown_json",
     "stats_json",
     "superseded_json",
+    "tenant_erasure_json",
+    "tenant_json",
+    "tenants_json",
     "to_json",
+    "token_json",
+    "token_key_json",
 ]
 
 
@@ -221,6 +227,45 @@ def erasure_json(report: ErasureReport) -> dict[str, Any]:
         "relations_removed": report.relations,
         "durable": report.durable,
     }
+
+
+def token_json(token: TokenInfo) -> dict[str, Any]:
+    """``{"id", "tenant", "identity", "scopes", "created_at", "rotated_at", "revoked_at",
+    "active"}``: a token as listed — never its key nor the key's hash."""
+    return {**asdict(token), "scopes": list(token.scopes), "active": token.active}
+
+
+def token_key_json(token: TokenInfo, api_key: str) -> dict[str, Any]:
+    """``{"tenant", "api_key", "scopes", "token_id", "identity"}``: a key just made (a new
+    tenant's, an issued or a rotated one), shown this once."""
+    return {
+        "tenant": token.tenant,
+        "api_key": api_key,
+        "scopes": list(token.scopes),
+        "token_id": token.id,
+        "identity": token.identity,
+    }
+
+
+def tenant_json(tenant: TenantInfo) -> dict[str, Any]:
+    """``{"name", "owner_id", "created_at", "tokens": [tokens]}``."""
+    return {
+        "name": tenant.name,
+        "owner_id": tenant.owner_id,
+        "created_at": tenant.created_at,
+        "tokens": [token_json(t) for t in tenant.tokens],
+    }
+
+
+def tenants_json(tenants: Iterable[TenantInfo]) -> dict[str, Any]:
+    """``{"tenants": [tenants]}``, by name."""
+    return {"tenants": [tenant_json(t) for t in tenants]}
+
+
+def tenant_erasure_json(report: TenantErasure) -> dict[str, Any]:
+    """``{"tenant", "owner_id", "memories", "conversations", "tokens_revoked",
+    "files_removed", "at", "actor"}``: what erasing a tenant did (AIMEM §5.2), counts only."""
+    return asdict(report)
 
 
 def decay_json(report: DecayReport, dry_run: bool) -> dict[str, Any]:

@@ -10,6 +10,8 @@ arguments, calls the library and renders the result:
 - `exchange`: export, import, merge (`bundles`: their AIMEM branch, and `convert --to`)
 - `signing`: keys, sign, verify; `extracting`: extract, and `import --extract`
 - `recalling`: recall, conversations (list, show, search), reindex, embed
+- `serving`: serve (the HTTP API)
+- `tenants`: tenants (create, issue, list, revoke, rotate), token
 - `mcp`: mcp (the Model Context Protocol server over stdio)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
@@ -63,6 +65,9 @@ COMMAND_MODULES: Final = {
     "conversations": "recalling",
     "reindex": "recalling",
     "embed": "recalling",
+    "serve": "serving",
+    "tenants": "tenants",
+    "token": "tenants",
     "mcp": "mcp",
 }
 #: Registration order: the order of the panels in `memvault --help`.
@@ -78,6 +83,8 @@ MODULES: Final = (
     "signing",
     "extracting",
     "recalling",
+    "serving",
+    "tenants",
     "mcp",
 )
 
@@ -137,7 +144,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

@@ -1,7 +1,8 @@
 """`memvault erase`: the owner's right to erasure (AIMEM §5.2). The vault resolves the ids,
 refuses anyone but the owner, erases everything about the memories and scrubs the files
 (`Vault.erasure_request`, `Vault.erase_many`); with ``--conversation`` it erases one
-conversation (`Vault.erase_conversation`). This command asks for confirmation and says what
+conversation (`Vault.erase_conversation`), with ``--tenant`` a whole tenant of a server home
+(`memvault.tenancy.Tenants.erase`). This command asks for confirmation and says what
 happened.
 
 Exit codes: 0 erased; 1 refused (an unknown id, not the owner, not confirmed); 2 usage
@@ -32,7 +33,9 @@ from memvault.cli.common import (
     plural,
     print_json,
     short,
+    usage_error,
 )
+from memvault.cli.tenants import ServerHomeOption, ServerKeyFileOption, erase_tenant
 
 PANEL = "Lifecycle and relations"
 
@@ -75,6 +78,18 @@ def erase(
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
     as_json: JsonOption = False,
+    tenant: Annotated[
+        str | None,
+        typer.Option(
+            "--tenant",
+            metavar="NAME",
+            show_default=False,
+            help="Erase a whole tenant of a server home: its vault's files, its vault key and "
+            "its tokens (with --server-home, --server-key-file).",
+        ),
+    ] = None,
+    server_home: ServerHomeOption = None,
+    server_key_file: ServerKeyFileOption = None,
 ) -> None:
     """Erase memories for good: the right to erasure (AIMEM §5.2).
 
@@ -91,11 +106,19 @@ def erase(
     With --conversation ID: erase that conversation, its messages and their recall passages
     and vectors; the memories derived from it stay. With --json: {"conversation", "messages",
     "passages", "vectors", "durable"}.
+
+    With --tenant NAME: the whole tenant of a server home (AIMEM §5.2); the server's audit
+    log records the counts, time and actor. --json: {"tenant", "memories", "conversations",
+    "tokens_revoked", "files_removed", "at", "actor", "owner_id"}.
     """
-    if conversation is not None and memory_ids:
-        fail("give memory ids or --conversation ID, not both; nothing was erased", EXIT_USAGE)
-    if conversation is None and not memory_ids:
-        fail("name the memories to erase (ID...) or --conversation ID", EXIT_USAGE)
+    chosen = [bool(memory_ids), conversation is not None, tenant is not None]
+    if sum(chosen) != 1:
+        usage_error(
+            "give memory IDs, --conversation ID or --tenant NAME: only one of them, not one "
+            "of the two others as well; nothing was erased"
+        )
+    if tenant is not None:
+        return erase_tenant(tenant, yes, server_home, server_key_file, as_json)
     if not yes and not _terminal():
         fail(
             "erasure cannot be undone: confirm with --yes (there is no terminal to ask on); "

@@ -18,6 +18,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from memvault import shapes
 from memvault.cli.common import (
     EXIT_USAGE,
     SHORT_ID,
@@ -164,15 +165,7 @@ def recall(
     with open_vault(options, arguments=True) as vault:
         result = vault.recall(query, k, mode=mode, embedder=_keyed_embedder(vault), **filters)
     if as_json:
-        print_json(
-            {
-                "query": query,
-                "mode": result.mode,
-                "vectors_complete": result.vectors_complete,
-                "notes": result.notes,
-                "results": [h.to_json() for h in result.hits],
-            }
-        )
+        print_json(shapes.recall_json(query, result))
         return
     for note in result.notes:
         typer.echo(f"note: {note}", err=True)
@@ -286,14 +279,7 @@ def list_conversations(
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         rows = [
-            {
-                "id": c.id,
-                "platform": c.platform,
-                "title": c.title,
-                "created_at": c.created_at,
-                "updated_at": c.updated_at,
-                "message_count": c.message_count,
-            }
+            shapes.conversation_summary_json(c)
             for c in vault.conversations()
             if platform is None or c.platform == platform
         ]

@@ -47,8 +47,10 @@ from memvault.formats.mapping import (
     BundleAssembler,
     GraphParts,
     MappingError,
+    aimem_block,
     bundle_to_pam,
     chunk_fields,
+    chunk_id_for,
     chunk_to_memory,
     graph_parts,
     memory_id_of,
@@ -56,7 +58,7 @@ from memvault.formats.mapping import (
 )
 from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, parse_timestamp
 from memvault.sources import AgePassphrase
-from memvault.store.base import ExportRecord, MemoryQuery, StoredMemory
+from memvault.store.base import CachedChunk, ExportRecord, MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
 from memvault.unit_of_work import MergePolicy, UnitOfWork
 from memvault.vault import Vault, format_timestamp
@@ -178,6 +180,7 @@ def import_bundle(
     public_key: Any = None,
     embedding_models: Collection[str] | None = None,
     strict: bool = False,
+    refuse_bad_chunks: bool = False,
     age_passphrase: AgePassphrase = None,
     age_identities: Sequence[str] = (),
     now: datetime | None = None,
@@ -189,7 +192,10 @@ def import_bundle(
     malformed bundle is refused whole (422). A chunk that conflicts with the vault (§2.9 rule
     2: same URN and created_at, other content or fields) or whose content_hash is wrong
     (§2.2) is rejected — listed in `rejected` — and the rest is imported; with `strict` any
-    rejection refuses the whole bundle. Rules: docs/aimem-mapping.md, "Import into the vault".
+    rejection refuses the whole bundle. With `refuse_bad_chunks` a chunk that breaks a §2
+    rule (content_hash included) refuses the whole bundle (422) as every other malformed
+    record does, and `rejected` holds only §2.9 conflicts with the vault (the HTTP profile,
+    docs/server.md). Rules: docs/aimem-mapping.md, "Import into the vault".
     As an agent's session (`vault.acting_as`), a chunk that would change a memory the agent
     may not write refuses the whole bundle (AccessDenied, nothing applied; docs/access.md).
     """
@@ -212,7 +218,10 @@ def import_bundle(
     result = AimemImportResult(shown)
     try:
         # Not found as a bundle: open it anyway, for the error that says why it is not one.
-        reader = open_bundle(found.source() if found is not None else path)
+        reader = open_bundle(
+            found.source() if found is not None else path,
+            name=found.display if found is not None and found.stream is not None else None,
+        )
     except BundleError as exc:
         raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
     with reader:
@@ -224,6 +233,7 @@ def import_bundle(
             found, verify_signature, allow_unverified, public_key, result, actor
         )
         importer = _Importer(vault, reader, result, actor, moment, embedding_models)
+        importer.refuse_bad_chunks = refuse_bad_chunks
         try:
             importer.run(signature_entry, strict)
         except BundleError as exc:
@@ -317,6 +327,7 @@ class _Importer(Importer):
         self.keep_embeddings = self._model_supported(embedding_models)
         #: chunk index -> problem, for chunks refused before mapping (§2.2)
         self.refused: dict[int, Problem] = {}
+        self.refuse_bad_chunks = False
         self.parts = GraphParts()
 
     def _model_supported(self, explicit: Collection[str] | None) -> bool:
@@ -372,7 +383,9 @@ class _Importer(Importer):
             if record.kind == "chunk":
                 chunk = record.value
                 if errors:
-                    if all(p.code == "content-hash-mismatch" for p in errors):
+                    if not self.refuse_bad_chunks and all(
+                        p.code == "content-hash-mismatch" for p in errors
+                    ):
                         self.refused[record.index] = errors[0]
                     else:
                         fatal.extend(errors)
@@ -701,6 +714,77 @@ def export_bundle(
     temporary name and renamed; the export is recorded in the vault's export registry.
     Raises ExportError (nothing is left at the target).
     """
+    plan = plan_export(
+        vault, scope=scope, since=since, producer=producer, embeddings=embeddings, now=now
+    )
+    path = Path(target)
+    try:
+        with BundleWriter(
+            path, plan.envelope, form=form or form_for_path(path), overwrite=overwrite
+        ) as writer:
+            fill_bundle(writer, plan)
+            summary = writer.finish()
+    except FileExistsError:
+        raise ExportError(f"{path} exists; use --overwrite to replace it") from None
+    except BundleError as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    except (MappingError, OSError) as exc:
+        raise ExportError(f"could not export to {path}: {exc}") from None
+    record_bundle_export(vault, plan, summary.checksum, str(path))
+    return AimemExportResult(
+        path=path,
+        form=summary.form,
+        producer=plan.producer,
+        scope=plan.scope,
+        since=plan.since,
+        exported_at=plan.exported_at,
+        checksum=summary.checksum,
+        chunks=plan.chunks,
+        edges=len(plan.assembler.edges),
+        entities=len(plan.assembler.entities),
+        chunk_entities=len(plan.assembler.links),
+        embeddings=plan.embedded,
+        withheld=plan.withheld,
+        bytes_written=summary.bytes_written,
+        warnings=[str(p) for p in summary.warnings],
+    )
+
+
+@dataclass(slots=True)
+class ExportPlan:
+    """What an export writes, decided before any record is (`plan_export`): the envelope
+    (without checksum), the memories in order, the graph; `fill_bundle` counts into it."""
+
+    vault: Vault
+    scope: str
+    since: str | None
+    producer: str
+    exported_at: str
+    moment: datetime
+    envelope: dict[str, Any]
+    ids: list[str]
+    assembler: BundleAssembler
+    embeddings: bool
+    withheld: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    #: the chunks the vault kept from an earlier export, by memory id (`Store` export cache)
+    cached: dict[str, CachedChunk] = field(default_factory=dict)
+    #: the cache generation read before the memories were: None, no cache for this export
+    generation: int | None = None
+
+
+def plan_export(
+    vault: Vault,
+    *,
+    scope: str = "FULL",
+    since: str | datetime | None = None,
+    producer: str | None = None,
+    embeddings: bool = False,
+    now: datetime | None = None,
+) -> ExportPlan:
+    """Pass 1 of an export: which memories go in (ids, in order), the graph they carry, the
+    envelope and the embedding model. Raises ExportError for a bad scope or `since`."""
     if scope not in SCOPES:
         raise ExportError(f"scope {scope!r} is not one of {', '.join(SCOPES)} (AIMEM §2.1)")
     since_text: str | None = None
@@ -716,7 +800,6 @@ def export_bundle(
     namespace = producer or producer_namespace(vault)
     moment = utc_moment(now)
     exported_at = format_timestamp(moment)
-    path = Path(target)
     view = vault.export_view()
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
@@ -724,7 +807,6 @@ def export_bundle(
         order="created",
         updated_since=parse_timestamp(since_text) if since_text else None,
     )
-    # Pass 1: which memories go in (ids, in order), the graph they carry, the embedding model.
     ids: list[str] = []
     withheld = 0
     models: dict[tuple[str, int], int] = {}
@@ -740,7 +822,35 @@ def export_bundle(
     if since_text is not None:
         envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
-    for memory in vault.iter_memories(query):
+    cache = None if embeddings else view.cached_chunks(query, namespace)
+    cached: dict[str, CachedChunk] = {}
+    memories: Iterator[Memory]
+    if cache is None:
+        memories = vault.iter_memories(query)
+    else:
+        # The vault keeps each memory's chunk bytes: a kept chunk says all pass 1 needs.
+        rows = cache[1]
+
+        def misses() -> Iterator[Memory]:
+            for window in _windows(rows):
+                loaded = {m.id: m for m in view.memories([i for i, c in window if c is None])}
+                for memory_id, chunk in window:
+                    if chunk is None:
+                        if memory_id in loaded:
+                            yield loaded[memory_id]
+                        continue
+                    if scope == "DNA_ONLY" and not chunk.dna:
+                        continue
+                    if not chunk.exportable:
+                        nonlocal withheld
+                        withheld += 1
+                        continue
+                    ids.append(memory_id)
+                    cached[memory_id] = chunk
+                    assembler.note(_noted(memory_id, chunk.block), chunk.chunk_id)
+
+        memories = misses()
+    for memory in memories:
         if not _in_scope(memory, scope):
             continue
         if isinstance(memory.access, Access) and not memory.access.is_exportable:
@@ -764,73 +874,154 @@ def export_bundle(
         if relation.from_ in exported and relation.to in exported:
             assembler.add_relation(relation.to_json())
     assembler.finish_graph()
-    warnings: list[str] = []
-    chunk_count = embedded = 0
-    try:
-        with BundleWriter(
-            path, envelope, form=form or form_for_path(path), overwrite=overwrite
-        ) as writer:
-            for start in range(0, len(ids), _BATCH):
-                for memory in view.memories(ids[start : start + _BATCH]):
-                    memory_json = _without_outside_refs(memory_to_json(memory), exported)
-                    emb_json = None
-                    if embeddings:
-                        emb = view.embedding(memory.id)
-                        emb_json = None if emb is None else embedding_json(emb)
-                    if isinstance(memory_json.get("embedding_ref"), str) and (
-                        emb_json is None or not assembler.fits(emb_json)
-                    ):
-                        # The vector stays behind: PAM §12.1 wants the reference null then,
-                        # so the bundle converts back to a valid PAM export.
-                        memory_json["embedding_ref"] = None
-                    chunk = assembler.chunk(memory_json, emb_json, first=chunk_count == 0)
-                    embedded += "embedding" in chunk and chunk["embedding"] is not None
-                    writer.add_chunk(chunk)
-                    chunk_count += 1
-            for entity in assembler.entities:
-                writer.add_entity(entity)
-            for edge in assembler.edges:
-                writer.add_edge(edge)
-            for link in assembler.links:
-                writer.add_chunk_entity(link)
-            summary = writer.finish()
-    except FileExistsError:
-        raise ExportError(f"{path} exists; use --overwrite to replace it") from None
-    except BundleError as exc:
-        raise ExportError(f"could not export to {path}: {exc}") from None
-    except (MappingError, OSError) as exc:
-        raise ExportError(f"could not export to {path}: {exc}") from None
-    warnings.extend(str(p) for p in summary.warnings)
+    return ExportPlan(
+        vault=vault,
+        scope=scope,
+        since=since_text,
+        producer=namespace,
+        exported_at=exported_at,
+        moment=moment,
+        envelope=envelope,
+        ids=ids,
+        assembler=assembler,
+        embeddings=embeddings,
+        withheld=withheld,
+        cached=cached,
+        generation=None if cache is None else cache[0],
+    )
+
+
+def _windows(
+    rows: Iterator[tuple[str, CachedChunk | None]],
+) -> Iterator[list[tuple[str, CachedChunk | None]]]:
+    window: list[tuple[str, CachedChunk | None]] = []
+    for row in rows:
+        window.append(row)
+        if len(window) >= _BATCH:
+            yield window
+            window = []
+    if window:
+        yield window
+
+
+def _noted(memory_id: str, block: bytes | None) -> dict[str, Any]:
+    """What `BundleAssembler.note` reads of a memory: its id and ``metadata.aimem``."""
+    if block is None:
+        return {"id": memory_id}
+    return {"id": memory_id, "metadata": {META_KEY: orjson.loads(block)}}
+
+
+def _refs(memory: Mapping[str, Any]) -> tuple[str, ...]:
+    """The memory ids a memory's chunk names (`_without_outside_refs` trims them)."""
+    out: list[str] = []
+    temporal = memory.get("temporal")
+    if isinstance(temporal, dict) and isinstance(temporal.get("superseded_by"), str):
+        out.append(temporal["superseded_by"])
+    metadata = memory.get("metadata")
+    block = metadata.get(META_KEY) if isinstance(metadata, dict) else None
+    edges = block.get("edges") if isinstance(block, dict) else None
+    if isinstance(edges, list):
+        out.extend(e["target_id"] for e in edges if isinstance(e, dict) and "target_id" in e)
+    return tuple(str(r) for r in out)
+
+
+def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
+    """Pass 2 of an export: every planned memory's chunk, then the entities, edges and links,
+    into `writer` (which checks each record against §2). Raises BundleError, MappingError."""
+    view = plan.vault.export_view()
+    assembler = plan.assembler
+    exported = set(plan.ids)
+    ids = plan.ids
+    keep = plan.generation is not None
+
+    def graph_of(memory_id: str) -> bytes:
+        graph = assembler.parts.for_memory(memory_id)
+        return orjson.dumps(graph, option=orjson.OPT_SORT_KEYS) if graph else b"{}"
+
+    def reusable(memory_id: str, position: int) -> CachedChunk | None:
+        kept = plan.cached.get(memory_id)
+        if (
+            kept is None
+            or position == 0  # the first chunk carries the bundle's own fields
+            or kept.chunk_id != assembler.chunk_ids.get(memory_id)
+            or not all(r in exported for r in kept.refs)
+            or kept.graph != graph_of(memory_id)
+        ):
+            return None
+        return kept
+
+    for start in range(0, len(ids), _BATCH):
+        window = ids[start : start + _BATCH]
+        hits = {i: reusable(i, start + n) for n, i in enumerate(window)}
+        fresh: list[CachedChunk] = []
+        loaded = {m.id: m for m in view.memories([i for i in window if hits[i] is None])}
+        for memory_id in window:
+            hit = hits[memory_id]
+            if hit is not None:
+                writer.add_checked_chunk(hit.chunk_id, hit.canonical)
+                plan.chunks += 1
+                continue
+            memory = loaded.get(memory_id)
+            if memory is None:
+                continue  # erased since pass 1
+            whole = memory_to_json(memory)
+            refs = _refs(whole)
+            memory_json = _without_outside_refs(whole, exported)
+            emb_json = None
+            if plan.embeddings:
+                emb = view.embedding(memory.id)
+                emb_json = None if emb is None else embedding_json(emb)
+            if isinstance(memory_json.get("embedding_ref"), str) and (
+                emb_json is None or not assembler.fits(emb_json)
+            ):
+                # The vector stays behind: PAM §12.1 wants the reference null then,
+                # so the bundle converts back to a valid PAM export.
+                memory_json["embedding_ref"] = None
+            first = plan.chunks == 0
+            chunk = assembler.chunk(memory_json, emb_json, first=first)
+            plan.embedded += "embedding" in chunk and chunk["embedding"] is not None
+            canonical = writer.add_chunk(chunk)
+            plan.chunks += 1
+            natural = chunk["id"] == chunk_id_for(memory_id, plan.producer)
+            if keep and not first and natural and all(r in exported for r in refs):
+                block = aimem_block(whole)
+                fresh.append(
+                    CachedChunk(
+                        memory_id,
+                        chunk["id"],
+                        graph_of(memory_id),
+                        refs,
+                        memory.is_dna,
+                        not (isinstance(memory.access, Access) and not memory.access.is_exportable),
+                        None if block is None else orjson.dumps(block),
+                        canonical,
+                    )
+                )
+        if keep and fresh and plan.generation is not None:
+            view.keep_chunks(plan.producer, fresh, plan.generation)
+    for entity in assembler.entities:
+        writer.add_entity(entity)
+    for edge in assembler.edges:
+        writer.add_edge(edge)
+    for link in assembler.links:
+        writer.add_chunk_entity(link)
+
+
+def record_bundle_export(vault: Vault, plan: ExportPlan, checksum: str, path: str | None) -> None:
+    """The export in the vault's export registry (and its audit entry)."""
     vault.record_export(
         ExportRecord(
             export_id=str(uuid.uuid4()),
             direction="exported",
-            export_type="incremental" if scope == "SINCE" else "full",
-            at=exported_at,
+            export_type="incremental" if plan.scope == "SINCE" else "full",
+            at=plan.exported_at,
             format="aimem",
-            since=since_text,
-            checksum=summary.checksum,
-            memory_count=chunk_count,
-            path=str(path),
+            since=plan.since,
+            checksum=checksum,
+            memory_count=plan.chunks,
+            path=path,
         ),
-        now=moment,
-    )
-    return AimemExportResult(
-        path=path,
-        form=summary.form,
-        producer=namespace,
-        scope=scope,
-        since=since_text,
-        exported_at=exported_at,
-        checksum=summary.checksum,
-        chunks=chunk_count,
-        edges=len(assembler.edges),
-        entities=len(assembler.entities),
-        chunk_entities=len(assembler.links),
-        embeddings=embedded,
-        withheld=withheld,
-        bytes_written=summary.bytes_written,
-        warnings=warnings,
+        now=plan.moment,
     )
 
 

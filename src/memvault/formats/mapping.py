@@ -53,6 +53,7 @@ __all__ = [
     "BundleAssembler",
     "GraphParts",
     "MappingError",
+    "aimem_block",
     "aimem_content_hash",
     "bundle_to_pam",
     "chunk_fields",
@@ -563,6 +564,11 @@ def _pam_header(envelope: Mapping[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 
 
+def aimem_block(memory: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A memory's ``metadata.aimem`` block (the graph its chunk carried), or None."""
+    return _aimem_block(memory)
+
+
 def _aimem_block(memory: Mapping[str, Any]) -> dict[str, Any] | None:
     """``metadata.aimem`` when it has the shape `chunk_to_memory` writes, else None (then it
     is ordinary metadata and travels in ``x-pam`` like any other)."""
@@ -648,9 +654,12 @@ class BundleAssembler:
 
     # -- pass 1 --------------------------------------------------------------------------
 
-    def note(self, memory: Mapping[str, Any]) -> None:
+    def note(self, memory: Mapping[str, Any], chunk_id: str | None = None) -> None:
+        """Pass 1 for one memory. `chunk_id`: its chunk id as `chunk_id_for` gives it, when
+        the caller kept it (an export's cached chunk), so it is not computed again."""
         memory_id = str(memory.get("id"))
-        chunk_id = chunk_id_for(memory_id, self.producer)
+        if chunk_id is None:
+            chunk_id = chunk_id_for(memory_id, self.producer)
         if chunk_id in self._used:
             chunk_id = (
                 f"urn:aimem:{self.producer}:sha256-"

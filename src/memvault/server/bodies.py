@@ -22,6 +22,7 @@ from memvault.errors import HTTP_TOO_LARGE, HTTP_UNPROCESSABLE, InvalidInput, Va
 from memvault.jsonread import JSONDocumentError, check_nesting, loads
 
 __all__ = [
+    "JSON_DOCUMENT_LIMIT",
     "SPOOL_IN_MEMORY",
     "BodyTooLarge",
     "MalformedBody",
@@ -36,6 +37,9 @@ ModelT = TypeVar("ModelT", bound=BaseModel)
 
 #: Bodies up to this size stay in memory while spooled; larger ones go to a temporary file.
 SPOOL_IN_MEMORY = 1024 * 1024
+#: The largest JSON document a route parses whole (a memory, a patch): far above any memory,
+#: far below the limit of streamed bodies (bundles), which are never parsed whole.
+JSON_DOCUMENT_LIMIT = 8 * 1024 * 1024
 #: What errors call the body (jsonread names "the file").
 BODY = "request body"
 
@@ -99,9 +103,10 @@ def parse_json(raw: bytes, *, max_depth: int, what: str = BODY) -> Any:
 
 
 async def json_body(request: Request) -> Any:
-    """Dependency: the request's JSON body, size- and depth-limited (413, 422)."""
+    """Dependency: the request's JSON body, size- and depth-limited (413, 422): at most
+    the server's `max_body` or `JSON_DOCUMENT_LIMIT`, whichever is smaller."""
     limit, depth = _limits(request)
-    with await spool(request, limit) as body:
+    with await spool(request, min(limit, JSON_DOCUMENT_LIMIT)) as body:
         raw = body.read()
     if not raw.strip():
         raise MalformedBody("the request body is empty; this route takes a JSON document")

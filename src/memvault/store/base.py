@@ -143,6 +143,23 @@ class KeyRecord:
 
 
 @dataclass(frozen=True, slots=True)
+class CachedChunk:
+    """A memory's AIMEM chunk as an export wrote it (RFC 8785 bytes, `canonical`), and what
+    those bytes depended on: the chunk id, the graph it carried (`graph`, canonical JSON), the
+    memory ids it named (`refs`: superseded_by, edge targets), whether the memory is
+    DNA-class and exportable, and its ``metadata.aimem`` block (`block`, JSON, or None)."""
+
+    memory_id: str
+    chunk_id: str
+    graph: bytes
+    refs: tuple[str, ...]
+    dna: bool
+    exportable: bool
+    block: bytes | None
+    canonical: bytes
+
+
+@dataclass(frozen=True, slots=True)
 class StoredEmbedding:
     id: str
     memory_id: str
@@ -440,6 +457,28 @@ class Store(ABC):
     def get_embedding(self, memory_id: str) -> StoredEmbedding | None: ...
 
     # -- per-memory AIMEM state: deleted with the memory it is about ------------------------
+
+    # -- the AIMEM export cache (optional: a store without one returns None / False) ----------
+
+    def export_cache_generation(self) -> int | None:
+        """A number that changes whenever a memory or relation is written (None: this store
+        keeps no export cache). Read it before reading what `put_export_chunks` will keep."""
+        return None
+
+    def export_chunk_rows(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[tuple[str, CachedChunk | None]] | None:
+        """Every memory `query` matches, in storage order (as `iter_memories`), with its kept
+        chunk for `producer` when there is one — a memory changed since has none. None: this
+        store keeps no export cache."""
+        return None
+
+    def put_export_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], generation: int
+    ) -> bool:
+        """Keep `chunks` — unless a memory or relation was written since `generation` was
+        read (then nothing is kept: the bytes may be stale). True when kept."""
+        return False
 
     @abstractmethod
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:

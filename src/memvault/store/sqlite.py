@@ -57,6 +57,7 @@ from memvault.paths import FILE_MODE, private_umask, restrict_file
 from memvault.recall import index as recall_index
 from memvault.store.base import (
     AuditEntry,
+    CachedChunk,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -1689,6 +1690,62 @@ class SQLiteStore(Store):
             marks = ", ".join("?" * len(part))
             found.update((str(k), str(v)) for k, v in self._all(sql.format(marks=marks), part))
         return found
+
+    def export_cache_generation(self) -> int | None:
+        return int(self._one("SELECT n FROM aimem_export_cache_generation WHERE id = 1")[0])
+
+    def export_chunk_rows(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[tuple[str, CachedChunk | None]] | None:
+        params: list[Any] = [producer]
+        where = _and(_where(query, params))
+        rows = self._all(
+            "SELECT m.id, c.chunk_id, c.graph, c.refs, c.dna, c.exportable, c.block, c.canonical "
+            "FROM memories m LEFT JOIN aimem_export_cache c "
+            f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq",
+            params,
+        )
+        return (
+            (
+                str(r[0]),
+                None
+                if r[1] is None
+                # BLOB columns come back as bytes: no copies (this runs once per memory).
+                else CachedChunk(
+                    r[0], r[1], r[2], tuple(r[3].split()), r[4] == 1, r[5] == 1, r[6], r[7]
+                ),
+            )
+            for r in rows
+        )
+
+    def put_export_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], generation: int
+    ) -> bool:
+        with self.transaction():
+            if self.export_cache_generation() != generation:
+                return False
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO aimem_export_cache (memory_id, producer, chunk_id, "
+                "graph, refs, dna, exportable, block, canonical) "
+                "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS "
+                "(SELECT 1 FROM memories WHERE id = ?)",
+                [
+                    (
+                        c.memory_id,
+                        producer,
+                        c.chunk_id,
+                        c.graph,
+                        " ".join(c.refs),
+                        int(c.dna),
+                        int(c.exportable),
+                        c.block,
+                        c.canonical,
+                        c.memory_id,
+                    )
+                    for c in chunks
+                ],
+            )
+        return True
 
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
         sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"

@@ -6,6 +6,8 @@ or one personal vault (`Tenants.personal`). `authenticate` turns an API key into
 gives the vault session it acts in. docs/tenancy.md describes the files and the keys.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from memvault.tenancy.principal import (
     AGENT_SCOPES,
     OWNER,
@@ -14,14 +16,31 @@ from memvault.tenancy.principal import (
     ScopeMissing,
     Unauthenticated,
 )
-from memvault.tenancy.tenants import (
-    SERVER_HOME_ENV,
-    TenantErasure,
-    TenantInfo,
-    Tenants,
-    TokenInfo,
-    find_server_home,
+
+if TYPE_CHECKING:
+    from memvault.tenancy.tenants import (
+        SERVER_HOME_ENV,
+        TenantErasure,
+        TenantInfo,
+        Tenants,
+        TokenInfo,
+        find_server_home,
+    )
+
+#: What `memvault.tenancy.tenants` defines, loaded on first use: it opens vaults (the store,
+#: SQLCipher), which the principal, the scopes and a personal vault's token do not need.
+_LAZY = frozenset(
+    {"SERVER_HOME_ENV", "TenantErasure", "TenantInfo", "Tenants", "TokenInfo", "find_server_home"}
 )
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from memvault.tenancy import tenants
+
+        return getattr(tenants, name)
+    raise AttributeError(f"module 'memvault.tenancy' has no attribute {name!r}")
+
 
 __all__ = [
     "AGENT_SCOPES",

@@ -23,11 +23,6 @@ import secrets
 from pathlib import Path
 from typing import Final
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives import hashes
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
-from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-
 from memvault.errors import InvalidInput, VaultError
 
 __all__ = [
@@ -79,6 +74,10 @@ def new_vault_key() -> str:
 
 
 def _hkdf(secret: bytes, info: bytes) -> bytes:
+    # `cryptography` loads only where a server key is used (not for a personal vault's token).
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
     return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=info).derive(secret)
 
 
@@ -94,6 +93,8 @@ class ServerKey:
                 "(e.g. `openssl rand -hex 32`); it encrypts every tenant's vault key",
                 "server_key",
             )
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
         self._registry = _hkdf(raw, _REGISTRY_INFO)
         self._wrap = AESGCM(_hkdf(raw, _WRAP_INFO))
 
@@ -107,6 +108,8 @@ class ServerKey:
         return nonce + self._wrap.encrypt(nonce, vault_key.encode("ascii"), owner_id.encode())
 
     def unwrap(self, wrapped: bytes, owner_id: str) -> str:
+        from cryptography.exceptions import InvalidTag
+
         try:
             plain = self._wrap.decrypt(wrapped[:12], wrapped[12:], owner_id.encode())
         except InvalidTag:

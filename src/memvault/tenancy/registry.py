@@ -138,7 +138,9 @@ class Registry:
         found = registry.get_meta("format")
         if found is None:  # new (only this server key's holder could have made it empty)
             with registry.transaction():
-                conn.execute("INSERT INTO meta (key, value) VALUES ('format', ?)", (_FORMAT,))
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('format', ?)", (_FORMAT,)
+                )
         elif found != _FORMAT:
             conn.close()
             raise StoreError(f"{path} is not a memvault server registry")

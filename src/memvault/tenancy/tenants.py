@@ -23,6 +23,7 @@ import builtins
 import os
 import re
 import threading
+import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -84,6 +85,8 @@ OPERATOR: Final = "operator"
 #: opens (its writer and each reader).
 TENANT_KDF_ITER: Final = 1
 _VAULTS: Final = "vaults"
+#: Seconds after which a vault directory no tenant names is an interrupted erasure's leftover.
+ORPHAN_AGE: Final = 600.0
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 
 
@@ -200,7 +203,25 @@ class Tenants:
         key = resolve_server_key(server_key, key_file)
         root = ensure_home(find_server_home(home))
         registry = Registry.open(root, key)
-        return cls(root, registry=registry, key=key)
+        tenants = cls(root, registry=registry, key=key)
+        tenants._sweep()
+        return tenants
+
+    def _sweep(self) -> None:
+        """Remove what an interrupted erasure left: a vault directory no tenant names (its key
+        is already gone, so it is unreadable). Only directories untouched for `ORPHAN_AGE`
+        seconds: a tenant being created right now in another process has its directory a
+        moment before its registry row."""
+        assert self._registry is not None
+        vaults = self._home / _VAULTS
+        if not vaults.is_dir():
+            return
+        known = {row.owner_id for row in self._registry.tenants()}
+        for directory in vaults.iterdir():
+            if directory.name in known or not directory.is_dir():
+                continue
+            if time.time() - directory.stat().st_mtime > ORPHAN_AGE:
+                wipe_directory(directory)
 
     @classmethod
     def personal(cls, home: Path | str, passphrase: str) -> Tenants:
@@ -219,6 +240,11 @@ class Tenants:
     @property
     def home(self) -> Path:
         return self._home
+
+    @property
+    def local_token_path(self) -> Path | None:
+        """Where a personal vault's local token is kept (None for a server home)."""
+        return None if self._personal is None else local_token_path(self._home)
 
     @property
     def is_personal(self) -> bool:
@@ -300,11 +326,15 @@ class Tenants:
                 if tenant != self._personal.owner.id:
                     raise Unauthenticated(f"this server serves no tenant {tenant!r}")
                 return self._personal
+            # The registry is asked every time: a tenant erased by another process (the
+            # command line, beside a running server) is closed here at its next request.
+            row = self._server("open a tenant").get_tenant(tenant)
             vault = self._vaults.get(tenant)
             if vault is not None:
-                return vault
-            registry = self._server("open a tenant")
-            row = registry.get_tenant(tenant)
+                if row is not None and vault.owner.id == row.owner_id:
+                    return vault
+                del self._vaults[tenant]
+                vault.close()
             if row is None:
                 raise Unauthenticated(f"tenant {tenant!r} does not exist (it was erased?)")
             assert self._key is not None
@@ -508,13 +538,16 @@ class Tenants:
                 raise NotFound(f"no tenant {name!r}")
             home = self._vault_home(row.owner_id)
             memories = conversations = 0
+            vault: Vault | None = None
             try:
                 vault = self._vault(name)
-            except VaultError:  # its files are already gone (an interrupted erasure)
-                vault = None
-            if vault is not None:
                 stats = vault.stats()
                 memories, conversations = int(stats["memories"]), int(stats["conversations"])
+            except VaultError:
+                # Its files are gone or damaged (an interrupted erasure): nothing to count,
+                # and nothing stops the erasure.
+                pass
+            if vault is not None:
                 self._vaults.pop(name, None)
                 vault.close()
             at = now_text()

@@ -62,9 +62,33 @@ class LocatedBundle:
     signature_file: Path | None = None
     signature_data: bytes | None = None
     signature_name: str | None = None
+    #: a seekable binary stream holding the bundle (an HTTP request body spooled by the
+    #: server), read instead of `path` or `data`
+    stream: IO[bytes] | None = None
+
+    @classmethod
+    def from_stream(
+        cls, stream: IO[bytes], display: str, signature: bytes | None = None
+    ) -> LocatedBundle:
+        """A bundle in a seekable binary stream; `signature` the §5.3 COSE_Sign1 delivered
+        with it (the ``AIMEM-Signature`` header over HTTP)."""
+        stream.seek(0)
+        form = detect_form(stream.read(4096).lstrip(b"\xef\xbb\xbf")) or "json"
+        stream.seek(0)
+        return cls(
+            Path(display),
+            display,
+            form,
+            signature_data=signature,
+            signature_name="AIMEM-Signature" if signature is not None else None,
+            stream=stream,
+        )
 
     def source(self) -> Path | IO[bytes]:
         """What `open_bundle` reads: the path, or a named stream over the plaintext."""
+        if self.stream is not None:
+            self.stream.seek(0)
+            return self.stream
         if self.data is None:
             return self.path
         stream = io.BytesIO(self.data)
@@ -87,7 +111,7 @@ class LocatedBundle:
     def verify_signature(self, public_key: PublicKey | None = None) -> SignatureCheck:
         """§5.3: the detached COSE_Sign1 against the bundle's canonical bytes (``unsigned``
         when there is none). Raises BundleError only for an unreadable bundle."""
-        if self.data is None or self.signature_file is not None:
+        if (self.data is None and self.stream is None) or self.signature_file is not None:
             return verify_bundle_signature(self.source(), public_key, sig_path=self.signature_file)
         if self.signature_data is None:
             return SignatureCheck("unsigned", f"no signature {self.signature_label}")

@@ -923,7 +923,8 @@ def _open_source(source: str | os.PathLike[str] | IO[bytes]) -> tuple[IO[bytes],
                     )
                 ]
             ) from None
-    name = str(getattr(source, "name", "<stream>"))
+    named = getattr(source, "name", None)
+    name = named if isinstance(named, str) else "<stream>"  # a temporary file's name is an fd
     try:
         seekable = source.seekable()
     except (AttributeError, ValueError):
@@ -937,15 +938,20 @@ def _open_source(source: str | os.PathLike[str] | IO[bytes]) -> tuple[IO[bytes],
 
 
 def open_bundle(
-    source: str | os.PathLike[str] | IO[bytes], *, form: Form | None = None
+    source: str | os.PathLike[str] | IO[bytes],
+    *,
+    form: Form | None = None,
+    name: str | None = None,
 ) -> BundleReader:
     """Open a bundle (path or binary stream), detect its form and verify its checksum (§2.8).
 
     Raises `BundleError` when the input cannot be read, is not JSON/NDJSON, is not an AIMEM
     v1 bundle (§2.1, §7: 422) or its checksum does not match (409) — in that order, and before
     any record is looked at. A bundle without a checksum opens; `envelope_problems` reports it.
+    `name` is what problems call a stream (default: its file name, else ``<stream>``).
     """
     fh, file, owned = _open_source(source)
+    file = name or file
     try:
         if form is None:
             fh.seek(0)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
@@ -120,9 +120,10 @@ class BundleWriter:
         else:
             self.abort()
 
-    def add(self, kind: str, record: Mapping[str, Any]) -> None:
+    def add(self, kind: str, record: Mapping[str, Any]) -> bytes:
         """Add one record; `kind` is ``chunk``/``edge``/``entity``/``chunk_entity`` or the
-        array name. Raises BundleError when the record breaks a §2 rule."""
+        array name; returns its RFC 8785 bytes. Raises BundleError when the record breaks a
+        §2 rule."""
         if self._done:
             raise ValueError("the writer is finished")
         array = ARRAY_OF.get(kind, kind)
@@ -152,6 +153,31 @@ class BundleWriter:
         spool.write(canon)
         spool.write(b"\n")  # canonical JSON has no raw newline: one record per line
         self.counts[array] = index + 1
+        return canon
+
+    def add_checked_chunk(self, chunk_id: str, canonical: bytes) -> None:
+        """Add a chunk this writer's rules passed before, in its RFC 8785 bytes (a vault's
+        kept chunk, without embedding): only its id is checked (unique in the bundle)."""
+        if self._done:
+            raise ValueError("the writer is finished")
+        index = self.counts["chunks"]
+        if chunk_id in self._rules.chunk_ids:
+            raise BundleError(
+                [
+                    Problem(
+                        "duplicate-chunk-id",
+                        f"chunk id {chunk_id!r} is already in this bundle",
+                        pointer("chunks", index, "id"),
+                        "§2.3",
+                        file=str(self.path),
+                    )
+                ]
+            )
+        self._rules.chunk_ids.add(chunk_id)
+        spool = self._spools["chunks"]
+        spool.write(canonical)
+        spool.write(b"\n")
+        self.counts["chunks"] = index + 1
 
     def _check(self, array: str, index: int, record: Any) -> list[Problem]:
         rules = self._rules
@@ -189,9 +215,9 @@ class BundleWriter:
             return rules.check_edge(index, record, everything)
         return rules.check_chunk_entity(index, record, everything, everything)
 
-    def add_chunk(self, chunk: Mapping[str, Any]) -> None:
-        """Add a chunk record (§2.2)."""
-        self.add("chunks", chunk)
+    def add_chunk(self, chunk: Mapping[str, Any]) -> bytes:
+        """Add a chunk record (§2.2); returns its RFC 8785 bytes."""
+        return self.add("chunks", chunk)
 
     def add_edge(self, edge: Mapping[str, Any]) -> None:
         """Add an edge record (§2.4)."""
@@ -236,15 +262,7 @@ class BundleWriter:
         if self._done:
             raise ValueError("the writer is finished")
         try:
-            problems = self._unresolved()
-            if problems:
-                raise BundleError(problems)
-            hasher = CanonicalBundleHasher(self.envelope, ARRAYS)
-            for array in hasher.order:
-                hasher.start(array)
-                for line in self._lines(array):
-                    hasher.add_canonical(array, line)
-            checksum = hasher.finish()
+            checksum = self._checksum()
             envelope = {**self.envelope, "checksum": checksum}
             written = self._publish(envelope)
         except BaseException:
@@ -256,6 +274,57 @@ class BundleWriter:
             self.path, self.form, checksum, dict(self.counts), written, tuple(self.warnings)
         )
 
+    def finish_stream(self, block_size: int = 1 << 16) -> tuple[str, Iterator[bytes]]:
+        """Check references and compute the checksum as `finish` does, but write no file:
+        return the checksum and the bundle's bytes (this writer's form) as blocks of about
+        `block_size` bytes, read from the spools as they are consumed (bounded memory; an
+        HTTP response streams them). The spools close when the blocks are exhausted or the
+        iterator is closed."""
+        if self._done:
+            raise ValueError("the writer is finished")
+        try:
+            checksum = self._checksum()
+        except BaseException:
+            self.abort()
+            raise
+        self._done = True
+        envelope = {**self.envelope, "checksum": checksum}
+        parts = self._json_parts(envelope) if self.form == "json" else self._ndjson_parts(envelope)
+        return checksum, self._blocks(parts, block_size)
+
+    def _blocks(self, parts: Iterator[bytes], block_size: int) -> Iterator[bytes]:
+        try:
+            pending: list[bytes] = []
+            size = 0
+            for part in parts:
+                pending.append(part)
+                size += len(part)
+                if size >= block_size:
+                    yield b"".join(pending)
+                    pending, size = [], 0
+            if pending:
+                yield b"".join(pending)
+        finally:
+            self._close_spools()
+
+    def canonical_bytes(self) -> bytes:
+        """The RFC 8785 bytes of the bundle so far without its checksum: what §2.8 hashes and
+        a §5.3 signature signs (held in memory: call it only to sign)."""
+        parts: list[bytes] = []
+        self._checksum(parts.append)
+        return b"".join(parts)
+
+    def _checksum(self, sink: Callable[[bytes], object] | None = None) -> str:
+        problems = self._unresolved()
+        if problems:
+            raise BundleError(problems)
+        hasher = CanonicalBundleHasher(self.envelope, ARRAYS, sink=sink)
+        for array in hasher.order:
+            hasher.start(array)
+            for line in self._lines(array):
+                hasher.add_canonical(array, line)
+        return hasher.finish()
+
     def _lines(self, array: str) -> Iterator[bytes]:
         spool = self._spools[array]
         spool.flush()
@@ -265,36 +334,33 @@ class BundleWriter:
 
     def _publish(self, envelope: dict[str, Any]) -> int:
         with atomic_file(self.path, buffering=1 << 20) as out:
-            if self.form == "json":
-                self._write_json(out, envelope)
-            else:
-                self._write_ndjson(out, envelope)
+            parts = self._json_parts(envelope) if self.form == "json" else None
+            for part in parts or self._ndjson_parts(envelope):
+                out.write(part)
             size = out.tell()
         return size
 
-    def _write_json(self, out: IO[bytes], envelope: Mapping[str, Any]) -> None:
-        out.write(b"{")
+    def _json_parts(self, envelope: Mapping[str, Any]) -> Iterator[bytes]:
+        yield b"{"
         for i, key in enumerate(canonical_order([*envelope, *ARRAYS])):
             if i:
-                out.write(b",")
-            out.write(jcs_dumps(key) + b":")
+                yield b","
+            yield jcs_dumps(key) + b":"
             if key not in ARRAYS:
-                out.write(jcs_dumps(envelope[key]))
+                yield jcs_dumps(envelope[key])
                 continue
-            out.write(b"[")
+            yield b"["
             for n, line in enumerate(self._lines(key)):
-                if n:
-                    out.write(b",")
-                out.write(line)
-            out.write(b"]")
-        out.write(b"}\n")
+                yield b"," + line if n else line
+            yield b"]"
+        yield b"}\n"
 
-    def _write_ndjson(self, out: IO[bytes], envelope: Mapping[str, Any]) -> None:
-        out.write(jcs_dumps(envelope) + b"\n")
+    def _ndjson_parts(self, envelope: Mapping[str, Any]) -> Iterator[bytes]:
+        yield jcs_dumps(envelope) + b"\n"
         for array in _LINE_ORDER:
             tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
             for line in self._lines(array):
-                out.write(tag + (b"," + line[1:] if line != b"{}" else b"}") + b"\n")
+                yield tag + (b"," + line[1:] if line != b"{}" else b"}") + b"\n"
 
     def abort(self) -> None:
         """Drop everything written so far; the target is left as it was."""

@@ -19,6 +19,7 @@ from memvault.store.migrations import (
     m0003_aimem_state,
     m0004_recall_index,
     m0005_fts_secure_delete,
+    m0006_aimem_export_cache,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -40,5 +41,6 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(3, "aimem_state", m0003_aimem_state.SQL),
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
     Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
+    Migration(6, "aimem_export_cache", m0006_aimem_export_cache.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version

@@ -1,0 +1,263 @@
+"""The AIMEM HTTP profile under load: import 50,000 chunks over HTTP into a real server and
+export them, printing chunks/s, the time to the NDJSON stream's first byte (at 50,000 and at
+10,000 chunks) and the server's peak RSS.
+
+    .venv/bin/python benchmarks/aimem_http.py [--chunks 50000] [--small 10000]
+
+1. Generates (once; kept in benchmarks/data/) the bundles of benchmarks/aimem.py: every
+   memory type, zones, pins, tags, edges, entities and links.
+2. Starts the server as `memvault serve` runs it — `create_app` on uvicorn, one process, on
+   127.0.0.1 — over a fresh server home with two tenants, and measures from the client:
+   ``POST /v1/brain/import`` of each bundle (streamed upload), the same import again (§2.9:
+   a no-op), ``GET /v1/brain/export/stream`` (first byte, whole stream) and
+   ``GET /v1/brain/export``. The server's peak RSS is its VmHWM when the run ends.
+3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
+   (the library without HTTP), so the ratio says what HTTP costs.
+
+Targets (issue 18): ≥ 10,000 chunks/s import, first stream byte ≤ 100 ms at 10,000 chunks,
+server peak RSS ≤ 200 MiB. For scale: the AIMEM reference server imports ~1,000 chunks/s,
+holds 595 MiB at 50,000 chunks and sends the stream's first byte after ~90 % of its total
+time (figures measured for issue 18, not run here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from aimem import DATA, generate
+from peers import fmt_bytes, fmt_ratio, run_measured
+
+SERVER_KEY = "benchmark-server-key-" + "k" * 43
+PASSPHRASE = "benchmark passphrase"
+TIMEOUT = httpx.Timeout(600.0)
+
+
+@dataclass
+class Timed:
+    seconds: float
+    first_byte: float = 0.0
+    size: int = 0
+    lines: int = 0
+    status: int = 200
+    body: bytes = b""
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def serve(home: Path, port: int) -> None:
+    """The server process: what `memvault serve` runs, on a server home."""
+    import uvicorn
+
+    from memvault.server.app import create_app
+    from memvault.server.config import ServerConfig
+    from memvault.tenancy import Tenants
+
+    with Tenants.open(home, SERVER_KEY) as tenants:
+        app = create_app(ServerConfig(tenants, port=port))
+        uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def make_tenants(home: Path, names: tuple[str, ...]) -> dict[str, str]:
+    from memvault.tenancy import Tenants
+
+    keys = {}
+    with Tenants.open(home, SERVER_KEY) as tenants:
+        for name in names:
+            _, keys[name] = tenants.create(name)
+    return keys
+
+
+def ensure_bundle(chunks: int) -> Path:
+    DATA.mkdir(exist_ok=True)
+    path = DATA / f"aimem-{chunks}.aimem.json"
+    if not path.exists():
+        # In a child, so this process stays small (as benchmarks/aimem.py does).
+        here = Path(__file__).resolve().parent
+        code = (
+            f"import sys; sys.path.insert(0, {str(here)!r}); from aimem import generate; "
+            f"from pathlib import Path; generate(Path({str(path)!r}), {chunks})"
+        )
+        subprocess.run([sys.executable, "-c", code], check=True)
+    return path
+
+
+def _file_blocks(path: Path) -> Iterator[bytes]:
+    with open(path, "rb") as fh:
+        while block := fh.read(1 << 20):
+            yield block
+
+
+def post(client: httpx.Client, key: str, path: Path) -> Timed:
+    start = time.perf_counter()
+    response = client.post(
+        "/v1/brain/import",
+        content=_file_blocks(path),
+        headers={
+            "Authorization": f"Bearer {key}",
+            "Content-Type": "application/aimem-bundle+json",
+        },
+    )
+    return Timed(time.perf_counter() - start, status=response.status_code, body=response.content)
+
+
+def fetch(client: httpx.Client, key: str, url: str) -> Timed:
+    start = time.perf_counter()
+    first = 0.0
+    size = lines = 0
+    with client.stream("GET", url, headers={"Authorization": f"Bearer {key}"}) as response:
+        for block in response.iter_raw():
+            if not first:
+                first = time.perf_counter() - start
+            size += len(block)
+            lines += block.count(b"\n")
+        status = response.status_code
+    return Timed(time.perf_counter() - start, first, size, lines, status)
+
+
+def peak_rss(pid: int) -> int:
+    """VmHWM of a live process (bytes): its peak resident set so far."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+def wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("the server exited before it answered")
+        try:
+            httpx.get(url + "/openapi.json", timeout=2)
+            return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not answer within 60 s")
+
+
+def check(label: str, timed: Timed) -> None:
+    if timed.status != 200:
+        raise RuntimeError(f"{label}: HTTP {timed.status}: {timed.body[:500]!r}")
+
+
+def run(chunks: int, small: int, *, peer: bool = True) -> dict[str, float]:
+    """Run the benchmark; returns the figures (also printed)."""
+    big_bundle = ensure_bundle(chunks)
+    small_bundle = ensure_bundle(small)
+    work = Path(tempfile.mkdtemp(prefix="aimem-http-", dir=DATA))
+    figures: dict[str, float] = {}
+    try:
+        home = work / "server"
+        keys = make_tenants(home, ("big", "small"))
+        port = _free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [sys.executable, __file__, "--serve", str(home), "--port", str(port)]
+        proc = subprocess.Popen(argv)
+        try:
+            wait_ready(url, proc)
+            with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
+                print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}")
+                for label, key, bundle, n in (
+                    ("big", keys["big"], big_bundle, chunks),
+                    ("small", keys["small"], small_bundle, small),
+                ):
+                    print(f"  bundle {bundle.name}: {fmt_bytes(bundle.stat().st_size)}")
+                    imported = post(client, key, bundle)
+                    check("import", imported)
+                    rate = n / imported.seconds
+                    figures[f"import_{label}_chunks_per_s"] = rate
+                    print(f"    POST /v1/brain/import           {rate:>9,.0f} chunks/s "
+                          f"({imported.seconds:.2f} s)")  # fmt: skip
+                    again = post(client, key, bundle)
+                    check("import again", again)
+                    print(f"    POST again (§2.9 no-op)         {n / again.seconds:>9,.0f} "
+                          f"chunks/s ({again.seconds:.2f} s)")  # fmt: skip
+                    # The first export maps every memory and keeps each chunk's bytes; the
+                    # next ones only read and hash them (until a memory changes).
+                    for when in ("first", "next"):
+                        stream = fetch(client, key, "/v1/brain/export/stream")
+                        check("stream", stream)
+                        suffix = "_cold" if when == "first" else ""
+                        figures[f"first_byte_{label}{suffix}_ms"] = stream.first_byte * 1000
+                        figures[f"stream_{label}{suffix}_s"] = stream.seconds
+                        print(f"    GET /v1/brain/export/stream ({when + ')':<6} first byte "
+                              f"{stream.first_byte * 1000:>7,.0f} ms, all {stream.seconds:.2f} s "
+                              f"({stream.lines - 1:,} records, {fmt_bytes(stream.size)}; first "
+                              f"byte at {100 * stream.first_byte / stream.seconds:.0f} % of "
+                              "the total)")  # fmt: skip
+                    whole = fetch(client, key, "/v1/brain/export")
+                    check("export", whole)
+                    figures[f"export_{label}_s"] = whole.seconds
+                    print(f"    GET /v1/brain/export            {n / whole.seconds:>9,.0f} "
+                          f"chunks/s ({whole.seconds:.2f} s, {fmt_bytes(whole.size)})")  # fmt: skip
+            rss = peak_rss(proc.pid)
+            figures["server_peak_rss_mib"] = rss / (1 << 20)
+            print(f"  server peak RSS (VmHWM): {fmt_bytes(rss)}")
+        finally:
+            proc.terminate()
+            proc.wait(30)
+        if peer:
+            vault_home = work / "vault"
+            memvault = str(Path(sys.executable).with_name("memvault"))
+            env = {**os.environ, "MEMVAULT_PASSPHRASE": PASSPHRASE}
+            subprocess.run(
+                [memvault, "init", "--home", str(vault_home)], env=env, check=True,
+                capture_output=True,
+            )  # fmt: skip
+            local = run_measured(
+                [memvault, "import", "--home", str(vault_home), str(big_bundle)], env=env
+            )
+            if local.ok:
+                peer_rate = chunks / local.seconds
+                figures["peer_cli_import_chunks_per_s"] = peer_rate
+                ours = chunks / figures["import_big_chunks_per_s"]
+                print(f"  peer: memvault import (no HTTP)  {peer_rate:>9,.0f} chunks/s; HTTP "
+                      f"import time vs the CLI's: {fmt_ratio(local.seconds, ours)}")  # fmt: skip
+            else:
+                print(f"  peer: memvault import failed: {local.stderr[-400:]}")
+        print(
+            "  targets: ≥ 10,000 chunks/s import, first stream byte ≤ 100 ms at 10,000 chunks, "
+            "≤ 200 MiB; the reference server: ~1,000 chunks/s, 595 MiB, first byte at ~90 %"
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return figures
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--chunks", type=int, default=50_000)
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--no-peer", action="store_true", help="skip the CLI import peer")
+    parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve is not None:
+        serve(args.serve, args.port)
+        return
+    run(args.chunks, args.small, peer=not args.no_peer)
+
+
+__all__ = ["generate", "main", "run"]
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,159 @@
+"""`memvault serve`: the vault over HTTP (`memvault.server`).
+
+On a personal vault (`--home`, ``$MEMVAULT_HOME``) it serves that vault as one tenant whose
+key is the local token; with a server home (`--server-home`, ``$MEMVAULT_SERVER_HOME``) it
+serves every tenant of it. The rules (the TLS rule of PAM §21.1, the limits) live in
+`memvault.server.config`; this module parses, builds the server and runs it until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from memvault.cli.common import (
+    HomeOption,
+    PassphraseFileOption,
+    VaultOptions,
+    console,
+    read_passphrase,
+    vault_errors,
+)
+from memvault.errors import InvalidInput
+
+PANEL = "Server"
+
+
+def register(app: typer.Typer) -> None:
+    app.command("serve", rich_help_panel=PANEL)(serve)
+
+
+def serve(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (loopback unless TLS).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8765,
+    tls_cert: Annotated[
+        Path | None,
+        typer.Option(
+            "--tls-cert", metavar="FILE", show_default=False, help="TLS certificate (PEM)."
+        ),
+    ] = None,
+    tls_key: Annotated[
+        Path | None,
+        typer.Option("--tls-key", metavar="FILE", show_default=False, help="TLS key (PEM)."),
+    ] = None,
+    behind_tls_proxy: Annotated[
+        bool,
+        typer.Option(
+            "--behind-tls-proxy",
+            help="A reverse proxy in front terminates TLS (needed to bind a non-loopback "
+            "address without --tls-cert; PAM §21.1). Trusts its X-Forwarded-* headers.",
+        ),
+    ] = False,
+    max_body: Annotated[
+        int,
+        typer.Option("--max-body", metavar="BYTES", min=1, help="Largest request body."),
+    ] = 256 * 1024 * 1024,
+    embed: Annotated[
+        bool,
+        typer.Option(
+            "--embed/--no-embed",
+            help="Embed new passages in the background for vaults that name an embedder "
+            "(`memvault embed` chose one).",
+        ),
+    ] = True,
+    server_home: Annotated[
+        Path | None,
+        typer.Option(
+            "--server-home",
+            metavar="PATH",
+            show_default=False,
+            help="Serve the tenants of this server home (default: $MEMVAULT_SERVER_HOME; "
+            "without either, the personal vault).",
+        ),
+    ] = None,
+    server_key_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--server-key-file",
+            metavar="FILE",
+            show_default=False,
+            help="The server home's key (default: $MEMVAULT_SERVER_KEY_FILE, "
+            "$MEMVAULT_SERVER_KEY).",
+        ),
+    ] = None,
+    print_token: Annotated[
+        bool,
+        typer.Option(
+            "--print-token",
+            help="On a personal vault, print the local token itself too (for a demo; it "
+            "grants everything).",
+        ),
+    ] = False,
+    home: HomeOption = None,
+    passphrase_file: PassphraseFileOption = None,
+) -> None:
+    """Serve the vault over HTTP: memories, recall, AIMEM and PAM exchange (docs/server.md).
+
+    Binds 127.0.0.1:8765 by default. Any other address needs --tls-cert and --tls-key, or
+    --behind-tls-proxy (PAM §21.1: memories cross a network only over TLS). On a personal
+    vault it prints the URL and where the local token is (send it as 'Authorization: Bearer
+    TOKEN'); Ctrl-C stops it.
+
+    Example: memvault serve --port 8765
+    """
+    import uvicorn
+
+    from memvault.local import existing_home
+    from memvault.recall.embedders import EMBED_KEY_ENV
+    from memvault.server.app import create_app
+    from memvault.server.config import ServerConfig
+    from memvault.tenancy import SERVER_HOME_ENV, Tenants
+    from memvault.tenancy.localtoken import local_token_path
+
+    use_server_home = server_home is not None or bool(os.environ.get(SERVER_HOME_ENV))
+    with vault_errors(arguments=True):
+        if use_server_home:
+            tenants = Tenants.open(server_home, key_file=server_key_file)
+        else:
+            options = VaultOptions(home, passphrase_file)
+            root = existing_home(
+                options.root
+            )  # a missing vault is reported before the passphrase is asked
+            tenants = Tenants.personal(root, read_passphrase(options))
+        try:
+            config = ServerConfig(
+                tenants,
+                host=host,
+                port=port,
+                max_body=max_body,
+                tls_cert=tls_cert,
+                tls_key=tls_key,
+                behind_tls_proxy=behind_tls_proxy,
+                embed_interval=2.0 if embed else None,
+                embed_api_key=os.environ.get(EMBED_KEY_ENV) or None,
+            )
+        except InvalidInput:
+            tenants.close()
+            raise
+    try:
+        app = create_app(config)
+        out = console()
+        out.print(f"memvault serving on [bold]{config.url}[/] (OpenAPI: {config.url}/docs)")
+        if tenants.is_personal:
+            out.print(
+                f"local token: {local_token_path(tenants.home)} "
+                "(send it as 'Authorization: Bearer TOKEN'; `memvault token` prints it)"
+            )
+            if print_token:
+                out.print(f"token: {tenants.local_token()}", soft_wrap=True)
+        else:
+            out.print(f"tenants of {tenants.home} (keys: `memvault tenants create`)")
+        out.print("Ctrl-C stops it.")
+        uvicorn.run(app, log_level="warning", **config.uvicorn_options())
+    finally:
+        tenants.close()

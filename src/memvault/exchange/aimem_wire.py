@@ -1,0 +1,197 @@
+"""AIMEM bundles over a wire (draft §3, the HTTP profile): an export as a stream of bytes, an
+import from a stream, and the result shapes the profile names.
+
+    download = export_download(vault, scope="FULL", form="ndjson")   # checksum known first
+    for block in download.blocks: ...                                # envelope line first
+    result = import_stream(vault, body, signature=header_bytes)      # ONE transaction
+
+The HTTP routes (`memvault.server.routes.aimem`) only parse, call these and render. The rules
+live in `memvault.exchange.aimem`; this module adds what a wire needs: no file at the end
+(the records are spooled once, hashed from the spool, then streamed from it), the §5.3
+signature as bytes beside the body, and the import summary with its per-chunk rejections.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import IO, Any, Final
+
+from memvault.errors import ExportError
+from memvault.exchange.aimem import (
+    AimemImportResult,
+    fill_bundle,
+    import_bundle,
+    plan_export,
+    record_bundle_export,
+)
+from memvault.formats.aimem.container import LocatedBundle
+from memvault.formats.aimem.errors import BundleError, Problem
+from memvault.formats.aimem.writer import BundleWriter
+from memvault.formats.mapping import MappingError
+from memvault.vault import Vault
+
+__all__ = [
+    "BUNDLE_MEDIA_TYPE",
+    "NDJSON_MEDIA_TYPE",
+    "BundleDownload",
+    "export_download",
+    "import_stream",
+    "import_summary",
+    "rejection",
+]
+
+#: §6: the bundle's media type; §3.1: the stream form's.
+BUNDLE_MEDIA_TYPE: Final = "application/aimem-bundle+json"
+NDJSON_MEDIA_TYPE: Final = "application/x-ndjson"
+
+
+@dataclass(slots=True)
+class BundleDownload:
+    """An export ready to send: its checksum (and envelope) are known before the first byte;
+    `blocks` reads the spooled records as it is consumed and closes the spools at its end."""
+
+    checksum: str
+    form: str
+    media_type: str
+    envelope: dict[str, Any]
+    chunks: int
+    withheld: int
+    blocks: Iterator[bytes]
+    #: the §5.3 COSE_Sign1 over the canonical bundle, when a signing key was given
+    signature: bytes | None = None
+
+    def close(self) -> None:
+        """Release the spools when the body is not sent."""
+        close = getattr(self.blocks, "close", None)
+        if close is not None:
+            close()
+
+
+def export_download(
+    vault: Vault,
+    *,
+    scope: str = "FULL",
+    since: str | datetime | None = None,
+    form: str = "json",
+    sign_with: Any = None,
+    now: datetime | None = None,
+) -> BundleDownload:
+    """Export the session's view of the vault as a bundle to stream: ``json`` (the
+    `application/aimem-bundle+json` document) or ``ndjson`` (§3.1: the envelope with its
+    checksum on the first line, then one tagged record a line).
+
+    One pass maps every memory to its chunk and spools the chunk's RFC 8785 bytes; the
+    checksum pass reads and hashes those bytes only; the body is then read from the spools
+    (bounded memory: one record at a time). `sign_with` (a `SigningKey`) signs the canonical
+    bytes (§5.3). The export is recorded in the vault's export registry. Raises ExportError.
+    """
+    if form not in ("json", "ndjson"):
+        raise ExportError(f"form {form!r}: json or ndjson")
+    plan = plan_export(vault, scope=scope, since=since, now=now)
+    workdir = Path(tempfile.mkdtemp(prefix="memvault-export-"))
+    name = workdir / ("bundle.ndjson" if form == "ndjson" else "bundle.aimem.json")
+    try:
+        writer = BundleWriter(name, plan.envelope, form="ndjson" if form == "ndjson" else "json")
+        try:
+            fill_bundle(writer, plan)
+            signature = None
+            if sign_with is not None:
+                from memvault.formats.aimem.cose import sign_payload
+
+                signature = sign_payload(writer.canonical_bytes(), sign_with)
+            checksum, blocks = writer.finish_stream()
+        except BaseException:
+            writer.abort()
+            raise
+    except (BundleError, MappingError, OSError) as exc:
+        raise ExportError(f"could not export the bundle: {exc}") from None
+    finally:
+        # The spools are unlinked temporary files: the directory is empty and goes now.
+        shutil.rmtree(workdir, ignore_errors=True)
+    record_bundle_export(vault, plan, checksum, None)
+    return BundleDownload(
+        checksum=checksum,
+        form=form,
+        media_type=NDJSON_MEDIA_TYPE if form == "ndjson" else BUNDLE_MEDIA_TYPE,
+        envelope={**plan.envelope, "checksum": checksum},
+        chunks=plan.chunks,
+        withheld=plan.withheld,
+        blocks=blocks,
+        signature=signature,
+    )
+
+
+def import_stream(
+    vault: Vault,
+    body: IO[bytes],
+    *,
+    name: str = "request body",
+    signature: bytes | None = None,
+    public_key: Any = None,
+    allow_unverified: bool = False,
+    now: datetime | None = None,
+) -> AimemImportResult:
+    """Import a bundle from a seekable binary stream in ONE transaction, the HTTP profile's
+    way (§3.2): the checksum first (409), a malformed bundle or chunk refused whole (422,
+    content_hash included), a chunk in conflict with the vault (§2.9 rule 2) rejected and
+    listed while every accepted chunk commits together.
+
+    `signature` is the §5.3 detached COSE_Sign1 delivered with the body; one that does not
+    verify refuses the bundle unless `allow_unverified`. A bundle delivered without one is
+    imported with the verification skipped, and that decision is an audit entry (§5.3).
+    Raises `BundleRefused` (its `status` 409 or 422) or AccessDenied."""
+    located = LocatedBundle.from_stream(body, name, signature)
+    return import_bundle(
+        vault,
+        located,
+        verify_signature=signature is not None,
+        allow_unverified=allow_unverified,
+        public_key=public_key,
+        refuse_bad_chunks=True,
+        now=now,
+    )
+
+
+def rejection(problem: Problem) -> dict[str, Any]:
+    """One rejected chunk as the HTTP profile reports it: which chunk, which field, which
+    rule, which section, and why."""
+    return {
+        "chunk_id": problem.record,
+        "field": problem.path,
+        "rule": problem.code,
+        "section": problem.section,
+        "status": problem.status,
+        "detail": problem.message,
+    }
+
+
+def import_summary(result: AimemImportResult) -> dict[str, Any]:
+    """The 200 body of ``POST /v1/brain/import``: inserted / updated / skipped counts and
+    the `rejected` chunks (§3.2), with the finer counts of `AimemImportResult` beside them.
+    A chunk merged into an active memory of the same content (PAM §6) counts as updated;
+    one the vault already had, or holds in a newer or final state, as skipped."""
+    return {
+        "inserted": result.created,
+        "updated": result.updated + result.reinforced,
+        "skipped": result.unchanged + result.kept,
+        "rejected": [rejection(p) for p in result.rejected],
+        "checksum": result.checksum,
+        "producer": result.producer,
+        "signature": result.signature,
+        "relations": result.relations,
+        "embeddings": result.embeddings,
+        "embeddings_dropped": result.embeddings_dropped,
+        "counts": {
+            "created": result.created,
+            "reinforced": result.reinforced,
+            "updated": result.updated,
+            "unchanged": result.unchanged,
+            "kept": result.kept,
+        },
+        "warnings": result.warnings,
+    }

@@ -1,0 +1,31 @@
+"""A slice of benchmarks/server.py (issue #18): concurrent writes, recalls, imports and
+exports against a real `memvault serve` for a few seconds, with no failed request and every
+acknowledged write found again. Timings are printed, never asserted."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ARGS = ("--seconds", "4", "--writers", "2", "--readers", "2", "--chunks", "20")
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "server.py"
+
+
+@pytest.mark.slow
+def test_load_slice_has_no_errors_and_no_lost_writes() -> None:
+    run = subprocess.run(
+        [sys.executable, str(SCRIPT), *ARGS],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "lost writes: 0; errors: 0" in run.stdout
+    for endpoint in ("write", "recall", "import", "export"):
+        assert any(line.startswith(endpoint) for line in run.stdout.splitlines())
+    acknowledged = int(run.stdout.split("acknowledged writes: ")[1].split(";")[0])
+    assert acknowledged > 0
+    assert "Traceback" not in run.stderr
