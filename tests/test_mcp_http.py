@@ -6,6 +6,7 @@ read or written for a remote caller."""
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,10 @@ import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from clikit import home as home
+from clikit import ok
 from serverkit import Home, app_for, auth, running, server_home
+from test_server_cli import serving
 
 
 def _drive(url: str, key: str, body: Callable[[Client], Awaitable[None]]) -> None:
@@ -115,3 +119,22 @@ def test_agent_token_sees_nothing_private_and_scopes_apply(tmp_path: Path) -> No
         _drive(url, home.key("alice"), owner)
         _drive(url, agent_key, agent)
         _drive(url, reader_key, reader)
+
+
+def test_mcp_under_memvault_serve_with_the_local_token(home: Path) -> None:
+    """`memvault serve` on a personal vault: /mcp answers its local token, and only it."""
+    ok("init")
+    ok("add", "Runs marathons", "--type", "fact")
+    env = {"MEMVAULT_HOME": str(home), "MEMVAULT_PASSPHRASE": os.environ["MEMVAULT_PASSPHRASE"]}
+    with serving([], env) as (url, _printed):
+        token = (home / "local-token").read_text().strip()
+        assert httpx.post(f"{url}/mcp", json={}).status_code == 401
+
+        async def body(client: Client) -> None:
+            found = await _call(client, "recall", query="marathon")
+            assert found["results"][0]["text"] == "Runs marathons"
+            added = await _call(client, "remember", content="Trains on Sundays")
+            assert added["created"] is True
+
+        _drive(url, token, body)
+    assert "Trains on Sundays" in ok("list", "--json").stdout
