@@ -161,13 +161,23 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         include_inactive: Annotated[
             bool, Field(description="Also superseded, retracted and archived memories.")
         ] = False,
+        conversation: Annotated[
+            str | None, Field(description="Only this conversation's messages and memories.")
+        ] = None,
+        platform: Annotated[
+            str | None, Field(description="Only from this platform (chatgpt, claude, …).")
+        ] = None,
+        role: Annotated[
+            str | None, Field(description="Only messages of this role (user, assistant).")
+        ] = None,
     ) -> dict[str, Any]:
         """Find the memories and conversation messages that best answer `query`, best first,
         each with its provenance (the conversation and messages it comes from)."""
         session = source(ctx, READ)
         result = session.recall(
             query, k, kind=kind, types=types, tags=tags, since=since, until=until,
-            include_inactive=include_inactive,
+            include_inactive=include_inactive, conversation=conversation, platform=platform,
+            role=role,
         )  # fmt: skip
         hits = []
         for hit in result.hits:
