@@ -11,6 +11,7 @@ from memvault.cli.common import (
     EXIT_USAGE,
     ActorOption,
     HomeOption,
+    JsonOption,
     PassphraseFileOption,
     VaultOptions,
     fail,
@@ -37,6 +38,7 @@ def mcp(
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
     actor: ActorOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Serve the vault to an MCP client over stdio: tools remember, recall, forget,
     list_memories, update_memory, supersede, export_memory, import_memory; the memory store
@@ -48,6 +50,10 @@ def mcp(
 
     Example (Claude Desktop, Cursor, VS Code): {"command": "memvault", "args": ["mcp",
     "--as", "agent-desktop", "--allow-dir", "~/Documents/memvault"]}
+
+    --json: a failure before the server starts (no passphrase, a wrong one) is also printed
+    as a JSON error body on stdout, for the program that started it; once it runs, stdout
+    carries the protocol only.
     """
     try:
         from memvault.mcp import AllowedDirs, build_server, fixed_session
