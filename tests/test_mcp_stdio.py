@@ -245,3 +245,28 @@ def test_mcp_command_without_a_passphrase_or_with_a_bad_folder_exits_2(
     said = " ".join(run.stderr.replace("│", " ").split())  # the usage box wraps lines
     assert run.returncode == 2 and "is not a folder" in said and "--allow-dir" in said
     assert "Traceback" not in run.stderr
+
+
+def test_reading_the_memory_store_resource_records_no_export(home: Path) -> None:
+    """The resource is a read: the export registry (the base of the next incremental export,
+    PAM §16) is left as it was; the export_memory tool is an export and is recorded."""
+    from memvault.vault import Vault
+
+    with Vault.open(home, PASSPHRASE) as vault:
+        vault.add("Likes jazz", "preference")
+
+    async def body(client: Client) -> None:
+        resource = await client.read_resource("memvault://memory-store")
+        store = json.loads(resource.contents[0].text)  # type: ignore[union-attr]
+        assert [m["content"] for m in store["memories"]] == ["Likes jazz"]
+
+    _drive(_params(home), body)
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert vault.exports() == []
+
+    async def tool(client: Client) -> None:
+        await _call(client, "export_memory")
+
+    _drive(_params(home), tool)
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert [r.direction for r in vault.exports()] == ["exported"]

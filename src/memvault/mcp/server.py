@@ -341,7 +341,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     )
     def memory_store() -> str:
         try:
-            return transfer.export_inline(source(_READING.get(), EXPORT), "pam")[0]
+            return transfer.export_inline(source(_READING.get(), EXPORT), "pam", record=False)[0]
         except VaultError as exc:
             from mcp.server.mcpserver.exceptions import ResourceError
 

@@ -36,15 +36,32 @@ def export_file(vault: Vault, format: str, path: Path, overwrite: bool) -> dict[
     return export_vault(vault, path, overwrite=overwrite).to_json()
 
 
-def export_inline(vault: Vault, format: str) -> tuple[str, dict[str, Any]]:
+class _Unrecorded(Exception):
+    """Ends the transaction an unrecorded export ran in, so its registry entry is undone."""
+
+    def __init__(self, document: str, result: dict[str, Any]) -> None:
+        super().__init__("unrecorded export")
+        self.document = document
+        self.result = result
+
+
+def export_inline(vault: Vault, format: str, *, record: bool = True) -> tuple[str, dict[str, Any]]:
     """The session's memories as one JSON document: the PAM memory-store or the AIMEM
-    bundle, and the export's result."""
+    bundle, and the export's result. `record` False: a read, not an export — the vault's
+    export registry (the base of the next incremental export) and audit log keep no trace."""
     _check_format(format)
     with tempfile.TemporaryDirectory(prefix="memvault-mcp-") as tmp:
         name = "memories.aimem.json" if format == "aimem" else "memory-store.json"
         target = Path(tmp) / name
-        result = export_file(vault, format, target, overwrite=False)
-        return target.read_text(encoding="utf-8"), result
+        if record:
+            result = export_file(vault, format, target, overwrite=False)
+            return target.read_text(encoding="utf-8"), result
+        try:
+            with vault.transaction():
+                result = export_file(vault, format, target, overwrite=False)
+                raise _Unrecorded(target.read_text(encoding="utf-8"), result)
+        except _Unrecorded as done:
+            return done.document, done.result
 
 
 def import_file(vault: Vault, path: Path) -> dict[str, Any]:
