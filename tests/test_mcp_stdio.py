@@ -219,9 +219,18 @@ def test_bad_arguments_are_the_tools_errors_in_the_vaults_words(home: Path) -> N
         assert "no memory with id or id prefix 'no-such-id'" in text
         text = await _refused(client, "supersede", old_id="abc")
         assert "either content" in text
+        decided = await _call(
+            client, "remember", content="Use PostgreSQL", type="custom", custom_type="decision"
+        )
+        moved = await _call(
+            client, "supersede", old_id=decided["memory"]["id"], content="Use SQLite"
+        )
+        new = await _call(client, "list_memories", types=["custom"])
+        assert [m["custom_type"] for m in new["memories"]] == ["decision"]
+        assert new["memories"][0]["id"] == moved["new_id"]
         text = await _refused(client, "import_memory", content="[1, 2]")
         assert "content" in text
-        assert (await _call(client, "list_memories", status="any"))["total"] == 0
+        assert (await _call(client, "list_memories", status="any"))["total"] == 2
 
     _drive(_params(home), body)
 

@@ -274,9 +274,12 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         session = source(ctx, WRITE)
         with session.transaction():
             if content is not None:
+                old = session.get(old_id)
+                # Without a type the replacement is of the old one's kind, custom name included.
+                custom = old.custom_type if isinstance(old.custom_type, str) else None
                 new_id = session.add(
-                    content, type or session.get(old_id).type, platform="mcp",
-                    extraction_method="explicit_user_input",
+                    content, type or old.type, custom_type=None if type else custom,
+                    platform="mcp", extraction_method="explicit_user_input",
                 ).memory.id  # fmt: skip
             assert new_id is not None
             relation = session.supersede(old_id, new_id)
