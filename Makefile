@@ -32,7 +32,7 @@ system-deps:
 $(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_schema.c src/memvault/importers/_chatgpt.c src/memvault/importers/_chatgpt_direct.c src/memvault/importers/_chatgpt_common.h src/memvault/recall/_tokenizer.c | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,embeddings,postgres,server]'
+	$(BIN)/python -m pip install -q -e '.[dev,embeddings,postgres,server,mcp]'
 	touch $(STAMP)
 
 # `run` validates and inspects the sample exports in examples/, loads them into a demo vault in

@@ -80,12 +80,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(app: FastAPI, port: int | None = None) -> Iterator[str]:
-    """`app` served by uvicorn on 127.0.0.1 in a thread; yields its base URL and stops it."""
+def running(app: FastAPI, port: int | None = None, **options: Any) -> Iterator[str]:
+    """`app` served by uvicorn on 127.0.0.1 in a thread (`options`: more of uvicorn's, e.g.
+    TLS files); yields its base URL and stops it."""
     port = port or free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-    )
+    options = {"host": "127.0.0.1", "port": port, **options}
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", **options))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -93,8 +93,9 @@ def running(app: FastAPI, port: int | None = None) -> Iterator[str]:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
+    scheme = "https" if "ssl_certfile" in options else "http"
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield f"{scheme}://127.0.0.1:{options['port']}"
     finally:
         server.should_exit = True
         thread.join(20)

@@ -15,7 +15,7 @@ from memvault.errors import InvalidInput
 from memvault.server.app import create_app, route_modules
 from memvault.server.bodies import JSON_DOCUMENT_LIMIT
 from memvault.server.config import ServerConfig, is_loopback
-from serverkit import Home, app_for, auth, client, running, server_home
+from serverkit import Home, app_for, auth, client, free_port, running, server_home
 
 PROBLEM = "application/problem+json"
 
@@ -224,3 +224,54 @@ def test_a_real_uvicorn_server_answers_on_loopback(home: Home) -> None:
         assert found["results"][0]["id"] == made.json()["memory"]["id"]
         assert_problem(http.get("/v1/memories", headers={"Authorization": ""}), 401)
         assert_problem(http.post("/v1/memories", content=b"{", headers={"content-type": "x"}), 422)
+
+
+def self_signed(directory: Path) -> tuple[Path, Path]:
+    """A certificate and key for 127.0.0.1, made now."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(key, hashes.SHA256())
+    )
+    cert, key_file = directory / "cert.pem", directory / "key.pem"
+    cert.write_bytes(certificate.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return cert, key_file
+
+
+def test_with_a_certificate_the_server_speaks_only_tls_pam_21_1(home: Home, tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    config = ServerConfig(home.tenants, tls_cert=cert, tls_key=key, port=free_port())
+    options = config.uvicorn_options()
+    with running(create_app(config), **options) as url:
+        assert url.startswith("https://")
+        with httpx.Client(base_url=url, verify=str(cert), headers=auth(home.key("alice"))) as http:
+            assert http.get("/v1/memories").json()["total"] == 0
+        with pytest.raises(httpx.TransportError):  # plain HTTP gets no answer
+            httpx.get(url.replace("https://", "http://") + "/v1/memories", timeout=5)

@@ -13,6 +13,7 @@ arguments, calls the library and renders the result:
 - `serving`: serve (the HTTP API)
 - `tenants`: tenants (create, issue, list, revoke, rotate), token
 - `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
+- `mcp`: mcp (the Model Context Protocol server over stdio)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -69,6 +70,7 @@ COMMAND_MODULES: Final = {
     "tenants": "tenants",
     "token": "tenants",
     "db": "db",
+    "mcp": "mcp",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -86,6 +88,7 @@ MODULES: Final = (
     "serving",
     "tenants",
     "db",
+    "mcp",
 )
 
 
