@@ -12,8 +12,8 @@ import pytest
 
 from embedserver import MODEL, EmbedServer, serve
 from memvault.conversation_merge import conversation_row
-from memvault.recall import vectors
 from memvault.recall.embedders import EmbedderSpec
+from memvault.store import sqlite_recall
 from memvault.vault import Vault
 from vaultkit import make_vault
 
@@ -89,7 +89,7 @@ def test_vectors_keep_the_conversation_filter_exactly_and_through_the_bit_index(
     rescoring; either way only the conversation's passages come back, nearest first."""
     memory_id = _interleaved(vault)
     vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
-    monkeypatch.setattr(vectors, "EXACT_LIMIT", exact_limit)
+    monkeypatch.setattr(sqlite_recall, "EXACT_LIMIT", exact_limit)
     result = vault.recall("ferry to Madeira", conversation="c-a", mode="vector")
     assert result.mode == "vector" and result.vectors_complete
     assert {h.id for h in result.hits} == {"a1", memory_id}

@@ -26,6 +26,7 @@ import orjson
 
 from memvault.errors import HTTP_CONFLICT, HTTP_FORBIDDEN, VaultError
 from memvault.model import Memory, Owner, Relation
+from memvault.recall.indexes import RecallIndex
 
 
 class StoreError(VaultError):
@@ -191,11 +192,10 @@ class Store(ABC):
         import's conversations): a backend may hold its caches smaller meanwhile."""
         return nullcontext()
 
-    def index_connection(self) -> AbstractContextManager[Any]:
-        """A database connection for the recall index (`memvault.recall`), which lives in the
-        store's own database: inside the caller's transaction its writes join it; outside,
-        its reads never wait behind another thread's write. A backend that keeps no recall
-        index says so."""
+    def recall_index(self) -> AbstractContextManager[RecallIndex]:
+        """The store's recall index (`memvault.recall.indexes`) for one block: inside the
+        caller's transaction its writes join it; outside, its reads never wait behind another
+        thread's write. A backend that keeps no recall index says so."""
         raise StoreError(f"{type(self).__name__} keeps no recall index, so it cannot recall")
 
     @property

@@ -54,7 +54,7 @@ from memvault.model import (
     timestamp_epoch,
 )
 from memvault.paths import FILE_MODE, private_umask, restrict_file
-from memvault.recall import index as recall_index
+from memvault.store import sqlite_recall as recall_index
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -72,6 +72,7 @@ from memvault.store.base import (
 from memvault.store.codec import dump_memory, load_memory
 from memvault.store.documents import document_frame, document_json, load_document
 from memvault.store.migrations import LATEST, MIGRATIONS
+from memvault.store.sqlite_recall import SQLiteRecallIndex
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
@@ -611,7 +612,7 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def bulk_writes(self) -> Iterator[None]:
         """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
-        bulk load (`memvault.recall.index.bulk_load`: its lookup index by conversation made
+        bulk load (`memvault.store.sqlite_recall.bulk_load`: its lookup index by conversation made
         once at the end, not row by row), inside the caller's transaction."""
         with self.cache_limit(BULK_CACHE_KIB), self._lock:
             if self._depth:
@@ -1879,10 +1880,10 @@ class SQLiteStore(Store):
 
     @contextlib.contextmanager
     def index_connection(self) -> Iterator[Any]:
-        """A connection for the recall index (`memvault.recall`), which lives in the same
-        database. Inside this thread's transaction it is the writer's (the index's writes join
-        that transaction); otherwise it is chosen as every read's is, so recall is answered
-        while another thread imports."""
+        """A connection for the recall index, which lives in the same database. Inside this
+        thread's transaction it is the writer's (the index's writes join that transaction);
+        otherwise it is chosen as every read's is, so recall is answered while another thread
+        imports."""
         if self._lock.acquire(blocking=False):
             try:
                 if self._closed:
@@ -1896,6 +1897,11 @@ class SQLiteStore(Store):
             yield conn
         finally:
             self._return_reader(conn)
+
+    @contextlib.contextmanager
+    def recall_index(self) -> Iterator[SQLiteRecallIndex]:
+        with self.index_connection() as conn:
+            yield SQLiteRecallIndex(conn)
 
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests
