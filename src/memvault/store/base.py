@@ -260,6 +260,14 @@ class Store(ABC):
     def ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
         """Memory ids starting with `prefix` (for git-like abbreviations)."""
 
+    def readable_ids_with_prefix(self, prefix: str, reader: str, limit: int = 10) -> list[str]:
+        """Memory ids starting with `prefix` among those the agent `reader` may read (PAM §9:
+        public, or shared with it with ``read``), in id order: an agent's abbreviations never
+        tell it that a memory it may not read exists. This default filters the readable ids;
+        a backend answers from its indexes."""
+        query = MemoryQuery(statuses=None, readable_by=reader, limit=None)
+        return sorted(i for i in self.memory_ids(query) if i.startswith(prefix))[:limit]
+
     @abstractmethod
     def find_by_content_hash(self, content_hash: str) -> list[StoredMemory]: ...
 

@@ -1110,6 +1110,18 @@ class SQLiteStore(Store):
         )
         return [str(r[0]) for r in rows]
 
+    def readable_ids_with_prefix(self, prefix: str, reader: str, limit: int = 10) -> list[str]:
+        params: list[Any] = [prefix, prefix + "\U0010ffff"]
+        where = _and(
+            _where(MemoryQuery(statuses=None, readable_by=reader), params, with_text=False)
+        )
+        rows = self._all(
+            f"SELECT m.id FROM memories m WHERE m.id >= ? AND m.id < ? AND {where} "
+            "ORDER BY m.id LIMIT ?",
+            [*params, limit],
+        )
+        return [str(r[0]) for r in rows]
+
     def find_by_content_hash(self, content_hash: str) -> list[StoredMemory]:
         rows = self._all(
             "SELECT document, decay_anchor FROM memories WHERE content_hash = ? ORDER BY seq",
