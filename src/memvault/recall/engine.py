@@ -309,7 +309,7 @@ def recall(
             text_hits = index.search(text, depth, scope)
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
-            vector_hits = index.nearest(model, query_vector, depth, scope)
+            vector_hits = index.nearest(model, query_vector, ranking.vector_candidates(k), scope)
         fused = fuse(text_hits, vector_hits, ranking)
         result.hits = _hits(index, fused, k, ranking, now)
     return result
