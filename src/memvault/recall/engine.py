@@ -309,7 +309,9 @@ def recall(
             text_hits = index.search(text, depth, scope)
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
-            vector_hits = index.nearest(model, query_vector, ranking.vector_candidates(k), scope)
+            # Fusion counts only the vector list's first hits; vectors alone rank their own.
+            wanted = ranking.vector_candidates(k) if result.mode == "hybrid" else depth
+            vector_hits = index.nearest(model, query_vector, wanted, scope)
         fused = fuse(text_hits, vector_hits, ranking)
         result.hits = _hits(index, fused, k, ranking, now)
     return result
