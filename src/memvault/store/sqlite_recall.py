@@ -21,6 +21,7 @@ conversation), they are scored exactly instead.
 from __future__ import annotations
 
 import contextlib
+import math
 import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -59,10 +60,13 @@ __all__ = [
 #: At most this many passages left by the scope: scored exactly, not through the bit index.
 EXACT_LIMIT: Final = 20_000
 #: Candidates taken from the bit index per result wanted, before the float rescoring.
-#: sqlite-vec's KNN costs about 35 ms of CPU over 600,000 bit vectors plus 0.65 ms per
-#: candidate asked (it keeps each chunk's best by selection), so 8 per result (400) took
-#: 300 ms where 2 take 70 (benchmarks/recall.py --scale).
-OVERSAMPLE: Final = 2
+#: sqlite-vec's KNN over 612,000 bit vectors costs about 1 ms of CPU per candidate asked
+#: (it keeps each chunk's best by selection): 8 per result (400) took 300 ms, 2 (60 for
+#: fused recall's 30) 64 ms, 1 (30) 32 ms, which brings fused recall's CPU p95 from 158 to 96
+#: ms there (benchmarks/recall.py --scale). On the labeled set 1 and 2 give the same figures
+#: (dev, whole vault: fused R@10 / MRR .656 / .542 and .649 / .544; vectors alone .505 /
+#: .306 and .502 / .305); at scale, synthetic vectors cannot tell.
+OVERSAMPLE: Final = 1.0
 #: bm25 column weights: the passage's words, then its context (speaker, title; tags, type).
 _BM25: Final = "bm25(recall_fts, 1.0, 0.5)"
 #: Full-text candidates taken before filters that only status and kind set, per one wanted.
@@ -597,7 +601,7 @@ class SQLiteRecallIndex(RecallIndex):
             for r in conn.execute(
                 f"SELECT rowid FROM recall_vec_{int(model)} WHERE bits MATCH "
                 "vec_quantize_binary(?) AND k = ?",
-                (blob, depth * OVERSAMPLE),
+                (blob, math.ceil(depth * OVERSAMPLE)),
             )
         ]
         if not candidates:
