@@ -284,6 +284,10 @@ _PRONOUNS_PT: Final = (
     (re.compile(r"\bquero\b", re.IGNORECASE), "quer"),
     (re.compile(r"\bvou\b", re.IGNORECASE), "vai"),
     (re.compile(r"\bfiz\b", re.IGNORECASE), "fez"),
+    (re.compile(r"\buso\b", re.IGNORECASE), "usa"),
+    (re.compile(r"\blidero\b", re.IGNORECASE), "lidera"),
+    (re.compile(r"\bcriei\b", re.IGNORECASE), "criou"),
+    (re.compile(r"\bcomecei\b", re.IGNORECASE), "começou"),
 )
 _MAX_WORDS: Final = 12
 
@@ -1105,6 +1109,16 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # goal
     _r(
+        "en.goal.career",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:switching|changing|moving)\s+careers?\s+"
+        r"(?:from\s+(?P<old>[^,;.!?]+?)\s+)?(?:to|into)\s+" + _PLACE,
+        "User is changing careers to {v}",
+        slot=None,
+        change=True,
+    ),
+    _r(
         "en.goal.training",
         "en",
         "goal",
@@ -1613,6 +1627,16 @@ RULES: Final[tuple[Rule, ...]] = (
         r"um\s+)?" + _PLACE,
         "O usuário está treinando para {v}",
         slot=None,
+    ),
+    _r(
+        "pt.goal.career",
+        "pt",
+        "goal",
+        r"(?:eu\s+)?estou\s+(?:mudando|trocando)\s+de\s+(?:carreira|profissão|área)\s+"
+        r"(?:de\s+(?P<old>[^,;.!?]+?)\s+)?(?:para|pra)\s+" + _PLACE,
+        "O usuário está mudando de carreira para {v}",
+        slot=None,
+        change=True,
     ),
     _r(
         "pt.goal.goal_is",
