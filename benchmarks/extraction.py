@@ -2,7 +2,7 @@
 in benchmarks/extraction_set/ (per language and per memory type, dev and held-out splits).
 
     .venv/bin/python benchmarks/extraction.py [--split dev|heldout|all] [--errors]
-    .venv/bin/python benchmarks/extraction.py --llm-url http://127.0.0.1:11434/v1 --llm-model qwen2.5:3b
+    .venv/bin/python benchmarks/extraction.py --llm-url URL --llm-model NAME
 
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
 of the same message when the types are equal, its content holds every key and no forbidden
@@ -58,9 +58,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.llm_url:
             from memvault.extract.llm import LLMConfig, LLMExtractor
 
-            return LLMExtractor(LLMConfig(args.llm_url, args.llm_model)).propose(
-                messages
-            ).candidates
+            return (
+                LLMExtractor(LLMConfig(args.llm_url, args.llm_model)).propose(messages).candidates
+            )
         from memvault.extract.rules import extract_messages
 
         return extract_messages(messages)
@@ -76,8 +76,13 @@ def main(argv: list[str] | None = None) -> int:
         tallies = score_conversations(part, extract)
         for lang in ("en", "pt", "all"):
             if lang in tallies:
-                n = sum(1 for c in part if lang in (c.lang, "all") for m in c.messages
-                        if m.role == "user")
+                n = sum(
+                    1
+                    for c in part
+                    if lang in (c.lang, "all")
+                    for m in c.messages
+                    if m.role == "user"
+                )
                 _table(f"{split} · {lang} · {n} user messages", tallies[lang])
         if args.errors:
             for mid, label, text in tallies["all"].misses:

@@ -21,7 +21,7 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import templates as t  # noqa: E402
+import templates as t
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
 SEED = 20
@@ -32,7 +32,9 @@ def heldout(text: str) -> bool:
     return hashlib.sha256(text.encode()).digest()[0] % 4 == 0
 
 
-def _fill(rng: random.Random, template: t.Template, extra: dict[str, str]) -> tuple[str, list[dict[str, Any]]]:
+def _fill(
+    rng: random.Random, template: t.Template, extra: dict[str, str]
+) -> tuple[str, list[dict[str, Any]]]:
     text, expects = template
     values = dict(extra)
     names = set(_FIELD.findall(text))
@@ -84,8 +86,13 @@ def build() -> list[dict[str, Any]]:
                     speaker = speakers[turn % len(speakers)]
                     text, expect = _fill(rng, rng.choice(gpool), {"speaker": speaker})
                     messages.append(
-                        {"role": "user", "speaker": speaker, "text": text,
-                         "at": f"{base}{9 + turn:02d}:00:00Z", "expect": expect}
+                        {
+                            "role": "user",
+                            "speaker": speaker,
+                            "text": text,
+                            "at": f"{base}{9 + turn:02d}:00:00Z",
+                            "expect": expect,
+                        }
                     )
             else:
                 spool, npool = _pools(split, selfs, nones)
@@ -94,16 +101,29 @@ def build() -> list[dict[str, Any]]:
                     pool = spool if rng.random() < 0.38 else npool
                     text, expect = _fill(rng, rng.choice(pool), {})
                     messages.append(
-                        {"role": "user", "text": text, "at": f"{base}{9 + turn:02d}:00:00Z",
-                         "expect": expect}
+                        {
+                            "role": "user",
+                            "text": text,
+                            "at": f"{base}{9 + turn:02d}:00:00Z",
+                            "expect": expect,
+                        }
                     )
                     messages.append(
-                        {"role": "assistant", "text": rng.choice(t.ASSISTANT),
-                         "at": f"{base}{9 + turn:02d}:00:30Z", "expect": []}
+                        {
+                            "role": "assistant",
+                            "text": rng.choice(t.ASSISTANT),
+                            "at": f"{base}{9 + turn:02d}:00:30Z",
+                            "expect": [],
+                        }
                     )
             out.append(
-                {"id": f"{lang}-{'group' if is_group else 'chat'}-{number:03d}", "split": split,
-                 "lang": lang, "participants": speakers, "messages": messages}
+                {
+                    "id": f"{lang}-{'group' if is_group else 'chat'}-{number:03d}",
+                    "split": split,
+                    "lang": lang,
+                    "participants": speakers,
+                    "messages": messages,
+                }
             )
     return out
 

@@ -58,6 +58,7 @@ COMMAND_MODULES: Final = {
     "verify": "signing",
     "keys": "signing",
     "extract": "extracting",
+    "review": "reviewing",
     "recall": "recalling",
     "conversations": "recalling",
     "reindex": "recalling",
@@ -75,6 +76,7 @@ MODULES: Final = (
     "importing",
     "signing",
     "extracting",
+    "reviewing",
     "recalling",
 )
 

@@ -86,6 +86,8 @@ _VERBS = {
     "reinforce": "reinforces",
     "merge": "merges into",
     "supersede": "supersedes",
+    "history": "is older than, so superseded by",
+    "propose": "proposed to replace (memvault review)",
     "contradict": "contradicts",
     "skip": "already extracted",
 }
@@ -127,6 +129,7 @@ def _report_json(report: Report, dry_run: bool) -> dict[str, Any]:
             "reinforced": applied.reinforced,
             "superseded": [{"new": n, "old": o} for n, o in applied.superseded],
             "contradicts": [{"from": f, "to": t} for f, t in applied.contradicts],
+            "proposed": [{"new": n, "present": o} for n, o in applied.proposed],
             "derived_from": [{"from": f, "to": t} for f, t in applied.derived],
         }
     return out
@@ -137,7 +140,7 @@ def _report_json(report: Report, dry_run: bool) -> dict[str, Any]:
 #: messages. A 100 MB export once printed 16,823 rows, one per reinforcement.
 SHOWN_ROWS: Final = 20
 SHOWN_SKIPPED: Final = 5
-_NEW_KINDS: Final = frozenset({"create", "supersede", "contradict"})
+_NEW_KINDS: Final = frozenset({"create", "supersede", "history", "propose", "contradict"})
 
 
 def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
@@ -174,6 +177,8 @@ def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
     labels: tuple[tuple[Kind, str], ...] = (
         ("create", "new"),
         ("supersede", "new superseding an older one"),
+        ("history", "older kept as history"),
+        ("propose", "proposed for review (memvault review)"),
         ("contradict", "new contradicting an older one"),
         ("reinforce", "reinforcing an existing one"),
         ("merge", "merged into an existing one"),

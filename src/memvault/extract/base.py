@@ -27,7 +27,17 @@ __all__ = [
 #: Single-valued subject slots: a person has one of each at a time, so two different values
 #: are either a change (supersede) or a conflict (contradicts). See docs/extraction.md.
 SINGLE_VALUED_SLOTS: Final = frozenset(
-    {"name", "age", "residence", "employer", "occupation", "birthplace", "origin", "pronouns"}
+    {
+        "name",
+        "age",
+        "residence",
+        "employer",
+        "occupation",
+        "birthplace",
+        "origin",
+        "pronouns",
+        "editor",
+    }
 )
 
 

@@ -26,8 +26,8 @@ from memvault.extract.base import Candidate, UserMessage, fold, user_messages
 from memvault.store.base import StoredConversation
 
 __all__ = [
-    "Expected",
     "Conversation",
+    "Expected",
     "Tally",
     "load_conversations",
     "roc_auc",

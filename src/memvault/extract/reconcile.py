@@ -33,12 +33,21 @@ import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Literal
 
 from memvault.canonical import content_hash
 from memvault.extract.base import SINGLE_VALUED_SLOTS, Candidate, tokens
-from memvault.model import DNA_TYPES, Access, Confidence, Memory, Provenance, Temporal
+from memvault.extract.review import proposal
+from memvault.model import (
+    DNA_TYPES,
+    Access,
+    Confidence,
+    Memory,
+    Provenance,
+    Temporal,
+    parse_timestamp,
+)
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from memvault.vault_inputs import format_timestamp, is_background
@@ -58,7 +67,12 @@ __all__ = [
 #: rewordings of one fact score 0.67–1.0; different facts of the same type 0.17–0.33.
 NEAR_DUPLICATE: Final = 0.6
 
-Kind = Literal["create", "reinforce", "merge", "supersede", "contradict", "skip"]
+Kind = Literal[
+    "create", "reinforce", "merge", "supersede", "history", "propose", "contradict", "skip"
+]
+#: Two statements less than this apart are "of the same time": when they disagree neither
+#: is newer, so they contradict each other.
+SAME_TIME: Final = timedelta(seconds=60)
 
 
 @dataclass(slots=True)
@@ -76,6 +90,10 @@ class _Known:
     words: frozenset[str]
     sources: set[str]
     dna: bool
+    #: When it was said (`temporal.valid_from`, else the record's `created_at`).
+    at: str | None = None
+    #: Who it is about: None for the vault's person, else a named speaker.
+    subject: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +130,8 @@ class ApplyResult:
     superseded: list[tuple[str, str]] = field(default_factory=list)
     contradicts: list[tuple[str, str]] = field(default_factory=list)
     derived: list[tuple[str, str]] = field(default_factory=list)
+    #: (proposed, present) pairs flagged for the owner's review (memvault review)
+    proposed: list[tuple[str, str]] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
 
 
@@ -165,7 +185,14 @@ def _known_from_memory(memory: Memory) -> _Known:
         words=tokens(memory.content),
         sources={s for s in sources if isinstance(s, str)} if isinstance(sources, list) else set(),
         dna=memory.is_dna,
+        at=_when(memory),
+        subject=block.get("subject") if isinstance(block.get("subject"), str) else None,
     )
+
+
+def _when(memory: Memory) -> str | None:
+    valid = memory.temporal.valid_from
+    return valid if isinstance(valid, str) else memory.temporal.created_at
 
 
 class _Index:
@@ -225,7 +252,27 @@ def _known_from_candidate(key: str, candidate: Candidate) -> _Known:
         words=tokens(candidate.content),
         sources={source_ref(candidate)},
         dna=candidate.type in DNA_TYPES,
+        at=candidate.source.created_at,
+        subject=candidate.subject,
     )
+
+
+def _instant(stamp: str | None) -> datetime | None:
+    if not stamp:
+        return None
+    try:
+        return parse_timestamp(stamp)
+    except ValueError:
+        return None
+
+
+def _order(candidate: Candidate, known: _Known) -> int:
+    """+1 when the candidate was said after the known memory, -1 before, 0 at the same time
+    (less than `SAME_TIME` apart) or when either is undated."""
+    new, old = _instant(candidate.source.created_at), _instant(known.at)
+    if new is None or old is None or abs(new - old) < SAME_TIME:
+        return 0
+    return 1 if new > old else -1
 
 
 def _conflicts(candidate: Candidate, known: _Known) -> bool:
@@ -241,6 +288,10 @@ def _conflicts(candidate: Candidate, known: _Known) -> bool:
 
 def _statement_order(candidate: Candidate) -> str:
     return candidate.source.created_at or ""
+
+
+#: The kinds of action that write a new memory.
+_NEW: Final = frozenset({"create", "supersede", "history", "propose", "contradict"})
 
 
 def plan(
@@ -266,10 +317,14 @@ def plan(
     for _, candidate in ordered:
         parent = became.get(id(candidate.derived_from)) if candidate.derived_from else None
         action = _decide(candidate, index, actor, f"new:{counter}", parent)
-        if action.kind in ("create", "supersede", "contradict"):
+        if action.kind in _NEW:
             counter += 1
             assert action.key is not None
-            index.add(_known_from_candidate(action.key, candidate))
+            known = _known_from_candidate(action.key, candidate)
+            if action.kind == "history":  # superseded at once: never active
+                index.seen[source_ref(candidate)].append((known.type, known.digest, known.words))
+            else:
+                index.add(known)
             if action.kind == "supersede":
                 for target in action.targets:
                     index.remove(target)
@@ -292,6 +347,8 @@ def _decide(
         return Action("skip", candidate, None, (), None, "already extracted")
     # 2: the same statement
     twin = index.by_digest.get(digest)
+    if twin is not None and index.items[twin].subject != candidate.subject:
+        twin = None
     if twin is not None:
         known = index.items[twin]
         if ref in known.sources:
@@ -314,8 +371,8 @@ def _decide(
         keys |= set(index.by_slot.get(candidate.slot, ()))
     for key in sorted(keys):
         known = index.items[key]
-        if known.type != candidate.type:
-            continue
+        if known.type != candidate.type or known.subject != candidate.subject:
+            continue  # never merge or oppose statements about different people
         if _conflicts(candidate, known):
             conflicting.append(known)
             continue
@@ -355,27 +412,34 @@ def _decide(
             parent,
         )
     if conflicting:
-        targets = tuple(k.key for k in conflicting)
-        contents = tuple(k.content for k in conflicting)
-        protected = is_background(actor) and any(k.dna for k in conflicting)
-        if candidate.change and not protected:
-            return Action(
-                "supersede",
-                candidate,
-                new_key,
-                targets,
-                None,
-                f"replaces the earlier value of {candidate.slot}",
-                contents,
-                parent,
-            )
-        reason = (
-            f"conflicts with the earlier value of {candidate.slot}, no clear winner"
-            if not candidate.change
-            else "a change, but background work may not supersede DNA-class memories"
-        )
-        return Action("contradict", candidate, new_key, targets, None, reason, contents, parent)
+        return _resolve(candidate, conflicting, actor, new_key, parent)
     return Action("create", candidate, new_key, (), None, "new", (), parent)
+
+
+def _resolve(
+    candidate: Candidate, conflicting: list[_Known], actor: str, new_key: str, parent: str | None
+) -> Action:
+    """A candidate that disagrees with known memories: the newer statement wins (by when each
+    was said, not when it was extracted or imported); statements of the same time contradict,
+    unless the candidate itself says something changed. Background work never supersedes a
+    DNA-class memory (AIMEM §5.1): it proposes the change for the owner's review."""
+    targets = tuple(k.key for k in conflicting)
+    contents = tuple(k.content for k in conflicting)
+    orders = {_order(candidate, k) for k in conflicting}
+    slot = candidate.slot
+    if orders == {1} or (orders == {0} and candidate.change):
+        kind: Kind = "supersede"
+        reason = f"newer than the earlier value of {slot}"
+    elif orders == {-1}:
+        kind, reason = "history", f"older than the present value of {slot}: kept as history"
+    else:
+        reason = f"disagrees with a value of {slot} said at the same time"
+        return Action("contradict", candidate, new_key, targets, None, reason, contents, parent)
+    dna = candidate.type in DNA_TYPES or any(k.dna for k in conflicting)
+    if is_background(actor) and dna:
+        reason = f"{reason}; DNA-class, so proposed for the owner's review (memvault review)"
+        return Action("propose", candidate, new_key, targets, None, reason, contents, parent)
+    return Action(kind, candidate, new_key, targets, None, reason, contents, parent)
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -393,6 +457,8 @@ def _memory(candidate: Candidate, memory_id: str, at: str, decay_model: str) -> 
             **candidate.extra,
         },
     }
+    if candidate.subject is not None:
+        meta["extraction"]["subject"] = candidate.subject
     dna = candidate.type in DNA_TYPES
     return Memory(
         id=memory_id,
@@ -477,6 +543,16 @@ def apply(
             else:
                 assert action.key is not None
                 memory = _memory(candidate, str(uuid.uuid4()), at, decay_model)
+                if action.kind == "propose":
+                    targets = [ids.get(old, old) for old in action.targets]
+                    memory = proposal(
+                        memory,
+                        targets,
+                        action.reason,
+                        at,
+                        vault.actor,
+                        "history" if _older(action) else "supersede",
+                    )
                 batch = vault.add_memories([memory], now=now)
                 memory_id = batch.id_map[memory.id]
                 ids[action.key] = memory_id
@@ -489,15 +565,25 @@ def apply(
                     if action.kind == "supersede":
                         vault.supersede(old_id, memory_id, now=now)
                         result.superseded.append((memory_id, old_id))
+                    elif action.kind == "history":
+                        if vault.get(memory_id).status == "active":
+                            vault.supersede(memory_id, old_id, now=now)
+                            result.superseded.append((old_id, memory_id))
                     else:
                         vault.relate(memory_id, old_id, "contradicts", now=now)
                         result.contradicts.append((memory_id, old_id))
+                        if action.kind == "propose":
+                            result.proposed.append((memory_id, old_id))
             if action.derived_from is not None:
                 source_id = ids.get(action.derived_from, action.derived_from)
                 if source_id != memory_id:
                     vault.relate(memory_id, source_id, "derived_from", now=now)
                     result.derived.append((memory_id, source_id))
     return result
+
+
+def _older(action: Action) -> bool:
+    return action.reason.startswith("older")
 
 
 def describe(action: Action) -> str:

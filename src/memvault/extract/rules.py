@@ -1190,8 +1190,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.project.maintain",
         "en",
         "project",
-        rf"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times)\b)|own|"
-        r"founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
+        r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times)\b)|"
+        rf"own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
         r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:a|an|my own|the)?\s*" + _PLACE,
         "User runs {v}",
         slot=None,
