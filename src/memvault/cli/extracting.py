@@ -4,6 +4,8 @@ reconciled against what the vault already knows. See docs/extraction.md."""
 
 from __future__ import annotations
 
+import os
+
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -282,7 +284,8 @@ def extract(
     Example: memvault extract --dry-run
     """
     from memvault.extract.llm import LLMConfig, LLMExtractor
-    from memvault.extract.pipeline import run
+    from memvault.extract.pipeline import run, vault_embedder
+    from memvault.recall.embedders import EMBED_KEY_ENV
 
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options) as vault:
@@ -297,6 +300,7 @@ def extract(
                 dry_run=dry_run,
                 progress=feedback.advance,
                 on_messages=feedback.on_messages,
+                embedder=vault_embedder(vault, api_key=os.environ.get(EMBED_KEY_ENV)),
             )
     if as_json:
         print_json(_report_json(report, dry_run))

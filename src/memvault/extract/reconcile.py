@@ -29,6 +29,7 @@ to the memory its source became (PAM §13).
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -48,6 +49,7 @@ from memvault.model import (
     Temporal,
     parse_timestamp,
 )
+from memvault.recall.embedders import Embedder
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from memvault.vault_inputs import format_timestamp, is_background
@@ -135,6 +137,52 @@ class ApplyResult:
     id_map: dict[str, str] = field(default_factory=dict)
 
 
+#: With an embedder: two values of one slot in different languages are the same value when the
+#: values or the two statements reach this cosine (local multilingual model: "lisbon"/"lisboa"
+#: 0.76, "User lives in Lisbon"/"O usuário mora em Lisboa" 0.82, ".../mora em Berlim" 0.54,
+#: "lisbon"/"berlim" 0.37); two statements without a slot need `SAME_CONTENT` (kept high:
+#: "prefers short answers" / "prefere respostas longas" scores 0.86).
+SAME_VALUE: Final = 0.75
+SAME_CONTENT: Final = 0.9
+_PUNCTUATION: Final = re.compile(r"[^\w\s]+", re.UNICODE)
+
+
+def normal_form(content: str) -> str:
+    """A statement without the differences that do not change it: case, punctuation and
+    whitespace ("O usuário mora em Lisboa." and "o usuário mora em  Lisboa" are one)."""
+    return " ".join(_PUNCTUATION.sub(" ", content.casefold()).split())
+
+
+class _Sameness:
+    """Whether two statements or values say the same thing: by their words, and across
+    languages by an embedder's vectors when one is given (vectors cached per text)."""
+
+    def __init__(self, embedder: Embedder | None) -> None:
+        self.embedder = embedder
+        self._vectors: dict[str, list[float]] = {}
+
+    def _cosine(self, a: str, b: str) -> float:
+        assert self.embedder is not None
+        missing = [t for t in dict.fromkeys((a, b)) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed(missing), strict=True):
+                self._vectors[text] = vector
+        return sum(x * y for x, y in zip(self._vectors[a], self._vectors[b], strict=True))
+
+    def values(self, candidate: Candidate, known: _Known) -> bool:
+        """Whether the candidate's slot value is the known memory's."""
+        a, b = candidate.value, known.value
+        if _same_value(a, b):
+            return True
+        if not _cross(candidate, known) or self.embedder is None or a is None or b is None:
+            return False
+        best = max(self._cosine(a, b), self._cosine(candidate.content, known.content))
+        return best >= SAME_VALUE
+
+    def contents(self, a: str, b: str) -> bool:
+        return self.embedder is not None and self._cosine(a, b) >= SAME_CONTENT
+
+
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a and not b:
         return 1.0
@@ -201,6 +249,8 @@ class _Index:
     def __init__(self) -> None:
         self.items: dict[str, _Known] = {}
         self.by_digest: dict[str, str] = {}
+        self.by_normal: dict[str, str] = {}
+        self.by_type: dict[str, set[str]] = defaultdict(set)
         self.by_slot: dict[str, list[str]] = defaultdict(list)
         self.by_word: dict[str, set[str]] = defaultdict(set)
         #: message ref -> (type, content hash, words) of every memory extracted from it
@@ -216,6 +266,8 @@ class _Index:
     def add(self, known: _Known) -> None:
         self.items[known.key] = known
         self.by_digest.setdefault(known.digest, known.key)
+        self.by_normal.setdefault(normal_form(known.content), known.key)
+        self.by_type[known.type].add(known.key)
         if known.slot is not None:
             self.by_slot[known.slot].append(known.key)
         for word in known.words:
@@ -227,6 +279,9 @@ class _Index:
             return
         if self.by_digest.get(known.digest) == key:
             del self.by_digest[known.digest]
+        if self.by_normal.get(normal_form(known.content)) == key:
+            del self.by_normal[normal_form(known.content)]
+        self.by_type[known.type].discard(key)
         if known.slot is not None and key in self.by_slot[known.slot]:
             self.by_slot[known.slot].remove(key)
         for word in known.words:
@@ -275,10 +330,14 @@ def _order(candidate: Candidate, known: _Known) -> int:
     return 1 if new > old else -1
 
 
-def _conflicts(candidate: Candidate, known: _Known) -> bool:
+def _cross(candidate: Candidate, known: _Known) -> bool:
+    return known.language is not None and known.language != candidate.language
+
+
+def _conflicts(candidate: Candidate, known: _Known, same_as: _Sameness) -> bool:
     if candidate.slot is None or known.slot != candidate.slot:
         return False
-    same = _same_value(candidate.value, known.value)
+    same = same_as.values(candidate, known)
     if same:
         return candidate.polarity != known.polarity
     # Another value of a single-valued slot conflicts only with a positive statement ("no
@@ -297,9 +356,14 @@ _NEW: Final = frozenset({"create", "supersede", "history", "propose", "contradic
 def plan(
     vault: Vault,
     candidates: Iterable[Candidate],
+    *,
+    embedder: Embedder | None = None,
 ) -> Plan:
     """Decide what to do with each candidate (nothing is written), as the session's actor
-    would (`vault.actor`: background work keeps off DNA-class memories)."""
+    would (`vault.actor`: background work keeps off DNA-class memories). With an `embedder`
+    the same fact in another language is recognised (`SAME_VALUE`, `SAME_CONTENT`); without
+    one, only a single-valued slot with the same value in both (an employer, an editor)."""
+    same_as = _Sameness(embedder)
     actor = vault.actor
     index = _Index()
     # Every memory, whatever its status, remembers the messages it came from: a statement
@@ -316,7 +380,7 @@ def plan(
     counter = 0
     for _, candidate in ordered:
         parent = became.get(id(candidate.derived_from)) if candidate.derived_from else None
-        action = _decide(candidate, index, actor, f"new:{counter}", parent)
+        action = _decide(candidate, index, actor, f"new:{counter}", parent, same_as)
         if action.kind in _NEW:
             counter += 1
             assert action.key is not None
@@ -337,7 +401,12 @@ def plan(
 
 
 def _decide(
-    candidate: Candidate, index: _Index, actor: str, new_key: str, parent: str | None
+    candidate: Candidate,
+    index: _Index,
+    actor: str,
+    new_key: str,
+    parent: str | None,
+    same_as: _Sameness,
 ) -> Action:
     ref = source_ref(candidate)
     digest = content_hash(candidate.content)
@@ -346,7 +415,7 @@ def _decide(
     if index.extracted(ref, candidate.type, digest, words):
         return Action("skip", candidate, None, (), None, "already extracted")
     # 2: the same statement
-    twin = index.by_digest.get(digest)
+    twin = index.by_digest.get(digest) or index.by_normal.get(normal_form(candidate.content))
     if twin is not None and index.items[twin].subject != candidate.subject:
         twin = None
     if twin is not None:
@@ -369,23 +438,30 @@ def _decide(
     keys = set(index.neighbours(words))
     if candidate.slot is not None:
         keys |= set(index.by_slot.get(candidate.slot, ()))
+    if same_as.embedder is not None:  # the same statement in another language shares no word
+        keys |= {
+            k for k in index.by_type.get(candidate.type, ()) if _cross(candidate, index.items[k])
+        }
     for key in sorted(keys):
         known = index.items[key]
         if known.type != candidate.type or known.subject != candidate.subject:
             continue  # never merge or oppose statements about different people
-        if _conflicts(candidate, known):
+        if _conflicts(candidate, known, same_as):
             conflicting.append(known)
             continue
-        if known.language and known.language != candidate.language:
-            continue
+        cross = _cross(candidate, known)
         same_slot_value = (
             candidate.slot is not None
             and known.slot == candidate.slot
             and _single(candidate.slot)
-            and _same_value(candidate.value, known.value)
+            and same_as.values(candidate, known)
             and known.polarity == candidate.polarity
         )
         similarity = jaccard(words, known.words)
+        if cross and not same_slot_value:
+            if not same_as.contents(candidate.content, known.content):
+                continue
+            similarity = 1.0  # the same statement in the other language
         rank = similarity + (1.0 if same_slot_value else 0.0)
         if (same_slot_value or similarity >= NEAR_DUPLICATE) and (best is None or rank > best[0]):
             best = (rank, known)
