@@ -5,7 +5,6 @@ reconciled against what the vault already knows. See docs/extraction.md."""
 from __future__ import annotations
 
 import os
-
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
