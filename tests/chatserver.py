@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-import jsonschema
+import jsonschema_rs
 
 from memvault.extract.base import UserMessage
 from memvault.extract.rules import extract_message
@@ -92,7 +92,7 @@ def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
             content = answer(body)
             schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
             if schema is not None:
-                jsonschema.validate(content, schema)  # structured output: the reply conforms
+                jsonschema_rs.validator_for(schema).validate(content)  # structured output
             self._send(
                 200,
                 {
