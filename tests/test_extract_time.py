@@ -167,3 +167,40 @@ def test_memvault_review_lists_accepts_and_rejects(home: Path) -> None:
     made = ok("review", "accept", new.id[:8], "--json").json()
     assert made["superseded"][0]["new"] == new.id
     assert "No proposed changes" in ok("review").stdout
+
+
+def test_the_summary_lists_every_supersession_however_many_new_memories(home: Path) -> None:
+    ok("init")
+    with Vault.open(home, PASSPHRASE) as vault:
+        things = [
+            "jazz",
+            "opera",
+            "chess",
+            "tennis",
+            "sushi",
+            "hiking",
+            "cycling",
+            "rowing",
+            "knitting",
+            "pottery",
+            "baking",
+            "gardening",
+            "surfing",
+            "skiing",
+            "sailing",
+            "fishing",
+            "painting",
+            "poetry",
+            "cinema",
+            "theatre",
+            "ballet",
+            "climbing",
+            "running",
+            "swimming",
+        ]
+        likes = " ".join(f"I love {thing}." for thing in things)
+        _say(vault, "c1", "I live in Berlin. " + likes, OLD)
+        _say(vault, "c2", "I live in Lisbon.", NEW)
+    out = ok("extract").stdout
+    assert "supersedes: User lives in Berlin" in out
+    assert "more row" in out  # the other new memories are cut at SHOWN_ROWS

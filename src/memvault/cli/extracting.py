@@ -142,12 +142,29 @@ def _report_json(report: Report, dry_run: bool) -> dict[str, Any]:
 SHOWN_ROWS: Final = 20
 SHOWN_SKIPPED: Final = 5
 _NEW_KINDS: Final = frozenset({"create", "supersede", "history", "propose", "contradict"})
+_CHANGE_KINDS: Final = frozenset({"supersede", "history", "propose"})
+
+
+def _shown(listed: list[Action]) -> list[Action]:
+    """Without --verbose: every change to what the vault holds as present (supersessions,
+    history, proposals) and the first SHOWN_ROWS other new memories."""
+    shown: list[Action] = []
+    others = 0
+    for action in listed:
+        if action.kind in _CHANGE_KINDS:
+            shown.append(action)
+        elif action.kind in _NEW_KINDS and others < SHOWN_ROWS:
+            others += 1
+            shown.append(action)
+    return shown
 
 
 def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
     out = console()
     listed = [a for a in report.plan.actions if a.kind != "skip"]
-    shown = listed if verbose else [a for a in listed if a.kind in _NEW_KINDS][:SHOWN_ROWS]
+    # Every supersession, piece of history and proposal is listed: they change what the vault
+    # holds as present; new memories up to SHOWN_ROWS.
+    shown = listed if verbose else _shown(listed)
     if shown:
         table = Table(show_edge=False, pad_edge=False)
         table.add_column("action")
