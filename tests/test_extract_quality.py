@@ -42,9 +42,12 @@ def _extract(text: str) -> list[tuple[str, str]]:
         "Traceback (most recent call last):\nValueError: I live in a bad state",
         "Hi, I am Claude, an AI assistant made by Anthropic.",
         "What would you like ChatGPT to know about you to provide better responses?",
+        "My sister lives in Boston and works at Google.",
+        "Minha irmã mora em Recife e trabalha na Stone.",
+        'My dad always said "I am a lucky man".',
     ],
 )
-def test_requests_pastes_code_and_boilerplate_are_not_memories(text: str) -> None:
+def test_requests_pastes_code_boilerplate_and_other_people_are_not_memories(text: str) -> None:
     assert _extract(text) == []
 
 

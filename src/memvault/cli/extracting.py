@@ -370,7 +370,8 @@ class ExtractAfterImport:
 
     def after(self, vault: Vault) -> dict[str, Any]:
         from memvault.errors import VaultError
-        from memvault.extract.pipeline import changed_since, extract_imported
+        from memvault.extract.pipeline import changed_since, extract_imported, vault_embedder
+        from memvault.recall.embedders import EMBED_KEY_ENV
 
         try:
             with _progress() as feedback:
@@ -380,6 +381,7 @@ class ExtractAfterImport:
                     extractor=self.extractor,
                     progress=feedback.advance,
                     on_messages=feedback.on_messages,
+                    embedder=vault_embedder(vault, api_key=os.environ.get(EMBED_KEY_ENV)),
                 )
         except VaultError as exc:
             # The LLM's errors already end with "nothing was written": say it once.

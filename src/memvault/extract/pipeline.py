@@ -220,6 +220,7 @@ def extract_imported(
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     on_messages: Callable[[int], None] | None = None,
+    embedder: Embedder | None = None,
 ) -> Report:
     """Extract from the conversations an import added or changed (`memvault import …
     --extract`), exactly as `run` does over them: the extractor runs before anything is
@@ -235,4 +236,5 @@ def extract_imported(
         now=now,
         progress=progress,
         on_messages=on_messages,
+        embedder=embedder,
     )
