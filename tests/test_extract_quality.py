@@ -42,6 +42,7 @@ def _extract(text: str) -> list[tuple[str, str]]:
         "Traceback (most recent call last):\nValueError: I live in a bad state",
         "Hi, I am Claude, an AI assistant made by Anthropic.",
         "What would you like ChatGPT to know about you to provide better responses?",
+        "Design a ring buffer; it never grows or shrinks. Always return the oldest item first.",
         "My sister lives in Boston and works at Google.",
         "Minha irmã mora em Recife e trabalha na Stone.",
         'My dad always said "I am a lucky man".',

@@ -33,7 +33,11 @@ _TASK: Final = re.compile(
     r"proofread|revis[ae]|review this|polish|edit this|make (?:this|it) (?:sound|more|less)|"
     r"deix[ae] (?:esse|este|o) texto|summari[sz]e|resum[ae]|act as|aja como|atue como|"
     r"pretend|finj[ae]|role-?play|let's role-?play|vamos fazer um role-?play|play the role|"
-    r"you are (?:a|an|my)\b|você é (?:um|uma|meu|minha)\b|simulate|simule|imagine you)\b",
+    r"you are (?:a|an|my)\b|você é (?:um|uma|meu|minha)\b|simulate|simule|imagine you|"
+    # A problem or a piece of work to do: what follows describes it, not the person.
+    r"you are given|given (?:a|an|the)\b|design (?:a|an)\b|implement|solve|write (?:a|an|the|me)\b|"
+    r"create (?:a|an)\b|build (?:a|an)\b|generate|explain|dado (?:um|uma)\b|implemente|resolva|"
+    r"escreva (?:um|uma)\b|crie (?:um|uma)\b|explique)\b",
     re.IGNORECASE,
 )
 #: "Here's the problem statement:" then pasted lines: only the line before the paste is kept.
