@@ -7,8 +7,10 @@ in benchmarks/extraction_set/ (per language and per memory type, dev and held-ou
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
 of the same message when the types are equal, its content holds every key and no forbidden
 string (case and diacritics folded); each expectation is matched once. Without `--llm-url` the
-offline rules extractor is measured. `--errors` lists misses and wrong proposals (use it on the
-dev split only: the held-out split is not for tuning).
+offline rules extractor is measured. `--calibrate` prints each pattern's precision on the dev
+split and the confidence it maps to (the formula of `CALIBRATION` in rules.py). `--errors`
+lists misses and wrong proposals (use it on the dev split only: the held-out split is not for
+tuning).
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -50,6 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
     parser.add_argument("--errors", action="store_true", help="list misses and wrong proposals")
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="print each pattern's precision on the dev split and the confidence it maps to",
+    )
     parser.add_argument("--llm-url", help="an OpenAI-compatible endpoint (…/v1)")
     parser.add_argument("--llm-model", default="", help="the model name for --llm-url")
     args = parser.parse_args(argv)
@@ -84,6 +91,13 @@ def main(argv: list[str] | None = None) -> int:
                     if m.role == "user"
                 )
                 _table(f"{split} · {lang} · {n} user messages", tallies[lang])
+        if args.calibrate and split == "dev":
+            every = tallies["all"]
+            print("\npattern precision on the dev split → confidence")
+            for pattern in sorted(every.pattern_fired):
+                fired, right = every.pattern_fired[pattern], every.pattern_correct[pattern]
+                confidence = round(0.5 + 0.45 * (right + 1) / (fired + 2), 2)
+                print(f'    "{pattern}": {confidence},  # {right}/{fired}')
         if args.errors:
             for mid, label, text in tallies["all"].misses:
                 print(f"  MISS  {mid}  {label:<40} {text[:90]!r}")

@@ -80,6 +80,8 @@ class Tally:
     expected: Counter[str] = field(default_factory=Counter)
     found: Counter[str] = field(default_factory=Counter)
     confidences: list[tuple[float, bool]] = field(default_factory=list)
+    pattern_fired: Counter[str] = field(default_factory=Counter)
+    pattern_correct: Counter[str] = field(default_factory=Counter)
     misses: list[tuple[str, str, str]] = field(default_factory=list)
     wrong: list[tuple[str, str, str]] = field(default_factory=list)
 
@@ -228,8 +230,10 @@ def score_conversations(
                     right = index in used
                     tally.proposed[candidate.type] += 1
                     tally.confidences.append((candidate.confidence, right))
+                    tally.pattern_fired[candidate.pattern] += 1
                     if right:
                         tally.correct[candidate.type] += 1
+                        tally.pattern_correct[candidate.pattern] += 1
                     else:
                         label = f"{candidate.type} {candidate.confidence}: {candidate.content}"
                         tally.wrong.append((mid, label, message.text))
