@@ -204,3 +204,22 @@ def test_the_summary_lists_every_supersession_however_many_new_memories(home: Pa
     out = ok("extract").stdout
     assert "supersedes: User lives in Berlin" in out
     assert "more row" in out  # the other new memories are cut at SHOWN_ROWS
+
+
+def test_aimem_5_1_an_older_dna_statement_found_in_the_background_is_proposed_as_history(
+    vault: Vault,
+) -> None:
+    _say(vault, "c-new", "I prefer concise answers.", NEW)
+    run(vault)
+    _say(vault, "c-old", "I prefer detailed answers.", OLD)
+    report = run(vault.background("extract"))
+    assert [a.kind for a in report.plan.actions] == ["propose", "skip"]
+    present, older = (
+        _one(vault, "User prefers concise answers"),
+        _one(vault, "User prefers detailed answers"),
+    )
+    (pending,) = review.pending(vault)
+    assert (pending.memory.id, pending.proposes) == (older.id, "history")
+    assert review.accept(vault, older.id) == [(present.id, older.id)]
+    assert vault.get(older.id).temporal.superseded_by == present.id
+    assert vault.get(present.id).status == "active"
