@@ -154,3 +154,9 @@ def test_claudes_stock_project_is_archived_boilerplate_not_a_memory(tmp_path: Pa
     assert (stock["status"], stock["tags"]) == ("archived", ["provider-boilerplate"])
     others = [m for m in memories if m["type"] == "project" and m is not stock]
     assert others and all(m["status"] == "active" for m in others)
+
+
+def test_context_given_with_a_question_is_still_the_persons_own() -> None:
+    assert _extract("Explain how taxes work in Portugal. I live in Lisbon.") == [
+        ("fact", "User lives in Lisbon")
+    ]

@@ -36,8 +36,8 @@ _TASK: Final = re.compile(
     r"you are (?:a|an|my)\b|você é (?:um|uma|meu|minha)\b|simulate|simule|imagine you|"
     # A problem or a piece of work to do: what follows describes it, not the person.
     r"you are given|given (?:a|an|the)\b|design (?:a|an)\b|implement|solve|write (?:a|an|the|me)\b|"
-    r"create (?:a|an)\b|build (?:a|an)\b|generate|explain|dado (?:um|uma)\b|implemente|resolva|"
-    r"escreva (?:um|uma)\b|crie (?:um|uma)\b|explique)\b",
+    r"create (?:a|an)\b|build (?:a|an)\b|generate|dado (?:um|uma)\b|implemente|resolva|"
+    r"escreva (?:um|uma)\b|crie (?:um|uma))\b",
     re.IGNORECASE,
 )
 #: "Here's the problem statement:" then pasted lines: only the line before the paste is kept.
