@@ -9,7 +9,8 @@ STAMP := $(VENV)/.installed-stamp
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
 # accelerator, venv support, the `age` CLI, the SQLite headers and the Snowball stemmers of
-# recall's full-text analysis). Installed only when something is missing.
+# recall's full-text analysis, and Debian's PostgreSQL 15, which the tests of the PostgreSQL store
+# start in a temporary directory). Installed only when something is missing.
 system-deps:
 	@if ! command -v gcc >/dev/null || ! $(PYTHON) -c 'import sysconfig,os,sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' || ! $(PYTHON) -m venv --help >/dev/null 2>&1; then \
 		echo "installing system packages (gcc, python3-dev, python3-venv)"; \
@@ -19,6 +20,10 @@ system-deps:
 		echo "installing system packages (age: the tests check that its CLI opens memvault's encrypted files)"; \
 		apt-get update -qq && apt-get install -y -qq age >/dev/null; \
 	fi
+	@if [ ! -x /usr/lib/postgresql/15/bin/initdb ]; then \
+		echo "installing system packages (postgresql-15: the PostgreSQL store's tests start one)"; \
+		apt-get update -qq && apt-get install -y -qq postgresql-15 >/dev/null; \
+	fi
 	@if [ ! -f /usr/include/libstemmer.h ] || [ ! -f /usr/include/sqlite3ext.h ]; then \
 		echo "installing system packages (libstemmer-dev, libsqlite3-dev: recall's full-text analysis extension)"; \
 		apt-get update -qq && apt-get install -y -qq libstemmer-dev libsqlite3-dev >/dev/null; \
@@ -27,7 +32,7 @@ system-deps:
 $(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_schema.c src/memvault/importers/_chatgpt.c src/memvault/importers/_chatgpt_direct.c src/memvault/importers/_chatgpt_common.h src/memvault/recall/_tokenizer.c | system-deps
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[dev,embeddings,server]'
+	$(BIN)/python -m pip install -q -e '.[dev,embeddings,postgres,server,mcp]'
 	touch $(STAMP)
 
 # `run` validates and inspects the sample exports in examples/, loads them into a demo vault in

@@ -84,9 +84,9 @@ def make_tenants(home: Path, names: tuple[str, ...]) -> dict[str, str]:
     return keys
 
 
-def ensure_bundle(chunks: int) -> Path:
-    DATA.mkdir(exist_ok=True)
-    path = DATA / f"aimem-{chunks}.aimem.json"
+def ensure_bundle(chunks: int, data: Path = DATA) -> Path:
+    data.mkdir(exist_ok=True)
+    path = data / f"aimem-{chunks}.aimem.json"
     if not path.exists():
         # In a child, so this process stays small (as benchmarks/aimem.py does).
         here = Path(__file__).resolve().parent
@@ -157,11 +157,11 @@ def check(label: str, timed: Timed) -> None:
         raise RuntimeError(f"{label}: HTTP {timed.status}: {timed.body[:500]!r}")
 
 
-def run(chunks: int, small: int, *, peer: bool = True) -> dict[str, float]:
-    """Run the benchmark; returns the figures (also printed)."""
-    big_bundle = ensure_bundle(chunks)
-    small_bundle = ensure_bundle(small)
-    work = Path(tempfile.mkdtemp(prefix="aimem-http-", dir=DATA))
+def run(chunks: int, small: int, *, peer: bool = True, data: Path = DATA) -> dict[str, float]:
+    """Run the benchmark (bundles kept in `data`); returns the figures (also printed)."""
+    big_bundle = ensure_bundle(chunks, data)
+    small_bundle = ensure_bundle(small, data)
+    work = Path(tempfile.mkdtemp(prefix="aimem-http-", dir=data))
     figures: dict[str, float] = {}
     try:
         home = work / "server"

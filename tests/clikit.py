@@ -16,7 +16,15 @@ from typer.testing import CliRunner
 from memvault.cli import app
 from vaultkit import FAST_KDF, PASSPHRASE
 
-ENV_VARS = ("MEMVAULT_HOME", "MEMVAULT_PASSPHRASE", "MEMVAULT_KDF_ITER", "MEMVAULT_DEBUG")
+#: Cleared for every vault-file test: the database ones would send every command to PostgreSQL.
+ENV_VARS = (
+    "MEMVAULT_HOME",
+    "MEMVAULT_PASSPHRASE",
+    "MEMVAULT_KDF_ITER",
+    "MEMVAULT_DEBUG",
+    "MEMVAULT_DATABASE_URL",
+    "MEMVAULT_TENANT",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,3 +57,10 @@ def run_script() -> Callable[..., CliOutcome]:
         return CliOutcome(proc.returncode, proc.stdout + proc.stderr)
 
     return run
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the PostgreSQL servers this process started (tests/pgkit.py), if any."""
+    pgkit = sys.modules.get("pgkit")
+    if pgkit is not None:
+        pgkit.stop_all()

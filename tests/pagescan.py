@@ -66,9 +66,18 @@ def row_slices(row: bytes, others: list[bytes], size: int = 24, step: int = 12) 
     """Pieces of a stored row's exact bytes, to look for in the decrypted pages: a row longer
     than a page is split across overflow pages, so the whole row is never one needle, but
     each piece lies whole in one page. Pieces that any of `others` (the bytes of rows that
-    stay) also holds are left out, so finding one means a copy of this row."""
+    stay) also holds are left out, and so are pieces of too few distinct bytes (a run of
+    zeros in a vector is in every page), so finding one means a copy of this row."""
     pieces = {row[at : at + size] for at in range(0, max(len(row) - size, 0) + 1, step)}
-    return sorted(p for p in pieces if len(p) == size and not any(p in o for o in others))
+    return sorted(
+        p
+        for p in pieces
+        if len(p) == size and len(set(p)) >= _DISTINCT and not any(p in o for o in others)
+    )
+
+
+#: The fewest distinct byte values a piece needs to be evidence of one row.
+_DISTINCT = 8
 
 
 def found_slices(db: Path, passphrase: str, pieces: list[bytes]) -> list[bytes]:

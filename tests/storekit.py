@@ -1,8 +1,9 @@
 """The storage backends the contract suite (test_store_contract.py) runs against, and a
 harness for reading while another thread holds a write transaction.
 
-Each entry makes a new, empty store in a temporary directory. A second backend is one more
-`pytest.param` here (PostgreSQL: a store bound to a fresh schema or tenant of a test server).
+Each entry makes a new, empty store: SQLite in a temporary directory; PostgreSQL 15 (Debian,
+no pgvector) and PostgreSQL with pgvector as a store bound to a new tenant of a test server
+(`pgkit`), connected as the application role.
 """
 
 from __future__ import annotations
@@ -14,8 +15,11 @@ from typing import TypeVar
 
 import pytest
 
+import pgkit
 from memvault.store import create_store
 from memvault.store.base import Store
+from memvault.store.factory import create_database_store
+from memvault.store.serverkey import ServerKey
 from vaultkit import FAST_KDF, PASSPHRASE
 
 T = TypeVar("T")
@@ -28,9 +32,32 @@ def new_sqlite_store(tmp: Path) -> Store:
     return create_store(tmp / "home", PASSPHRASE, kdf_iter=int(FAST_KDF))
 
 
+def new_postgres_store(server: str, tenant: str | None = None) -> Store:
+    """A new, empty store of a new tenant (or of `tenant`) on the test server `server`."""
+    running = pgkit.server(server)
+    return create_database_store(
+        running.app_url,
+        tenant or pgkit.new_tenant(),
+        server_key=ServerKey.parse(pgkit.SERVER_KEY, "the test server key"),
+    )
+
+
+def new_pg15_store(tmp: Path) -> Store:
+    return new_postgres_store("pg15")
+
+
+def new_pgvector_store(tmp: Path) -> Store:
+    return new_postgres_store("pgvector")
+
+
 BACKENDS = [
     pytest.param(new_sqlite_store, id="sqlite"),
+    pytest.param(new_pg15_store, id="postgres15"),
+    pytest.param(new_pgvector_store, id="pgvector"),
 ]
+#: The backends that keep a recall index (passages, vectors): a PostgreSQL one comes with the
+#: recall index interface; until then the PostgreSQL store refuses recall with a clear error.
+RECALL_BACKENDS = [pytest.param(new_sqlite_store, id="sqlite")]
 
 
 def answered_during_write(

@@ -6,6 +6,8 @@ it, nor the memory itself (§5.2)."""
 from __future__ import annotations
 
 import io
+import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -163,3 +165,36 @@ def test_an_agents_export_keeps_nothing(vault: Vault) -> None:
     plan = plan_export(agent, now=NOW)
     assert plan.generation is None and plan.ids == [ids[1]]
     assert kept_ids(vault) == set()
+
+
+def test_aimem_5_2_a_streamed_export_racing_an_erasure_never_holds_it(tmp_path: Path) -> None:
+    """§5.2 for the stream: the export reads while an erasure's transaction is open (readers
+    still see the memory), and may send only after checking that no erasure committed since
+    it began; the erasure commits, so the export reads again — the bytes sent hold no trace
+    of the erased memory, and every other memory."""
+    secret = "Snorkelwomp is the owner's childhood nickname"
+    with make_vault(tmp_path / "race") as vault:
+        for n in range(300):
+            vault.add(f"Ordinary memory {n} about the allotment", "fact")
+        target = vault.add(secret, "fact").memory
+        sent: list[bytes] = []
+        errors: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                download = export_download(vault, form="ndjson")
+                sent.append(b"".join(download.blocks))
+            except BaseException as exc:  # handed to the test thread
+                errors.append(exc)
+
+        exporter = threading.Thread(target=run)
+        with vault.store.transaction():
+            vault.erase(target.id)  # not committed yet
+            exporter.start()
+            time.sleep(1.0)  # the export reads the vault as it was, then waits to send
+            assert not sent
+        exporter.join(60)
+        assert not errors, errors
+        [body] = sent
+        assert secret.encode() not in body and target.id.encode() not in body
+        assert body.count(b"about the allotment") == 300

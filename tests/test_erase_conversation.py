@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from clikit import home as home
-from clikit import mv, ok, refused
+from clikit import ok, refused
 from embedserver import MODEL, EmbedServer, serve
 from memvault.errors import AccessDenied, NotFound
+from memvault.exchange import export_vault
 from memvault.model import Memory
 from memvault.paths import database_path
 from memvault.recall.embedders import EmbedderSpec
@@ -28,7 +29,18 @@ from vaultkit import PASSPHRASE, make_vault, pam_memory
 SECRET = "zxqvortle"
 #: What the erased conversation says: a word found nowhere else and a plain phrase.
 SAID = f"My sister {SECRET.capitalize()} was admitted to the cardiology ward on Tuesday"
-WORDS = "garden tomato basil river window kettle violin harbour lantern meadow".split()
+WORDS = [
+    "garden",
+    "tomato",
+    "basil",
+    "river",
+    "window",
+    "kettle",
+    "violin",
+    "harbour",
+    "lantern",
+    "meadow",
+]
 
 
 def _chatter(rng: random.Random, n: int) -> str:
@@ -91,9 +103,13 @@ def _rows(vault: Vault, cid: str) -> tuple[list[bytes], list[bytes]]:
     stays): its document frame, its passages' texts and vectors; the others' likewise and
     every memory's document."""
     with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
-        mine = [bytes(r[0]) for r in conn.execute("SELECT document FROM conversations WHERE id = ?", (cid,))]
+        mine = [
+            bytes(r[0])
+            for r in conn.execute("SELECT document FROM conversations WHERE id = ?", (cid,))
+        ]
         others = [
-            bytes(r[0]) for r in conn.execute("SELECT document FROM conversations WHERE id <> ?", (cid,))
+            bytes(r[0])
+            for r in conn.execute("SELECT document FROM conversations WHERE id <> ?", (cid,))
         ]
         for kind_is_mine, sql in (
             (True, "conversation_id = ? AND kind = 'message'"),
@@ -108,6 +124,7 @@ def _rows(vault: Vault, cid: str) -> tuple[list[bytes], list[bytes]]:
             found = [str(r[0]).encode() for r in texts] + [bytes(r[0]) for r in vectors]
             (mine if kind_is_mine else others).extend(found)
         others += [str(r[0]).encode() for r in conn.execute("SELECT document FROM memories")]
+        others += [repr(tuple(r)).encode() for r in conn.execute("SELECT * FROM audit_log")]
     return mine, others
 
 
@@ -148,10 +165,12 @@ def test_aimem_5_2_an_erased_conversation_is_gone_from_the_files_bytes(
     assert vault.verify_audit().ok and vault.check_integrity() == []
 
 
-def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(vault: Vault) -> None:
+def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(
+    vault: Vault, tmp_path: Path
+) -> None:
     """The memories extracted from a conversation are the person's memory: they stay, still
     found by recall, their provenance naming the conversation's id (which now resolves to
-    nothing) — docs/erasure.md."""
+    nothing; a PAM export says so) — docs/erasure.md."""
     vault.put_conversations([_conversation("conv-erase", SAID, 1)])
     derived = _derived("conv-erase")
     vault.add_memories([derived])
@@ -160,6 +179,9 @@ def test_aimem_5_2_memories_derived_from_an_erased_conversation_stay(vault: Vaul
     assert kept.provenance.conversation_ref == "conv-erase"
     assert [h.id for h in vault.recall("sister hospital").hits] == [derived.id]
     assert vault.count_conversations() == 0
+    exported = export_vault(vault, tmp_path / "after.zip")
+    assert exported.memories == 1 and exported.conversations == 0
+    assert any("conv-erase" in w and "not in the vault" in w for w in exported.warnings)
 
 
 def test_aimem_5_2_a_conversations_erasure_is_audited_as_counts_never_content(
@@ -232,8 +254,10 @@ def test_cli_erase_conversation_needs_confirmation(home: Path) -> None:
     --conversation together are a usage error."""
     _cli_conversation(home)
     assert "--yes" in refused("erase", "--conversation", "conv-erase", code=2)
-    assert "conversation" in refused("erase", "abc", "--conversation", "conv-erase", "--yes", code=2)
-    assert "ID" in refused("erase", "--yes", code=2)
+    assert "conversation" in refused(
+        "erase", "abc", "--conversation", "conv-erase", "--yes", code=2
+    )
+    assert "one of the three" in refused("erase", "--yes", code=2)
     assert ok("stats", "--json").json()["conversations"] == 1
 
 

@@ -135,3 +135,106 @@ def test_aimem_5_2_erase_inside_a_transaction_is_not_reported_durable(vault: Vau
     assert report.erased == (memory.id,) and report.durable is False
     assert vault.store.scrub() is True
     assert recoverable(_db(vault), PASSPHRASE, SECRET.encode()) == 0
+
+
+def _stored_rows(vault: Vault, memory_id: str) -> tuple[list[bytes], list[bytes]]:
+    """(the exact stored bytes of a memory's rows — its document, its recall passage's text
+    and vectors, its embedding — and those of every other memory's and of the audit log)."""
+    mine: list[bytes] = []
+    others: list[bytes] = []
+    with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+        for seq, mid, document in conn.execute("SELECT seq, id, document FROM memories"):
+            rows = [str(document).encode()]
+            passages = "SELECT id FROM recall_passages WHERE memory_seq = ?"
+            rows += [
+                str(r[0]).encode()
+                for r in conn.execute(
+                    "SELECT text FROM recall_passages WHERE memory_seq = ?", (seq,)
+                )
+            ]
+            rows += [
+                bytes(r[0])
+                for r in conn.execute(
+                    f"SELECT vector FROM recall_vectors WHERE passage_id IN ({passages})", (seq,)
+                )
+            ]
+            rows += [
+                bytes(r[0])
+                for r in conn.execute("SELECT vector FROM embeddings WHERE memory_id = ?", (mid,))
+            ]
+            (mine if mid == memory_id else others).extend(rows)
+        # What stays by design: the audit log keeps the id and content hash (§5.2).
+        others += [repr(tuple(r)).encode() for r in conn.execute("SELECT * FROM audit_log")]
+    return mine, others
+
+
+def test_aimem_5_2_an_erased_memorys_stored_bytes_are_gone_from_the_files(
+    vault: Vault,
+) -> None:
+    """AIMEM §5.2: not only the words — no piece of the exact bytes the memory's rows were
+    stored as (its JSON document, its recall passage, the vectors of both its embeddings) is
+    left in any decrypted page, used or free, or in the write-ahead log."""
+    from embedserver import MODEL, serve
+    from memvault.recall.embedders import EmbedderSpec
+    from pagescan import found_slices, row_slices
+
+    _fill(vault, 0, 40)
+    target = vault.add(CONTENT, "fact", tags=["health"], summary="Sees a therapist weekly").memory
+    _fill(vault, 40, 10)
+    vault.store.put_embedding(
+        StoredEmbedding("emb-1", target.id, "m", 4, "2026-01-01T00:00:00Z", bytes(range(7, 71)))
+    )
+    with serve() as server:
+        vault.embed(EmbedderSpec("openai", MODEL, server.url))
+    mine, others = _stored_rows(vault, target.id)
+    assert len(mine) == 4  # document, passage, recall vector, embedding
+    pieces = [p for row in mine for p in row_slices(row, others)]
+    db = _db(vault)
+    assert len(found_slices(db, PASSPHRASE, pieces)) > len(pieces) // 2
+    assert vault.erase(target.id).durable
+    assert found_slices(db, PASSPHRASE, pieces) == []
+    assert vault.verify_audit().ok
+
+
+def test_aimem_5_1_explicit_erasure_is_honoured_for_dna_class_memories(vault: Vault) -> None:
+    """AIMEM §5.1: background work may not delete a DNA-class memory, but the owner's
+    explicit erasure is honoured — one memory, a request for several, or everything."""
+    from memvault.errors import DNAProtected
+
+    identity = vault.add("Name: Ana Quokkazebra", "identity").memory
+    pinned = vault.add("Prefers tea to coffee", "preference").memory
+    decision = vault.add("Always answer in Portuguese", "instruction").memory
+    assert identity.is_dna and pinned.is_dna and decision.is_dna
+    with pytest.raises(DNAProtected):
+        vault.background().erase(identity.id)
+    assert vault.erase(identity.id).erased == (identity.id,)
+    assert vault.erase_many([pinned.id]).erased == (pinned.id,)
+    assert vault.erase_everything().counts["memories"] == 1
+    for memory in (identity, pinned, decision):
+        with pytest.raises(NotFound):
+            vault.get(memory.id)
+    assert recoverable(_db(vault), PASSPHRASE, SECRET.capitalize().encode()) == 0
+
+
+def test_aimem_5_2_migration_5_turns_on_fts5_secure_delete_in_an_older_vault(
+    tmp_path: Path,
+) -> None:
+    """A vault made by memvault 0.1.0 (schema 2) is migrated on opening: both full-text
+    indexes get FTS5's `secure-delete` (migration 5), and an erasure in it leaves no copy."""
+    import shutil
+
+    from memvault.store.migrations import LATEST
+
+    fixtures = Path(__file__).resolve().parent / "fixtures"
+    home = tmp_path / "vault"
+    shutil.copytree(fixtures / "vault-0.1.0", home)
+    passphrase = "fixture-vault-0.1.0"
+    with Vault.open(home, passphrase) as vault:
+        assert vault.store.schema_version == LATEST >= 5
+        with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
+            for table in ("memories_fts", "recall_fts"):
+                config = dict(conn.execute(f"SELECT k, v FROM {table}_config").fetchall())
+                assert config.get("secure-delete") == 1, table
+        memory = vault.add(CONTENT, "fact").memory
+        assert vault.erase(memory.id).durable
+        assert recoverable(database_path(home), passphrase, SECRET.encode()) == 0

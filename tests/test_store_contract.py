@@ -376,6 +376,79 @@ def test_conversations(store: Store) -> None:
     assert store.count_conversations() == 1
 
 
+def test_delete_conversation_removes_it_and_its_messages_only(store: Store) -> None:
+    """Erasure of one conversation (AIMEM §5.2): its row and messages (and, on a backend
+    with a recall index, their passages) go; the other conversation and the memories stay."""
+    kept = stored("derived from conv-1")
+    store.insert_memories([kept])
+    for cid in ("conv-1", "conv-2"):
+        store.put_conversation(
+            StoredConversation(
+                id=cid,
+                platform="chatgpt",
+                document={"id": cid, "messages": [{"id": "m1", "role": "user", "content": "olá"}]},
+                message_count=1,
+            )
+        )
+    counts = store.delete_conversation("conv-1")
+    assert counts is not None and counts["messages"] == 1
+    assert counts["passages"] >= 0 and counts["vectors"] >= 0
+    assert store.delete_conversation("conv-1") is None
+    assert store.get_conversation("conv-1") is None
+    assert store.conversation_ids(["conv-1", "conv-2"]) == {"conv-2"}
+    assert store.get_memory(kept.memory.id) == kept
+    assert store.check_integrity() == []
+
+
+def test_erase_everything_leaves_the_vault_but_none_of_its_data(store: Store) -> None:
+    """A whole tenant's erasure where the store cannot just be deleted (AIMEM §5.2): every
+    memory, tag, grant, full-text entry, relation, conversation, embedding, AIMEM state row
+    and export record goes, in one transaction, with counts; the owner, keys, meta and the
+    audit log (hashes, not content) stay, and the store takes new data afterwards."""
+    a, b = stored("erase me please", tags=["gone"]), stored("and me too")
+    store.insert_memories([a, b])
+    store.insert_relation(
+        Relation(id="r1", from_=a.memory.id, to=b.memory.id, type="supports", created_at="x")
+    )
+    store.put_embedding(StoredEmbedding("e1", a.memory.id, "m", 2, "2025-01-01T00:00:00Z", b"1"))
+    store.put_conversation(
+        StoredConversation("conv-1", "chatgpt", {"id": "conv-1", "messages": []}, message_count=3)
+    )
+    store.put_chunk_digests({a.memory.id: "sha256:" + "0" * 64})
+    store.put_aliases({"urn:x:alias": a.memory.id})
+    store.record_export(ExportRecord("x1", "exported", "full", "2025-01-01T00:00:00Z"))
+    owner = Owner(id="o-1")
+    store.set_owner(owner)
+    store.set_meta("setting", "kept")
+    key = KeyRecord("k1", "Ed25519", b"pub", b"priv", "2025-01-01T00:00:00Z")
+    store.put_key(key)
+    audit = AuditEntry(1, "2025-01-01T00:00:00Z", "user", "add", a.memory.id, "h", {}, "p", "q")
+    store.append_audit(audit)
+
+    counts = store.erase_everything()
+
+    assert {k: v for k, v in counts.items() if k not in ("passages", "vectors")} == {
+        "memories": 2,
+        "relations": 1,
+        "conversations": 1,
+        "messages": 3,
+        "embeddings": 1,
+        "exports": 1,
+    }
+    assert counts["passages"] >= 0 and counts["vectors"] >= 0
+    assert store.count_memories(MemoryQuery(statuses=None)) == 0
+    assert store.search(MemoryQuery(text="erase")) == []
+    assert store.query_memories(MemoryQuery(tags=("gone",))) == []
+    assert list(store.iter_relations()) == [] and store.count_conversations() == 0
+    assert store.get_embedding(a.memory.id) is None and store.list_exports() == []
+    assert store.chunk_digests([a.memory.id]) == {} and store.aliases(["urn:x:alias"]) == {}
+    assert store.get_owner() == owner and store.get_meta("setting") == "kept"
+    assert store.get_key("k1") == key and store.last_audit() == audit
+    store.insert_memories([a])  # still a working store
+    assert [h.memory.memory.id for h in store.search(MemoryQuery(text="erase"))] == [a.memory.id]
+    assert store.check_integrity() == []
+
+
 def test_embeddings(store: Store) -> None:
     vector = b"\x00\x00\x80\x3f" * 3
     old = StoredEmbedding("e1", "m1", "model-a", 3, "2025-01-01T00:00:00Z", vector)

@@ -146,8 +146,8 @@ def test_erase_tenant_needs_confirmation(server: Path, monkeypatch: pytest.Monke
 
 
 def test_erase_needs_ids_or_a_tenant_not_both(server: Path) -> None:
-    assert "one of the two" in refused("erase", code=2)
-    assert "one of the two" in refused("erase", "abc", "--tenant", "alice", code=2)
+    assert "one of the three" in refused("erase", code=2)
+    assert "one of the three" in refused("erase", "abc", "--tenant", "alice", code=2)
 
 
 def test_erase_unknown_tenant_is_refused(server: Path) -> None:

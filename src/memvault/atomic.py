@@ -16,10 +16,15 @@ __all__ = ["atomic_file", "replace_file", "write_atomic"]
 
 @contextlib.contextmanager
 def atomic_file(
-    target: str | os.PathLike[str], *, mode: int | None = None, buffering: int = -1
+    target: str | os.PathLike[str],
+    *,
+    mode: int | None = None,
+    buffering: int = -1,
+    guard: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
 ) -> Iterator[BinaryIO]:
     """A binary file to write `target`'s new content to; it replaces `target` when the block
-    ends without an error. `mode`: the permissions it gets (else the temporary file's 0600)."""
+    ends without an error. `mode`: the permissions it gets (else the temporary file's 0600).
+    `guard`: entered around the rename alone (it may refuse it by raising)."""
     path = Path(target)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -29,7 +34,8 @@ def atomic_file(
             os.fsync(handle.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
-        os.replace(tmp, path)
+        with guard() if guard is not None else contextlib.nullcontext():
+            os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from memvault.audit import PendingEntry
+from memvault.erasure_fence import note_erasure
 from memvault.errors import NotFound
 from memvault.model import Memory
 from memvault.store.base import Store, StoredMemory
@@ -34,8 +35,8 @@ __all__ = [
     "CONVERSATION_ERASED",
     "EVERYTHING_ERASED",
     "ConversationErasure",
-    "EverythingErasure",
     "ErasureReport",
+    "EverythingErasure",
     "erase_conversation_stored",
     "erase_everything_stored",
     "erase_stored",
@@ -86,6 +87,7 @@ def erase_stored(
                 )
             )
     store.delete_memory(memory.id)  # and its per-memory AIMEM state with it
+    note_erasure(store)  # an export reading meanwhile is made again (`memvault.erasure_fence`)
     entries.append(PendingEntry("erase", actor, memory.id, memory.content_hash, {}))
     return entries, len(relations)
 
@@ -121,6 +123,7 @@ def erase_conversation_stored(
     counts = store.delete_conversation(conversation_id)
     if counts is None:
         raise NotFound(f"no conversation with id {conversation_id!r}")
+    note_erasure(store)
     details = {"conversation_id": conversation_id, **counts}
     return PendingEntry(CONVERSATION_ERASED, actor, details=details), counts
 
@@ -129,4 +132,5 @@ def erase_everything_stored(store: Store, actor: str) -> tuple[PendingEntry, dic
     """Delete every memory, conversation and what is derived from them; call inside a
     transaction. Returns the audit entry (counts only) and the counts."""
     counts = store.erase_everything()
+    note_erasure(store)
     return PendingEntry(EVERYTHING_ERASED, actor, details=dict(counts)), counts

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 
 from memvault.access import may, require_privileged
+from memvault.erasure_fence import ErasureFence
 from memvault.model import Memory, Relation
 from memvault.store.base import (
     AuditEntry,
@@ -34,6 +35,11 @@ class ExportView:
 
     def _readable(self, memory: Memory) -> bool:
         return self._everything or may(memory, self.actor, "read")
+
+    def erasure_fence(self) -> ErasureFence:
+        """Taken before the export's first read: its output is published only if no erasure
+        committed meanwhile (`memvault.erasure_fence`, AIMEM §5.2)."""
+        return ErasureFence(self._store)
 
     def count_memories(self, query: MemoryQuery) -> int:
         """How many memories `query` matches in the vault (the owner's count: an export

@@ -12,6 +12,9 @@ hand the `Vault` a store, kept out of the vault itself, which reads no environme
 A missing vault is reported before the passphrase is asked for (and an existing one before a
 new passphrase is), so nobody types a passphrase for nothing. A passphrase that cannot be had
 is an `InvalidInput` on the field ``"passphrase"``: a usage error for the CLI.
+
+With ``$MEMVAULT_DATABASE_URL`` set, the vault is ``$MEMVAULT_TENANT``'s in that PostgreSQL
+database instead, and neither a home nor a passphrase is looked for (docs/postgres.md).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -29,6 +32,7 @@ from memvault.paths import HOME_ENV, PASSPHRASE_ENV, database_path
 
 if TYPE_CHECKING:
     # The vault (SQLCipher, the store) loads only when one is opened.
+    from memvault.store.base import Store
     from memvault.vault import Vault
 
 __all__ = [
@@ -149,10 +153,13 @@ def open_vault(
     """Open the vault found as `find_home` says, unlocked with the passphrase found as
     `resolve_passphrase` says. Raises VaultNotFound (before any prompt), InvalidInput (no
     passphrase), WrongPassphrase, StoreError."""
-    root = existing_home(home)
-    secret = resolve_passphrase(passphrase, passphrase_file=passphrase_file, prompt=prompt)
     from memvault.vault import Vault
 
+    store = _database_store(create=False)
+    if store is not None:
+        return _vault_over(store, Vault, create=False)
+    root = existing_home(home)
+    secret = resolve_passphrase(passphrase, passphrase_file=passphrase_file, prompt=prompt)
     return Vault.open(root, secret)
 
 
@@ -169,10 +176,37 @@ def init_vault(
     """Create a vault where `find_home` says, encrypted with the passphrase found as
     `resolve_passphrase` says (the prompt is asked for a new one). Raises VaultExists (before
     any prompt; nothing touched), InvalidInput, HomeNotWritable."""
+    from memvault.vault import Vault
+
+    store = _database_store(create=True)
+    if store is not None:
+        return _vault_over(store, Vault, create=True, owner_id=owner_id, did=did)
     root = free_home(home)
     secret = resolve_passphrase(
         passphrase, passphrase_file=passphrase_file, prompt=prompt, new=True
     )
-    from memvault.vault import Vault
-
     return Vault.init(root, secret, owner_id=owner_id, did=did, kdf_iter=kdf_iter)
+
+
+def _database_store(*, create: bool) -> Store | None:
+    """With ``$MEMVAULT_DATABASE_URL`` set, the store of ``$MEMVAULT_TENANT``'s vault in that
+    database (a new one with `create`): there the home and the passphrase are not used
+    (docs/postgres.md). None without it."""
+    from memvault.store.factory import (
+        create_database_store,
+        database_url,
+        open_database_store,
+    )
+
+    url = database_url()
+    if url is None:
+        return None
+    return create_database_store(url) if create else open_database_store(url)
+
+
+def _vault_over(store: Store, vault: type[Vault], *, create: bool, **owner: Any) -> Vault:
+    try:
+        return vault.create(store, **owner) if create else vault(store)
+    except BaseException:
+        store.close()
+        raise

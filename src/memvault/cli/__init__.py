@@ -12,6 +12,8 @@ arguments, calls the library and renders the result:
 - `recalling`: recall, conversations (list, show, search), reindex, embed
 - `serving`: serve (the HTTP API)
 - `tenants`: tenants (create, issue, list, revoke, rotate), token
+- `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
+- `mcp`: mcp (the Model Context Protocol server over stdio)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -67,6 +69,8 @@ COMMAND_MODULES: Final = {
     "serve": "serving",
     "tenants": "tenants",
     "token": "tenants",
+    "db": "db",
+    "mcp": "mcp",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -83,6 +87,8 @@ MODULES: Final = (
     "recalling",
     "serving",
     "tenants",
+    "db",
+    "mcp",
 )
 
 
@@ -141,7 +147,7 @@ def _handle_errors(app: typer.Typer) -> None:
 
 
 #: Command groups: with no subcommand they show their help.
-GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants"})
+GROUPS: Final = frozenset({"audit", "keys", "conversations", "tenants", "db"})
 
 
 def _may_show_help(argv: list[str], command: str | None) -> bool:

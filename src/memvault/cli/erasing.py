@@ -111,12 +111,8 @@ def erase(
     log records the counts, time and actor. --json: {"tenant", "memories", "conversations",
     "tokens_revoked", "files_removed", "at", "actor", "owner_id"}.
     """
-    chosen = [bool(memory_ids), conversation is not None, tenant is not None]
-    if sum(chosen) != 1:
-        usage_error(
-            "give memory IDs, --conversation ID or --tenant NAME: only one of them, not one "
-            "of the two others as well; nothing was erased"
-        )
+    if [bool(memory_ids), conversation is not None, tenant is not None].count(True) != 1:
+        usage_error("give IDs, --conversation or --tenant (one of the three)")
     if tenant is not None:
         return erase_tenant(tenant, yes, server_home, server_key_file, as_json)
     if not yes and not _terminal():

@@ -132,13 +132,39 @@ def _with_age_suffix(output: Path) -> Path:
 
 
 def export(
-    output: Path = typer.Option(
-        ...,
+    output: Path | None = typer.Option(
+        None,
         "--output",
         "-o",
         metavar="PATH",
+        show_default=False,
         help="Where to write: a directory (memory-store.json, conversations/, embeddings.json), "
-        "a path ending in .zip for a zip of it, or .json for the memory-store alone.",
+        "a path ending in .zip for a zip of it, or .json for the memory-store alone. With "
+        "--to: a text file (default: standard output).",
+    ),
+    to: str | None = typer.Option(
+        None,
+        "--to",
+        metavar="TARGET",
+        show_default=False,
+        help="Text for an assistant instead of an interchange file: system-prompt, chatgpt, "
+        "claude or gemini (PAM §20.2). DNA-class memories first, then confidence, then recency.",
+    ),
+    budget: int | None = typer.Option(
+        None,
+        "--budget",
+        metavar="N",
+        show_default=False,
+        help="With --to: at most N characters per text (≈ N/4 tokens). Default: the target's "
+        "(system-prompt 6000, chatgpt 3000 — its two fields never over 1500 —, claude 6000, "
+        "gemini 4000).",
+    ),
+    query: str | None = typer.Option(
+        None,
+        "--query",
+        metavar="TEXT",
+        show_default=False,
+        help="With --to: the memories recall finds for TEXT, best first, instead of all.",
     ),
     format: str = typer.Option(
         "pam",
@@ -242,6 +268,14 @@ def export(
     memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/ ·
     memvault export --sign --encrypt -o backup.zip  (writes backup.zip.age)
     """
+    options = VaultOptions(home, passphrase_file, actor)
+    if to is not None:
+        export_target(to, output, budget, query, options, as_json)
+        return
+    if budget is not None or query is not None:
+        usage_error("--budget and --query go with --to", "--budget" if budget else "--query")
+    if output is None:
+        usage_error("give -o PATH (where to write the export) or --to TARGET", "--output")
     from memvault.cli.bundles import export_aimem
     from memvault.exchange import EXPORT_FORMATS, export_vault
 
@@ -292,7 +326,6 @@ def export(
             )
     if encrypt or recipient:
         output = _with_age_suffix(output)
-    options = VaultOptions(home, passphrase_file, actor)
     from memvault.crypto.signing import SigningError
 
     with open_vault(options) as vault:
@@ -334,6 +367,28 @@ def export(
         out.print("  encrypted with age (PAM §21.1)")
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def export_target(
+    to: str, output: Path | None, budget: int | None, query: str | None,
+    options: VaultOptions, as_json: bool,
+) -> None:  # fmt: skip
+    """`export --to`: the text an assistant accepts (`memvault.targets`), to a file or stdout;
+    what was left out, and why, on stderr (or in the JSON)."""
+    from memvault.atomic import write_atomic
+    from memvault.targets import TARGET_NAMES, render
+
+    if to not in TARGET_NAMES:
+        usage_error(f"unknown target {to!r}; supported: {', '.join(TARGET_NAMES)}", "--to")
+    with open_vault(options, arguments=True) as vault:
+        rendering = render(vault, to, budget=budget, query=query)
+    if output is not None:
+        write_atomic(output, rendering.document().encode())
+    if as_json:
+        print_json(rendering.to_json())
+    elif output is None:
+        typer.echo(rendering.document(), nl=False)
+    typer.echo(rendering.summary(), err=True)
 
 
 # -- import -----------------------------------------------------------------------------------

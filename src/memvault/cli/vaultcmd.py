@@ -72,12 +72,23 @@ def init(
     vault = create_vault(options, owner_id=owner_id, did=did)
     with vault:
         owner = vault.owner
-        where = str(vault.home)
+        if vault.home is None:  # in $MEMVAULT_DATABASE_URL
+            from memvault.store.factory import database_location
+
+            where = database_location()
+        else:
+            where = str(vault.home)
     owner_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
         print_json({"home": where, "owner_id": owner.id, "did": owner_did})
         return
     out = console()
+    if vault.home is None:  # a tenant's vault in $MEMVAULT_DATABASE_URL
+        out.print(f"[green]✓[/] Created a vault for {escape(where)}")
+        out.print(
+            f"  owner  {escape(owner.id)}" + (f"  ({escape(owner_did)})" if owner_did else "")
+        )
+        return
     out.print(f"[green]✓[/] Created an encrypted vault at [bold]{escape(where)}[/]")
     out.print(f"  owner  {escape(owner.id)}" + (f"  ({escape(owner_did)})" if owner_did else ""))
     out.print("[dim]  Keep the passphrase safe: without it the vault cannot be opened.[/]")

@@ -25,6 +25,7 @@ import orjson
 
 from memvault.audit import PendingEntry
 from memvault.canonical import jcs_dumps
+from memvault.erasure_fence import ErasureFence, redone_after_erasure
 from memvault.errors import AccessDenied, ConvertError, ExportError, ImportRefused, InvalidInput
 from memvault.exchange._shared import (
     Importer,
@@ -692,6 +693,7 @@ def _in_scope(memory: Memory, scope: str) -> bool:
     return scope != "DNA_ONLY" or memory.is_dna
 
 
+@redone_after_erasure
 def export_bundle(
     vault: Vault,
     target: str | Path,
@@ -711,8 +713,10 @@ def export_bundle(
     or SINCE (created or updated at or after `since`). Memories marked `exportable: false`
     are never written (PAM §21.1), nor edges, links or relations touching them. Embeddings
     are left out unless `embeddings` (§5.5: they leak content). The bundle is written under a
-    temporary name and renamed; the export is recorded in the vault's export registry.
-    Raises ExportError (nothing is left at the target).
+    temporary name and renamed; the export is recorded in the vault's export registry. An
+    erasure that commits while it reads makes it start again: it never publishes erased
+    data (AIMEM §5.2, `memvault.erasure_fence`). Raises ExportError (nothing is left at the
+    target).
     """
     plan = plan_export(
         vault, scope=scope, since=since, producer=producer, embeddings=embeddings, now=now
@@ -720,7 +724,11 @@ def export_bundle(
     path = Path(target)
     try:
         with BundleWriter(
-            path, plan.envelope, form=form or form_for_path(path), overwrite=overwrite
+            path,
+            plan.envelope,
+            form=form or form_for_path(path),
+            overwrite=overwrite,
+            guard=plan.fence.publishing if plan.fence is not None else None,
         ) as writer:
             fill_bundle(writer, plan)
             summary = writer.finish()
@@ -772,6 +780,9 @@ class ExportPlan:
     cached: dict[str, CachedChunk] = field(default_factory=dict)
     #: the cache generation read before the memories were: None, no cache for this export
     generation: int | None = None
+    #: taken before the first read: the output is published only if no erasure committed
+    #: since (AIMEM §5.2, `memvault.erasure_fence`)
+    fence: ErasureFence | None = None
 
 
 def plan_export(
@@ -801,6 +812,7 @@ def plan_export(
     moment = utc_moment(now)
     exported_at = format_timestamp(moment)
     view = vault.export_view()
+    fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
     query = MemoryQuery(
         statuses=MEMORY_STATUSES,
         limit=None,
@@ -888,6 +900,7 @@ def plan_export(
         withheld=withheld,
         cached=cached,
         generation=None if cache is None else cache[0],
+        fence=fence,
     )
 
 

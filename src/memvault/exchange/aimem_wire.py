@@ -21,6 +21,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Final
 
+from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import ExportError
 from memvault.exchange.aimem import (
     AimemImportResult,
@@ -72,6 +73,7 @@ class BundleDownload:
             close()
 
 
+@redone_after_erasure
 def export_download(
     vault: Vault,
     *,
@@ -88,7 +90,9 @@ def export_download(
     One pass maps every memory to its chunk and spools the chunk's RFC 8785 bytes; the
     checksum pass reads and hashes those bytes only; the body is then read from the spools
     (bounded memory: one record at a time). `sign_with` (a `SigningKey`) signs the canonical
-    bytes (§5.3). The export is recorded in the vault's export registry. Raises ExportError.
+    bytes (§5.3). The export is recorded in the vault's export registry. As for a file, an
+    erasure that commits while the records are read makes the export start again before a
+    byte is sent (AIMEM §5.2, `memvault.erasure_fence`). Raises ExportError.
     """
     if form not in ("json", "ndjson"):
         raise ExportError(f"form {form!r}: json or ndjson")
@@ -104,6 +108,9 @@ def export_download(
                 from memvault.formats.aimem.cose import sign_payload
 
                 signature = sign_payload(writer.canonical_bytes(), sign_with)
+            if plan.fence is not None:
+                with plan.fence.publishing():  # ErasedMeanwhile: read again
+                    pass
             checksum, blocks = writer.finish_stream()
         except BaseException:
             writer.abort()

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from memvault.access import may
+from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError, ImportRefused
 from memvault.exchange._shared import (
     Importer,
@@ -574,6 +575,7 @@ def _strip_conversation(document: dict[str, Any]) -> None:
         document["provider"] = {**provider, "account_id": None}
 
 
+@redone_after_erasure
 def export_vault(
     vault: Vault,
     target: str | Path,
@@ -595,8 +597,10 @@ def export_vault(
     `strip_platform_ids` nulls `provenance.platform_user_id` and conversations'
     `provider.account_id` (§21.3). The export is recorded in the vault's export registry.
     As an agent's session (`vault.acting_as`): only the memories it may read, the relations
-    between them, no conversations, and never a delta (docs/access.md). Raises ExportError
-    (nothing is left at the target), AccessDenied.
+    between them, no conversations, and never a delta (docs/access.md). An erasure that
+    commits while it reads makes it start again: it never publishes erased data (AIMEM §5.2,
+    `memvault.erasure_fence`). Raises ExportError (nothing is left at the target),
+    AccessDenied.
     """
     if format not in EXPORT_FORMATS:
         raise ExportError(f"format {format!r} is not supported; use one of {EXPORT_FORMATS}")
@@ -606,6 +610,7 @@ def export_vault(
         raise ExportError(f"{path} names an age-encrypted file; encrypt the export or drop .age")
     warnings: list[str] = []
     actor = vault.actor
+    fence = vault.export_view().erasure_fence()  # before the first read (AIMEM §5.2)
     plan = _plan(vault, incremental, since, warnings, actor)
     export_id = str(uuid.uuid4())
     export_date = format_timestamp(utc_moment(now))
@@ -636,7 +641,7 @@ def export_vault(
                 raise
             embeddings = exporter.close_embeddings()
             summary = writer.finish(sign=hooks.sign)
-            stage.publish(hooks.encrypt)
+            stage.publish(hooks.encrypt, guard=fence.publishing)
     except (WriterError, OSError) as exc:
         raise ExportError(f"could not export to {path}: {exc}") from None
     if exporter.restricted:

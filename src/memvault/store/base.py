@@ -477,7 +477,8 @@ class Store(ABC):
         self, producer: str, chunks: Sequence[CachedChunk], generation: int
     ) -> bool:
         """Keep `chunks` — unless a memory or relation was written since `generation` was
-        read (then nothing is kept: the bytes may be stale). True when kept."""
+        read (then nothing is kept: the bytes may be stale), or another thread holds the
+        write lock (an export never waits for a writer to keep a speed-up). True when kept."""
         return False
 
     @abstractmethod

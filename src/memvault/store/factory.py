@@ -4,17 +4,93 @@ The vault and every front end get their store from here (`create_store`, `open_s
 of them constructs a backend class or knows how it keeps its files. Today there is one backend,
 the encrypted SQLite file in a vault home (`memvault.store.sqlite`); a second one (PostgreSQL,
 bound to a tenant) is chosen here by its location, and nowhere else changes.
+
+PostgreSQL is chosen by ``$MEMVAULT_DATABASE_URL`` (``postgresql://…``): then `create_store` and
+`open_store` make a store of the tenant ``$MEMVAULT_TENANT`` (default ``owner``) in that
+database, and the home and passphrase are not used (docs/postgres.md).
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from typing import Any, Final
 
 from memvault.errors import InvalidInput, VaultExists, VaultNotFound
 from memvault.paths import database_path, ensure_home
 from memvault.store.base import Store
 
-__all__ = ["create_store", "open_store", "require_passphrase"]
+__all__ = [
+    "DATABASE_URL_ENV",
+    "TENANT_ENV",
+    "create_database_store",
+    "create_store",
+    "database_location",
+    "database_url",
+    "migrate_database",
+    "open_database_store",
+    "open_store",
+    "require_passphrase",
+]
+
+#: A PostgreSQL URL: vaults live in that database, one per tenant.
+DATABASE_URL_ENV: Final = "MEMVAULT_DATABASE_URL"
+#: The tenant a store of the database is bound to (default: ``owner``, a personal vault's).
+TENANT_ENV: Final = "MEMVAULT_TENANT"
+
+
+def database_url() -> str | None:
+    """``$MEMVAULT_DATABASE_URL`` when set (InvalidInput unless it is a PostgreSQL URL)."""
+    url = os.environ.get(DATABASE_URL_ENV, "").strip()
+    if not url:
+        return None
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise InvalidInput(
+            f"{DATABASE_URL_ENV} must be a postgresql:// URL (the only database server "
+            "memvault keeps vaults in)",
+            DATABASE_URL_ENV,
+        )
+    return url
+
+
+def database_location() -> str:
+    """Where ``$MEMVAULT_DATABASE_URL`` puts the vault, for messages: the tenant and the
+    URL without its password."""
+    from memvault.store.postgres import redact
+
+    url = database_url()
+    return "" if url is None else f"tenant {_tenant(None)!r} in {redact(url)}"
+
+
+def _tenant(tenant: str | None) -> str:
+    from memvault.store.postgres import DEFAULT_TENANT
+
+    return tenant or os.environ.get(TENANT_ENV, "").strip() or DEFAULT_TENANT
+
+
+def create_database_store(url: str, tenant: str | None = None, **options: Any) -> Store:
+    """A new, empty vault of `tenant` (default ``$MEMVAULT_TENANT``, else ``owner``) in the
+    PostgreSQL database at `url`, migrated first. Options: ``server_key`` (a
+    `memvault.store.serverkey.ServerKey`; default from the environment), ``allow_superuser``.
+    Raises VaultExists (the tenant has a vault), StoreError."""
+    from memvault.store.postgres import PostgresStore
+
+    return PostgresStore.create(url, _tenant(tenant), **options)
+
+
+def open_database_store(url: str, tenant: str | None = None, **options: Any) -> Store:
+    """The vault of `tenant` in the PostgreSQL database at `url` (pending migrations run).
+    Raises VaultNotFound, StoreError."""
+    from memvault.store.postgres import PostgresStore
+
+    return PostgresStore.open(url, _tenant(tenant), **options)
+
+
+def migrate_database(url: str, *, allow_superuser: bool | None = None) -> tuple[int, int]:
+    """Migrate the PostgreSQL database at `url` as the role it names: (before, after)."""
+    from memvault.store.postgres import migrate
+
+    return migrate(url, allow_superuser=allow_superuser)
 
 
 def require_passphrase(passphrase: str) -> str:
@@ -27,8 +103,13 @@ def require_passphrase(passphrase: str) -> str:
 def create_store(home: Path, passphrase: str, *, kdf_iter: int | None = None) -> Store:
     """A new, empty store for a vault in the directory `home` (made 0700 when absent),
     encrypted with `passphrase` (`kdf_iter` key-derivation rounds; the backend's default when
-    None). Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput, StoreError."""
+    None). Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput, StoreError.
+    With ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead."""
     from memvault.store.sqlite import SQLiteStore
+
+    url = database_url()
+    if url is not None:
+        return create_database_store(url)
 
     require_passphrase(passphrase)
     if database_path(home).exists():
@@ -40,8 +121,13 @@ def create_store(home: Path, passphrase: str, *, kdf_iter: int | None = None) ->
 def open_store(home: Path, passphrase: str) -> Store:
     """The store of the existing vault in the directory `home`, unlocked with `passphrase`
     (pending schema migrations run). Raises VaultNotFound (before the passphrase is looked
-    at), InvalidInput (an empty passphrase), WrongPassphrase, StoreError."""
+    at), InvalidInput (an empty passphrase), WrongPassphrase, StoreError. With
+    ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead."""
     from memvault.store.sqlite import SQLiteStore
+
+    url = database_url()
+    if url is not None:
+        return open_database_store(url)
 
     path = database_path(home)
     if not path.is_file():

@@ -1721,6 +1721,18 @@ class SQLiteStore(Store):
     def put_export_chunks(
         self, producer: str, chunks: Sequence[CachedChunk], generation: int
     ) -> bool:
+        # Never wait for the write lock: an export must not queue behind a writer (an
+        # erasure's transaction, say) to keep what is only a speed-up; the next one keeps it.
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._put_export_chunks(producer, chunks, generation)
+        finally:
+            self._lock.release()
+
+    def _put_export_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], generation: int
+    ) -> bool:
         with self.transaction():
             if self.export_cache_generation() != generation:
                 return False

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, Final
@@ -60,7 +61,8 @@ class BundleWriter:
     is replaced). `form` defaults from the file name (`form_for_path`). An existing file at
     `path` is only replaced with `overwrite`. Use as a context manager, or call `finish` /
     `abort`. Records that break a §2 rule raise `BundleError` at `add` (cross-references at
-    `finish`); the target is then left untouched.
+    `finish`); the target is then left untouched. `guard` is entered around the final rename
+    alone (it may refuse it by raising; `memvault.erasure_fence`).
     """
 
     def __init__(
@@ -70,8 +72,10 @@ class BundleWriter:
         *,
         form: Form | None = None,
         overwrite: bool = False,
+        guard: Callable[[], AbstractContextManager[object]] | None = None,
     ) -> None:
         self.path = Path(path)
+        self._guard = guard
         self.form: Form = form or form_for_path(self.path)
         if self.path.exists() and not overwrite:
             raise FileExistsError(f"{self.path} exists (pass overwrite=True to replace it)")
@@ -333,7 +337,7 @@ class BundleWriter:
             yield line[:-1]
 
     def _publish(self, envelope: dict[str, Any]) -> int:
-        with atomic_file(self.path, buffering=1 << 20) as out:
+        with atomic_file(self.path, buffering=1 << 20, guard=self._guard) as out:
             parts = self._json_parts(envelope) if self.form == "json" else None
             for part in parts or self._ndjson_parts(envelope):
                 out.write(part)

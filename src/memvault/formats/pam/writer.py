@@ -610,14 +610,22 @@ class ExportStage:
     def files(self) -> list[Path]:
         return sorted(p for p in self.root.rglob("*") if p.is_file())
 
-    def publish(self, transform: Callable[[Path, Path], None] | None = None) -> Path:
-        """Move the staged export into place (atomically for a zip or a file)."""
+    def publish(
+        self,
+        transform: Callable[[Path, Path], None] | None = None,
+        *,
+        guard: Callable[[], contextlib.AbstractContextManager[object]] | None = None,
+    ) -> Path:
+        """Move the staged export into place (atomically for a zip or a file). `guard` is
+        entered around the final rename alone (it may refuse it by raising)."""
+        guarded = guard if guard is not None else contextlib.nullcontext
         if self.mode == "directory":
             if transform is not None:
                 raise WriterError(
                     "a directory export cannot be transformed (encrypted); write a .zip"
                 )
-            self._publish_directory()
+            with guarded():
+                self._publish_directory()
         else:
             packed = self.target.parent / f".{self.target.name}.out-{uuid.uuid4().hex[:12]}"
             try:
@@ -635,7 +643,8 @@ class ExportStage:
                         raise
                     os.replace(final, packed)
                 self._check_target_replaceable()
-                os.replace(packed, self.target)
+                with guarded():
+                    os.replace(packed, self.target)
             except BaseException:
                 with contextlib.suppress(OSError):
                     packed.unlink()

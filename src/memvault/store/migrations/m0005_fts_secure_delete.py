@@ -1,12 +1,15 @@
-"""Migration 5: both full-text indexes delete for good (erasure, AIMEM §5.2).
+"""Migration 5: both full-text indexes delete postings at once (erasure, AIMEM §5.2).
 
-FTS5 keeps an index of segments; by default a deleted row's terms stay in the segments that
-hold them, marked deleted, until a merge rewrites those segments — so an erased memory's or
-message's words were recoverable from the file until `Store.scrub` merged the whole index.
-The ``secure-delete`` option (SQLite 3.42+, kept in the table's ``_config``) removes them from
-the segments as the row is deleted. Set here on ``memories_fts`` (external content) and
-``recall_fts`` (contentless, deleted by rowid: ``contentless_delete``), so every deletion
-— erasure, an update's old text, a conversation re-indexed — leaves no term behind.
+FTS5 keeps an index of segments; by default a deleted row's postings stay in the segments that
+hold them, marked deleted by a tombstone, until a merge rewrites those segments. The
+``secure-delete`` option (SQLite 3.42+, kept in each table's ``_config``) removes them from the
+segments as the row is deleted. Set here on ``memories_fts`` (external content) and
+``recall_fts`` (contentless, deleted by rowid: ``contentless_delete``), so every deletion — an
+erasure, an update's old text, a conversation re-indexed — drops its postings at once.
+
+It is not enough alone: a term whose postings are all gone can stay as a key of the segment's
+page index (measured: an erased conversation's stemmed word was still in a decrypted page),
+so `Store.scrub` still merges each index into one segment ('optimize') after an erasure.
 """
 
 from __future__ import annotations

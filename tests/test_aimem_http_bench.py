@@ -1,0 +1,39 @@
+"""benchmarks/aimem_http.py end to end on a short slice: a real server process, imports over
+HTTP, both exports, the figures it prints. No timing is asserted (timings belong to the
+benchmark)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def _import(name: str) -> ModuleType:
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        return __import__(name)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def test_aimem_http_benchmark_runs_on_a_slice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = _import("aimem_http")
+    figures = bench.run(300, 120, peer=False, data=tmp_path)
+    out = capsys.readouterr().out
+    for label in ("big", "small"):
+        assert figures[f"import_{label}_chunks_per_s"] > 0
+        assert (
+            0 < figures[f"first_byte_{label}_cold_ms"] <= figures[f"stream_{label}_cold_s"] * 1000
+        )
+        assert 0 < figures[f"first_byte_{label}_ms"] <= figures[f"stream_{label}_s"] * 1000
+    assert figures["server_peak_rss_mib"] > 0
+    assert "POST /v1/brain/import" in out and "server peak RSS" in out
+    assert "records" in out  # the stream's lines were counted
+    assert not list(tmp_path.glob("aimem-http-*"))  # the server home was removed

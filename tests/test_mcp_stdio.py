@@ -1,0 +1,281 @@
+"""`memvault mcp` driven by the official `mcp` client over stdio, as Claude Desktop or Cursor
+would start it: remember, recall, update, supersede, forget and export_memory with their
+results checked; an agent without a grant sees nothing private (PAM §9); files only inside the
+allowed folders."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from vaultkit import FAST_KDF, PASSPHRASE, make_vault
+
+MEMVAULT = str(Path(sys.executable).with_name("memvault"))
+
+
+def _params(home: Path, *args: str) -> StdioServerParameters:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "MEMVAULT_HOME": str(home),
+        "MEMVAULT_PASSPHRASE": PASSPHRASE,
+        "MEMVAULT_KDF_ITER": FAST_KDF,
+    }
+    return StdioServerParameters(command=MEMVAULT, args=["mcp", *args], env=env)
+
+
+def _drive(params: StdioServerParameters, body: Callable[[Client], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with Client(params, cache=None, read_timeout_seconds=60) as client:
+            await body(client)
+
+    anyio.run(main)
+
+
+async def _call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
+    result = await client.call_tool(tool, arguments)
+    assert not result.is_error, result.content
+    assert isinstance(result.structured_content, dict)
+    return result.structured_content
+
+
+async def _refused(client: Client, tool: str, **arguments: Any) -> str:
+    result = await client.call_tool(tool, arguments)
+    assert result.is_error
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert isinstance(text, str) and "Traceback" not in text
+    return text
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    path = tmp_path / "vault"
+    make_vault(path).close()
+    return path
+
+
+def test_tools_over_stdio_remember_recall_update_supersede_forget_export(
+    home: Path, tmp_path: Path
+) -> None:
+    allowed = tmp_path / "shared"
+    allowed.mkdir()
+
+    async def body(client: Client) -> None:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == {
+            "remember", "recall", "forget", "list_memories", "update_memory", "supersede",
+            "export_memory", "import_memory",
+        }  # fmt: skip
+        assert tools["recall"].annotations.read_only_hint is True  # type: ignore[union-attr]
+        assert tools["forget"].annotations.destructive_hint is True  # type: ignore[union-attr]
+        assert tools["remember"].input_schema["required"] == ["content"]
+
+        added = await _call(client, "remember", content="Lives in Porto", tags=["home"])
+        assert added["created"] is True
+        memory_id = added["memory"]["id"]
+        again = await _call(client, "remember", content="Lives in Porto")
+        assert again["reinforced"] is True and again["memory"]["id"] == memory_id
+
+        found = await _call(client, "recall", query="where does the user live Porto")
+        assert found["results"][0]["id"] == memory_id
+        assert found["results"][0]["memory"]["provenance"]["platform"] == "mcp"
+
+        updated = await _call(client, "update_memory", id=memory_id[:8], add_tags=["city"])
+        assert updated["tags"] == ["home", "city"]
+
+        moved = await _call(client, "supersede", old_id=memory_id, content="Lives in Lisbon")
+        assert moved["superseded"]["status"] == "superseded"
+        new_id = moved["new_id"]
+        assert moved["superseded"]["temporal"]["superseded_by"] == new_id
+        found = await _call(client, "recall", query="Lisbon")
+        assert [r["id"] for r in found["results"]] == [new_id]
+
+        refusal = await _refused(client, "forget", id=new_id, erase=True)
+        assert "confirm" in refusal
+        retracted = await _call(client, "forget", id=new_id)
+        assert retracted["retracted"]["status"] == "retracted"
+        listed = await _call(client, "list_memories")
+        assert listed["total"] == 0
+        gone = await _call(client, "remember", content="Temporary note")
+        erased = await _call(client, "forget", id=gone["memory"]["id"], erase=True, confirm=True)
+        assert erased["erased"] == [gone["memory"]["id"]]
+
+        inline = await _call(client, "export_memory", format="pam")
+        store = json.loads(inline["document"])
+        assert store["schema"] == "portable-ai-memory"
+        assert {m["id"] for m in store["memories"]} == {memory_id, new_id}
+        written = await _call(client, "export_memory", format="aimem", path="out.aimem.json")
+        assert (allowed / "out.aimem.json").is_file()
+        assert written["result"]["chunks"] == 2
+
+        resource = await client.read_resource("memvault://memory-store")
+        assert json.loads(resource.contents[0].text)["owner"]  # type: ignore[union-attr]
+
+    _drive(_params(home, "--allow-dir", str(allowed)), body)
+
+
+def test_import_memory_by_path_and_inline(home: Path, tmp_path: Path) -> None:
+    allowed = tmp_path / "shared"
+    allowed.mkdir()
+    source = tmp_path / "other"
+    make_vault(source).close()
+    from memvault.vault import Vault
+
+    with Vault.open(source, PASSPHRASE) as other:
+        other.add("Speaks Portuguese and English", "skill")
+        from memvault.exchange import export_vault
+
+        export_vault(other, allowed / "store.json")
+
+    async def body(client: Client) -> None:
+        result = await _call(client, "import_memory", path=str(allowed / "store.json"))
+        assert result["kind"] == "pam"
+        found = await _call(client, "recall", query="Portuguese")
+        assert found["results"][0]["text"] == "Speaks Portuguese and English"
+        document = (allowed / "store.json").read_text()
+        again = await _call(client, "import_memory", content=document)
+        assert again["kind"] == "pam"
+        listed = await _call(client, "list_memories")
+        assert listed["total"] == 1
+
+    _drive(_params(home, "--allow-dir", str(allowed)), body)
+
+
+def test_paths_outside_the_allowed_folders_are_refused(home: Path, tmp_path: Path) -> None:
+    allowed = tmp_path / "shared"
+    allowed.mkdir()
+    outside = tmp_path / "secret.json"
+    outside.write_text("{}")
+    (allowed / "link").symlink_to(tmp_path)
+
+    async def body(client: Client) -> None:
+        for path in (str(outside), "../secret.json", "link/secret.json", "/etc/passwd"):
+            text = await _refused(client, "import_memory", path=path)
+            assert "outside the allowed folders" in text
+            text = await _refused(client, "export_memory", path=path)
+            assert "outside the allowed folders" in text
+        assert not (tmp_path / "secret.json").read_text().strip("{}")
+
+    _drive(_params(home, "--allow-dir", str(allowed)), body)
+
+
+def test_without_allow_dir_no_path_is_read_or_written(home: Path, tmp_path: Path) -> None:
+    async def body(client: Client) -> None:
+        text = await _refused(client, "export_memory", path=str(tmp_path / "x.json"))
+        assert "reads and writes no files" in text
+        assert not (tmp_path / "x.json").exists()
+
+    _drive(_params(home), body)
+
+
+def test_an_agent_without_a_grant_sees_nothing_private(home: Path) -> None:
+    """PAM §9: `memvault mcp --as AGENT` runs every tool in the agent's session."""
+    from memvault.vault import Vault
+
+    with Vault.open(home, PASSPHRASE) as vault:
+        private = vault.add("Private: salary is 5000", "fact").memory.id
+        shared = vault.add(
+            "Shared: prefers tea", "preference", visibility="shared",
+            shared_with=[("agent-x", ["read"])],
+        ).memory.id  # fmt: skip
+
+    async def stranger(client: Client) -> None:
+        assert (await _call(client, "recall", query="salary"))["results"] == []
+        assert (await _call(client, "list_memories"))["total"] == 0
+        store = json.loads((await _call(client, "export_memory"))["document"])
+        assert store["memories"] == []
+        text = await _refused(client, "forget", id=private)
+        assert "agent-y" in text
+        context = await client.get_prompt("memory_context", {"query": "salary"})
+        assert "salary" not in context.messages[0].content.text  # type: ignore[union-attr]
+
+    async def granted(client: Client) -> None:
+        found = await _call(client, "recall", query="tea salary")
+        assert [r["id"] for r in found["results"]] == [shared]
+        listed = await _call(client, "list_memories")
+        assert [m["id"] for m in listed["memories"]] == [shared]
+        resource = await client.read_resource("memvault://context/tea")
+        assert "prefers tea" in resource.contents[0].text  # type: ignore[union-attr]
+
+    _drive(_params(home, "--as", "agent-y"), stranger)
+    _drive(_params(home, "--as", "agent-x"), granted)
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert vault.get(private).effective_status == "active"
+
+
+def test_bad_arguments_are_the_tools_errors_in_the_vaults_words(home: Path) -> None:
+    async def body(client: Client) -> None:
+        text = await _refused(client, "remember", content="x", type="feeling")
+        assert "feeling" in text and "type" in text
+        text = await _refused(client, "forget", id="no-such-id")
+        assert "no memory with id or id prefix 'no-such-id'" in text
+        text = await _refused(client, "supersede", old_id="abc")
+        assert "either content" in text
+        decided = await _call(
+            client, "remember", content="Use PostgreSQL", type="custom", custom_type="decision"
+        )
+        moved = await _call(
+            client, "supersede", old_id=decided["memory"]["id"], content="Use SQLite"
+        )
+        new = await _call(client, "list_memories", types=["custom"])
+        assert [m["custom_type"] for m in new["memories"]] == ["decision"]
+        assert new["memories"][0]["id"] == moved["new_id"]
+        text = await _refused(client, "import_memory", content="[1, 2]")
+        assert "content" in text
+        assert (await _call(client, "list_memories", status="any"))["total"] == 2
+
+    _drive(_params(home), body)
+
+
+def test_mcp_command_without_a_passphrase_or_with_a_bad_folder_exits_2(
+    home: Path, tmp_path: Path
+) -> None:
+    import subprocess
+
+    env = {"PATH": os.environ.get("PATH", ""), "MEMVAULT_HOME": str(home)}
+    run = subprocess.run(
+        [MEMVAULT, "mcp"], env=env, input="", capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 2 and "passphrase" in run.stderr and run.stdout == ""
+    env["MEMVAULT_PASSPHRASE"] = PASSPHRASE
+    missing = tmp_path / "missing"
+    run = subprocess.run(
+        [MEMVAULT, "mcp", "--allow-dir", str(missing)],
+        env=env, input="", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    said = " ".join(run.stderr.replace("│", " ").split())  # the usage box wraps lines
+    assert run.returncode == 2 and "is not a folder" in said and "--allow-dir" in said
+    assert "Traceback" not in run.stderr
+
+
+def test_reading_the_memory_store_resource_records_no_export(home: Path) -> None:
+    """The resource is a read: the export registry (the base of the next incremental export,
+    PAM §16) is left as it was; the export_memory tool is an export and is recorded."""
+    from memvault.vault import Vault
+
+    with Vault.open(home, PASSPHRASE) as vault:
+        vault.add("Likes jazz", "preference")
+
+    async def body(client: Client) -> None:
+        resource = await client.read_resource("memvault://memory-store")
+        store = json.loads(resource.contents[0].text)  # type: ignore[union-attr]
+        assert [m["content"] for m in store["memories"]] == ["Likes jazz"]
+
+    _drive(_params(home), body)
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert vault.exports() == []
+
+    async def tool(client: Client) -> None:
+        await _call(client, "export_memory")
+
+    _drive(_params(home), tool)
+    with Vault.open(home, PASSPHRASE) as vault:
+        assert [r.direction for r in vault.exports()] == ["exported"]
