@@ -18,7 +18,12 @@ from memvault.importers.base import Importer
 from memvault.sources import SourceError, Target
 
 #: Provider modules under memvault.importers, in the order their `sniff` is tried.
-REGISTRY: Final[tuple[str, ...]] = ("chatgpt", "claude", "gemini", "copilot", "grok", "memory_text")
+REGISTRY: Final[tuple[str, ...]] = (
+    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "memory_text",
+)  # fmt: skip
+#: The modules of REGISTRY that live in memvault.hub (memory systems' formats, read and
+#: written: docs/formats.md).
+HUB_MODULES: Final = frozenset({"mcp_memory"})
 
 #: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
 ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt"}
@@ -37,6 +42,8 @@ LOOKED_FOR: Final = {
     "MessageContent, Author; or ClientApp, Timestamp, Prompt)",
     "grok": "prod-grok-backend.json: a JSON object starting with 'conversations', "
     "'projects', 'tasks' or 'media_posts'",
+    "mcp_memory": "a .jsonl file whose first line is an MCP memory-server entity or relation "
+    '({"type":"entity",…})',
     "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
 }
 
@@ -56,10 +63,11 @@ def load(name: str) -> Importer:
     if module not in REGISTRY:
         known = ", ".join(sorted({*(m.replace("_", "-") for m in REGISTRY)}))
         raise DetectionError(f"unknown provider {name!r}; known: {known}")
-    imported = importlib.import_module(f"memvault.importers.{module}")
+    package = "memvault.hub" if module in HUB_MODULES else "memvault.importers"
+    imported = importlib.import_module(f"{package}.{module}")
     importer = imported.IMPORTER
     if not isinstance(importer, Importer):
-        raise DetectionError(f"memvault.importers.{module}.IMPORTER is not an Importer")
+        raise DetectionError(f"{package}.{module}.IMPORTER is not an Importer")
     return importer
 
 
