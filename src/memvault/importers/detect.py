@@ -19,14 +19,14 @@ from memvault.sources import SourceError, Target
 
 #: Provider modules under memvault.importers, in the order their `sniff` is tried.
 REGISTRY: Final[tuple[str, ...]] = (
-    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "memory_text",
+    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "mem0", "memory_text",
 )  # fmt: skip
 #: The modules of REGISTRY that live in memvault.hub (memory systems' formats, read and
 #: written: docs/formats.md).
-HUB_MODULES: Final = frozenset({"mcp_memory"})
+HUB_MODULES: Final = frozenset({"mcp_memory", "mem0"})
 
 #: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
-ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt"}
+ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt", "openmemory": "mem0"}
 
 #: What each provider's sniff looks for, for the error when nothing matches.
 LOOKED_FOR: Final = {
@@ -44,6 +44,8 @@ LOOKED_FOR: Final = {
     "'projects', 'tasks' or 'media_posts'",
     "mcp_memory": "a .jsonl file whose first line is an MCP memory-server entity or relation "
     '({"type":"entity",…})',
+    "mem0": "a JSON file of mem0 memories ('memory' members in 'results' or an array), or "
+    "OpenMemory's export (memories.json with 'user' and 'apps', or memories.jsonl.gz)",
     "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
 }
 
