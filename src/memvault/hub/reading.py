@@ -42,6 +42,9 @@ class HubRead:
     memories: list[dict[str, Any]]
     relations: list[dict[str, Any]]
     tally: Tally
+    #: (memory id, time) of deletions the source records (tombstones): a memory of the vault
+    #: with that id is retracted (PAM keeps retracted memories, §16.3)
+    retractions: list[tuple[str, str]] = field(default_factory=list)
 
 
 class HubImporter(Importer):
@@ -73,6 +76,7 @@ class HubImportResult:
     updated: int = 0
     unchanged: int = 0
     relations: int = 0
+    retracted: int = 0
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -87,6 +91,7 @@ class HubImportResult:
                 "unchanged": self.unchanged,
             },
             "relations": self.relations,
+            "retracted": self.retracted,
             "carried": self.tally.to_json(),
             "warnings": list(self.warnings),
         }
@@ -118,6 +123,7 @@ def import_hub(
     result = HubImportResult(context.source_file, read.tally)
     result.warnings.extend(context.warnings)
     policy = MergePolicy("import", newer_only=True)
+    retract = MergePolicy("import", newer_only=False)
     remap: dict[str, str] = {}
     with vault.unit_of_work(now=now) as work:
         incoming = [memory_from_json(m) for m in read.memories]
@@ -138,6 +144,18 @@ def import_hub(
                     result.updated += 1
                 else:
                     result.unchanged += 1
+        if read.retractions:
+            ids = [memory_id for memory_id, _ in read.retractions]
+            held = work.stored_memories([i for i in ids if i in work.existing_ids(ids)])
+            for memory_id, at in read.retractions:
+                if memory_id not in held:
+                    continue
+                current = held[memory_id].memory
+                gone = current.evolve(
+                    status="retracted", temporal=current.temporal.evolve(updated_at=at)
+                )
+                if work.merge_memory(held[memory_id], gone, retract).outcome == "updated":
+                    result.retracted += 1
         relations = []
         for data in read.relations:
             parsed = Relation.from_json(data)

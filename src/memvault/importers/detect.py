@@ -19,14 +19,16 @@ from memvault.sources import SourceError, Target
 
 #: Provider modules under memvault.importers, in the order their `sniff` is tried.
 REGISTRY: Final[tuple[str, ...]] = (
-    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "mem0", "memory_text",
+    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "mem0", "portable_memory",
+    "memory_text",
 )  # fmt: skip
 #: The modules of REGISTRY that live in memvault.hub (memory systems' formats, read and
 #: written: docs/formats.md).
-HUB_MODULES: Final = frozenset({"mcp_memory", "mem0"})
+HUB_MODULES: Final = frozenset({"mcp_memory", "mem0", "portable_memory"})
 
 #: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
-ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt", "openmemory": "mem0"}
+ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt", "openmemory": "mem0",
+           "mem": "portable_memory", "portable-memory": "portable_memory"}  # fmt: skip
 
 #: What each provider's sniff looks for, for the error when nothing matches.
 LOOKED_FOR: Final = {
@@ -46,6 +48,8 @@ LOOKED_FOR: Final = {
     '({"type":"entity",…})',
     "mem0": "a JSON file of mem0 memories ('memory' members in 'results' or an array), or "
     "OpenMemory's export (memories.json with 'user' and 'apps', or memories.jsonl.gz)",
+    "portable_memory": "a MacPaw Portable Memory .mem bundle (a folder or zip with "
+    "manifest.json naming 'conformanceLevel' and 'exportMode')",
     "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
 }
 
