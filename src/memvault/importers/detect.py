@@ -20,11 +20,11 @@ from memvault.sources import SourceError, Target
 #: Provider modules under memvault.importers, in the order their `sniff` is tried.
 REGISTRY: Final[tuple[str, ...]] = (
     "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "mem0", "portable_memory",
-    "letta", "memory_text",
+    "letta", "basic_memory", "memory_text",
 )  # fmt: skip
 #: The modules of REGISTRY that live in memvault.hub (memory systems' formats, read and
 #: written: docs/formats.md).
-HUB_MODULES: Final = frozenset({"mcp_memory", "mem0", "portable_memory", "letta"})
+HUB_MODULES: Final = frozenset({"mcp_memory", "mem0", "portable_memory", "letta", "basic_memory"})
 
 #: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
 ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt", "openmemory": "mem0",
@@ -52,6 +52,8 @@ LOOKED_FOR: Final = {
     "manifest.json naming 'conformanceLevel' and 'exportMode')",
     "letta": "a Letta agent file (.af): a JSON object with 'agents' (v2) or 'core_memory' "
     "(legacy), or a JSON string holding one",
+    "basic_memory": "basic-memory Markdown notes (.md with frontmatter naming 'permalink', or "
+    "'title' and 'type'): a note, a folder or a zip of them",
     "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
 }
 
