@@ -41,7 +41,8 @@ def test_v2_agent_file_blocks_become_memories(home: Path, tmp_path: Path, twice:
     summary = ok("import", path, "--json").json()
     assert summary["format"] == "letta"
     assert summary["memories"]["new"] == len(document["blocks"])
-    assert summary["carried"]["lost"]["messages (conversation history, not memories)"] == 1
+    assert summary["conversations"] == 1
+    assert summary["carried"]["mapped"]["messages (as a conversation)"] == 1
     assert summary["carried"]["lost"]["tools"] == 1
     assert any("archival memory" in w for w in summary["warnings"])
     stored = {m["metadata"]["letta"]["label"]: m for m in _listed()}
@@ -54,6 +55,20 @@ def test_v2_agent_file_blocks_become_memories(home: Path, tmp_path: Path, twice:
         assert "demo" in stored[block["label"]]["tags"]
 
 
+def test_agent_messages_become_a_conversation_of_the_vault(home: Path, tmp_path: Path) -> None:
+    """Messages are history, not memories: a PAM normalized conversation (§25)."""
+    path = tmp_path / "agent.af"
+    path.write_text(json.dumps(gen.v2(random.Random(3))))
+    ok("init")
+    ok("import", path)
+    [listed] = ok("conversations", "list", "--json").json()
+    assert listed["platform"] == "letta" and listed["message_count"] == 1
+    shown = ok("conversations", "show", listed["id"], "--json").json()
+    text = json.dumps(shown)
+    assert "I moved to Lisbon last month." in text
+    assert ok("import", path, "--json").json()["conversations"] == 0
+
+
 def test_legacy_agent_file_reads_core_memory_with_naive_times_as_utc() -> None:
     read = read_document(gen.legacy(random.Random(2)), "old.af", NOW, _tally())
     assert validate_memories(read.memories, 0) == []
@@ -63,7 +78,9 @@ def test_legacy_agent_file_reads_core_memory_with_naive_times_as_utc() -> None:
                                  "updated_at": "2025-04-02T10:00:00Z"}  # fmt: skip
     assert human["tags"] == ["legacy-demo"]
     assert persona["custom_type"] == "agent_persona"
-    assert read.tally.lost["agent system"] == 1
+    [conversation] = read.conversations
+    assert conversation["system_instruction"] == "You are MemGPT."
+    assert conversation["messages"][0]["created_at"] == "2025-04-01T03:47:30Z"
 
 
 def test_export_is_a_v2_agent_file_that_validates(home: Path, tmp_path: Path) -> None:

@@ -173,7 +173,6 @@ def test_a_graph_past_the_size_limit_is_refused(
     import memvault.hub.base as base
 
     monkeypatch.setattr(base, "MAX_FILE_BYTES", 1000)
-    monkeypatch.setattr(base.read_whole, "__defaults__", (1000,))
     ok("init")
     before = snapshot()
     path = gen.write(tmp_path / "memory.jsonl", gen.graph(random.Random(1), entities=40))

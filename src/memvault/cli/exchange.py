@@ -52,8 +52,8 @@ from memvault.vault import Vault
 # the commands that use them: importing a provider export loads none of them.
 if TYPE_CHECKING:
     from memvault.exchange import ExportHooks, ImportHooks
-    from memvault.hub.reading import HubImporter
     from memvault.formats.aimem.container import LocatedBundle
+    from memvault.hub.reading import HubImporter
 
 PANEL = "Exchange"
 

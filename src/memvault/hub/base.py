@@ -266,8 +266,22 @@ def relation(from_: str, to: str, type: str, created_at: str) -> dict[str, Any]:
     }
 
 
-def read_whole(entry: Entry, limit: int = MAX_FILE_BYTES) -> bytes:
-    """An entry's bytes, refused past `limit`."""
+def file_limit() -> int:
+    """The most bytes one file of a hub format may hold (read when asked, so a test can
+    lower it)."""
+    return MAX_FILE_BYTES
+
+
+def check_size(size: int, where: str) -> None:
+    """Refuse a file past `file_limit()`."""
+    limit = file_limit()
+    if size > limit:
+        raise ImportFormatError(where, f"{size} bytes; the limit is {limit}")
+
+
+def read_whole(entry: Entry, limit: int | None = None) -> bytes:
+    """An entry's bytes, refused past `limit` (default `file_limit()`)."""
+    limit = file_limit() if limit is None else limit
     if entry.size > limit:
         raise ImportFormatError(entry.display, f"{entry.size} bytes; the limit is {limit}")
     # Read whole, not through the depth-bounded stream: each JSON text is parsed with

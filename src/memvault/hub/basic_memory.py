@@ -42,13 +42,13 @@ from memvault.importers.memory_text import guess_type
 from memvault.sources import Target
 
 from .base import (
-    MAX_FILE_BYTES,
     PAM_TYPES,
     RELATION_TYPES,
     RESIDUE,
     Exporter,
     HubError,
     Tally,
+    check_size,
     memory_id,
     pam_memory,
     relation,
@@ -203,8 +203,7 @@ def _folder_notes(root: Path, where: str) -> list[tuple[str, bytes, str | None]]
         if len(notes) >= MAX_NOTES:
             raise ImportFormatError(where, f"more than {MAX_NOTES} notes")
         stat = path.stat()
-        if stat.st_size > MAX_FILE_BYTES:
-            raise ImportFormatError(f"{where}/{rel}", f"larger than {MAX_FILE_BYTES} bytes")
+        check_size(stat.st_size, f"{where}/{rel}")
         mtime = utc_text(datetime.fromtimestamp(stat.st_mtime, UTC))
         notes.append((rel, path.read_bytes(), mtime))
     return notes
@@ -217,8 +216,7 @@ def _target_notes(target: Target) -> list[tuple[str, bytes, str | None]]:
     for entry in target.entries:
         if not entry.name.lower().endswith(".md"):
             continue
-        if entry.size > MAX_FILE_BYTES:
-            raise ImportFormatError(entry.display, f"larger than {MAX_FILE_BYTES} bytes")
+        check_size(entry.size, entry.display)
         with entry.open() as buf:
             notes.append((entry.name, bytes(buf), None))
     return notes

@@ -11,9 +11,11 @@ Import: one memory per core-memory block (content: the block's value; ``human`` 
 type), block and agent tags as tags, the block's label, description, limit and read-only flag
 in ``metadata["letta"]``. v2 blocks carry no times: the file's ``created_at`` (its export
 time) is used and ``time_source`` says so; legacy times have no offset and are read as UTC.
-Messages are conversation history, not memories; tools, rules, LLM and embedding settings,
-the system prompt, groups, files and sources are agent settings: all counted as not
-carried. Archival memory (passages) is not in agent files at all; the summary says so.
+Messages are conversation history, not memories: an agent's messages become one PAM
+normalized conversation (§25; user, assistant, system and tool roles, reasoning as thoughts,
+tool calls; the system prompt as its ``system_instruction``). Tools, rules, LLM and embedding
+settings, groups, files and sources are agent settings: counted as not carried. Archival
+memory (passages) is not in agent files at all; the summary says so.
 
 Export: a v2 agent file with one agent (``agent-0``) and one block per memory type (memories
 read from an agent file go back to their own block), one memory a line; the block's
@@ -35,6 +37,7 @@ import orjson
 from memvault import jsonread
 from memvault.atomic import write_atomic
 from memvault.importers.base import ImportContext, ImporterId, ImportFormatError
+from memvault.importers.ids import stable_id
 from memvault.sources import Target
 
 from .base import (
@@ -60,7 +63,7 @@ META: Final = "letta"
 #: What a v2 root holds besides `agents` and `blocks`, carried by no memory.
 _V2_OTHER: Final = ("groups", "files", "sources", "tools", "mcp_servers", "skills")
 _AGENT_SETTINGS: Final = (
-    "system", "tools", "tool_ids", "tool_rules", "llm_config", "embedding_config",
+    "tools", "tool_ids", "tool_rules", "llm_config", "embedding_config",
     "source_ids", "files_agents", "group_ids", "multi_agent_group",
     "tool_exec_environment_variables",
 )  # fmt: skip
@@ -105,16 +108,18 @@ class LettaImporter(HubImporter):
             "archival memory (passages) is not in agent files: export it from Letta "
             "separately (agent files carry core memory blocks and messages only)"
         )
-        return read_document(document, entry.display, context.imported_at, tally)
+        return read_document(document, entry.display, context.imported_at, tally, context)
 
 
-def read_document(document: Any, where: str, now: str, tally: Tally) -> HubRead:
+def read_document(
+    document: Any, where: str, now: str, tally: Tally, context: ImportContext | None = None
+) -> HubRead:
     if not isinstance(document, Mapping):
         raise ImportFormatError(where, "expected a JSON object (an agent file)")
     if isinstance(document.get("agents"), list):
-        return _read_v2(document, where, now, tally)
+        return _read_v2(document, where, now, tally, context)
     if isinstance(document.get("core_memory"), list):
-        return _read_legacy(document, where, now, tally)
+        return _read_legacy(document, where, now, tally, context)
     raise ImportFormatError(
         where, "neither 'agents' (a v2 agent file) nor 'core_memory' (a legacy one)"
     )
@@ -132,9 +137,6 @@ def _agent_losses(agent: Mapping[str, Any], tally: Tally) -> None:
     for key in _AGENT_SETTINGS:
         if agent.get(key):
             tally.lost[f"agent {key}"] += 1
-    messages = agent.get("messages")
-    if isinstance(messages, list) and messages:
-        tally.lost["messages (conversation history, not memories)"] += len(messages)
 
 
 def _block_memories(
@@ -208,7 +210,95 @@ def _block_memories(
     ]
 
 
-def _read_v2(document: Mapping[str, Any], where: str, now: str, tally: Tally) -> HubRead:
+_ROLES: Final = {"user": "user", "assistant": "assistant", "system": "system", "tool": "tool",
+                 "function": "tool"}  # fmt: skip
+
+
+def _text(content: Any) -> tuple[str, bool]:
+    """A Letta message's text (its text parts joined) and whether it is only reasoning."""
+    if isinstance(content, str):
+        return content, False
+    texts: list[str] = []
+    thoughts: list[str] = []
+    for part in content if isinstance(content, list) else []:
+        if isinstance(part, Mapping):
+            text = part.get("text", part.get("reasoning"))
+            if isinstance(text, str):
+                (thoughts if part.get("type") == "reasoning" else texts).append(text)
+    return ("\n".join(texts), False) if texts else ("\n".join(thoughts), bool(thoughts))
+
+
+def conversation_of(
+    agent: Mapping[str, Any], where: str, fallback: str, tally: Tally, importer: ImporterId,
+    context: ImportContext | None,
+) -> dict[str, Any] | None:  # fmt: skip
+    """An agent's messages as a PAM normalized conversation (§25), or None without any."""
+    messages = agent.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return None
+    name = str(agent.get("name") or agent.get("id") or "agent")
+    conversation_id = stable_id(NAME, "conversation", name, fallback)
+    out: list[dict[str, Any]] = []
+    for index, message in enumerate(messages):
+        at = f"{where}: messages[{index}]"
+        if not isinstance(message, Mapping):
+            raise ImportFormatError(at, "expected an object (a message)")
+        role = _ROLES.get(str(message.get("role")))
+        if role is None:
+            tally.lost[f"{message.get('role')} messages"] += 1
+            continue
+        text, thought = _text(message.get("content"))
+        made: dict[str, Any] = {
+            "id": stable_id(NAME, "message", conversation_id, str(index)),
+            "role": role,
+            "content": {"type": "text", "text": text},
+            "created_at": time_text(message.get("created_at")) or fallback,
+        }
+        if isinstance(message.get("id"), str):
+            made["provider_message_id"] = message["id"]
+        if thought:
+            made["is_thought"] = True
+        if isinstance(message.get("model"), str):
+            made["model"] = message["model"]
+        calls = []
+        for call in message.get("tool_calls") or []:
+            function = call.get("function") if isinstance(call, Mapping) else None
+            if isinstance(function, Mapping) and isinstance(function.get("name"), str):
+                arguments = function.get("arguments")
+                ident = call.get("id")
+                calls.append(
+                    {
+                        "id": ident if isinstance(ident, str) else None,
+                        "name": function["name"],
+                        "input": arguments if isinstance(arguments, str) else None,
+                    }
+                )
+        if calls:
+            made["tool_calls"] = calls
+        out.append(made)
+    if not out:
+        return None
+    tally.mapped["messages (as a conversation)"] += len(out)
+    times = sorted(m["created_at"] for m in out)
+    roles = [r for r in ("user", "assistant", "system", "tool") if any(m["role"] == r for m in out)]
+    document: dict[str, Any] = {
+        "schema": "portable-ai-memory-conversation", "schema_version": "1.0",
+        "id": conversation_id,
+        "provider": {"name": NAME, "conversation_id": name},
+        "title": name, "temporal": {"created_at": times[0], "updated_at": times[-1]},
+        "participants": [{"role": r} for r in roles], "messages": out,
+    }  # fmt: skip
+    if isinstance(agent.get("system"), str) and agent["system"]:
+        document["system_instruction"] = agent["system"]
+        tally.metadata["system prompt (the conversation's system_instruction)"] += 1
+    if context is not None:
+        document["import_metadata"] = context.import_metadata(importer)
+    return document
+
+
+def _read_v2(
+    document: Mapping[str, Any], where: str, now: str, tally: Tally, context: ImportContext | None
+) -> HubRead:
     created = time_text(document.get("created_at"))
     time_source = "export" if created else "import"
     blocks = {
@@ -218,11 +308,17 @@ def _read_v2(document: Mapping[str, Any], where: str, now: str, tally: Tally) ->
     }
     used: set[Any] = set()
     memories: list[dict[str, Any]] = []
+    conversations: list[dict[str, Any]] = []
     for number, agent in enumerate(document["agents"]):
         at = f"{where}: agents[{number}]"
         if not isinstance(agent, Mapping):
             raise ImportFormatError(at, "expected an object (an agent)")
         _agent_losses(agent, tally)
+        conversation = conversation_of(agent, at, created or now, tally, IMPORTER.id, context)
+        if conversation is not None:
+            conversations.append(conversation)
+        elif agent.get("system"):
+            tally.lost["agent system prompt"] += 1
         tags = [t for t in agent.get("tags") or [] if isinstance(t, str)]
         for block_id in agent.get("block_ids") or []:
             found = blocks.get(block_id)
@@ -263,11 +359,17 @@ def _read_v2(document: Mapping[str, Any], where: str, now: str, tally: Tally) ->
         items = document.get(key)
         if isinstance(items, list) and items:
             tally.lost[key] += len(items)
-    return HubRead(memories, [], tally)
+    return HubRead(memories, [], tally, conversations=conversations)
 
 
-def _read_legacy(document: Mapping[str, Any], where: str, now: str, tally: Tally) -> HubRead:
+def _read_legacy(
+    document: Mapping[str, Any], where: str, now: str, tally: Tally, context: ImportContext | None
+) -> HubRead:
     _agent_losses(document, tally)
+    start = time_text(document.get("created_at")) or now
+    conversation = conversation_of(document, where, start, tally, IMPORTER.id, context)
+    if conversation is None and document.get("system"):
+        tally.lost["agent system prompt"] += 1
     tags = [t.get("tag") if isinstance(t, Mapping) else t for t in document.get("tags") or []]
     agent = document.get("name") if isinstance(document.get("name"), str) else None
     memories = []
@@ -290,7 +392,8 @@ def _read_legacy(document: Mapping[str, Any], where: str, now: str, tally: Tally
                 tally=tally,
             )
         )
-    return HubRead(memories, [], tally)
+    conversations = [conversation] if conversation is not None else []
+    return HubRead(memories, [], tally, conversations=conversations)
 
 
 # -- export --------------------------------------------------------------------------------------

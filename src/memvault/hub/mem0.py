@@ -45,11 +45,11 @@ from memvault.importers.memory_text import guess_type
 from memvault.sources import Entry, Target
 
 from .base import (
-    MAX_FILE_BYTES,
     RESIDUE,
     Exporter,
     HubError,
     Tally,
+    file_limit,
     pam_memory,
     parse_time,
     read_whole,
@@ -332,11 +332,11 @@ def read_openmemory_stream(entry: Entry, now: str, tally: Tally) -> HubRead:
     packed = read_whole(entry)
     try:
         with gzip.GzipFile(fileobj=io.BytesIO(packed)) as unpacked:
-            data = unpacked.read(MAX_FILE_BYTES + 1)
+            data = unpacked.read(file_limit() + 1)
     except (OSError, EOFError) as exc:
         raise ImportFormatError(entry.display, f"not a readable gzip stream ({exc})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise ImportFormatError(entry.display, f"expands past {MAX_FILE_BYTES} bytes")
+    if len(data) > file_limit():
+        raise ImportFormatError(entry.display, f"expands past {file_limit()} bytes")
     memories = []
     for number, line in enumerate(data.split(b"\n"), 1):
         if not line.strip():

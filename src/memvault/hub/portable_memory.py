@@ -48,13 +48,13 @@ from memvault.importers.memory_text import guess_type
 from memvault.sources import Target
 
 from .base import (
-    MAX_FILE_BYTES,
     PAM_TYPES,
     RELATION_TYPES,
     RESIDUE,
     Exporter,
     HubError,
     Tally,
+    check_size,
     pam_memory,
     parse_time,
     relation,
@@ -175,8 +175,7 @@ def _directory_files(root: Path, where: str) -> dict[str, bytes]:
             continue
         if len(files) >= MAX_FILES:
             raise ImportFormatError(where, f"more than {MAX_FILES} files")
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise ImportFormatError(f"{where}/{rel}", f"larger than {MAX_FILE_BYTES} bytes")
+        check_size(path.stat().st_size, f"{where}/{rel}")
         files[rel] = path.read_bytes()
     return files
 
@@ -200,8 +199,7 @@ def _target_files(target: Target) -> tuple[dict[str, bytes], str]:
     for entry in target.entries:
         if not entry.name.startswith(prefix):
             continue
-        if entry.size > MAX_FILE_BYTES:
-            raise ImportFormatError(entry.display, f"larger than {MAX_FILE_BYTES} bytes")
+        check_size(entry.size, entry.display)
         with entry.open() as buf:
             files[entry.name[len(prefix) :]] = bytes(buf)
     return files, where

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Final
 
-from memvault.formats.pam.schema import validate_memories
+from memvault.conversation_merge import conversation_row
+from memvault.formats.pam.schema import validate_document, validate_memories
 from memvault.importers.base import (
     ImportContext,
     ImportedMemory,
@@ -45,6 +46,8 @@ class HubRead:
     #: (memory id, time) of deletions the source records (tombstones): a memory of the vault
     #: with that id is retracted (PAM keeps retracted memories, §16.3)
     retractions: list[tuple[str, str]] = field(default_factory=list)
+    #: PAM normalized conversations (§25) the source holds (a Letta agent's messages)
+    conversations: list[dict[str, Any]] = field(default_factory=list)
 
 
 class HubImporter(Importer):
@@ -77,6 +80,7 @@ class HubImportResult:
     unchanged: int = 0
     relations: int = 0
     retracted: int = 0
+    conversations: int = 0
     warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -92,6 +96,7 @@ class HubImportResult:
             },
             "relations": self.relations,
             "retracted": self.retracted,
+            "conversations": self.conversations,
             "carried": self.tally.to_json(),
             "warnings": list(self.warnings),
         }
@@ -120,6 +125,11 @@ def import_hub(
     then."""
     read = importer.read_all(target, context)
     check_memories(read.memories, str(target.path))
+    for document in read.conversations:
+        findings = validate_document("conversation", document, file=str(target.path))
+        if findings:
+            shown = "; ".join(f"{f.path}: {f.message}" for f in findings[:5])
+            raise ImportFormatError(str(target.path), f"not a valid PAM conversation: {shown}")
     result = HubImportResult(context.source_file, read.tally)
     result.warnings.extend(context.warnings)
     policy = MergePolicy("import", newer_only=True)
@@ -166,5 +176,8 @@ def import_hub(
             )
         put = work.put_relations(relations, via="import")
         result.relations = put.added
+        if read.conversations:
+            puts = work.put_conversations([conversation_row(d) for d in read.conversations])
+            result.conversations = sum(1 for p in puts if p.outcome != "unchanged")
         work.flush()
     return result
