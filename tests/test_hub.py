@@ -117,3 +117,18 @@ def test_every_format_exports_an_empty_vault(home: Path, tmp_path: Path, name: s
     out = tmp_path / f"out-{name}"
     summary = ok("export", "--format", name, "-o", out, "--json").json()
     assert summary["carried"]["mapped"] == {} and out.exists()
+
+
+def test_convert_writes_a_format_as_pam_files_and_says_what_it_left_out(
+    tmp_path: Path,
+) -> None:
+    """`memvault convert` of a memory system's file: memories (and conversations) as PAM,
+    the tally and the relations it does not write among its warnings."""
+    source = _mcp(tmp_path)
+    out = tmp_path / "pam"
+    summary = ok("convert", source, "-o", out, "--json").json()
+    assert summary["memories"] > 0
+    assert any(w.startswith("mapped:") for w in summary["warnings"])
+    assert any("not written" in w for w in summary["warnings"])
+    store = json.loads((out / "memory-store.json").read_text())
+    assert len(store["memories"]) == summary["memories"]
