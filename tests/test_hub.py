@@ -132,3 +132,44 @@ def test_convert_writes_a_format_as_pam_files_and_says_what_it_left_out(
     assert any("not written" in w for w in summary["warnings"])
     store = json.loads((out / "memory-store.json").read_text())
     assert len(store["memories"]) == summary["memories"]
+
+
+@pytest.mark.parametrize("name", ["mem", "basic-memory"])
+def test_zip_exports_import_back(home: Path, tmp_path: Path, name: str) -> None:
+    """`.mem` bundles and basic-memory folders are also written and read as a zip."""
+    ok("init")
+    ok("add", "Prefers metric units", "-t", "preference", "--tag", "units")
+    ok("add", "Wants to learn the cello", "-t", "goal")
+    out = tmp_path / f"{name}.zip"
+    ok("export", "--format", name, "-o", out)
+    before = {m["id"]: m for m in ok("list", "--json").json()["memories"]}
+    again = tmp_path / "again"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("MEMVAULT_HOME", str(again))
+        ok("init")
+        summary = ok("import", out, "--json").json()
+        assert summary["format"] == name and summary["memories"]["new"] == 2
+        after = {m["id"]: m for m in ok("list", "--json").json()["memories"]}
+    assert {i: (m["content"], m["type"], m.get("tags")) for i, m in after.items()} == {
+        i: (m["content"], m["type"], m.get("tags")) for i, m in before.items()
+    }
+
+
+def test_an_openmemory_stream_expanding_past_the_bound_is_refused(
+    home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gzip
+    import zipfile
+
+    import memvault.hub.base as base
+
+    path = tmp_path / "stream.zip"
+    line = json.dumps({"id": "x", "content": "y" * 200}) + "\n"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("memories.jsonl.gz", gzip.compress((line * 50).encode()))
+    ok("init")
+    before = snapshot()
+    monkeypatch.setattr(base, "MAX_FILE_BYTES", 2000)
+    message = refused("import", path, "--from", "openmemory")
+    assert "expands past 2000 bytes" in message and "nothing was imported" in message
+    assert snapshot() == before
