@@ -149,6 +149,8 @@ def serve(
                 f"local token: {local_token_path(tenants.home)} "
                 "(send it as 'Authorization: Bearer TOKEN'; `memvault token` prints it)"
             )
+            # The web UI's address signs the browser in, as Jupyter's does.
+            out.print(f"web UI: {config.url}/?token={tenants.local_token()}", soft_wrap=True)
             if print_token:
                 out.print(f"token: {tenants.local_token()}", soft_wrap=True)
         else:
