@@ -134,7 +134,10 @@ def test_provider_upload_imports_a_chatgpt_export_and_feeds_the_overviews(
     client, token = personal
     export = chatgpt_export(tmp_path / "chatgpt.zip")
     done = client.post(
-        "/v1/import", content=export.read_bytes(), params={"filename": "x.zip"}, headers=bearer(token)
+        "/v1/import",
+        content=export.read_bytes(),
+        params={"filename": "x.zip"},
+        headers=bearer(token),
     )
     assert done.status_code == 200, done.text
     part = done.json()["parts"][0]
@@ -187,6 +190,7 @@ def test_list_filters_by_creation_date_range(personal: tuple[TestClient, str]) -
     client.post("/v1/memories", json={"content": "x", "type": "fact"}, headers=bearer(token))
     listed = client.get("/v1/memories", params={"until": "2000-01-01"}, headers=bearer(token))
     assert listed.json()["total"] == 0
-    assert client.get("/v1/memories", params={"until": "2999-01-01"}, headers=bearer(token)).json()["total"] == 1
+    later = client.get("/v1/memories", params={"until": "2999-01-01"}, headers=bearer(token))
+    assert later.json()["total"] == 1
     bad = client.get("/v1/memories", params={"until": "soon"}, headers=bearer(token))
     assert bad.status_code == 422

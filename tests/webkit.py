@@ -20,10 +20,8 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, Request, Response, sync_playwright
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from serverkit import free_port  # noqa: E402
-from vaultkit import FAST_KDF, PASSPHRASE, make_vault  # noqa: E402
+from serverkit import free_port
+from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -216,6 +214,7 @@ def screenshots(out: Path) -> None:
                     link = "#/memories" if name == "memory" else "#/conversations"
                     view(page, served, link[2:])
                     page.locator("table a").first.click()
+                    page.wait_for_selector("h2#h-facts" if name == "memory" else "h2#h-thread")
                     page.wait_for_load_state("networkidle")
                 else:
                     view(page, served, where)

@@ -57,7 +57,12 @@ def relation_graph(vault: Vault, *, limit: int = 500) -> dict[str, Any]:
         total += 1
         if len(edges) < limit:
             edges.append(
-                {"id": relation.id, "from": relation.from_, "to": relation.to, "type": relation.type}
+                {
+                    "id": relation.id,
+                    "from": relation.from_,
+                    "to": relation.to,
+                    "type": relation.type,
+                }
             )
     ids = sorted({e["from"] for e in edges} | {e["to"] for e in edges})
     nodes = []

@@ -137,7 +137,8 @@ async function show(): Promise<void> {
     if (e instanceof ApiError && e.problem.status === 401) return signInView(false);
     render("Something went wrong", errorBox(e));
   }
-  focusTitle();
+  // A view that put the focus somewhere itself (search's field) keeps it.
+  if (!main.contains(document.activeElement)) focusTitle();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -687,19 +688,27 @@ async function timeView(): Promise<void> {
 // ---------------------------------------------------------------------------------------
 // Audit
 
+function details(d: unknown): string {
+  if (!d || typeof d !== "object") return "";
+  return Object.entries(d as Json)
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
+}
+
 async function auditView(): Promise<void> {
   const memory = route().params.get("memory") ?? "";
   const log = await get<Json>("/v1/audit" + query({ memory_id: memory, limit: 500 }));
   const entries = (log.entries as Json[]).slice().reverse();
   const rows = entries.map((e) =>
-    h("tr", {}, h("td", { class: "num" }, e.seq), h("td", {}, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action),
+    h("tr", {}, h("td", { class: "num" }, e.seq), h("td", {}, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action), h("td", {}, details(e.details)),
       h("td", {}, e.memory_id ? h("a", { href: `#/memory/${encodeURIComponent(e.memory_id)}` }, e.memory_id) : "—")),
   );
   render(
     memory ? "Audit of one memory" : "Audit",
     h("p", {}, "Every change, newest first. The log keeps ids and hashes, never content."),
     memory ? h("p", {}, h("a", { href: "#/audit" }, "The whole log")) : null,
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
   );
 }
 

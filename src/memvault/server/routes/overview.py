@@ -65,9 +65,7 @@ def memory_timeline(vault: Reader) -> JSONAnswer:
 
 
 @router.get("/graph", summary="The relation graph (PAM §13)")
-def graph(
-    vault: Reader, limit: Annotated[int, Query(ge=1, le=5000)] = 500
-) -> JSONAnswer:
+def graph(vault: Reader, limit: Annotated[int, Query(ge=1, le=5000)] = 500) -> JSONAnswer:
     """`{"nodes": [{"id", "type", "status", "label"}], "edges": [{"id", "from", "to",
     "type"}], "total_edges", "truncated"}`: the first `limit` relations. The owner's."""
     return answer(relation_graph(vault, limit=limit))

@@ -141,7 +141,7 @@ def sign_in(
     """Sets the HttpOnly, SameSite=Strict session cookie; answers what `GET /v1/session`
     does. Only a JSON body is taken (a form of another site cannot send one)."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
-        raise InvalidInput("signing in takes a JSON body ({\"token\": …})", "content-type")
+        raise InvalidInput('signing in takes a JSON body ({"token": …})', "content-type")
     made, caller = sessions_of(request).sign_in(registry, validated(SignIn, body).token)
     return _with_cookie(answer(_session_json(caller, made.csrf, registry)), made, request)
 
@@ -160,9 +160,7 @@ def whoami(
 
 
 @router.delete("/v1/session", summary="Sign the browser out")
-def sign_out(
-    request: Request, _caller: Annotated[Principal, Depends(principal)]
-) -> JSONAnswer:
+def sign_out(request: Request, _caller: Annotated[Principal, Depends(principal)]) -> JSONAnswer:
     """Forgets the session; the cookie is cleared."""
     sessions_of(request).sign_out(request.cookies.get(COOKIE))
     response = answer({"signed_out": True})
