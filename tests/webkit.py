@@ -134,7 +134,9 @@ class Watched:
 def view(page: Page, served: Served, hash_: str) -> None:
     """Open a view by its address and wait for its title."""
     page.goto(f"{served.url}/#/{hash_}")
-    page.wait_for_selector("h1#view-title")
+    page.wait_for_function(
+        "h => document.getElementById('main').dataset.shown === h", arg=f"#/{hash_}"
+    )
     page.wait_for_load_state("networkidle")
 
 
@@ -170,15 +172,19 @@ def upload_chatgpt(page: Page, served: Served, export: Path) -> None:
 VIEWS = {
     "memories": "memories",
     "memory": None,  # the first memory's page
+    "conversation": None,  # a conversation's page
     "search": "search?q=python&kind=all",
     "conversations": "conversations",
-    "conversation": None,  # the first conversation's page
     "graph": "graph",
     "time": "time",
     "audit": "audit",
     "move": "move",
     "erase": "erase",
 }
+
+
+#: The views shown whole in the screenshots (the others as a window shows them).
+FULL_PAGE = {"memory", "time", "move"}
 
 
 def seed_vault(served: Served, export: Path) -> None:
@@ -211,14 +217,17 @@ def screenshots(out: Path) -> None:
             page.wait_for_selector("h1#view-title")
             for name, where in VIEWS.items():
                 if where is None:
-                    link = "#/memories" if name == "memory" else "#/conversations"
-                    view(page, served, link[2:])
-                    page.locator("table a").first.click()
+                    # A memory, then the conversation it came from.
+                    if name == "memory":
+                        view(page, served, "memories")
+                        page.locator("table a").first.click()
+                    else:
+                        page.locator("dd a[href^='#/conversation/']").click()
                     page.wait_for_selector("h2#h-facts" if name == "memory" else "h2#h-thread")
                     page.wait_for_load_state("networkidle")
                 else:
                     view(page, served, where)
-                page.screenshot(path=str(out / f"{name}.png"), full_page=name != "conversation")
+                page.screenshot(path=str(out / f"{name}.png"), full_page=name in FULL_PAGE)
             phone = browser.new_page(viewport={"width": 390, "height": 844})
             phone.goto(served.sign_in_url)
             phone.wait_for_selector("h1#view-title")

@@ -51,7 +51,18 @@ function errorBox(e: unknown): HTMLElement {
 
 function render(title: string, ...content: (Child | Child[])[]): void {
   document.title = `${title} · memvault`;
+  main.dataset.shown = location.hash || "#/memories";
   main.replaceChildren(h("h1", { id: "view-title", tabindex: "-1" }, title), ...content.flat().filter((c): c is Node | string => !!c || c === 0).map((c) => (c instanceof Node ? c : String(c))));
+}
+
+// A view shows what it fetched only if no later view started meanwhile (the answers of
+// an earlier view's requests may arrive after a later one's).
+let ticket = 0;
+function painter(): typeof render {
+  const mine = ticket;
+  return (title, ...content) => {
+    if (mine === ticket) render(title, ...content);
+  };
 }
 
 function focusTitle(): void {
@@ -117,6 +128,7 @@ function markNav(view: string): void {
 
 async function show(): Promise<void> {
   const { view, arg, params } = route();
+  const mine = ++ticket;
   markNav(view);
   say("");
   try {
@@ -134,9 +146,11 @@ async function show(): Promise<void> {
       default: render("Not found", h("p", {}, "No such view."));
     }
   } catch (e) {
+    if (mine !== ticket) return;
     if (e instanceof ApiError && e.problem.status === 401) return signInView(false);
     render("Something went wrong", errorBox(e));
   }
+  if (mine !== ticket) return;
   // A view that put the focus somewhere itself (search's field) keeps it.
   if (!main.contains(document.activeElement)) focusTitle();
 }
@@ -224,6 +238,7 @@ function memoryTable(memories: Json[], caption: string): HTMLElement {
 const PAGE = 50;
 
 async function memoriesView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
   const type = params.get("type") ?? "";
   const status = params.get("status") ?? "active";
   const platform = params.get("platform") ?? "";
@@ -263,7 +278,7 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
     offset > 0 ? h("a", { href: here(Math.max(0, offset - PAGE)), rel: "prev" }, "Previous") : null,
     offset + PAGE < total ? h("a", { href: here(offset + PAGE), rel: "next" }, "Next") : null,
   );
-  render("Memories", form, pager, total ? memoryTable(page.memories, "Memories") : null);
+  paint("Memories", form, pager, total ? memoryTable(page.memories, "Memories") : null);
 }
 
 function dl(rows: [string, Child | Child[]][]): HTMLElement {
@@ -273,6 +288,7 @@ function dl(rows: [string, Child | Child[]][]): HTMLElement {
 }
 
 async function memoryView(id: string): Promise<void> {
+  const paint = painter();
   const [m, relations] = await Promise.all([
     get<Json>(`/v1/memories/${encodeURIComponent(id)}`),
     get<Json[]>(`/v1/memories/${encodeURIComponent(id)}/relations`),
@@ -335,7 +351,7 @@ async function memoryView(id: string): Promise<void> {
     h("h3", {}, "Relations"),
     relList,
   );
-  render(`Memory`, facts, correctSection(m, status));
+  paint(`Memory`, facts, correctSection(m, status));
 }
 
 function correctSection(m: Json, status: string): HTMLElement {
@@ -423,6 +439,7 @@ function correctSection(m: Json, status: string): HTMLElement {
 // Search (recall: memories and messages)
 
 async function searchView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
   const q = params.get("q") ?? "";
   const kind = params.get("kind") ?? "all";
   const qIn = input("s-q", q, { type: "search", required: true });
@@ -438,7 +455,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
     h("div", { class: "field actions" }, h("button", { type: "submit" }, "Search")),
   );
   if (!q) {
-    render("Search", form);
+    paint("Search", form);
     qIn.focus();
     return;
   }
@@ -451,10 +468,10 @@ async function searchView(params: URLSearchParams): Promise<void> {
       " ",
       r.kind === "memory"
         ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, r.text)
-        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 300 ? r.text.slice(0, 299) + "…" : r.text),
+        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
     ),
   );
-  render(
+  paint(
     "Search",
     form,
     h("p", { id: "hits" }, `${items.length} result${items.length === 1 ? "" : "s"} for “${q}”.`),
@@ -467,6 +484,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
 // Conversations
 
 async function conversationsView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
   const offset = Number(params.get("offset") ?? "0") || 0;
   const page = await get<Json>("/v1/conversations" + query({ limit: PAGE, offset }));
   const rows = (page.conversations as Json[]).map((c) =>
@@ -480,7 +498,7 @@ async function conversationsView(params: URLSearchParams): Promise<void> {
     offset > 0 ? h("a", { href: `#/conversations?offset=${Math.max(0, offset - PAGE)}` }, "Previous") : null,
     offset + PAGE < total ? h("a", { href: `#/conversations?offset=${offset + PAGE}` }, "Next") : null,
   );
-  render(
+  paint(
     "Conversations",
     pager,
     total
@@ -498,6 +516,7 @@ function messageText(m: Json): string {
 }
 
 async function conversationView(id: string): Promise<void> {
+  const paint = painter();
   const [doc, derived] = await Promise.all([
     get<Json>(`/v1/conversations/${encodeURIComponent(id)}`),
     get<Json>(`/v1/conversations/${encodeURIComponent(id)}/memories`),
@@ -545,7 +564,7 @@ async function conversationView(id: string): Promise<void> {
   };
   draw();
   const mems = derived.memories as Json[];
-  render(
+  paint(
     doc.title || "Conversation",
     h("p", {}, `${doc.provider?.name ?? ""} · ${messages.length} messages · created ${fmtDate(doc.temporal?.created_at)}`),
     h("section", { "aria-labelledby": "h-derived" }, h("h2", { id: "h-derived" }, `Memories from this conversation (${derived.total})`), mems.length ? memoryTable(mems, "Memories from this conversation") : h("p", {}, "None.")),
@@ -557,11 +576,12 @@ async function conversationView(id: string): Promise<void> {
 // Graph
 
 async function graphView(): Promise<void> {
+  const paint = painter();
   const g = await get<Json>("/v1/graph?limit=300");
   const nodes = g.nodes as Json[];
   const edges = g.edges as Json[];
   if (!nodes.length) {
-    render("Graph", h("p", {}, "No relations yet. Relate memories from a memory's page (Correct → Add a relation)."));
+    paint("Graph", h("p", {}, "No relations yet. Relate memories from a memory's page (Correct → Add a relation)."));
     return;
   }
   // A small force layout, run to rest before drawing.
@@ -607,7 +627,8 @@ async function graphView(): Promise<void> {
     const p = pos.get(n.id)!;
     const link = s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: "node", "aria-label": `${n.type}: ${n.label}` },
       s("circle", { cx: p.x, cy: p.y, r: 9, class: `t-${n.type} s-${n.status}` }),
-      s("text", { x: p.x + 12, y: p.y + 4 }, n.label.length > 28 ? n.label.slice(0, 27) + "…" : n.label),
+      // Labels on the right half run leftwards, so none leaves the picture.
+      s("text", p.x > W * 0.6 ? { x: p.x - 12, y: p.y + 4, "text-anchor": "end" } : { x: p.x + 12, y: p.y + 4 }, n.label.length > 28 ? n.label.slice(0, 27) + "…" : n.label),
     );
     const tell = (): void => { detail.textContent = `${n.type} · ${n.status}: ${n.label}`; };
     link.addEventListener("focus", tell);
@@ -620,7 +641,7 @@ async function graphView(): Promise<void> {
         const label = (id: string): string => nodes.find((n) => n.id === id)?.label ?? id;
         return h("tr", {}, h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.from)}` }, label(e.from))), h("td", {}, e.type), h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.to)}` }, label(e.to))));
       })))));
-  render("Graph", h("p", {}, `${nodes.length} memories, ${g.total_edges} relations${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
+  paint("Graph", h("p", {}, `${nodes.length} memories, ${g.total_edges} relations${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -675,8 +696,9 @@ function timelineChart(title: string, id: string, months: string[], series: Reco
 }
 
 async function timeView(): Promise<void> {
+  const paint = painter();
   const [stats, tl] = await Promise.all([get<Json>("/v1/stats"), get<Json>("/v1/timeline")]);
-  render(
+  paint(
     "Time",
     h("p", {}, `${Number(stats.memories).toLocaleString("en")} memories, ${Number(stats.conversations).toLocaleString("en")} conversations, ${Number(stats.relations).toLocaleString("en")} relations.`),
     h("div", { class: "grid" }, barChart("Memories by type", "c-type", stats.by_type), barChart("Memories by platform", "c-platform", stats.by_platform), barChart("Memories by status", "c-status", stats.by_status)),
@@ -697,6 +719,7 @@ function details(d: unknown): string {
 }
 
 async function auditView(): Promise<void> {
+  const paint = painter();
   const memory = route().params.get("memory") ?? "";
   const log = await get<Json>("/v1/audit" + query({ memory_id: memory, limit: 500 }));
   const entries = (log.entries as Json[]).slice().reverse();
@@ -704,7 +727,7 @@ async function auditView(): Promise<void> {
     h("tr", {}, h("td", { class: "num" }, e.seq), h("td", {}, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action), h("td", {}, details(e.details)),
       h("td", {}, e.memory_id ? h("a", { href: `#/memory/${encodeURIComponent(e.memory_id)}` }, e.memory_id) : "—")),
   );
-  render(
+  paint(
     memory ? "Audit of one memory" : "Audit",
     h("p", {}, "Every change, newest first. The log keeps ids and hashes, never content."),
     memory ? h("p", {}, h("a", { href: "#/audit" }, "The whole log")) : null,
