@@ -50,9 +50,11 @@ class Served:
 
 
 @contextmanager
-def serving(home: Path) -> Iterator[Served]:
-    """`memvault serve` on a new personal vault in `home`, stopped with Ctrl-C after."""
-    make_vault(home).close()
+def serving(home: Path, *, existing: bool = False) -> Iterator[Served]:
+    """`memvault serve` on a new personal vault in `home` (or the one there, `existing`),
+    stopped with Ctrl-C after."""
+    if not existing:
+        make_vault(home).close()
     port = free_port()
     env = {
         **os.environ,

@@ -45,7 +45,7 @@ _ZIP_MAGIC = b"PK\x03\x04"
 
 
 @router.get("/meta", summary="Memory types, statuses, relation types, §7.1 transitions")
-def meta() -> JSONAnswer:
+def meta(_vault: Reader) -> JSONAnswer:
     """`{"memory_types", "statuses", "relation_types", "transitions": {from: [to, …]}}`."""
     return answer(
         {

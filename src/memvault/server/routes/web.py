@@ -14,10 +14,10 @@
 from __future__ import annotations
 
 import mimetypes
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 from pydantic import BaseModel, ConfigDict
 
@@ -33,7 +33,7 @@ __all__ = ["STATIC", "router"]
 router = APIRouter(tags=["web UI"])
 
 #: The built UI (`make web`): index.html and assets/.
-STATIC = Path(__file__).resolve().parent.parent.parent / "web" / "static"
+STATIC = FilePath(__file__).resolve().parent.parent.parent / "web" / "static"
 
 #: Nothing but this server: no CDN, no inline script, no framing.
 POLICY = (
@@ -86,12 +86,18 @@ def _index() -> Response:
     )
 
 
-@router.get("/", include_in_schema=False)
+@router.get(
+    "/",
+    summary="The web UI (`?token=KEY` signs the browser in)",
+    response_class=Response,
+    responses={200: {"content": {"text/html": {}}}, 303: {"description": "signed in"}},
+)
 def index(
     request: Request,
     registry: Annotated[Tenants, Depends(tenants)],
-    token: str | None = None,
+    token: Annotated[str | None, Query(max_length=512)] = None,
 ) -> Response:
+    """The page; with `token`, a session cookie for a valid key and a redirect to `/`."""
     if token is None:
         return _index()
     try:
@@ -102,8 +108,13 @@ def index(
     return _with_cookie(RedirectResponse("/", status_code=303, headers=_HEADERS), made, request)
 
 
-@router.get("/assets/{name:path}", include_in_schema=False)
-def asset(name: str) -> Response:
+@router.get(
+    "/assets/{name}",
+    summary="The web UI's scripts and styles",
+    response_class=FileResponse,
+)
+def asset(name: Annotated[str, Path(max_length=255)]) -> Response:
+    """A file of the UI's build (404 for anything else)."""
     root = (STATIC / "assets").resolve()
     path = (root / name).resolve()
     if not path.is_relative_to(root) or not path.is_file():
