@@ -28,12 +28,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
-from storegen import build_memories  # noqa: E402
-from webkit import CHROMIUM_ARGS, CHROMIUM, serving  # noqa: E402
-
 from memvault.store.codec import memory_from_json  # noqa: E402
 from memvault.vault import Vault  # noqa: E402
-from vaultkit import PASSPHRASE  # noqa: E402
+from storegen import build_memories  # noqa: E402
+from webkit import CHROMIUM, CHROMIUM_ARGS, serving  # noqa: E402
 
 
 def fill(home: Path, n: int) -> None:

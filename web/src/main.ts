@@ -855,8 +855,7 @@ function eraseView(): void {
       }
     } },
     h("p", {}, "This deletes every memory, relation, conversation, embedding and search index entry in the vault, for good, and scrubs the file. The audit log keeps that it happened. Export first (Move) if you may want them back."),
-    h("label", { for: "x-confirm" }, "Type ", h("strong", {}, CONFIRM), " to confirm"),
-    typed,
+    h("div", { class: "field" }, h("label", { for: "x-confirm" }, "Type ", h("strong", {}, CONFIRM), " to confirm"), typed),
     h("p", { id: "x-help", class: "note" }, "The button works once the words match."),
     button,
     out,
