@@ -121,6 +121,7 @@ def test_serve_json_prints_where_it_serves_as_one_object(home: Path) -> None:  #
         "tenants": "personal",
         "home": str(home),
         "token_path": str(home / "local-token"),
+        "web": f"{url}/?token={token}",
     }
 
 

@@ -1617,6 +1617,14 @@ class Vault:
         }
         return [r for r in found if (r.to if r.from_ == memory.id else r.from_) in readable]
 
+    def iter_relations(self) -> Iterator[Relation]:
+        """``iter_relations() -> Iterator[Relation]``
+
+        Every relation of the vault (the graph of it), streamed. The owner's or background
+        work's: an agent reads relations one memory at a time (`relations`)."""
+        require_privileged(self._actor, "read every relation")
+        yield from self._store.iter_relations()
+
     # -- erasure --------------------------------------------------------------------------
 
     def erase(self, id: str, *, now: datetime | None = None) -> ErasureReport:

@@ -111,8 +111,8 @@ def serve(
     TOKEN'); Ctrl-C stops it.
 
     --json: print where it serves as one JSON object instead ({"url", "docs", "tenants",
-    "home", "token_path", "token"}: the last two on a personal vault, "token" only with
-    --print-token), for the program that started it; a failure before it serves is a JSON
+    "home", "token_path", "web", "token"}: the last three on a personal vault, "token" only
+    with --print-token; "web" is the web UI's sign-in address), for the program that started it; a failure before it serves is a JSON
     error body.
 
     Example: memvault serve --port 8765
@@ -162,6 +162,7 @@ def serve(
             }
             if tenants.is_personal:
                 started["token_path"] = str(local_token_path(tenants.home))
+                started["web"] = f"{config.url}/?token={tenants.local_token()}"
                 if print_token:
                     started["token"] = tenants.local_token()
             print_json(started)
@@ -182,6 +183,8 @@ def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
             f"local token: {local_token_path(tenants.home)} "
             "(send it as 'Authorization: Bearer TOKEN'; `memvault token` prints it)"
         )
+        # The web UI's address signs the browser in, as Jupyter's does.
+        out.print(f"web UI: {url}/?token={tenants.local_token()}", soft_wrap=True)
         if print_token:
             out.print(f"token: {tenants.local_token()}", soft_wrap=True)
     else:
