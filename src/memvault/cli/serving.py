@@ -110,10 +110,10 @@ def serve(
     vault it prints the URL and where the local token is (send it as 'Authorization: Bearer
     TOKEN'); Ctrl-C stops it.
 
-    --json: print where it serves as one JSON object instead ({"url", "docs", "tenants",
-    "home", "token_path", "web", "token"}: the last three on a personal vault, "token" only
-    with --print-token; "web" is the web UI's sign-in address), for the program that started it; a failure before it serves is a JSON
-    error body.
+    --json: print where it serves as one JSON object instead, for the program that started
+    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — the last three on a
+    personal vault ("web" is the web UI's sign-in address), "token" only with --print-token.
+    A failure before it serves is a JSON error body.
 
     Example: memvault serve --port 8765
     """
