@@ -410,7 +410,7 @@ def _vector_version(conn: psycopg.Connection[Any], url: str) -> tuple[int, ...] 
     here), its vectors table made if the extension came after migration 2."""
     row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
     if row is None:
-        _log.warning(
+        _log.info(
             "%s has no pgvector extension: recall is full text only (no vectors)", redact(url)
         )
         return None
@@ -551,6 +551,9 @@ class PostgresStore(Store):
             with contextlib.suppress(Exception):
                 conn.rollback()
                 self._pool.putconn(conn)
+
+    def vectors_unavailable(self) -> str | None:
+        return None if self.vectors else recall.NO_VECTORS
 
     def _recall(self, conn: psycopg.Connection[Any]) -> PostgresRecallIndex:
         return PostgresRecallIndex(
