@@ -13,11 +13,13 @@ Loaded through the store (`PostgresStore.add_conversations`: rows, passages and 
 ``tsvector`` in one transaction), then ``VACUUM ANALYZE``. Then, connected as the application
 role (row-level security forced), for each database:
 
-- recall: `Vault.recall` (full text; hybrid is the same plus pgvector's search) of a
-  three-word question in a random tenant, p50/p95 — with ``ts_match_vq`` LEAKPROOF (so the
-  GIN index serves the match under row-level security, docs/postgres.md) and without;
+- recall: `Vault.recall` (full text; hybrid is the same plus pgvector's search) in a random
+  tenant, p50/p95, of three common words (each in a few percent of the passages: every match
+  is ranked) and of one rare word — with ``ts_match_vq`` LEAKPROOF (so the GIN index can
+  serve the match under row-level security, docs/postgres.md) and without;
 - import: one conversation of ``--messages`` messages written into a random tenant (rows,
-  passages, full-text entries, one transaction), p50/p95.
+  passages, full-text entries, one transaction), p50/p95;
+- a cross-tenant operator's query (as the superuser: passages counted by tenant), p50.
 
 Usage: ``python benchmarks/pg_tenants.py [--chunks 1000000] [--tenants 1000] [--pgvector]``
 """
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import statistics
 import sys
@@ -247,12 +250,17 @@ def set_leakproof(server: pgkit.PostgresServer, database: str, on: bool) -> None
         )
 
 
-def questions(seed: int) -> Iterator[str]:
+def questions(seed: int, *, rare: bool) -> Iterator[str]:
+    """Three words among the 400 most frequent (each matches a few percent of passages), or
+    (`rare`) one word of the long tail (a handful of passages in a million)."""
     rng = random.Random(seed)
     words = vocabulary(random.Random(7))
     cumulative = zipf_weights(len(words))
     while True:
-        yield " ".join(rng.choices(words[:400], cum_weights=cumulative[:400], k=3))
+        if rare:
+            yield rng.choice(words[5000:])
+        else:
+            yield " ".join(rng.choices(words[:400], cum_weights=cumulative[:400], k=3))
 
 
 def measure(
@@ -262,15 +270,22 @@ def measure(
     rng = random.Random(3)
     words = vocabulary(random.Random(7))
     cumulative = zipf_weights(len(words))
-    for leakproof in (True, False):
+    for leakproof, rare in itertools.product((True, False), (False, True)):
         set_leakproof(server, database, leakproof)
-        asked = questions(11)
-        label = "leakproof" if leakproof else "not leakproof"
+        asked = questions(11, rare=rare)
+        label = f"{'rare' if rare else 'common'}, {'' if leakproof else 'not '}leakproof"
         vaults[0].recall(next(asked), mode="fts")  # warm the connection pool
         figures[f"recall p50 ms ({label})"], figures[f"recall p95 ms ({label})"] = timed(
             lambda asked=asked: rng.choice(vaults).recall(next(asked), k=10, mode="fts"), times
         )
     set_leakproof(server, database, True)
+    with server.superuser(database) as conn:  # an operator's query over every tenant
+        figures["admin count by tenant p50 ms"] = timed(
+            lambda: conn.execute(
+                "SELECT tenant, count(*) FROM recall_passages GROUP BY tenant"
+            ).fetchall(),
+            5,
+        )[0]
     figures["import p50 ms"], figures["import p95 ms"] = timed(
         lambda: rng.choice(vaults).store.add_conversations(
             [conversation(rng, words, cumulative, messages)]
@@ -310,14 +325,15 @@ def main(argv: list[str] | None = None) -> int:
         pgkit.stop_all()
     print(
         f"PostgreSQL ({name}), {args.chunks:,} passages; {args.queries} recalls "
-        f"(3 words, k=10, full text), imports of {args.messages} messages"
+        f"(k=10, full text), imports of {args.messages} messages; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
     labels = list(results)
-    print(f"{'':34}" + "".join(f"{label:>16}" for label in labels) + f"{'ratio':>9}")
+    print(f"{'':40}" + "".join(f"{label:>16}" for label in labels) + f"{'ratio':>9}")
     for metric in results[labels[0]]:
         values = [results[label][metric] for label in labels]
         ratio = values[1] / values[0] if values[0] else float("nan")
-        print(f"{metric:34}" + "".join(f"{v:16.1f}" for v in values) + f"{ratio:9.2f}")
+        print(f"{metric:40}" + "".join(f"{v:16.1f}" for v in values) + f"{ratio:9.2f}")
     return 0
 
 

@@ -16,6 +16,7 @@ from clikit import mv, ok
 from embedserver import MODEL, serve
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import OpenAIEmbedder
+from memvault.recall.indexes import Passage, Scope
 from memvault.store.base import StoreError
 from memvault.vault import Vault
 from providergen import chatgpt as gen
@@ -221,3 +222,65 @@ def test_cli_import_recall_search_embed_on_postgres(
     assert rebuilt["conversations"] == 6 and rebuilt["memories"] >= 1
     again = ok("recall", "green tea", "--json").json()
     assert again["results"][0]["text"] == "Prefers green tea in the morning"
+
+
+def test_a_large_scope_is_searched_through_the_hnsw_index_per_tenant(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past `EXACT_LIMIT` vectors the search may ask pgvector's HNSW index (shared by every
+    tenant) for candidates; the iterative scan goes on until this tenant's are found, so
+    another tenant's many vectors, nearer the query, do not crowd them out: the answer is the
+    exact one."""
+    from memvault.store import postgres_recall
+    from test_recall_index_contract import TRAVEL, _embed_all, _fill, _vector_of
+
+    crowd, store = new_postgres_store("pgvector"), new_postgres_store("pgvector")
+    try:
+        with crowd.transaction(), crowd.recall_index() as index:
+            index.add_passages(
+                [
+                    Passage("message", None, "c-x", f"x{i}", 0, "user", None, None, None, "car", "")
+                    for i in range(300)
+                ]
+            )
+            model = index.model("toy", 8, create=True)
+            assert model is not None
+            todo = index.unembedded(model, 0, 1000)
+            index.put_vectors(model, [(p.id, TRAVEL) for p in todo])
+        _fill(store)
+        with store.transaction(), store.recall_index() as index:
+            mine = index.model("toy", 8, create=True)
+        assert mine is not None
+        _embed_all(store, mine, _vector_of)
+        with store.recall_index() as index:
+            exact = index.nearest(mine, TRAVEL, 3, Scope())
+        monkeypatch.setattr(postgres_recall, "EXACT_LIMIT", 2)
+        with store.recall_index() as index:
+            # The planner walks a small tenant's rows by key and sorts them (exact, and cheaper
+            # than the graph); without sorting it must take the HNSW index, as for a large one.
+            index._conn.execute("SET LOCAL enable_sort = off")  # type: ignore[attr-defined]
+            approximate = index.nearest(mine, TRAVEL, 3, Scope())
+            plan = "\n".join(
+                str(r[0])
+                for r in index._conn.execute(  # type: ignore[attr-defined]
+                    "EXPLAIN SELECT passage_id FROM recall_vectors WHERE tenant = %s "
+                    "AND model_id = %s AND dimension = 8 "
+                    "ORDER BY embedding::vector(8) <=> %s::vector(8) LIMIT 12",
+                    (store.tenant, mine, str(TRAVEL)),  # type: ignore[attr-defined]
+                ).fetchall()
+            )
+        assert "recall_vectors_hnsw_8" in plan
+        assert [p for p, _ in approximate] == [p for p, _ in exact]
+        assert [s for _, s in approximate] == pytest.approx([s for _, s in exact], abs=1e-5)
+    finally:
+        crowd.close()
+        store.close()
+
+
+def test_a_very_long_memory_is_stored_and_found_by_its_first_words(vault: Vault) -> None:
+    """A tsvector holds at most 1 MB: a memory of a million distinct words is kept whole and
+    found by the words of its first 100,000 characters."""
+    words = " ".join(f"w{i}x" for i in range(300_000))
+    added = vault.add(f"Zanzibar notes {words}", "fact").memory
+    assert len(vault.get(added.id).content) > 1_000_000
+    assert [h.id for h in vault.recall("zanzibar", kind="memories").hits] == [added.id]

@@ -196,7 +196,8 @@ def _memory_values(stored: StoredMemory) -> tuple[Any, ...]:
     method = m.provenance.extraction_method
     tags = _tags(m)
     summary = m.summary if isinstance(m.summary, str) else ""
-    text = fold(" ".join((m.content, summary, " ".join(tags))))
+    # A tsvector holds at most 1 MB: the words of the first characters only.
+    text = fold(" ".join((m.content, summary, " ".join(tags)))[: recall.MAX_INDEXED_CHARS])
     return (
         m.type,
         custom if isinstance(custom, str) else None,

@@ -87,6 +87,9 @@ _WEIGHTS: Final = "'{0.1, 0.2, 0.5, 1.0}'"
 _RANK: Final = f"ts_rank_cd({_WEIGHTS}, p.terms, %s::tsquery, 1)"
 _WORD: Final = re.compile(r"[^\W_]+(\*?)")
 _BATCH: Final = 2000
+#: The characters of a passage analysed for full text: a ``tsvector`` holds at most 1 MB, and
+#: only a memory (messages are split into passages of 1,500) can be longer.
+MAX_INDEXED_CHARS: Final = 100_000
 _MIGRATION_LOCK: Final = 0x6D656D7661756C74
 
 
@@ -164,8 +167,8 @@ def add_passages(conn: psycopg.Connection[Any], tenant: str, passages: Sequence[
                 p.at_epoch,
                 text,
                 context,
-                fold(text),
-                fold(context),
+                fold(text[:MAX_INDEXED_CHARS]),
+                fold(context[:MAX_INDEXED_CHARS]),
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)
