@@ -17,7 +17,7 @@ from memvault.model import Confidence, Memory
 from memvault.store.base import MemoryQuery
 from memvault.sync import HttpRemote, RemoteRefused, RemoteUnreachable, SyncResult, sync
 from memvault.vault import Vault
-from serverkit import Home, app_for, free_port, running, server_home
+from serverkit import Home, app_for, client, free_port, running, server_home
 from vaultkit import make_vault
 
 
@@ -229,3 +229,18 @@ def test_an_unreachable_server_is_a_clear_error_and_the_vault_is_unchanged(
         assert vault.audit_position() == before
     finally:
         vault.close()
+
+
+def test_sync_endpoint_names_the_tenant_identity_and_scopes_of_the_token(tmp_path: Path) -> None:
+    """`GET /v1/sync`: who a key acts as (PAM §9), and the 401 problem for a bad key."""
+    with server_home(tmp_path / "server", ("alice",)) as home:
+        app = app_for(home)
+        owner = client(app, home.key("alice")).get("/v1/sync")
+        assert owner.status_code == 200 and owner.json()["identity"] == "owner"
+        assert owner.json()["tenant"] == "alice" and "bundle:export" in owner.json()["scopes"]
+        agent_key = home.agent("alice", "agent-x", "bundle:export")
+        agent = client(app, agent_key).get("/v1/sync").json()
+        assert agent == {"tenant": "alice", "identity": "agent-x", "scopes": ["bundle:export"]}
+        bad = client(app, "mvk_nope").get("/v1/sync")
+        assert bad.status_code == 401
+        assert bad.headers["content-type"].startswith("application/problem+json")
