@@ -244,3 +244,63 @@ def test_sync_endpoint_names_the_tenant_identity_and_scopes_of_the_token(tmp_pat
         bad = client(app, "mvk_nope").get("/v1/sync")
         assert bad.status_code == 401
         assert bad.headers["content-type"].startswith("application/problem+json")
+
+
+def test_erasures_travel_both_ways_beside_the_exports(pair: Pair) -> None:
+    """AIMEM §5.2: a PAM export carries no deletions, so the sync erases on the other side what
+    was erased on one since the last sync (the owner's audit log: ids, never content)."""
+    here = pair.local.add("User's old phone number is 555-0100", "fact").memory
+    there = pair.remote.add("User's old address is Rua A, 1", "fact").memory
+    kept = pair.local.add("User likes jazz", "preference").memory
+    pair.sync()
+    pair.local.erase(here.id)
+    pair.remote.erase(there.id)
+    result = pair.sync()
+    assert (result.erased_here, result.erased_there) == ([there.id], [here.id])
+    for vault in (pair.local, pair.remote):
+        assert contents(vault) == {"User likes jazz"}
+        assert vault.get(kept.id).content == "User likes jazz"
+    time.sleep(1.1)
+    again = pair.sync()
+    assert (again.erased_here, again.erased_there, again.changed) == ([], [], 0)
+
+
+def test_a_key_without_the_erase_scope_syncs_and_says_erasures_were_not_pushed(
+    pair: Pair,
+) -> None:
+    memory = pair.local.add("User's old phone number is 555-0100", "fact").memory
+    key = pair.home.scoped("alice", "bundle:export", "bundle:import")
+    pair.sync(key)
+    pair.local.erase(memory.id)
+    pair.local.add("User likes jazz", "preference")
+    result = pair.sync(key)
+    assert result.pushed == 1 and result.erased_there == []
+    assert any("erasures made here were not pushed" in w for w in result.warnings)
+    assert "User's old phone number is 555-0100" in contents(pair.remote)
+
+
+def test_sync_erasures_endpoint_is_the_owners_and_checks_since(tmp_path: Path) -> None:
+    with server_home(tmp_path / "server", ("alice",)) as home:
+        app = app_for(home)
+        key = home.key("alice")
+        vault = home.tenants.session(home.tenants.authenticate(key))
+        gone = vault.add("Something to forget", "fact").memory
+        vault.erase(gone.id)
+        owner = client(app, key)
+        assert owner.get("/v1/sync/erasures", params={"since": "2000-01-01T00:00:00Z"}).json() == {
+            "since": "2000-01-01T00:00:00Z",
+            "erased": [gone.id],
+        }
+        assert (
+            owner.get("/v1/sync/erasures", params={"since": "2999-01-01T00:00:00Z"}).json()[
+                "erased"
+            ]
+            == []
+        )
+        bad = owner.get("/v1/sync/erasures", params={"since": "yesterday"})
+        assert bad.status_code == 422 and "since='yesterday'" in bad.json()["detail"]
+        agent = client(app, home.agent("alice", "agent-x", "bundle:export"))
+        assert (
+            agent.get("/v1/sync/erasures", params={"since": "2000-01-01T00:00:00Z"}).status_code
+            == 403
+        )

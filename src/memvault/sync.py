@@ -23,8 +23,9 @@ relation (PAM §13) joins them — reported in `SyncResult.conflicts`.
 
 Counts are effects: `pulled` are the local memories the pull created, updated or reinforced;
 `pushed` those the remote did. A copy sent back and found unchanged counts for nothing, so a
-second run reports 0 pushed, 0 pulled, 0 changed. docs/sync.md says what propagates (status
-changes and retractions do, PAM §16.3; erasures do not: an export carries no deletions).
+second run reports 0 pushed, 0 pulled, 0 changed. docs/sync.md says what propagates: status
+changes and retractions in the exports (PAM §16.3); erasures, which an export cannot carry,
+beside them — from each side's audit log (ids only, AIMEM §5.2), the owner's sync only.
 
 An agent's token (PAM §9) syncs the agent's view: the remote exports only what the agent may
 read (always in full: deltas are built from the owner's audit log), and the local side imports
@@ -47,7 +48,7 @@ from typing import Any, Final, Protocol, Self
 import httpx
 import orjson
 
-from memvault.errors import ExchangeError, VaultError
+from memvault.errors import ExchangeError, NotFound, VaultError
 from memvault.exchange.pam import export_vault, import_into_vault
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import store_entry
@@ -68,6 +69,7 @@ __all__ = [
     "SyncError",
     "SyncResult",
     "VaultRemote",
+    "erased_since",
     "sync",
 ]
 
@@ -77,6 +79,7 @@ STATE_PREFIX: Final = "sync."
 _NAMESPACE: Final = uuid.UUID("5b0c8f1e-3c52-4a51-9d3e-6d2f0a8c9e41")
 _BLOCK: Final = 1 << 16
 _UNAUTHORIZED: Final = 401
+_NOT_FOUND: Final = 404
 #: Audit actions that change no memory's content or state (PAM §16 deltas skip them too).
 _NOT_A_MEMORY_CHANGE: Final = frozenset({"relate", "erase", "export", "import"})
 
@@ -131,6 +134,12 @@ class Remote(Protocol):
 
     def import_export(self, path: Path) -> Mapping[str, Any]:
         """Import a PAM export (zip) into the remote; what it did (`ImportResult.to_json`)."""
+
+    def erased_since(self, since: str) -> list[str]:
+        """Ids of the memories erased on the remote at or after `since` (its audit log)."""
+
+    def erase(self, memory_id: str) -> bool:
+        """Erase a memory on the remote (AIMEM §5.2); False when it has no such memory."""
 
 
 class HttpRemote:
@@ -200,11 +209,27 @@ class HttpRemote:
                 headers={"Content-Type": "application/zip"},
             )
 
-    def _json(self, method: str, url: str, **options: Any) -> dict[str, Any]:
+    def erased_since(self, since: str) -> list[str]:
+        body = self._json("GET", "/v1/sync/erasures", params={"since": since})
+        erased = body.get("erased")
+        return [i for i in erased if isinstance(i, str)] if isinstance(erased, list) else []
+
+    def erase(self, memory_id: str) -> bool:
+        response = self._send("DELETE", f"/v1/memories/{memory_id}")
+        if response.status_code == _NOT_FOUND:
+            return False
+        if response.status_code != 200:
+            raise self._refused(response)
+        return True
+
+    def _send(self, method: str, url: str, **options: Any) -> httpx.Response:
         try:
-            response = self._client.request(method, url, **options)
+            return self._client.request(method, url, **options)
         except httpx.HTTPError as exc:
             raise self._unreachable(exc) from None
+
+    def _json(self, method: str, url: str, **options: Any) -> dict[str, Any]:
+        response = self._send(method, url, **options)
         if response.status_code != 200:
             raise self._refused(response)
         try:
@@ -253,6 +278,23 @@ class VaultRemote:
     def import_export(self, path: Path) -> Mapping[str, Any]:
         return import_into_vault(self.vault, path, force=True).to_json()
 
+    def erased_since(self, since: str) -> list[str]:
+        return erased_since(self.vault, since)
+
+    def erase(self, memory_id: str) -> bool:
+        try:
+            self.vault.erase(memory_id)
+        except NotFound:
+            return False
+        return True
+
+
+def erased_since(vault: Vault, since: str) -> list[str]:
+    """Ids of the memories erased in `vault` at or after `since` (its audit log: ids, never
+    content). The owner's: AccessDenied for an agent."""
+    entries = vault.audit_entries(actions=["erase"])
+    return list(dict.fromkeys(e.memory_id for e in entries if e.at >= since and e.memory_id))
+
 
 # ---------------------------------------------------------------------------------------------
 # Results and state
@@ -296,13 +338,18 @@ class SyncResult:
     received: int = 0
     sent: int = 0
     conflicts: list[Conflict] = field(default_factory=list)
+    #: memories erased here because they were erased on the remote since the last sync
+    erased_here: list[str] = field(default_factory=list)
+    #: memories erased on the remote because they were erased here since the last sync
+    erased_there: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     @property
     def changed(self) -> int:
         """Everything either side changed: memories, relations, conversations, embeddings,
-        conflicts recorded."""
-        return sum(_changes(side) for side in (self.pull, self.push)) + len(self.conflicts)
+        conflicts recorded, erasures."""
+        sides = sum(_changes(side) for side in (self.pull, self.push))
+        return sides + len(self.conflicts) + len(self.erased_here) + len(self.erased_there)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -316,6 +363,8 @@ class SyncResult:
             "received": self.received,
             "sent": self.sent,
             "conflicts": [c.to_json() for c in self.conflicts],
+            "erased_here": self.erased_here,
+            "erased_there": self.erased_there,
             "pull": self.pull,
             "push": self.push,
             "warnings": self.warnings,
@@ -372,6 +421,11 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
     result = SyncResult(remote.label, who.tenant, who.identity, first=state.at is None)
     workdir = Path(tempfile.mkdtemp(prefix="memvault-sync-"))
     try:
+        # Erasures travel beside the exports (a PAM export carries no deletions): the owner's
+        # alone, from each side's audit log since the last sync. Ours go first, so the pull
+        # does not bring back what was erased here.
+        _push_erasures(remote, _local_erasures(vault, who, state.audit_after), result)
+        erased_remotely = _remote_erasures(remote, who, state.remote_since, result)
         pulled = workdir / "pull.zip"
         # An agent's export is always full: deltas come from the owner's audit log.
         remote.export(pulled, state.remote_since if who.is_owner else None)
@@ -385,6 +439,11 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
         result.pull = _summary(report)
         result.pulled = _memory_changes(report)
         result.warnings.extend(_warnings(report, "pull"))
+        if erased_remotely:
+            present = list(vault.export_view().existing_ids(erased_remotely))
+            if present:
+                vault.erase_many(present, now=now)
+                result.erased_here = present
         pushed = workdir / "push.zip"
         since = state.local_since if who.is_owner else None
         made = export_vault(local, pushed, since=since, now=now)
@@ -408,6 +467,44 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return result
+
+
+def _remote_erasures(
+    remote: Remote, who: Identity, since: str | None, result: SyncResult
+) -> list[str]:
+    """What the remote erased since the last pull; none on a first sync (its full export is
+    what it holds) or for an agent. A key without the owner's `bundle:export` is told."""
+    if since is None or not who.is_owner:
+        return []
+    try:
+        return remote.erased_since(since)
+    except RemoteRefused as exc:
+        if exc.status == _UNAUTHORIZED:
+            raise
+        result.warnings.append(f"erasures on the remote were not pulled: {exc}")
+        return []
+
+
+def _local_erasures(vault: Vault, who: Identity, after: int | None) -> list[str]:
+    """What this vault erased since the last sync (the owner's sync only)."""
+    if after is None or not who.is_owner:
+        return []
+    entries = vault.audit_entries(after_seq=after, actions=["erase"])
+    return list(dict.fromkeys(e.memory_id for e in entries if e.memory_id))
+
+
+def _push_erasures(remote: Remote, memory_ids: list[str], result: SyncResult) -> None:
+    """Erase on the remote what was erased here; a key without the `erase` scope is told (the
+    rest of the sync stands)."""
+    for memory_id in memory_ids:
+        try:
+            if remote.erase(memory_id):
+                result.erased_there.append(memory_id)
+        except RemoteRefused as exc:
+            if exc.status == _UNAUTHORIZED:
+                raise
+            result.warnings.append(f"erasures made here were not pushed: {exc}")
+            return
 
 
 def _save_state(vault: Vault, key: str, state: _State, now: datetime | None) -> None:

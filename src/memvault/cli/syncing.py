@@ -61,6 +61,11 @@ def sync_command(
         f"pulled {result.pulled}, pushed {result.pushed}, changed {result.changed} "
         f"(memories received {result.received}, sent {result.sent})"
     )
+    if result.erased_here or result.erased_there:
+        out.print(
+            f"erased here {len(result.erased_here)} (erased on the server), "
+            f"on the server {len(result.erased_there)} (erased here)"
+        )
     for conflict in result.conflicts:
         out.print(
             f"conflict {short(conflict.memory_id)}: kept {conflict.kept!r} ({conflict.winner}, "
