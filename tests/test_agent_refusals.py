@@ -21,7 +21,7 @@ from clikit import home as home
 from clikit import ok, refused
 from exchangekit import T0, official_conversation, put_conversation, state
 from memvault.crypto.keys import SigningKey
-from memvault.errors import AccessDenied
+from memvault.errors import AccessDenied, AmbiguousId, NotFound
 from memvault.exchange import export_bundle, export_vault, import_bundle, import_into_vault
 from memvault.extract.pipeline import run as extract_run
 from memvault.importers.ingest import IngestResult, store_records
@@ -311,6 +311,59 @@ def test_pam_16_an_agents_export_is_never_the_base_of_the_owners_delta(world: Wo
 
 
 # -- the command line: --as on every command that reads or writes the vault --------------------
+
+
+def _refusal(session: Vault, id_or_prefix: str) -> tuple[type[BaseException], str]:
+    """What `resolve` raises for this id or prefix: the error's type and message."""
+    with pytest.raises((NotFound, AmbiguousId)) as caught:
+        session.resolve(id_or_prefix)
+    return type(caught.value), str(caught.value)
+
+
+@pytest.fixture
+def prefixed(tmp_path: Path) -> Vault:
+    """Two private memories under the prefix "dd-", one under "ee-", and a public one
+    beside a private one under "ff-"."""
+    vault = make_vault(tmp_path / "prefixed")
+    vault.add_memories(
+        [
+            pam_memory("Private one", id="dd-private-1"),
+            pam_memory("Private two", id="dd-private-2"),
+            pam_memory("Private three", id="ee-private-3"),
+            pam_memory("Private four", id="ff-private-4"),
+            pam_memory("Public", id="ff-public-5", visibility="public"),
+        ],
+        now=T0,
+    )
+    return vault
+
+
+@pytest.mark.parametrize("prefix", ["dd-", "dd-private", "ee-", "ee-private-"])
+def test_pam_9_a_prefix_of_memories_an_agent_may_not_read_answers_as_an_unknown_one(
+    prefixed: Vault, prefix: str
+) -> None:
+    """PAM §9: an agent resolving an id prefix that only memories it may not read carry —
+    ambiguous ("dd-") or unique ("ee-") — gets exactly the answer of a prefix nothing
+    carries, so a prefix never tells it that a private memory exists."""
+    agent = prefixed.acting_as(AGENT)
+    unknown = "zz" + prefix[2:]
+    answer = _refusal(agent, prefix)
+    assert answer == (NotFound, _refusal(agent, unknown)[1].replace(unknown, prefix))
+    assert answer[0] is NotFound and "private" not in answer[1].replace(prefix, "")
+    with pytest.raises(NotFound):
+        agent.get(prefix)
+
+
+def test_pam_9_an_agents_prefix_resolves_among_what_it_may_read(prefixed: Vault) -> None:
+    """The public memory is the agent's one match for "ff-", though a private one carries
+    the prefix too; the owner sees both."""
+    agent = prefixed.acting_as(AGENT)
+    assert agent.resolve("ff-") == "ff-public-5"
+    assert agent.get("ff-").content == "Public"
+    owner = _refusal(prefixed, "ff-")
+    assert owner[0] is AmbiguousId and "ff-private-4" in owner[1]
+    assert prefixed.resolve("ee-") == "ee-private-3"
+    assert _refusal(prefixed, "dd-")[0] is AmbiguousId
 
 
 @pytest.fixture

@@ -66,7 +66,7 @@ EXPECTED = (
     (
         "Sou engenheira de dados na Nubank.",
         "identity",
-        "O usuário é engenheira de dados na Nubank",
+        "A usuária é engenheira de dados na Nubank",
         EARLY_TITLE,
     ),
     ("Prefiro respostas curtas.", "preference", "O usuário prefere respostas curtas", EARLY_TITLE),

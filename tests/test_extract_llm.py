@@ -368,3 +368,36 @@ def test_tolerant_parsing(text: str, items: list[Any], complete: bool) -> None:
 @pytest.mark.parametrize("text", ["", "nothing", '{"memories": "x"}', '{"memories": [{"a"'])
 def test_unreadable_replies(text: str) -> None:
     assert parse_reply(text) is None
+
+
+def test_the_llm_path_runs_the_evaluation_set_through_a_real_chat_server() -> None:
+    """The same evaluation as the rules, through the OpenAI chat API over HTTP with a
+    schema-constrained request (`tests/chatserver.py`, whose model is the rules extractor):
+    every batch asks for the memories schema, and the figures equal the rules' own."""
+    from chatserver import serve
+    from memvault.extract.conversation_eval import load_conversations, score_conversations
+    from memvault.extract.llm import SCHEMA
+    from memvault.extract.rules import extract_messages
+
+    root = Path(__file__).resolve().parents[1]
+    dev = [
+        c
+        for c in load_conversations(root / "benchmarks/extraction_set/conversations.jsonl")
+        if c.split == "dev"
+    ]
+    conversations = [c for c in dev if c.lang == "en"][:15] + [c for c in dev if c.lang == "pt"][
+        :15
+    ]
+    with serve() as server:
+        extractor = LLMExtractor(LLMConfig(server.url, "memvault-rules", batch_size=8))
+        by_llm = score_conversations(conversations, lambda m: extractor.propose(m).candidates)
+    by_rules = score_conversations(conversations, lambda m: extract_messages(m))
+    assert server.requests
+    for body in server.requests:
+        assert body["response_format"]["json_schema"]["schema"] == SCHEMA
+    for lang in ("en", "pt"):
+        assert (by_llm[lang].precision(), by_llm[lang].recall()) == (
+            by_rules[lang].precision(),
+            by_rules[lang].recall(),
+        )
+        assert sum(by_llm[lang].found.values()) > 10

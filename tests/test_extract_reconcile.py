@@ -123,11 +123,11 @@ def test_now_i_prefer_supersedes_the_earlier_preference_on_the_same_subject(vaul
     assert _one(vault, "User prefers concise answers").status == "active"
 
 
-def test_pam_13_a_conflict_without_a_winner_keeps_both_with_contradicts(vault: Vault) -> None:
+def test_pam_13_statements_of_the_same_time_that_disagree_contradict(vault: Vault) -> None:
     _say(vault, "c1", "I'm a teacher.", "2024-01-01T00:00:00Z")
-    _say(vault, "c2", "I'm a nurse.", "2025-01-01T00:00:00Z")
+    _say(vault, "c2", "I'm a nurse.", "2024-01-01T00:00:30Z")
     _say(vault, "c3", "I love jazz. ", "2024-01-01T00:00:00Z")
-    _say(vault, "c4", "I hate jazz.", "2025-01-01T00:00:00Z")
+    _say(vault, "c4", "I hate jazz.", "2024-01-01T00:00:00Z")
     report = run(vault)
     assert [a.kind for a in report.plan.actions].count("contradict") == 2
     teacher, nurse = _one(vault, "User is a teacher"), _one(vault, "User is a nurse")
@@ -139,11 +139,11 @@ def test_pam_13_a_conflict_without_a_winner_keeps_both_with_contradicts(vault: V
         ]
 
 
-def test_aimem_5_1_background_work_contradicts_instead_of_superseding_dna(vault: Vault) -> None:
+def test_aimem_5_1_background_work_proposes_instead_of_superseding_dna(vault: Vault) -> None:
     _say(vault, "c1", "I prefer detailed answers.", "2024-01-01T00:00:00Z")
     _say(vault, "c2", "Now I prefer concise answers.", "2025-01-01T00:00:00Z")
     report = run(vault.acting_as("system:extract"))
-    assert [a.kind for a in report.plan.actions] == ["create", "contradict"]
+    assert [a.kind for a in report.plan.actions] == ["create", "propose"]
     assert _one(vault, "User prefers detailed answers").status == "active"
 
 

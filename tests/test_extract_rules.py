@@ -61,7 +61,7 @@ def test_pam_5_english_statements_become_typed_third_person_memories(
     ("text", "type", "content"),
     [
         ("Sou engenheira de dados na Nubank.", "identity",
-         "O usuário é engenheira de dados na Nubank"),
+         "A usuária é engenheira de dados na Nubank"),
         ("Meu nome é João Pedro.", "identity", "O nome do usuário é João Pedro"),
         ("eu moro em Lisboa", "fact", "O usuário mora em Lisboa"),
         ("Moro no Porto, perto da Ribeira.", "fact", "O usuário mora no Porto"),

@@ -59,6 +59,16 @@ def test_local_model_embeds_queries_and_passages_in_one_space(embedder: LocalEmb
     assert cosine(passage, query) == pytest.approx(1.0, abs=1e-6)
 
 
+def test_the_local_model_runs_on_one_blas_thread(embedder: LocalEmbedder) -> None:
+    """One BLAS thread a forward pass (docs/decisions.md, "Local embedding model"): the
+    port's numpy backend is limited to it, and a query alone gets the vector it gets in a
+    batch."""
+    assert embedder._encoder._model.threads == 1  # the port's numpy backend
+    texts = [f"Sentence number {n} about a bicycle bought in Lisbon" for n in range(8)]
+    alone = embedder.embed(texts[:1], query=True)[0]
+    assert alone == pytest.approx(embedder.embed(texts)[0], abs=1e-5)
+
+
 def test_local_model_is_loaded_once_per_process() -> None:
     assert load_local(DEFAULT_MODEL) is load_local(DEFAULT_MODEL)
 

@@ -356,7 +356,7 @@ def test_weighted_fusion_normalises_each_list_and_rrf_is_an_option() -> None:
     old_scales = Ranking(
         text_weight=0.5, vector_weight=0.5, text_scale="max", vector_scale="minmax"
     )
-    assert fuse(text, vector, old_scales) == {1: 0.5, 2: 0.75, 3: 0.0}
+    assert fuse(text, vector, old_scales) == pytest.approx({1: 0.5, 2: 0.75, 3: 0.0}, abs=1e-5)
     rrf = fuse(text, vector, Ranking(fusion="rrf"))
     assert rrf[2] == pytest.approx(1 / 62 + 1 / 61)
     with pytest.raises(ValueError, match="fusion"):
@@ -370,11 +370,16 @@ def test_default_fusion_min_max_scales_bm25_keeps_cosine_and_sums_both_lists() -
     text = [(1, 10.0), (2, 6.0), (4, 2.0)]
     vector = [(2, 0.5), (3, 0.25)]
     fused = fuse(text, vector, Ranking(text_weight=0.4, vector_weight=0.6))
-    assert fused == pytest.approx({1: 0.4, 2: 0.4 * 0.5 + 0.6 * 0.5, 3: 0.15, 4: 0.0})
+    expected = {1: 0.4, 2: 0.4 * 0.5 + 0.6 * 0.5, 3: 0.15, 4: 0.0}
+    assert fused == pytest.approx(expected, abs=1e-5)
     assert max(fused, key=fused.__getitem__) == 2  # found by both lists
-    # Only the first text_depth full-text hits count.
-    shallow = fuse(text, vector, Ranking(text_depth=2))
-    assert 4 not in shallow and shallow[2] == pytest.approx(0.6 * 0.5)
+    # Only the first text_depth full-text hits count; those past it keep their order, below
+    # every counted hit (so k beyond the depths still gets k results).
+    more = [*text, (5, 1.0)]
+    shallow = fuse(more, vector, Ranking(text_weight=0.4, vector_weight=0.6, text_depth=2))
+    assert shallow[2] == pytest.approx(0.6 * 0.5, abs=1e-5)
+    assert sorted(shallow, key=shallow.__getitem__, reverse=True) == [1, 2, 3, 4, 5]
+    assert 0 < shallow[5] < shallow[4] < 1e-5
     # One list alone: the vectors' own scale; full text ÷ its best, every hit above 0.
     assert fuse([], vector, Ranking()) == {2: 0.5, 3: 0.25}
     assert fuse(text, [], Ranking()) == pytest.approx({1: 1.0, 2: 0.6, 4: 0.2})

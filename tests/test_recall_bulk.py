@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from memvault.recall import index as recall_index
+from memvault.store import sqlite_recall as recall_index
 from memvault.store.sqlite import SQLiteStore
 from vaultkit import make_store
 

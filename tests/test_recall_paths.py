@@ -12,10 +12,11 @@ import pytest
 
 from embedserver import MODEL, EmbedServer, serve
 from memvault.conversation_merge import conversation_row
-from memvault.recall import vectors
 from memvault.recall.embedders import EmbedderSpec
+from memvault.recall.ranking import Ranking
+from memvault.store import sqlite_recall
 from memvault.vault import Vault
-from vaultkit import make_vault
+from vaultkit import make_vault, pam_memory
 
 
 def _conversation(cid: str, messages: list[tuple[str, str]]) -> dict[str, Any]:
@@ -89,7 +90,7 @@ def test_vectors_keep_the_conversation_filter_exactly_and_through_the_bit_index(
     rescoring; either way only the conversation's passages come back, nearest first."""
     memory_id = _interleaved(vault)
     vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
-    monkeypatch.setattr(vectors, "EXACT_LIMIT", exact_limit)
+    monkeypatch.setattr(sqlite_recall, "EXACT_LIMIT", exact_limit)
     result = vault.recall("ferry to Madeira", conversation="c-a", mode="vector")
     assert result.mode == "vector" and result.vectors_complete
     assert {h.id for h in result.hits} == {"a1", memory_id}
@@ -113,3 +114,20 @@ def test_recall_tells_missing_vectors_after_a_passage_is_replaced(
     assert vault.embed()[0] == 1
     result = vault.recall("peppers")
     assert result.vectors_complete and result.notes == []
+
+
+def test_hybrid_recall_gives_k_results_past_the_fusion_depths(
+    vault: Vault, embed_server: EmbedServer
+) -> None:
+    """Weighted fusion counts the first `text_depth` and `vector_depth` hits of each list;
+    the hits further down keep their order below them, so a `k` larger than both depths
+    still gets `k` results, in hybrid mode as in full text alone."""
+    vault.add_memories(
+        [pam_memory(f"Ferry crossing number {n} to Madeira") for n in range(45)],
+    )
+    vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
+    ranking = Ranking()
+    assert ranking.text_depth + ranking.vector_depth < 40
+    result = vault.recall("ferry Madeira", k=40, kind="memories")
+    assert result.mode == "hybrid" and len(result.hits) == 40
+    assert len(vault.recall("ferry Madeira", k=40, kind="memories", mode="fts").hits) == 40

@@ -80,3 +80,18 @@ def test_only_the_vault_reaches_its_store() -> None:
         if reaching.search(line)
     ]
     assert offenders == []
+
+
+def test_recall_reaches_the_database_only_through_the_store_s_recall_index() -> None:
+    """Recall's engine and operations use `Store.recall_index()` (`memvault.recall.indexes`),
+    never a connection: no SQL in `memvault/recall/` but the full-text analysis, which is the
+    SQLite tokenizer's own glue (its C extension is loaded into each SQLite connection)."""
+    sql = re.compile(r"\.execute(many)?\(|index_connection|\bconn\b|sqlcipher3")
+    offenders = [
+        f"{path.relative_to(SOURCE)}:{number}: {line.strip()}"
+        for path in sorted((SOURCE / "recall").glob("*.py"))
+        if path.name != "analysis.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if sql.search(line)
+    ]
+    assert offenders == []

@@ -133,6 +133,25 @@ def test_ids_with_prefix(store: Store) -> None:
     assert store.ids_with_prefix("x") == []
 
 
+def test_readable_ids_with_prefix_are_only_those_the_agent_may_read_pam_9(
+    store: Store,
+) -> None:
+    granted = [{"entity": "agent-x", "permissions": ["read"]}]
+    store.insert_memories(
+        [
+            stored("a", id="abc-1"),
+            stored("b", id="abc-2", visibility="public", status="retracted"),
+            stored("c", id="abc-3", visibility="shared", shared_with=granted),
+            stored("d", id="abc-4", visibility="shared"),
+            stored("e", id="abd-5", visibility="public"),
+        ]
+    )
+    assert store.readable_ids_with_prefix("abc", "agent-x") == ["abc-2", "abc-3"]
+    assert store.readable_ids_with_prefix("abc", "agent-y") == ["abc-2"]
+    assert store.readable_ids_with_prefix("ab", "agent-x", limit=2) == ["abc-2", "abc-3"]
+    assert store.readable_ids_with_prefix("abc-1", "agent-x") == []
+
+
 def test_find_by_content_hash(store: Store) -> None:
     a = stored("Same words", status="active")
     b = stored("  same   WORDS ", status="retracted")

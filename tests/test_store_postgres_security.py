@@ -284,7 +284,7 @@ def test_recall_on_postgres_is_refused_with_a_clear_error(server: pgkit.Postgres
     store = new_postgres_store(server.name)
     try:
         with pytest.raises(StoreError, match=r"recall .* not available on PostgreSQL"):
-            store.index_connection()
+            store.recall_index()
     finally:
         store.close()
 

@@ -983,11 +983,16 @@ class Vault:
         """``resolve(id_or_prefix) -> str``
 
         The full id of the memory with this id, or the only one whose id starts with this
-        prefix (like git). Raises NotFound, or AmbiguousId listing the candidates."""
+        prefix (like git). Raises NotFound, or AmbiguousId listing the candidates. An agent's
+        prefix is matched only among the memories it may read (PAM §9): one it may not read
+        answers as an unknown prefix, so a prefix never tells it that such a memory exists."""
         key = check_id(id_or_prefix)
         if self._store.get_memory(key) is not None:
             return key
-        candidates = self._store.ids_with_prefix(key, limit=11)
+        if is_privileged(self._actor):
+            candidates = self._store.ids_with_prefix(key, limit=11)
+        else:
+            candidates = self._store.readable_ids_with_prefix(key, self._actor, limit=11)
         if not candidates:
             raise NotFound(f"no memory with id or id prefix {key!r}")
         if len(candidates) > 1:

@@ -4,6 +4,7 @@ reconciled against what the vault already knows. See docs/extraction.md."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -86,6 +87,8 @@ _VERBS = {
     "reinforce": "reinforces",
     "merge": "merges into",
     "supersede": "supersedes",
+    "history": "is older than, so superseded by",
+    "propose": "proposed to replace (memvault review)",
     "contradict": "contradicts",
     "skip": "already extracted",
 }
@@ -127,6 +130,7 @@ def _report_json(report: Report, dry_run: bool) -> dict[str, Any]:
             "reinforced": applied.reinforced,
             "superseded": [{"new": n, "old": o} for n, o in applied.superseded],
             "contradicts": [{"from": f, "to": t} for f, t in applied.contradicts],
+            "proposed": [{"new": n, "present": o} for n, o in applied.proposed],
             "derived_from": [{"from": f, "to": t} for f, t in applied.derived],
         }
     return out
@@ -137,13 +141,30 @@ def _report_json(report: Report, dry_run: bool) -> dict[str, Any]:
 #: messages. A 100 MB export once printed 16,823 rows, one per reinforcement.
 SHOWN_ROWS: Final = 20
 SHOWN_SKIPPED: Final = 5
-_NEW_KINDS: Final = frozenset({"create", "supersede", "contradict"})
+_NEW_KINDS: Final = frozenset({"create", "supersede", "history", "propose", "contradict"})
+_CHANGE_KINDS: Final = frozenset({"supersede", "history", "propose"})
+
+
+def _shown(listed: list[Action]) -> list[Action]:
+    """Without --verbose: every change to what the vault holds as present (supersessions,
+    history, proposals) and the first SHOWN_ROWS other new memories."""
+    shown: list[Action] = []
+    others = 0
+    for action in listed:
+        if action.kind in _CHANGE_KINDS:
+            shown.append(action)
+        elif action.kind in _NEW_KINDS and others < SHOWN_ROWS:
+            others += 1
+            shown.append(action)
+    return shown
 
 
 def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
     out = console()
     listed = [a for a in report.plan.actions if a.kind != "skip"]
-    shown = listed if verbose else [a for a in listed if a.kind in _NEW_KINDS][:SHOWN_ROWS]
+    # Every supersession, piece of history and proposal is listed: they change what the vault
+    # holds as present; new memories up to SHOWN_ROWS.
+    shown = listed if verbose else _shown(listed)
     if shown:
         table = Table(show_edge=False, pad_edge=False)
         table.add_column("action")
@@ -174,6 +195,8 @@ def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
     labels: tuple[tuple[Kind, str], ...] = (
         ("create", "new"),
         ("supersede", "new superseding an older one"),
+        ("history", "older kept as history"),
+        ("propose", "proposed for review (memvault review)"),
         ("contradict", "new contradicting an older one"),
         ("reinforce", "reinforcing an existing one"),
         ("merge", "merged into an existing one"),
@@ -277,7 +300,8 @@ def extract(
     Example: memvault extract --dry-run
     """
     from memvault.extract.llm import LLMConfig, LLMExtractor
-    from memvault.extract.pipeline import run
+    from memvault.extract.pipeline import run, vault_embedder
+    from memvault.recall.embedders import EMBED_KEY_ENV
 
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options) as vault:
@@ -292,6 +316,7 @@ def extract(
                 dry_run=dry_run,
                 progress=feedback.advance,
                 on_messages=feedback.on_messages,
+                embedder=vault_embedder(vault, api_key=os.environ.get(EMBED_KEY_ENV)),
             )
     if as_json:
         print_json(_report_json(report, dry_run))
@@ -345,7 +370,8 @@ class ExtractAfterImport:
 
     def after(self, vault: Vault) -> dict[str, Any]:
         from memvault.errors import VaultError
-        from memvault.extract.pipeline import changed_since, extract_imported
+        from memvault.extract.pipeline import changed_since, extract_imported, vault_embedder
+        from memvault.recall.embedders import EMBED_KEY_ENV
 
         try:
             with _progress() as feedback:
@@ -355,6 +381,7 @@ class ExtractAfterImport:
                     extractor=self.extractor,
                     progress=feedback.advance,
                     on_messages=feedback.on_messages,
+                    embedder=vault_embedder(vault, api_key=os.environ.get(EMBED_KEY_ENV)),
                 )
         except VaultError as exc:
             # The LLM's errors already end with "nothing was written": say it once.

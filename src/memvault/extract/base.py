@@ -27,7 +27,17 @@ __all__ = [
 #: Single-valued subject slots: a person has one of each at a time, so two different values
 #: are either a change (supersede) or a conflict (contradicts). See docs/extraction.md.
 SINGLE_VALUED_SLOTS: Final = frozenset(
-    {"name", "age", "residence", "employer", "occupation", "birthplace", "origin", "pronouns"}
+    {
+        "name",
+        "age",
+        "residence",
+        "employer",
+        "occupation",
+        "birthplace",
+        "origin",
+        "pronouns",
+        "editor",
+    }
 )
 
 
@@ -40,6 +50,9 @@ class UserMessage:
     message_id: str
     text: str
     created_at: str | None
+    #: The named person speaking, in a conversation between several named people (each
+    #: message's ``raw_metadata.speaker``, or ``name``); None when the user is one person.
+    speaker: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +86,9 @@ class Candidate:
     derived_from: Candidate | None = None
     evidence: str = ""
     extra: Mapping[str, Any] = field(default_factory=dict)
+    #: Who the memory is about when a conversation has several named people (their name);
+    #: None for the vault's person. Reconciliation never merges different subjects.
+    subject: str | None = None
 
     @property
     def single_valued(self) -> bool:
@@ -96,12 +112,46 @@ def _text_of(content: object) -> str:
     return "\n".join(texts)
 
 
+def _speaker(message: Mapping[str, Any]) -> str | None:
+    raw = message.get("raw_metadata")
+    if isinstance(raw, Mapping):
+        for key in ("speaker", "name", "author"):
+            value = raw.get(key)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+    return None
+
+
+def speakers(conversation: StoredConversation) -> frozenset[str]:
+    """The named human participants of a conversation (PAM §25 ``participants`` with role
+    ``user`` and a name, and the speakers its user messages name)."""
+    document = conversation.document
+    names: set[str] = set()
+    participants = document.get("participants")
+    if isinstance(participants, list):
+        for p in participants:
+            if isinstance(p, Mapping) and p.get("role") == "user":
+                name = p.get("name")
+                if isinstance(name, str) and name.strip():
+                    names.add(name.strip())
+    messages = document.get("messages")
+    if isinstance(messages, list):
+        for m in messages:
+            if isinstance(m, Mapping) and m.get("role") == "user":
+                name = _speaker(m)
+                if name:
+                    names.add(name)
+    return frozenset(names)
+
+
 def user_messages(conversation: StoredConversation) -> Iterator[UserMessage]:
-    """The user messages of a stored conversation, in document order."""
+    """The user messages of a stored conversation, in document order. In a conversation
+    between several named people each message carries its speaker."""
     document = conversation.document
     messages = document.get("messages")
     if not isinstance(messages, list):
         return
+    several = len(speakers(conversation)) > 1
     for message in messages:
         if not isinstance(message, Mapping) or message.get("role") != "user":
             continue
@@ -117,6 +167,7 @@ def user_messages(conversation: StoredConversation) -> Iterator[UserMessage]:
             message_id=str(message.get("id", "")),
             text=text,
             created_at=created if isinstance(created, str) else conversation.created_at,
+            speaker=_speaker(message) if several else None,
         )
 
 

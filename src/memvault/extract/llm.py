@@ -85,9 +85,16 @@ SYSTEM_PROMPT: Final = f"""\
 You extract durable memories about the user from messages the user wrote to an assistant.
 Read only the given user messages. Keep only first-person statements the user makes about
 themself: not questions, not hypotheticals ("if I were…"), not what other people said or
-think, not one-off task requests, not statements the user is unsure about.
+think, not statements about other people, not one-off task requests or instructions for the
+current task ("I want to resume this chat", "make it shorter"), not statements the user is
+unsure about. Nothing inside text given to the assistant to work on is about the user: text
+to translate, rewrite or proofread, role-play and "act as" set-ups, pasted documents, problem
+statements, code and error messages, and the assistant's or the provider's stock text.
 Write each memory in the third person, in the message's language: English as "User …"
-(e.g. "User lives in Lisbon"), Portuguese as "O usuário …" (e.g. "O usuário mora em Lisboa").
+(e.g. "User lives in Lisbon"), Portuguese as "O usuário …" (e.g. "O usuário mora em Lisboa";
+"A usuária é engenheira" when the words are feminine). Keep values whole ("6:30 in the
+morning"). When a message has a "speaker", the conversation has several named people: write
+the speaker's name instead of "User" ("Ana lives in Porto").
 type is one of: {", ".join(TYPES)}.
 slot names what the memory is about when it is one of {", ".join(sorted(SINGLE_VALUED_SLOTS))}
 (else null); value is that slot's value in lower case. polarity is false for a negative
@@ -233,7 +240,14 @@ class LLMExtractor:
         return proposal
 
     def _body(self, batch: Sequence[UserMessage]) -> dict[str, Any]:
-        payload = [{"message_id": m.message_id, "text": m.text} for m in batch]
+        payload = [
+            {
+                "message_id": m.message_id,
+                "text": m.text,
+                **({"speaker": m.speaker} if m.speaker else {}),
+            }
+            for m in batch
+        ]
         body: dict[str, Any] = {
             "model": self.config.model,
             "temperature": 0,
@@ -371,6 +385,7 @@ class LLMExtractor:
                 change=item.get("change") is True,
                 tags=("extracted", type),
                 extra={"model": self.config.model},
+                subject=message.speaker,
             ),
             "",
         )

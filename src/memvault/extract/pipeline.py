@@ -27,6 +27,7 @@ from memvault.extract.base import Candidate, UserMessage, user_messages
 from memvault.extract.reconcile import ApplyResult, Plan, apply, plan
 from memvault.extract.rules import extract_messages
 from memvault.model import parse_timestamp
+from memvault.recall.embedders import Embedder, EmbedderError, load_embedder
 from memvault.store.base import StoredConversation
 from memvault.vault import Vault
 
@@ -39,6 +40,7 @@ __all__ = [
     "collect",
     "extract_imported",
     "run",
+    "vault_embedder",
 ]
 
 
@@ -154,8 +156,10 @@ def run(
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     on_messages: Callable[[int], None] | None = None,
+    embedder: Embedder | None = None,
 ) -> Report:
-    """Extract, reconcile and (unless `dry_run`) write. The extractor runs before anything
+    """Extract, reconcile and (unless `dry_run`) write. With an `embedder` (`vault_embedder`)
+    the same fact in English and Portuguese is recognised as one. The extractor runs before anything
     is written, so an extractor failure (an LLM endpoint that is down) leaves the vault as it
     was; the writes are one transaction."""
     read, messages = collect(
@@ -164,9 +168,22 @@ def run(
     if on_messages is not None:
         on_messages(len(messages))
     proposal = (extractor or RulesExtractor()).propose(messages, progress)
-    the_plan = plan(vault, proposal.candidates)
+    the_plan = plan(vault, proposal.candidates, embedder=embedder)
     applied = None if dry_run else apply(vault, the_plan, now=now)
     return Report(read, len(messages), the_plan, proposal.skipped, applied)
+
+
+def vault_embedder(vault: Vault, *, api_key: str | None = None) -> Embedder | None:
+    """The embedder the vault's recall vectors are made with (`memvault embed`), for telling
+    the same fact in two languages apart from two facts; None when the vault has none or its
+    model is not installed (then only the rules' own sameness applies)."""
+    spec = vault.embedder_spec()
+    if spec is None:
+        return None
+    try:
+        return load_embedder(spec, api_key=api_key)
+    except EmbedderError:
+        return None
 
 
 # -- after an import ------------------------------------------------------------------------
@@ -203,6 +220,7 @@ def extract_imported(
     now: datetime | None = None,
     progress: Callable[[int], None] | None = None,
     on_messages: Callable[[int], None] | None = None,
+    embedder: Embedder | None = None,
 ) -> Report:
     """Extract from the conversations an import added or changed (`memvault import …
     --extract`), exactly as `run` does over them: the extractor runs before anything is
@@ -218,4 +236,5 @@ def extract_imported(
         now=now,
         progress=progress,
         on_messages=on_messages,
+        embedder=embedder,
     )

@@ -29,16 +29,27 @@ to the memory its source became (PAM §13).
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, Final, Literal
 
 from memvault.canonical import content_hash
 from memvault.extract.base import SINGLE_VALUED_SLOTS, Candidate, tokens
-from memvault.model import DNA_TYPES, Access, Confidence, Memory, Provenance, Temporal
+from memvault.extract.review import proposal
+from memvault.model import (
+    DNA_TYPES,
+    Access,
+    Confidence,
+    Memory,
+    Provenance,
+    Temporal,
+    parse_timestamp,
+)
+from memvault.recall.embedders import Embedder
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from memvault.vault_inputs import format_timestamp, is_background
@@ -58,7 +69,12 @@ __all__ = [
 #: rewordings of one fact score 0.67–1.0; different facts of the same type 0.17–0.33.
 NEAR_DUPLICATE: Final = 0.6
 
-Kind = Literal["create", "reinforce", "merge", "supersede", "contradict", "skip"]
+Kind = Literal[
+    "create", "reinforce", "merge", "supersede", "history", "propose", "contradict", "skip"
+]
+#: Two statements less than this apart are "of the same time": when they disagree neither
+#: is newer, so they contradict each other.
+SAME_TIME: Final = timedelta(seconds=60)
 
 
 @dataclass(slots=True)
@@ -76,6 +92,10 @@ class _Known:
     words: frozenset[str]
     sources: set[str]
     dna: bool
+    #: When it was said (`temporal.valid_from`, else the record's `created_at`).
+    at: str | None = None
+    #: Who it is about: None for the vault's person, else a named speaker.
+    subject: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +132,55 @@ class ApplyResult:
     superseded: list[tuple[str, str]] = field(default_factory=list)
     contradicts: list[tuple[str, str]] = field(default_factory=list)
     derived: list[tuple[str, str]] = field(default_factory=list)
+    #: (proposed, present) pairs flagged for the owner's review (memvault review)
+    proposed: list[tuple[str, str]] = field(default_factory=list)
     id_map: dict[str, str] = field(default_factory=dict)
+
+
+#: With an embedder: two values of one slot in different languages are the same value when the
+#: values or the two statements reach this cosine (local multilingual model: "lisbon"/"lisboa"
+#: 0.76, "User lives in Lisbon"/"O usuário mora em Lisboa" 0.82, ".../mora em Berlim" 0.54,
+#: "lisbon"/"berlim" 0.37); two statements without a slot need `SAME_CONTENT` (kept high:
+#: "prefers short answers" / "prefere respostas longas" scores 0.86).
+SAME_VALUE: Final = 0.75
+SAME_CONTENT: Final = 0.9
+_PUNCTUATION: Final = re.compile(r"[^\w\s]+", re.UNICODE)
+
+
+def normal_form(content: str) -> str:
+    """A statement without the differences that do not change it: case, punctuation and
+    whitespace ("O usuário mora em Lisboa." and "o usuário mora em  Lisboa" are one)."""
+    return " ".join(_PUNCTUATION.sub(" ", content.casefold()).split())
+
+
+class _Sameness:
+    """Whether two statements or values say the same thing: by their words, and across
+    languages by an embedder's vectors when one is given (vectors cached per text)."""
+
+    def __init__(self, embedder: Embedder | None) -> None:
+        self.embedder = embedder
+        self._vectors: dict[str, list[float]] = {}
+
+    def _cosine(self, a: str, b: str) -> float:
+        assert self.embedder is not None
+        missing = [t for t in dict.fromkeys((a, b)) if t not in self._vectors]
+        if missing:
+            for text, vector in zip(missing, self.embedder.embed(missing), strict=True):
+                self._vectors[text] = vector
+        return sum(x * y for x, y in zip(self._vectors[a], self._vectors[b], strict=True))
+
+    def values(self, candidate: Candidate, known: _Known) -> bool:
+        """Whether the candidate's slot value is the known memory's."""
+        a, b = candidate.value, known.value
+        if _same_value(a, b):
+            return True
+        if not _cross(candidate, known) or self.embedder is None or a is None or b is None:
+            return False
+        best = max(self._cosine(a, b), self._cosine(candidate.content, known.content))
+        return best >= SAME_VALUE
+
+    def contents(self, a: str, b: str) -> bool:
+        return self.embedder is not None and self._cosine(a, b) >= SAME_CONTENT
 
 
 def jaccard(a: frozenset[str], b: frozenset[str]) -> float:
@@ -165,7 +233,14 @@ def _known_from_memory(memory: Memory) -> _Known:
         words=tokens(memory.content),
         sources={s for s in sources if isinstance(s, str)} if isinstance(sources, list) else set(),
         dna=memory.is_dna,
+        at=_when(memory),
+        subject=block.get("subject") if isinstance(block.get("subject"), str) else None,
     )
+
+
+def _when(memory: Memory) -> str | None:
+    valid = memory.temporal.valid_from
+    return valid if isinstance(valid, str) else memory.temporal.created_at
 
 
 class _Index:
@@ -174,6 +249,8 @@ class _Index:
     def __init__(self) -> None:
         self.items: dict[str, _Known] = {}
         self.by_digest: dict[str, str] = {}
+        self.by_normal: dict[str, str] = {}
+        self.by_type: dict[str, set[str]] = defaultdict(set)
         self.by_slot: dict[str, list[str]] = defaultdict(list)
         self.by_word: dict[str, set[str]] = defaultdict(set)
         #: message ref -> (type, content hash, words) of every memory extracted from it
@@ -189,6 +266,8 @@ class _Index:
     def add(self, known: _Known) -> None:
         self.items[known.key] = known
         self.by_digest.setdefault(known.digest, known.key)
+        self.by_normal.setdefault(normal_form(known.content), known.key)
+        self.by_type[known.type].add(known.key)
         if known.slot is not None:
             self.by_slot[known.slot].append(known.key)
         for word in known.words:
@@ -200,6 +279,9 @@ class _Index:
             return
         if self.by_digest.get(known.digest) == key:
             del self.by_digest[known.digest]
+        if self.by_normal.get(normal_form(known.content)) == key:
+            del self.by_normal[normal_form(known.content)]
+        self.by_type[known.type].discard(key)
         if known.slot is not None and key in self.by_slot[known.slot]:
             self.by_slot[known.slot].remove(key)
         for word in known.words:
@@ -225,13 +307,37 @@ def _known_from_candidate(key: str, candidate: Candidate) -> _Known:
         words=tokens(candidate.content),
         sources={source_ref(candidate)},
         dna=candidate.type in DNA_TYPES,
+        at=candidate.source.created_at,
+        subject=candidate.subject,
     )
 
 
-def _conflicts(candidate: Candidate, known: _Known) -> bool:
+def _instant(stamp: str | None) -> datetime | None:
+    if not stamp:
+        return None
+    try:
+        return parse_timestamp(stamp)
+    except ValueError:
+        return None
+
+
+def _order(candidate: Candidate, known: _Known) -> int:
+    """+1 when the candidate was said after the known memory, -1 before, 0 at the same time
+    (less than `SAME_TIME` apart) or when either is undated."""
+    new, old = _instant(candidate.source.created_at), _instant(known.at)
+    if new is None or old is None or abs(new - old) < SAME_TIME:
+        return 0
+    return 1 if new > old else -1
+
+
+def _cross(candidate: Candidate, known: _Known) -> bool:
+    return known.language is not None and known.language != candidate.language
+
+
+def _conflicts(candidate: Candidate, known: _Known, same_as: _Sameness) -> bool:
     if candidate.slot is None or known.slot != candidate.slot:
         return False
-    same = _same_value(candidate.value, known.value)
+    same = same_as.values(candidate, known)
     if same:
         return candidate.polarity != known.polarity
     # Another value of a single-valued slot conflicts only with a positive statement ("no
@@ -243,12 +349,21 @@ def _statement_order(candidate: Candidate) -> str:
     return candidate.source.created_at or ""
 
 
+#: The kinds of action that write a new memory.
+_NEW: Final = frozenset({"create", "supersede", "history", "propose", "contradict"})
+
+
 def plan(
     vault: Vault,
     candidates: Iterable[Candidate],
+    *,
+    embedder: Embedder | None = None,
 ) -> Plan:
     """Decide what to do with each candidate (nothing is written), as the session's actor
-    would (`vault.actor`: background work keeps off DNA-class memories)."""
+    would (`vault.actor`: background work keeps off DNA-class memories). With an `embedder`
+    the same fact in another language is recognised (`SAME_VALUE`, `SAME_CONTENT`); without
+    one, only a single-valued slot with the same value in both (an employer, an editor)."""
+    same_as = _Sameness(embedder)
     actor = vault.actor
     index = _Index()
     # Every memory, whatever its status, remembers the messages it came from: a statement
@@ -265,11 +380,15 @@ def plan(
     counter = 0
     for _, candidate in ordered:
         parent = became.get(id(candidate.derived_from)) if candidate.derived_from else None
-        action = _decide(candidate, index, actor, f"new:{counter}", parent)
-        if action.kind in ("create", "supersede", "contradict"):
+        action = _decide(candidate, index, actor, f"new:{counter}", parent, same_as)
+        if action.kind in _NEW:
             counter += 1
             assert action.key is not None
-            index.add(_known_from_candidate(action.key, candidate))
+            known = _known_from_candidate(action.key, candidate)
+            if action.kind == "history":  # superseded at once: never active
+                index.seen[source_ref(candidate)].append((known.type, known.digest, known.words))
+            else:
+                index.add(known)
             if action.kind == "supersede":
                 for target in action.targets:
                     index.remove(target)
@@ -282,7 +401,12 @@ def plan(
 
 
 def _decide(
-    candidate: Candidate, index: _Index, actor: str, new_key: str, parent: str | None
+    candidate: Candidate,
+    index: _Index,
+    actor: str,
+    new_key: str,
+    parent: str | None,
+    same_as: _Sameness,
 ) -> Action:
     ref = source_ref(candidate)
     digest = content_hash(candidate.content)
@@ -291,7 +415,9 @@ def _decide(
     if index.extracted(ref, candidate.type, digest, words):
         return Action("skip", candidate, None, (), None, "already extracted")
     # 2: the same statement
-    twin = index.by_digest.get(digest)
+    twin = index.by_digest.get(digest) or index.by_normal.get(normal_form(candidate.content))
+    if twin is not None and index.items[twin].subject != candidate.subject:
+        twin = None
     if twin is not None:
         known = index.items[twin]
         if ref in known.sources:
@@ -312,23 +438,30 @@ def _decide(
     keys = set(index.neighbours(words))
     if candidate.slot is not None:
         keys |= set(index.by_slot.get(candidate.slot, ()))
+    if same_as.embedder is not None:  # the same statement in another language shares no word
+        keys |= {
+            k for k in index.by_type.get(candidate.type, ()) if _cross(candidate, index.items[k])
+        }
     for key in sorted(keys):
         known = index.items[key]
-        if known.type != candidate.type:
-            continue
-        if _conflicts(candidate, known):
+        if known.type != candidate.type or known.subject != candidate.subject:
+            continue  # never merge or oppose statements about different people
+        if _conflicts(candidate, known, same_as):
             conflicting.append(known)
             continue
-        if known.language and known.language != candidate.language:
-            continue
+        cross = _cross(candidate, known)
         same_slot_value = (
             candidate.slot is not None
             and known.slot == candidate.slot
             and _single(candidate.slot)
-            and _same_value(candidate.value, known.value)
+            and same_as.values(candidate, known)
             and known.polarity == candidate.polarity
         )
         similarity = jaccard(words, known.words)
+        if cross and not same_slot_value:
+            if not same_as.contents(candidate.content, known.content):
+                continue
+            similarity = 1.0  # the same statement in the other language
         rank = similarity + (1.0 if same_slot_value else 0.0)
         if (same_slot_value or similarity >= NEAR_DUPLICATE) and (best is None or rank > best[0]):
             best = (rank, known)
@@ -355,27 +488,34 @@ def _decide(
             parent,
         )
     if conflicting:
-        targets = tuple(k.key for k in conflicting)
-        contents = tuple(k.content for k in conflicting)
-        protected = is_background(actor) and any(k.dna for k in conflicting)
-        if candidate.change and not protected:
-            return Action(
-                "supersede",
-                candidate,
-                new_key,
-                targets,
-                None,
-                f"replaces the earlier value of {candidate.slot}",
-                contents,
-                parent,
-            )
-        reason = (
-            f"conflicts with the earlier value of {candidate.slot}, no clear winner"
-            if not candidate.change
-            else "a change, but background work may not supersede DNA-class memories"
-        )
-        return Action("contradict", candidate, new_key, targets, None, reason, contents, parent)
+        return _resolve(candidate, conflicting, actor, new_key, parent)
     return Action("create", candidate, new_key, (), None, "new", (), parent)
+
+
+def _resolve(
+    candidate: Candidate, conflicting: list[_Known], actor: str, new_key: str, parent: str | None
+) -> Action:
+    """A candidate that disagrees with known memories: the newer statement wins (by when each
+    was said, not when it was extracted or imported); statements of the same time contradict,
+    unless the candidate itself says something changed. Background work never supersedes a
+    DNA-class memory (AIMEM §5.1): it proposes the change for the owner's review."""
+    targets = tuple(k.key for k in conflicting)
+    contents = tuple(k.content for k in conflicting)
+    orders = {_order(candidate, k) for k in conflicting}
+    slot = candidate.slot
+    if orders == {1} or (orders == {0} and candidate.change):
+        kind: Kind = "supersede"
+        reason = f"newer than the earlier value of {slot}"
+    elif orders == {-1}:
+        kind, reason = "history", f"older than the present value of {slot}: kept as history"
+    else:
+        reason = f"disagrees with a value of {slot} said at the same time"
+        return Action("contradict", candidate, new_key, targets, None, reason, contents, parent)
+    dna = candidate.type in DNA_TYPES or any(k.dna for k in conflicting)
+    if is_background(actor) and dna:
+        reason = f"{reason}; DNA-class, so proposed for the owner's review (memvault review)"
+        return Action("propose", candidate, new_key, targets, None, reason, contents, parent)
+    return Action(kind, candidate, new_key, targets, None, reason, contents, parent)
 
 
 # -- writing -----------------------------------------------------------------------------------
@@ -393,6 +533,8 @@ def _memory(candidate: Candidate, memory_id: str, at: str, decay_model: str) -> 
             **candidate.extra,
         },
     }
+    if candidate.subject is not None:
+        meta["extraction"]["subject"] = candidate.subject
     dna = candidate.type in DNA_TYPES
     return Memory(
         id=memory_id,
@@ -477,6 +619,16 @@ def apply(
             else:
                 assert action.key is not None
                 memory = _memory(candidate, str(uuid.uuid4()), at, decay_model)
+                if action.kind == "propose":
+                    targets = [ids.get(old, old) for old in action.targets]
+                    memory = proposal(
+                        memory,
+                        targets,
+                        action.reason,
+                        at,
+                        vault.actor,
+                        "history" if _older(action) else "supersede",
+                    )
                 batch = vault.add_memories([memory], now=now)
                 memory_id = batch.id_map[memory.id]
                 ids[action.key] = memory_id
@@ -489,15 +641,25 @@ def apply(
                     if action.kind == "supersede":
                         vault.supersede(old_id, memory_id, now=now)
                         result.superseded.append((memory_id, old_id))
+                    elif action.kind == "history":
+                        if vault.get(memory_id).status == "active":
+                            vault.supersede(memory_id, old_id, now=now)
+                            result.superseded.append((old_id, memory_id))
                     else:
                         vault.relate(memory_id, old_id, "contradicts", now=now)
                         result.contradicts.append((memory_id, old_id))
+                        if action.kind == "propose":
+                            result.proposed.append((memory_id, old_id))
             if action.derived_from is not None:
                 source_id = ids.get(action.derived_from, action.derived_from)
                 if source_id != memory_id:
                     vault.relate(memory_id, source_id, "derived_from", now=now)
                     result.derived.append((memory_id, source_id))
     return result
+
+
+def _older(action: Action) -> bool:
+    return action.reason.startswith("older")
 
 
 def describe(action: Action) -> str:

@@ -22,6 +22,7 @@ from typing import Final
 
 from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
+from memvault.extract.framing import own_words
 
 __all__ = [
     "CALIBRATION",
@@ -237,7 +238,7 @@ def rejection(clause: str) -> str | None:
 
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
-    r"and my|and we|where i|when i|if)\b.*$|\s*[;:(].*$"
+    r"and my|and we|where i|when i|if)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     # A comma ends the value only before a new clause ("…, so no meat"), not inside a list
     # ("short, concise answers").
     r"|\s*,\s*(?:but|so|and i|and my|which|because|since|as|please|i|i'm|i've|my|we|it|"
@@ -246,7 +247,7 @@ _CUT_EN: Final = re.compile(
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
-    r"se|já que)\b.*$|\s*[;:(].*$"
+    r"se|já que)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já)\b.*$",
     re.IGNORECASE,
@@ -262,6 +263,10 @@ _PRONOUNS_EN: Final = (
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
     (re.compile(r"\bI'm\b|\bI am\b", re.IGNORECASE), "they are"),
+    (re.compile(r"\bI was\b"), "they were"),
+    (re.compile(r"\bI've\b"), "they have"),
+    (re.compile(r"\bI'd\b"), "they would"),
+    (re.compile(r"\bI'll\b"), "they will"),
     (re.compile(r"\bI\b"), "they"),
     (re.compile(r"\bour\b", re.IGNORECASE), "their"),
 )
@@ -270,7 +275,19 @@ _PRONOUNS_PT: Final = (
     (re.compile(r"\bminha\b", re.IGNORECASE), "sua"),
     (re.compile(r"\bmeus\b", re.IGNORECASE), "seus"),
     (re.compile(r"\bminhas\b", re.IGNORECASE), "suas"),
-    (re.compile(r"\beu\b", re.IGNORECASE), "ele"),
+    (re.compile(r"\beu\s+", re.IGNORECASE), ""),
+    # First-person verbs inside a value ("…que estou liderando") become third-person ones.
+    (re.compile(r"\bestou\b", re.IGNORECASE), "está"),
+    (re.compile(r"\bsou\b", re.IGNORECASE), "é"),
+    (re.compile(r"\btenho\b", re.IGNORECASE), "tem"),
+    (re.compile(r"\bmoro\b", re.IGNORECASE), "mora"),
+    (re.compile(r"\bquero\b", re.IGNORECASE), "quer"),
+    (re.compile(r"\bvou\b", re.IGNORECASE), "vai"),
+    (re.compile(r"\bfiz\b", re.IGNORECASE), "fez"),
+    (re.compile(r"\buso\b", re.IGNORECASE), "usa"),
+    (re.compile(r"\blidero\b", re.IGNORECASE), "lidera"),
+    (re.compile(r"\bcriei\b", re.IGNORECASE), "criou"),
+    (re.compile(r"\bcomecei\b", re.IGNORECASE), "começou"),
 )
 _MAX_WORDS: Final = 12
 
@@ -390,6 +407,22 @@ def _head_pt(groups: dict[str, str]) -> str:
     ]
     head = words[0] if words else ""
     return "prefers:" + (head[:-1] if head.endswith("s") and len(head) > 3 else head)
+
+
+#: Code editors: a person uses one at a time, so a new one replaces the old (slot ``editor``).
+_EDITORS: Final = frozenset(
+    fold(e)
+    for e in (
+        "vs code", "vscode", "visual studio code", "neovim", "nvim", "vim", "emacs", "intellij",
+        "intellij idea", "pycharm", "sublime text", "sublime", "atom", "zed", "cursor",
+        "helix", "xcode", "android studio", "webstorm", "notepad++", "nano",
+    )
+)  # fmt: skip
+
+
+def _tool_slot(groups: dict[str, str]) -> str | None:
+    value = re.sub(r"^(?:o|a|the)\s+", "", fold(groups["v"]))
+    return "editor" if value in _EDITORS else None
 
 
 def _likes(groups: dict[str, str]) -> str:
@@ -564,7 +597,7 @@ def _occupation(language: str) -> Render:
         prep = (match.group("prep") or "").lower()
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
-        named = org is not None and (org[:1].isupper() or org[:1].isdigit())
+        named = org is not None and any(c.isupper() or c.isdigit() for c in org)
         if language == "pt":
             content = f"O usuário é {role}" + (f" {prep} {org}" if org else "")
             derived = (
@@ -640,6 +673,31 @@ def _residence_pt(match: re.Match[str], clause: str) -> Hit | None:
         True,
         bool(_CHANGE.search(clause)),
     )
+
+
+def _routine(match: re.Match[str], clause: str) -> Hit | None:
+    value = clean(match.group("v"), "en")
+    if value is None:
+        return None
+    verb, _, rest = match.group("a").lower().partition(" ")
+    third = {"go": "goes", "have": "has"}.get(verb, verb + "s")
+    phrase = " ".join(w for w in (third, rest) if w)
+    return Hit(f"User usually {phrase} {value}", None, _key(value))
+
+
+_PT_THIRD: Final = {
+    "corro": "corre",
+    "nado": "nada",
+    "pedalo": "pedala",
+    "cozinho": "cozinha",
+    "leio": "lê",
+    "viajo": "viaja",
+}
+
+
+def _habit_pt(match: re.Match[str], clause: str) -> Hit | None:
+    verb = _PT_THIRD[match.group("a").lower()]
+    return Hit(f"O usuário {verb} {match.group('v').lower()}", None, None)
 
 
 _I_AM: Final = r"i(?:'m|’m| am)"
@@ -996,6 +1054,15 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "en.skill.been_practicing",
+        "en",
+        "skill",
+        rf"{_I_HAVE}\s+been\s+(?P<a>doing|practi[cs]ing|playing|studying)\s+"
+        r"(?P<v>[^,;.!?]+?)\s+for\s+(?P<n>(?:over\s+|about\s+)?[\w\s]+?years?)",
+        "User has been {a} {v} for {n}",
+        slot=None,
+    ),
+    _r(
         "en.skill.been_doing",
         "en",
         "skill",
@@ -1022,7 +1089,35 @@ RULES: Final[tuple[Rule, ...]] = (
         value="a",
         slot=None,
     ),
+    _r(
+        "en.fact.habit",
+        "en",
+        "fact",
+        r"i\s+(?P<a>run|jog|swim|cycle|bike|walk|cook|read|travel)\s+(?P<v>a lot|every day|daily|"
+        r"regularly|often|most days|every (?:morning|evening|weekend)|(?:\w+|\d+) times a week)",
+        "User {a}s {v}",
+        slot=None,
+        raw=("a",),
+    ),
+    _r(
+        "en.fact.routine",
+        "en",
+        "fact",
+        r"i\s+(?:usually|normally|typically|always)\s+(?P<a>go|wake up|get up|eat|have|start "
+        r"work|finish work|work out|sleep)\s+(?P<v>[^,;!?]+)",
+        _routine,
+    ),
     # goal
+    _r(
+        "en.goal.career",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:switching|changing|moving)\s+careers?\s+"
+        r"(?:from\s+(?P<old>[^,;.!?]+?)\s+)?(?:to|into)\s+" + _PLACE,
+        "User is changing careers to {v}",
+        slot=None,
+        change=True,
+    ),
     _r(
         "en.goal.training",
         "en",
@@ -1036,7 +1131,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "goal",
         r"my\s+(?:main\s+|big\s+|biggest\s+|long-term\s+|current\s+)?(?:goal|dream|aim|"
-        r"objective|plan|resolution)(?:\s+for\s+[\w\s]+?)?\s+is\s+to\s+" + _PLACE,
+        r"objective|plan|resolution)(?:\s+for\s+[\w\s]+?|\s+(?:this|next)\s+\w+)?\s+is\s+to\s+"
+        + _PLACE,
         "User's goal is to {v}",
         slot=None,
     ),
@@ -1094,12 +1190,24 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.project.maintain",
         "en",
         "project",
-        rf"(?:i\s+(?:maintain|run|own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
+        r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times)\b)|"
+        rf"own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
         r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:a|an|my own|the)?\s*" + _PLACE,
         "User runs {v}",
         slot=None,
     ),
     # environment
+    _r(
+        "en.environment.switch",
+        "en",
+        "environment",
+        r"i(?:'ve| have)?\s+(?:just\s+|recently\s+|finally\s+)?(?:switched|migrated|moved over)\s+"
+        r"from\s+(?P<old>[^,;.!?]+?)\s+to\s+(?P<v>[^,;.!?]+?)"
+        r"(?:\s+(?:last|this|a few|two|three)\s+\w+(?:\s+ago)?|\s+recently)?\s*(?:[,;.!]|$)",
+        "User uses {v}",
+        slot=_tool_slot,
+        change=True,
+    ),
     _r(
         "en.environment.use",
         "en",
@@ -1107,7 +1215,7 @@ RULES: Final[tuple[Rule, ...]] = (
         r"(?:i|we)\s+(?:mainly\s+|mostly\s+|only\s+|primarily\s+|usually\s+|now\s+)?use\s+"
         r"(?!(?:it|this|that|them|these|those|your|a lot|the same)\b)" + _PLACE,
         "User uses {v}",
-        slot=None,
+        slot=_tool_slot,
     ),
     _r(
         "en.environment.on",
@@ -1521,6 +1629,16 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.goal.career",
+        "pt",
+        "goal",
+        r"(?:eu\s+)?estou\s+(?:mudando|trocando)\s+de\s+(?:carreira|profissão|área)\s+"
+        r"(?:de\s+(?P<old>[^,;.!?]+?)\s+)?(?:para|pra)\s+" + _PLACE,
+        "O usuário está mudando de carreira para {v}",
+        slot=None,
+        change=True,
+    ),
+    _r(
         "pt.goal.goal_is",
         "pt",
         "goal",
@@ -1585,13 +1703,31 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # environment
     _r(
+        "pt.environment.switch",
+        "pt",
+        "environment",
+        rf"{_EU}troquei\s+(?:o\s+|a\s+)?(?P<old>[^,;.!?]+?)\s+(?:pelo|pela|por)\s+"
+        r"(?P<v>[^,;.!?]+?)\s*(?:[,;.!]|$)",
+        "O usuário usa {v}",
+        slot=_tool_slot,
+        change=True,
+    ),
+    _r(
+        "pt.fact.habit",
+        "pt",
+        "fact",
+        rf"{_EU}(?P<a>corro|nado|pedalo|cozinho|leio|viajo)\s+(?P<v>bastante|muito|todo dia|"
+        r"todos os dias|diariamente|sempre|(?:\w+|\d+) vezes por semana)",
+        _habit_pt,
+    ),
+    _r(
         "pt.environment.use",
         "pt",
         "environment",
         rf"{_EU}(?:uso|utilizo|usamos)\s+(?:principalmente\s+|mais\s+|só\s+|apenas\s+)?"
         r"(?!(?:isso|isto|esse|essa|muito|bastante|o mesmo)\b)" + _PLACE,
         "O usuário usa {v}",
-        slot=None,
+        slot=_tool_slot,
     ),
     _r(
         "pt.environment.my_device",
@@ -1710,25 +1846,86 @@ def _match(clause: str) -> tuple[Rule, Hit] | None:
     return None
 
 
+#: Words that point back into the conversation ("design one like that", "resume this chat",
+#: "them all"): a goal or liking with one of them is about the task at hand, not the person.
+_DEICTIC: Final = re.compile(
+    r"\b(?:it|this|these|those|them|one|ones|chat|conversation|thread|above|below|here|"
+    r"isso|isto|esse|essa|esses|essas|este|esta|estes|estas|desse|dessa|deste|desta|todos|"
+    r"todas|conversa)\b|^that\b|\bthat$",
+    re.IGNORECASE,
+)
+#: "this year", "este ano": times, not pointers into the conversation.
+_PERIOD: Final = re.compile(
+    r"\b(?:this|next|last|este|esta|neste|nesta|próximo|próxima)\s+(?:year|month|week|"
+    r"weekend|summer|spring|fall|autumn|winter|semester|ano|mês|semana|fim de semana|verão|"
+    r"semestre)\b",
+    re.IGNORECASE,
+)
+_DEICTIC_TYPES: Final = frozenset({"goal", "preference", "project", "environment"})
+#: Feminine forms after "O usuário é …" ("engenheira", "vegetariana", "brasileira"): the
+#: statement is written "A usuária é …" so the words agree.
+_FEMININE: Final = re.compile(
+    r"^O usuário é (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|iteta|ina))\b)"
+)
+
+
+def _agree_pt(content: str) -> str:
+    return _FEMININE.sub("A usuária é ", content)
+
+
+def _about(content: str, speaker: str, language: str) -> str:
+    """The statement about a named speaker instead of "User" ("Ana lives in Porto")."""
+    if language == "pt":
+        content = re.sub(r"^(?:O usuário|A usuária)\b", speaker, content)
+        return re.sub(r"\bdo usuário\b|\bda usuária\b", f"de {speaker}", content)
+    content = re.sub(r"^User's\b", f"{speaker}'s", content)
+    return re.sub(r"^User\b", speaker, content)
+
+
+def _confidence(rule: Rule, hit: Hit, text: str, dropped: str | None) -> float:
+    """The pattern's calibrated precision, lowered for what makes a statement less likely to
+    be the person's own settled fact: a long captured value (a fragment of something
+    longer), a long message (pasted material), material left out around it (code, pastes)."""
+    confidence = CALIBRATION.get(rule.id, DEFAULT_CONFIDENCE)
+    words = len((hit.value or hit.content).split())
+    if words > 5:
+        confidence -= 0.02 * (words - 5)
+    if len(text) > 280:
+        confidence -= 0.1
+    if dropped is not None:
+        confidence -= 0.1
+    return round(max(0.3, min(confidence, 0.95)), 2)
+
+
 def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
     """The candidates of one user message (derived candidates included, after the one they
-    were inferred from)."""
+    were inferred from). Only the person's own words are read (`framing.own_words`); in a
+    conversation between several named people each statement names its speaker."""
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
-    for clause in clauses(message.text):
+    text, dropped = own_words(message.text)
+    text = text.replace("’", "'")  # curly apostrophes: "I’m" is "I'm"
+    speaker = message.speaker
+    for clause in clauses(text):
         if rejection(clause) is not None:
             continue
         matched = _match(clause)
         if matched is None:
             continue
         rule, hit = matched
-        if (rule.type, hit.content) in seen:
+        body = hit.content.split(" ", 2)[-1]
+        if rule.type in _DEICTIC_TYPES and _DEICTIC.search(_PERIOD.sub("", body).strip()):
             continue
-        seen.add((rule.type, hit.content))
-        confidence = CALIBRATION.get(rule.id, DEFAULT_CONFIDENCE)
+        content = _agree_pt(hit.content) if rule.language == "pt" else hit.content
+        if speaker:
+            content = _about(content, speaker, rule.language)
+        if (rule.type, content) in seen:
+            continue
+        seen.add((rule.type, content))
+        confidence = _confidence(rule, hit, text, dropped)
         candidate = Candidate(
             type=rule.type,
-            content=hit.content,
+            content=content,
             language=rule.language,
             confidence=confidence,
             source=message,
@@ -1741,6 +1938,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             change=hit.change,
             tags=_tags(rule),
             evidence=clause,
+            subject=speaker,
         )
         found.append(candidate)
         for d_type, d_content, d_slot, d_value in hit.derived:
@@ -1748,7 +1946,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
                 replace(
                     candidate,
                     type=d_type,
-                    content=d_content,
+                    content=_about(d_content, speaker, rule.language) if speaker else d_content,
                     slot=d_slot,
                     value=d_value,
                     # An inference is less sure than the statement it comes from.

@@ -178,6 +178,16 @@ def _records(entry: Entry, what: str, progress: Progress) -> Iterator[tuple[int,
             ) from None
 
 
+#: Projects every Claude account starts with: provider boilerplate, not memory.
+STOCK_PROJECTS: Final = frozenset({"how to use claude"})
+
+
+def _stock_project(project: Mapping[str, Any], name: str | None) -> bool:
+    return project.get("is_starter_project") is True or (
+        name is not None and name.strip().casefold() in STOCK_PROJECTS
+    )
+
+
 def _rest(record: Mapping[str, Any], mapped: frozenset[str] | set[str]) -> dict[str, Any]:
     """The fields of a provider record that have no PAM home (kept in raw_metadata)."""
     return {k: v for k, v in record.items() if k not in mapped}
@@ -663,6 +673,11 @@ class _Reader:
                 meta,
                 summary=name,
             )
+            if memory is not None and _stock_project(project, name):
+                # Claude's example project says nothing about the person: kept (imports are
+                # lossless) but archived and tagged, so recall and exports leave it out.
+                memory["status"] = "archived"
+                memory["tags"] = ["provider-boilerplate"]
             if content and memory is not None:
                 yield ImportedMemory(memory)
             instructions = text_field(project, "prompt_template", where)

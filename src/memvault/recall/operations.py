@@ -1,5 +1,5 @@
 """What the vault does for recall, behind its methods (`Vault.recall`, `reindex`, `embed`,
-`set_embedder`): the access rules and the store's connection, kept out of vault.py."""
+`set_embedder`): the access rules and the store's recall index, kept out of vault.py."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memvault.access import require_owner
-from memvault.recall import index, vectors
+from memvault.recall import vectors
 from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallResult, filters_from, recall
+from memvault.recall.indexes import RecallIndex
 from memvault.recall.local_model import DEFAULT_MODEL
 from memvault.recall.ranking import Ranking
 from memvault.store.base import MemoryQuery, Store
@@ -29,18 +30,13 @@ __all__ = [
 ]
 
 
-def _reader(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    """The store's connection for the recall index, which lives in the store's own database."""
-    return store.index_connection
-
-
-def _writer(store: Store) -> Callable[[], contextlib.AbstractContextManager[Any]]:
-    connect = _reader(store)
+def _writer(store: Store) -> vectors.Begin:
+    """Transactions on the store's recall index, one a block."""
 
     @contextlib.contextmanager
-    def begin() -> Iterator[Any]:
-        with store.transaction(), connect() as conn:
-            yield conn
+    def begin() -> Iterator[RecallIndex]:
+        with store.transaction(), store.recall_index() as index:
+            yield index
 
     return begin
 
@@ -58,7 +54,7 @@ def recall_in(
     filters: dict[str, Any],
 ) -> RecallResult:
     return recall(
-        _reader(store),
+        store,
         text,
         k,
         filters_from(filters),
@@ -74,19 +70,17 @@ def reindex(store: Store, actor: str) -> tuple[int, int]:
     """Rebuild the recall index from what the vault holds (owner only): (memories,
     conversations) indexed. Vectors are dropped with the old passages."""
     require_owner(actor, "rebuild the recall index")
-    with _writer(store)() as conn:
-        return index.rebuild(conn)
+    with _writer(store)() as index:
+        return index.rebuild()
 
 
 def embedder_spec(store: Store) -> EmbedderSpec | None:
-    with _reader(store)() as conn:
-        return vectors.stored_spec(conn)
+    return vectors.stored_spec(store)
 
 
 def set_embedder(store: Store, spec: EmbedderSpec, actor: str) -> None:
     require_owner(actor, "choose the vault's embedder")
-    with _writer(store)() as conn:
-        vectors.store_spec(conn, spec)
+    vectors.store_spec(store, spec)
 
 
 def embed(
@@ -116,9 +110,8 @@ def embed(
     if named is not None:
         set_embedder(store, named, actor)
     begin = _writer(store)
-    with begin() as conn:
-        model = vectors.model_id(conn, embedder.model, embedder.dimension)
-        done, total = vectors.coverage(conn, model)
+    with begin() as index:
+        done, total = index.coverage(index.model(embedder.model, embedder.dimension))
     missing = total - done
     state = {"done": 0}
 
@@ -128,10 +121,8 @@ def embed(
             progress(state["done"], missing)
 
     embedded = vectors.embed_missing(begin, embedder, progress=step)
-    with begin() as conn:
-        done, total = vectors.coverage(
-            conn, vectors.model_id(conn, embedder.model, embedder.dimension)
-        )
+    with begin() as index:
+        done, total = index.coverage(index.model(embedder.model, embedder.dimension))
     return embedded, done, total
 
 

@@ -4,7 +4,8 @@ fused into one score, then weighed by status, confidence and recency.
 Fusion, by default, is a weighted sum of the two lists' scores, each on a 0..1 scale: BM25
 min-max scaled over the first `text_depth` full-text hits, cosine similarity as it is (a fixed
 scale: a list of poor neighbours stays poor instead of being stretched to 1). A passage found
-by both lists gets both contributions. Measured on long multi-session conversations
+by both lists gets both contributions; hits past a list's depth keep only their order, below
+every counted hit. Measured on long multi-session conversations
 (benchmarks/recall.py, dev split), plain reciprocal-rank fusion (k=60) ranked *below* BM25
 alone, while weighted fusion of scaled scores ranked above both. Reciprocal-rank fusion is kept
 as an option (``fusion="rrf"``).
@@ -24,6 +25,9 @@ FUSIONS: Final = ("weighted", "rrf")
 #: best), "minmax" (over the list), "cosine" (as they are, clipped at 0; for cosine scores).
 SCALES: Final = ("max", "minmax", "cosine")
 _DAY: Final = 86_400.0
+#: The score of a hit past both lists' depths at rank 1 (÷ its rank): far below any counted
+#: hit's score (BM25 and cosine scaled to 0..1).
+_TAIL: Final = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,16 +37,17 @@ class Ranking:
     #: "weighted" (normalised scores, summed with the weights below) or "rrf".
     fusion: str = "weighted"
     #: Weight of the full-text score in weighted fusion.
-    text_weight: float = 0.4
+    text_weight: float = 0.55
     #: Weight of the vector score in weighted fusion.
-    vector_weight: float = 0.6
+    vector_weight: float = 0.45
     #: How each list's scores are scaled to 0..1 (`SCALES`).
     text_scale: str = "minmax"
     vector_scale: str = "cosine"
-    #: How many of each list's first hits weighted fusion counts (0: all it is given). BM25's
-    #: long tail holds passages sharing one common word; counting it crowds out vector hits.
-    text_depth: int = 20
-    vector_depth: int = 50
+    #: How many of each list's first hits weighted fusion counts (0: all it is given); those
+    #: further down keep only their order, below every counted hit. BM25's long tail holds
+    #: passages sharing one common word; counting it crowds out vector hits.
+    text_depth: int = 6
+    vector_depth: int = 30
     #: k of reciprocal-rank fusion: 1 / (k + rank).
     rrf_k: int = 60
     #: How far confidence counts: a memory's score × (1 − w + w × confidence).
@@ -81,7 +86,16 @@ class Ranking:
                 raise ValueError(f"ranking {f.name} must be a number ≥ 0, not {value!r}")
 
     def depth(self, k: int) -> int:
+        """Candidates taken from the full-text list for `k` results."""
         return max(k * self.candidates_per_result, self.min_candidates)
+
+    def vector_candidates(self, k: int) -> int:
+        """Candidates taken from the vector list for `k` results: weighted fusion counts only
+        the first `vector_depth` (the rest would only order the tail, which the full-text
+        list fills), so no more are asked for — each costs the vector index time."""
+        if self.fusion == "weighted" and self.vector_depth:
+            return min(self.depth(k), max(self.vector_depth, k))
+        return self.depth(k)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Ranking:
@@ -128,13 +142,22 @@ def fuse(
         # Full text alone: BM25 ÷ the best, so every hit found keeps a score above 0 (min-max
         # would give the last one 0, and nothing left for confidence and recency to weigh).
         return scaled(text, "max")
+    if not text:
+        return scaled(vector, ranking.vector_scale)
     t = scaled(text, ranking.text_scale, ranking.text_depth)
     v = scaled(vector, ranking.vector_scale, ranking.vector_depth)
-    if not t:
-        return v
+    # Every hit, counted or past its list's depth, also gets a tail score from its best rank
+    # in either list: too small to pass a counted hit, it orders the hits the depths leave
+    # out (so `k` beyond the depths still gets `k` results) and breaks exact ties.
+    best: dict[int, int] = {}
+    for hits in (text, vector):
+        for rank, (pid, _) in enumerate(hits, start=1):
+            best[pid] = min(rank, best.get(pid, rank))
     return {
-        pid: ranking.text_weight * t.get(pid, 0.0) + ranking.vector_weight * v.get(pid, 0.0)
-        for pid in {*t, *v}
+        pid: ranking.text_weight * t.get(pid, 0.0)
+        + ranking.vector_weight * v.get(pid, 0.0)
+        + _TAIL / rank
+        for pid, rank in best.items()
     }
 
 

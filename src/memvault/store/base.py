@@ -26,6 +26,7 @@ import orjson
 
 from memvault.errors import HTTP_CONFLICT, HTTP_FORBIDDEN, VaultError
 from memvault.model import Memory, Owner, Relation
+from memvault.recall.indexes import RecallIndex
 
 
 class StoreError(VaultError):
@@ -208,11 +209,10 @@ class Store(ABC):
         import's conversations): a backend may hold its caches smaller meanwhile."""
         return nullcontext()
 
-    def index_connection(self) -> AbstractContextManager[Any]:
-        """A database connection for the recall index (`memvault.recall`), which lives in the
-        store's own database: inside the caller's transaction its writes join it; outside,
-        its reads never wait behind another thread's write. A backend that keeps no recall
-        index says so."""
+    def recall_index(self) -> AbstractContextManager[RecallIndex]:
+        """The store's recall index (`memvault.recall.indexes`) for one block: inside the
+        caller's transaction its writes join it; outside, its reads never wait behind another
+        thread's write. A backend that keeps no recall index says so."""
         raise StoreError(f"{type(self).__name__} keeps no recall index, so it cannot recall")
 
     @property
@@ -276,6 +276,14 @@ class Store(ABC):
     @abstractmethod
     def ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
         """Memory ids starting with `prefix` (for git-like abbreviations)."""
+
+    def readable_ids_with_prefix(self, prefix: str, reader: str, limit: int = 10) -> list[str]:
+        """Memory ids starting with `prefix` among those the agent `reader` may read (PAM §9:
+        public, or shared with it with ``read``), in id order: an agent's abbreviations never
+        tell it that a memory it may not read exists. This default filters the readable ids;
+        a backend answers from its indexes."""
+        query = MemoryQuery(statuses=None, readable_by=reader, limit=None)
+        return sorted(i for i in self.memory_ids(query) if i.startswith(prefix))[:limit]
 
     @abstractmethod
     def find_by_content_hash(self, content_hash: str) -> list[StoredMemory]: ...

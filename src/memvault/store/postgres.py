@@ -20,7 +20,7 @@
 - **Full text.** Content, summary and tags, diacritics folded here ("acao" finds "ação"),
   indexed under PostgreSQL's ``english`` and ``portuguese`` configurations; every word of a
   query must match under either; ``ts_rank`` orders by relevance.
-- **Recall** (passages, vectors) is not kept here yet: `index_connection` says so.
+- **Recall** (passages, vectors) is not kept here yet: `recall_index` says so.
 """
 
 from __future__ import annotations
@@ -508,9 +508,6 @@ class PostgresStore(Store):
         if not self._closed:
             self._closed = True
             _release(self._shared)
-
-    def index_connection(self) -> contextlib.AbstractContextManager[Any]:
-        raise StoreError(_NO_RECALL)
 
     def recall_index(self) -> contextlib.AbstractContextManager[Any]:
         raise StoreError(_NO_RECALL)

@@ -54,7 +54,7 @@ from memvault.model import (
     timestamp_epoch,
 )
 from memvault.paths import FILE_MODE, private_umask, restrict_file
-from memvault.recall import index as recall_index
+from memvault.store import sqlite_recall as recall_index
 from memvault.store.base import (
     AuditEntry,
     CachedChunk,
@@ -73,6 +73,7 @@ from memvault.store.base import (
 from memvault.store.codec import dump_memory, load_memory
 from memvault.store.documents import document_frame, document_json, load_document
 from memvault.store.migrations import LATEST, MIGRATIONS
+from memvault.store.sqlite_recall import SQLiteRecallIndex
 
 __all__ = [
     "DEFAULT_BUSY_TIMEOUT",
@@ -612,7 +613,7 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def bulk_writes(self) -> Iterator[None]:
         """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
-        bulk load (`memvault.recall.index.bulk_load`: its lookup index by conversation made
+        bulk load (`memvault.store.sqlite_recall.bulk_load`: its lookup index by conversation made
         once at the end, not row by row), inside the caller's transaction."""
         with self.cache_limit(BULK_CACHE_KIB), self._lock:
             if self._depth:
@@ -1107,6 +1108,18 @@ class SQLiteStore(Store):
         rows = self._all(
             "SELECT id FROM memories WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
             (prefix, prefix + "\U0010ffff", limit),
+        )
+        return [str(r[0]) for r in rows]
+
+    def readable_ids_with_prefix(self, prefix: str, reader: str, limit: int = 10) -> list[str]:
+        params: list[Any] = [prefix, prefix + "\U0010ffff"]
+        where = _and(
+            _where(MemoryQuery(statuses=None, readable_by=reader), params, with_text=False)
+        )
+        rows = self._all(
+            f"SELECT m.id FROM memories m WHERE m.id >= ? AND m.id < ? AND {where} "
+            "ORDER BY m.id LIMIT ?",
+            [*params, limit],
         )
         return [str(r[0]) for r in rows]
 
@@ -1991,10 +2004,10 @@ class SQLiteStore(Store):
 
     @contextlib.contextmanager
     def index_connection(self) -> Iterator[Any]:
-        """A connection for the recall index (`memvault.recall`), which lives in the same
-        database. Inside this thread's transaction it is the writer's (the index's writes join
-        that transaction); otherwise it is chosen as every read's is, so recall is answered
-        while another thread imports."""
+        """A connection for the recall index, which lives in the same database. Inside this
+        thread's transaction it is the writer's (the index's writes join that transaction);
+        otherwise it is chosen as every read's is, so recall is answered while another thread
+        imports."""
         if self._lock.acquire(blocking=False):
             try:
                 if self._closed:
@@ -2008,6 +2021,11 @@ class SQLiteStore(Store):
             yield conn
         finally:
             self._return_reader(conn)
+
+    @contextlib.contextmanager
+    def recall_index(self) -> Iterator[SQLiteRecallIndex]:
+        with self.index_connection() as conn:
+            yield SQLiteRecallIndex(conn)
 
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests

@@ -11,7 +11,7 @@
   each model also gets a sqlite-vec ``vec0`` table of their binary quantisation
   (``recall_vec_<model id>``), made when its first vector is stored.
 
-Existing vaults are indexed here, in the migration's transaction (`memvault.recall.index`).
+Existing vaults are indexed here, in the migration's transaction (`memvault.store.sqlite_recall`).
 """
 
 from __future__ import annotations
@@ -64,6 +64,6 @@ CREATE INDEX recall_vectors_passage ON recall_vectors (passage_id);
 
 def run(conn: Any) -> None:
     """Index the memories and conversations the vault already holds."""
-    from memvault.recall.index import rebuild
+    from memvault.store.sqlite_recall import rebuild
 
     rebuild(conn)

@@ -1,0 +1,150 @@
+"""Write the extraction evaluation set (`conversations.jsonl`) from `templates.py`.
+
+    python benchmarks/extraction_set/generate.py           # (re)write conversations.jsonl
+    python benchmarks/extraction_set/generate.py --check   # exit 1 if the file differs
+
+Deterministic: a fixed seed, templates in file order. The split is by *template*: a template
+whose text hashes (SHA-256, first byte) to 0 mod 4 is held out, and held-out conversations are
+built only from held-out templates — so held-out wording is never seen while tuning.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import templates as t
+
+OUT = Path(__file__).resolve().parent / "conversations.jsonl"
+SEED = 20
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def heldout(text: str) -> bool:
+    return hashlib.sha256(text.encode()).digest()[0] % 4 == 0
+
+
+def _fill(
+    rng: random.Random, template: t.Template, extra: dict[str, str]
+) -> tuple[str, list[dict[str, Any]]]:
+    text, expects = template
+    values = dict(extra)
+    names = set(_FIELD.findall(text))
+    for _, keys, _forbid in expects:
+        for key in keys:
+            names.update(_FIELD.findall(key))
+    for name in sorted(names):
+        if name not in values:
+            values[name] = rng.choice(t.FILL[name])
+    filled = [
+        {
+            "type": type,
+            "key": [k.format(**values) for k in keys],
+            "forbid": list(forbid),
+        }
+        for type, keys, forbid in expects
+    ]
+    return text.format(**values), filled
+
+
+def _pools(split: str, *pools: tuple[t.Template, ...]) -> list[list[t.Template]]:
+    want = split == "heldout"
+    return [[p for p in pool if heldout(p[0]) == want] for pool in pools]
+
+
+def build() -> list[dict[str, Any]]:
+    rng = random.Random(SEED)
+    out: list[dict[str, Any]] = []
+    plan = (
+        ("en", t.EN_SELF, t.EN_NONE, t.EN_GROUP, 95, 10),
+        ("pt", t.PT_SELF, t.PT_NONE, t.PT_GROUP, 80, 9),
+    )
+    for lang, selfs, nones, group, solo_count, group_count in plan:
+        for number in range(solo_count + group_count):
+            split = "heldout" if number % 4 == 3 else "dev"
+            is_group = number >= solo_count
+            day = 1 + number % 28
+            month = 1 + number % 12
+            base = f"2025-{month:02d}-{day:02d}T"
+            messages: list[dict[str, Any]] = []
+            speakers: list[str] = []
+            if is_group:
+                (gpool,) = _pools(split, group)
+                if not gpool:
+                    (gpool,) = _pools("dev", group)
+                speakers = rng.sample(t.FILL["speaker"], 2 + number % 2)
+                turns = 4 + number % 3
+                for turn in range(turns):
+                    speaker = speakers[turn % len(speakers)]
+                    text, expect = _fill(rng, rng.choice(gpool), {"speaker": speaker})
+                    messages.append(
+                        {
+                            "role": "user",
+                            "speaker": speaker,
+                            "text": text,
+                            "at": f"{base}{9 + turn:02d}:00:00Z",
+                            "expect": expect,
+                        }
+                    )
+            else:
+                spool, npool = _pools(split, selfs, nones)
+                turns = 3 + rng.randrange(4)
+                for turn in range(turns):
+                    pool = spool if rng.random() < 0.38 else npool
+                    text, expect = _fill(rng, rng.choice(pool), {})
+                    messages.append(
+                        {
+                            "role": "user",
+                            "text": text,
+                            "at": f"{base}{9 + turn:02d}:00:00Z",
+                            "expect": expect,
+                        }
+                    )
+                    messages.append(
+                        {
+                            "role": "assistant",
+                            "text": rng.choice(t.ASSISTANT),
+                            "at": f"{base}{9 + turn:02d}:00:30Z",
+                            "expect": [],
+                        }
+                    )
+            out.append(
+                {
+                    "id": f"{lang}-{'group' if is_group else 'chat'}-{number:03d}",
+                    "split": split,
+                    "lang": lang,
+                    "participants": speakers,
+                    "messages": messages,
+                }
+            )
+    return out
+
+
+def render() -> bytes:
+    return b"".join(orjson.dumps(c) + b"\n" for c in build())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the committed file differs")
+    args = parser.parse_args(argv)
+    data = render()
+    if args.check:
+        if not OUT.exists() or OUT.read_bytes() != data:
+            print(f"{OUT} is not what generate.py writes", file=sys.stderr)
+            return 1
+        return 0
+    OUT.write_bytes(data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
