@@ -38,7 +38,8 @@ from __future__ import annotations
 import shutil
 import tempfile
 import uuid
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -79,6 +80,8 @@ STATE_PREFIX: Final = "sync."
 _NAMESPACE: Final = uuid.UUID("5b0c8f1e-3c52-4a51-9d3e-6d2f0a8c9e41")
 _BLOCK: Final = 1 << 16
 _UNAUTHORIZED: Final = 401
+#: Incoming memories compared with the vault's copies per round trip.
+_CHUNK: Final = 2000
 _NOT_FOUND: Final = 404
 #: Audit actions that change no memory's content or state (PAM §16 deltas skip them too).
 _NOT_A_MEMORY_CHANGE: Final = frozenset({"relate", "erase", "export", "import"})
@@ -429,13 +432,13 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
         pulled = workdir / "pull.zip"
         # An agent's export is always full: deltas come from the owner's audit log.
         remote.export(pulled, state.remote_since if who.is_owner else None)
-        header, incoming = _read_export(pulled)
-        remote_date = header.get("export_date")
-        result.received = len(incoming)
-        if who.is_owner:
-            report = _pull_as_owner(vault, pulled, incoming, state.audit_after, now, result)
-        else:
-            report = import_into_vault(local, pulled, force=True, now=now).to_json()
+        with _export_memories(pulled) as (header, incoming):
+            remote_date = header.get("export_date")
+            if who.is_owner:
+                report = _pull_as_owner(vault, pulled, incoming, state.audit_after, now, result)
+            else:
+                result.received = sum(1 for _ in incoming)
+                report = import_into_vault(local, pulled, force=True, now=now).to_json()
         result.pull = _summary(report)
         result.pulled = _memory_changes(report)
         result.warnings.extend(_warnings(report, "pull"))
@@ -556,8 +559,10 @@ def _warnings(report: Mapping[str, Any], side: str) -> list[str]:
     ]
 
 
-def _read_export(path: Path) -> tuple[dict[str, Any], list[Memory]]:
-    """The header and memories of a PAM export zip (what the pull will merge)."""
+@contextmanager
+def _export_memories(path: Path) -> Iterator[tuple[dict[str, Any], Iterator[Memory]]]:
+    """The header of a PAM export zip and its memories, read one at a time (an export may
+    hold hundreds of thousands: memory stays bounded)."""
     try:
         with open_target(path) as target:
             entry = store_entry(target)
@@ -565,11 +570,11 @@ def _read_export(path: Path) -> tuple[dict[str, Any], list[Memory]]:
                 raise ExchangeError("the remote's export holds no memory-store.json")
             with entry.open() as buf:
                 doc = reader.parse(buf, entry.display)
-                memories = [
+                memories = (
                     memory_from_json(value)
                     for _, _, value in doc.iter_memories(check_duplicates=False)
-                ]
-                return dict(doc.header), memories
+                )
+                yield dict(doc.header), memories
     except SourceError as exc:
         raise ExchangeError(f"the remote's export could not be read: {exc}") from None
 
@@ -601,39 +606,41 @@ def _local_history(vault: Vault, after: int | None) -> dict[str, tuple[set[str],
 def _pull_as_owner(
     vault: Vault,
     pulled: Path,
-    incoming: list[Memory],
+    incoming: Iterator[Memory],
     local_after: int | None,
     now: datetime | None,
     result: SyncResult,
 ) -> dict[str, Any]:
     """Import the pulled export; then put back each local copy newer than the incoming one
     (an incremental import applies any copy, PAM §16.3), and record true conflicts. One
-    transaction: on any error the vault is as it was."""
+    transaction: on any error the vault is as it was. Only the incoming memories this vault
+    also holds are compared, a chunk at a time."""
     view = vault.export_view()
     history = _local_history(vault, local_after)
-    by_id = {m.id: m for m in incoming}
-    local_copies = {m.id: m for m in view.memories(list(by_id))}
     keep_local: list[Memory] = []
     conflicts: list[tuple[Memory, Memory, bool]] = []  # (local, incoming, local wins)
-    for memory_id, mine in local_copies.items():
-        theirs = by_id[memory_id]
-        if local_after is None:
-            seen_here, content_here = {mine.content_hash}, True
-        elif memory_id in history:
-            seen_here, content_here = history[memory_id]
-        else:
-            continue  # only the remote changed it: its copy applies
-        local_wins = _newer_or_tie(mine, theirs)
-        if (
-            content_here
-            and mine.content_hash != theirs.content_hash
-            and theirs.content_hash not in seen_here
-            and mine.effective_status == "active"
-            and theirs.effective_status == "active"
-        ):
-            conflicts.append((mine, theirs, local_wins))
-        elif local_wins and mine != theirs:
-            keep_local.append(mine)
+    for chunk in _chunks(incoming, _CHUNK):
+        result.received += len(chunk)
+        by_id = {m.id: m for m in chunk}
+        for mine in view.memories(list(by_id)):
+            theirs = by_id[mine.id]
+            if local_after is None:
+                seen_here, content_here = {mine.content_hash}, True
+            elif mine.id in history:
+                seen_here, content_here = history[mine.id]
+            else:
+                continue  # only the remote changed it: its copy applies
+            local_wins = _newer_or_tie(mine, theirs)
+            if (
+                content_here
+                and mine.content_hash != theirs.content_hash
+                and theirs.content_hash not in seen_here
+                and mine.effective_status == "active"
+                and theirs.effective_status == "active"
+            ):
+                conflicts.append((mine, theirs, local_wins))
+            elif local_wins and mine != theirs:
+                keep_local.append(mine)
     with vault.transaction():
         report = import_into_vault(vault, pulled, force=True, now=now).to_json()
         restore = keep_local + [mine for mine, _, wins in conflicts if wins]
@@ -692,3 +699,14 @@ def _parse(text: str) -> datetime:
         return parse_timestamp(text)
     except ValueError:
         return datetime.min.replace(tzinfo=UTC)
+
+
+def _chunks(items: Iterator[Memory], size: int) -> Iterator[list[Memory]]:
+    chunk: list[Memory] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
