@@ -71,6 +71,24 @@ def test_first_sync_pushes_local_and_pulls_remote_memories(pair: Pair) -> None:
     assert local_ids == {m.id for m in pair.remote.iter_memories(MemoryQuery(limit=None))}
 
 
+def test_push_only_sends_what_changed_here(pair: Pair) -> None:
+    """PAM §16: nothing changed on the server, so the pull brings nothing and the push the new
+    memory."""
+    pair.sync()
+    pair.local.add("User works as a nurse", "fact")
+    result = pair.sync()
+    assert (result.pulled, result.pushed, result.received, result.sent) == (0, 1, 0, 1)
+    assert contents(pair.remote) == {"User works as a nurse"}
+
+
+def test_pull_only_brings_what_changed_on_the_server(pair: Pair) -> None:
+    pair.sync()
+    pair.remote.add("User prefers green tea", "preference")
+    result = pair.sync()
+    assert result.pulled == 1 and result.pushed == 0
+    assert contents(pair.local) == {"User prefers green tea"}
+
+
 def test_second_sync_changes_nothing(pair: Pair) -> None:
     """Running it twice changes nothing: 0 pushed, 0 pulled, 0 changed, and the third run sends
     and receives no memory at all."""
