@@ -1,7 +1,8 @@
 """Many tenants in one PostgreSQL beside one tenant holding the same rows, measured in one
 run: p50/p95 of a full-text search, a count and an import (a batch of new memories in one
-transaction) in one tenant's store, with TENANTS tenants of PER_TENANT memories each against a
-single tenant of TENANTS × PER_TENANT memories (docs/scaling.md).
+transaction) in one tenant's store — a tenant of PER_TENANT memories alone in the database,
+the same among TENANTS such tenants, and a single tenant of TENANTS × PER_TENANT memories
+(docs/scaling.md).
 
 The question it answers: does a tenant's work cost more because a thousand others share the
 tables? Every key and index leads with the tenant, so it should not, beyond the larger index
@@ -34,7 +35,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 import pgkit  # noqa: E402
 from memvault.model import Memory  # noqa: E402
 from memvault.store.base import MemoryQuery, Store, StoredMemory  # noqa: E402
-from memvault.store.factory import create_database_store  # noqa: E402
+from memvault.store.factory import create_database_store, open_database_store  # noqa: E402
 from memvault.store.serverkey import ServerKey  # noqa: E402
 from storegen import build_memories  # noqa: E402
 
@@ -103,11 +104,23 @@ def main(argv: list[str] | None = None) -> int:
         server = pgkit.server("pg15")
         with server.superuser() as conn:
             conn.execute("ALTER FUNCTION ts_match_vq(tsvector, tsquery) LEAKPROOF")
+        # The same small tenant alone in the database first: what sharing it costs.
+        alone = create_database_store(server.app_url, "many-00000", server_key=key)
+        load(alone, with_ids(template, "m00000"))
+        with server.superuser() as conn:
+            conn.execute("VACUUM ANALYZE memories")
+        figures_alone = measure([alone], args.samples, rng)
+        alone.close()
+        with server.superuser() as conn:  # its imports out again: every tenant starts equal
+            conn.execute("DELETE FROM memories WHERE id LIKE 'imp%'")
         start = time.perf_counter()
         many = []
         for t in range(args.tenants):
-            store = create_database_store(server.app_url, f"many-{t:05d}", server_key=key)
-            load(store, with_ids(template, f"m{t:05d}"))
+            if t:
+                store = create_database_store(server.app_url, f"many-{t:05d}", server_key=key)
+                load(store, with_ids(template, f"m{t:05d}"))
+            else:  # loaded already
+                store = open_database_store(server.app_url, "many-00000", server_key=key)
             many.append(store)
         loaded_many = time.perf_counter() - start
         start = time.perf_counter()
@@ -141,11 +154,23 @@ def main(argv: list[str] | None = None) -> int:
         f"one PostgreSQL 15 ({2 * total:,} memories in all); load {loaded_many:.0f} s vs "
         f"{loaded_one:.0f} s"
     )
-    heads = ("many p50", "many p95", "one p50", "one p95")
-    print(f"{'ms':14}" + "".join(f"{h:>10}" for h in heads) + f"{'p95 ratio':>11}")
+    print(
+        f"p50/p95 in ms of one tenant of {args.per_tenant:,} memories alone in the database "
+        f"(alone), among {args.tenants:,} such tenants (among), and of the one tenant of "
+        f"{total:,} (big); the ratios of the p95s"
+    )
+    heads = ("alone p50", "alone p95", "among p50", "among p95", "big p50", "big p95")
+    ratios = ("among/alone", "among/big")
+    print(f"{'':11}" + "".join(f"{h:>10}" for h in heads) + "".join(f"{r:>12}" for r in ratios))
     for name, (p50, p95) in figures_many.items():
+        a50, a95 = figures_alone[name]
         o50, o95 = figures_one[name]
-        print(f"{name:14}{p50:10.2f}{p95:10.2f}{o50:10.2f}{o95:10.2f}{p95 / o95:11.2f}")
+        row = (a50, a95, p50, p95, o50, o95)
+        print(
+            f"{name:11}"
+            + "".join(f"{v:10.2f}" for v in row)
+            + f"{p95 / a95:12.2f}{p95 / o95:12.2f}"
+        )
     count_p95 = figures_many["count"][1]
     print(
         f"cross-tenant count per tenant (all {2 * total:,} rows, superuser): p50 {admin[0]:.1f} "
