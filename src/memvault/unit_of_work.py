@@ -16,7 +16,7 @@ the same transaction — all of it is applied, or (on any error) none of it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -329,9 +329,11 @@ def _check_meta_key(key: str) -> None:
 
 
 @contextmanager
-def open_unit(vault: Vault, store: Store, actor: str, moment: datetime) -> Iterator[UnitOfWork]:
+def open_unit(
+    vault: Vault, store: Store, actor: str, moment: datetime, *, bulk: bool = False
+) -> Iterator[UnitOfWork]:
     """`Vault.unit_of_work`: the transaction, and the audit entries appended at its end."""
-    with store.transaction():
+    with store.transaction(), store.bulk_writes() if bulk else nullcontext():
         work = UnitOfWork(vault, store, actor, moment)
         yield work
         work.flush()
