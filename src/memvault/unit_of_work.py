@@ -51,6 +51,8 @@ __all__ = [
 FINAL_STATUSES: Final = frozenset({"retracted", "archived"})
 #: Vault-wide settings of the exchange kept in the vault's meta table (`Vault.exchange_meta`).
 EXCHANGE_META: Final = frozenset({"aimem.producer", "aimem.embedding_models"})
+#: Families of such settings, one key per peer: a sync's cursors per remote (`memvault.sync`).
+EXCHANGE_META_PREFIXES: Final = ("sync.",)
 
 MergeOutcome = Literal["updated", "unchanged", "final", "older", "duplicate"]
 
@@ -321,7 +323,7 @@ class UnitOfWork:
 
 
 def _check_meta_key(key: str) -> None:
-    if key not in EXCHANGE_META:
+    if key not in EXCHANGE_META and not key.startswith(EXCHANGE_META_PREFIXES):
         known = ", ".join(sorted(EXCHANGE_META))
         raise InvalidInput(f"{key!r} is not an exchange setting (one of {known})", "key")
 
