@@ -70,6 +70,8 @@ COMMAND_MODULES: Final = {
     "tenants": "tenants",
     "token": "tenants",
     "db": "db",
+    "backup": "backups",
+    "restore": "backups",
     "mcp": "mcp",
 }
 #: Registration order: the order of the panels in `memvault --help`.
@@ -88,6 +90,7 @@ MODULES: Final = (
     "serving",
     "tenants",
     "db",
+    "backups",
     "mcp",
 )
 

@@ -1984,6 +1984,37 @@ class SQLiteStore(Store):
             problems.append(f"full-text index: {exc}")
         return problems
 
+    def backup_to(self, target: Path) -> None:
+        """Copy the database to the new file `target` with SQLite's online backup API, keyed
+        with the same passphrase and cipher parameters (the copy stays encrypted), and write
+        its parameter file beside it. The copy is one read snapshot taken on a connection of
+        its own: in WAL mode writers go on meanwhile, and what they commit after the snapshot
+        is not in the copy. Raises StoreError (the target exists, a disk error)."""
+        if target.exists():
+            raise StoreError(f"cannot back up to {target}: it exists")
+        with self._readers_lock:
+            passphrase = self._passphrase
+        source = _open_connection(
+            self._path, passphrase, self._cipher, self._busy_timeout, reader=True
+        )
+        try:
+            copy = _open_connection(target, passphrase, self._cipher, self._busy_timeout)
+            try:
+                # One step (pages=-1, the default): one read transaction, one snapshot.
+                source.backup(copy)
+                copy.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                copy.close()
+        except sqlcipher3.Error as exc:
+            raise StoreError(f"cannot back up {self._path} to {target}: {exc}") from None
+        finally:
+            source.close()
+        params = self.params_path(target)
+        with private_umask():
+            params.write_bytes(
+                orjson.dumps(self._cipher.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
+            )
+
     def rebuild_fulltext(self) -> None:
         """Rebuild the full-text index from the memories (repair tool)."""
         with self.transaction():
