@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -23,6 +23,9 @@ from memvault.cli.common import (
     vault_errors,
 )
 from memvault.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from memvault.tenancy import Tenants
 
 PANEL = "Server"
 
@@ -58,6 +61,16 @@ def serve(
         int,
         typer.Option("--max-body", metavar="BYTES", min=1, help="Largest request body."),
     ] = 256 * 1024 * 1024,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="Grace for a request body; after it the body must arrive at 64 KiB/s or "
+            "more (408 otherwise).",
+        ),
+    ] = 30.0,
     embed: Annotated[
         bool,
         typer.Option(
@@ -112,6 +125,7 @@ def serve(
     from memvault.recall.embedders import EMBED_KEY_ENV
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
+    from memvault.store.factory import database_url
     from memvault.tenancy import SERVER_HOME_ENV, Tenants
     from memvault.tenancy.localtoken import local_token_path
 
@@ -119,6 +133,8 @@ def serve(
     with vault_errors(arguments=True):
         if use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
+        elif database_url() is not None:
+            tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
         else:
             options = VaultOptions(home, passphrase_file)
             root = existing_home(
@@ -131,6 +147,7 @@ def serve(
                 host=host,
                 port=port,
                 max_body=max_body,
+                body_timeout=body_timeout,
                 tls_cert=tls_cert,
                 tls_key=tls_key,
                 behind_tls_proxy=behind_tls_proxy,
@@ -157,3 +174,21 @@ def serve(
         uvicorn.run(app, log_level="warning", **config.uvicorn_options())
     finally:
         tenants.close()
+
+
+def _database_tenant(root: Path) -> Tenants:
+    """The vault of ``$MEMVAULT_TENANT`` in the PostgreSQL database of
+    ``$MEMVAULT_DATABASE_URL``, served as one tenant; its local token is kept in the home."""
+    from memvault.local import open_vault
+    from memvault.paths import ensure_home
+    from memvault.tenancy import Tenants
+    from memvault.tenancy.localtoken import local_token_path, new_local_token
+
+    vault = open_vault()
+    try:
+        if not local_token_path(ensure_home(root)).is_file():
+            new_local_token(root)
+    except BaseException:
+        vault.close()
+        raise
+    return Tenants(root, personal=vault)

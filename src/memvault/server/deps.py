@@ -15,6 +15,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from memvault.server.authlimit import FailedAuthentications
 from memvault.tenancy import Principal, Tenants, Unauthenticated
 from memvault.vault import Vault
 
@@ -39,10 +40,17 @@ def principal(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
 ) -> Principal:
     """Who is calling: the tenant and identity of the bearer token (401 without a valid
-    one)."""
-    if credentials is None:
-        raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
-    return tenants(request).authenticate(credentials.credentials)
+    one; 429 for an address that failed too often: `memvault.server.authlimit`)."""
+    limiter: FailedAuthentications = request.app.state.auth_failures
+    client = request.client.host if request.client is not None else "unknown"
+    limiter.check(client)  # 429 once an address has failed too often: no key is checked
+    try:
+        if credentials is None:
+            raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
+        return tenants(request).authenticate(credentials.credentials)
+    except Unauthenticated:
+        limiter.failed(client)
+        raise
 
 
 def require(scope: str) -> Callable[..., Principal]:

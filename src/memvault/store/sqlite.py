@@ -68,6 +68,8 @@ from memvault.store.base import (
     StoredEmbedding,
     StoredMemory,
     StoreError,
+    StoreFull,
+    StoreUnavailable,
     WrongPassphrase,
 )
 from memvault.store.codec import dump_memory, load_memory
@@ -680,14 +682,18 @@ class SQLiteStore(Store):
             self._flat = not savepoints
             try:
                 yield
-            except BaseException:
+            except BaseException as exc:
                 self._rollback()
+                if isinstance(exc, sqlcipher3.OperationalError) and _is_full(exc):
+                    raise _busy_error(exc, self._path) from None
                 raise
             else:
                 try:
                     self._conn.execute("COMMIT")
                 except sqlcipher3.Error as exc:
                     self._rollback()
+                    if _is_full(exc):
+                        raise _busy_error(exc, self._path) from None
                     raise StoreError(f"could not commit to {self._path}: {exc}") from None
             finally:
                 self._depth = 0
@@ -2151,6 +2157,12 @@ def _companions(path: Path) -> tuple[Path, Path]:
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 
 
+def _is_full(exc: Exception) -> bool:
+    """SQLITE_FULL, or the I/O error a write past RLIMIT_FSIZE (EFBIG) gives."""
+    text = str(exc)
+    return "disk is full" in text or "disk I/O error" in text
+
+
 def _is_busy(exc: Exception) -> bool:
     text = str(exc)
     return "locked" in text or "busy" in text
@@ -2158,9 +2170,15 @@ def _is_busy(exc: Exception) -> bool:
 
 def _busy_error(exc: Exception, path: Path) -> StoreError:
     if _is_busy(exc):
-        return StoreError(
+        # Nothing was written; the same request succeeds once the other writer is done (503).
+        return StoreUnavailable(
             f"the vault at {path.parent} is busy: another process held the write lock past the "
             "busy timeout; try again"
+        )
+    if _is_full(exc):
+        return StoreFull(
+            f"the disk holding the vault at {path.parent} is full or failing ({exc}): the "
+            "transaction was rolled back and nothing was written; free some space and try again"
         )
     return StoreError(f"database error in {path}: {exc}")
 
