@@ -316,6 +316,8 @@ def _schema_version(conn: psycopg.Connection[Any]) -> int:
     return int(found[0]) if found is not None else 0
 
 
+#: Seconds one reconnection attempt of the pool keeps trying (see `_acquire`).
+_RECONNECT_WINDOW: Final = 5.0
 #: SQLSTATEs of a server shutting down or refusing connections while it starts (class 57P).
 _SHUTDOWN_STATES: Final = frozenset({"57P01", "57P02", "57P03"})
 
@@ -416,6 +418,10 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 name="memvault",
                 # A connection the server dropped (a restart) is replaced, not handed out.
                 check=psycopg_pool.ConnectionPool.check_connection,
+                # A reconnection backs off exponentially without bound until this many seconds;
+                # kept short, a restarted database is reached again within seconds (the next
+                # request starts a fresh attempt), not after a backoff of a minute.
+                reconnect_timeout=_RECONNECT_WINDOW,
             )
             try:
                 pool.open(wait=True, timeout=10)
