@@ -63,6 +63,16 @@ def serve(
         int,
         typer.Option("--max-body", metavar="BYTES", min=1, help="Largest request body."),
     ] = 256 * 1024 * 1024,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="Grace for a request body; after it the body must arrive at 64 KiB/s or "
+            "more (408 otherwise).",
+        ),
+    ] = 30.0,
     embed: Annotated[
         bool,
         typer.Option(
@@ -123,6 +133,7 @@ def serve(
     from memvault.recall.embedders import EMBED_KEY_ENV
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
+    from memvault.store.factory import database_url
     from memvault.tenancy import SERVER_HOME_ENV, Tenants
     from memvault.tenancy.localtoken import local_token_path
 
@@ -130,6 +141,8 @@ def serve(
     with vault_errors(arguments=True):
         if use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
+        elif database_url() is not None:
+            tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
         else:
             options = VaultOptions(home, passphrase_file)
             root = existing_home(
@@ -142,6 +155,7 @@ def serve(
                 host=host,
                 port=port,
                 max_body=max_body,
+                body_timeout=body_timeout,
                 tls_cert=tls_cert,
                 tls_key=tls_key,
                 behind_tls_proxy=behind_tls_proxy,
@@ -190,3 +204,21 @@ def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
     else:
         out.print(f"tenants of {tenants.home} (keys: `memvault tenants create`)")
     out.print("Ctrl-C stops it.")
+
+
+def _database_tenant(root: Path) -> Tenants:
+    """The vault of ``$MEMVAULT_TENANT`` in the PostgreSQL database of
+    ``$MEMVAULT_DATABASE_URL``, served as one tenant; its local token is kept in the home."""
+    from memvault.local import open_vault
+    from memvault.paths import ensure_home
+    from memvault.tenancy import Tenants
+    from memvault.tenancy.localtoken import local_token_path, new_local_token
+
+    vault = open_vault()
+    try:
+        if not local_token_path(ensure_home(root)).is_file():
+            new_local_token(root)
+    except BaseException:
+        vault.close()
+        raise
+    return Tenants(root, personal=vault)

@@ -59,6 +59,7 @@ from memvault.store.base import (
     StoredEmbedding,
     StoredMemory,
     StoreError,
+    StoreUnavailable,
 )
 from memvault.store.codec import dump_memory, load_memory
 from memvault.store.documents import document_frame, document_json, load_document
@@ -312,6 +313,21 @@ def _schema_version(conn: psycopg.Connection[Any]) -> int:
     return int(found[0]) if found is not None else 0
 
 
+#: Seconds one reconnection attempt of the pool keeps trying (see `_acquire`).
+_RECONNECT_WINDOW: Final = 5.0
+#: SQLSTATEs of a server shutting down or refusing connections while it starts (class 57P).
+_SHUTDOWN_STATES: Final = frozenset({"57P01", "57P02", "57P03"})
+
+
+def _connection_lost(exc: psycopg.Error) -> bool:
+    """Whether `exc` means the server went away or cannot be reached (class 08, a shutdown, or
+    a connection the client lost without a SQLSTATE): the transaction did not commit."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _SHUTDOWN_STATES
+
+
 def _connect(url: str) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(url, connect_timeout=10)
@@ -392,7 +408,17 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 _migrate(conn, url)
                 version = _vector_version(conn, url)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
-                url, min_size=1, max_size=max(2, size), open=False, name="memvault"
+                url,
+                min_size=1,
+                max_size=max(2, size),
+                open=False,
+                name="memvault",
+                # A connection the server dropped (a restart) is replaced, not handed out.
+                check=psycopg_pool.ConnectionPool.check_connection,
+                # A reconnection backs off exponentially without bound until this many seconds;
+                # kept short, a restarted database is reached again within seconds (the next
+                # request starts a fresh attempt), not after a backoff of a minute.
+                reconnect_timeout=_RECONNECT_WINDOW,
             )
             try:
                 pool.open(wait=True, timeout=10)
@@ -575,6 +601,11 @@ class PostgresStore(Store):
             return IntegrityViolation(text)
         if isinstance(exc, pgerrors.LockNotAvailable):
             return StoreError(f"another writer held tenant {self._tenant!r} too long: {text}")
+        if _connection_lost(exc):
+            return StoreUnavailable(
+                f"{redact(self._url)} is unreachable or dropped the connection ({text}); "
+                "nothing is half-applied — try again in a moment"
+            )
         return StoreError(f"{redact(self._url)}: {text}")
 
     @contextlib.contextmanager
@@ -595,7 +626,10 @@ class PostgresStore(Store):
             assert conn is not None
             name = f"sp{state.depth}"
             flat = state.flat
-            conn.execute(f"SAVEPOINT {name}")
+            try:
+                conn.execute(f"SAVEPOINT {name}")
+            except psycopg.Error as exc:
+                raise self._error(exc, "could not begin a nested transaction") from None
             state.depth += 1
             state.flat = not savepoints
             try:
@@ -655,7 +689,7 @@ class PostgresStore(Store):
         except psycopg_pool.PoolClosed:
             raise StoreError("the vault is closed") from None
         except psycopg_pool.PoolTimeout:
-            raise StoreError(
+            raise StoreUnavailable(
                 f"no connection to {redact(self._url)} came free in {_POOL_WAIT:.0f} s "
                 "(the pool is exhausted or the server is unreachable)"
             ) from None
