@@ -10,36 +10,20 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from memvault.extract.evaluation import conversation_of
-from memvault.extract.pipeline import run
 from memvault.server.app import create_app
 from memvault.server.config import ServerConfig
 from memvault.server.websession import CSRF_HEADER
 from memvault.tenancy import Tenants
-from memvault.vault import Vault
 from serverkit import SERVER_KEY
-from vaultkit import PASSPHRASE, make_vault
+from vaultkit import PASSPHRASE
+from webkit import propose, with_proposal
 
-OLD, NEW = "2024-03-01T09:00:00Z", "2025-06-01T09:00:00Z"
 PROBLEM = "application/problem+json"
-
-
-def propose(vault: Vault) -> None:
-    """A DNA-class change found by background extraction: proposed, not made (AIMEM §5.1)."""
-    vault.put_conversation(conversation_of("c1", [("user", "I prefer detailed answers.", OLD)]))
-    vault.put_conversation(conversation_of("c2", [("user", "I prefer concise answers.", NEW)]))
-    report = run(vault.background("extract"))
-    assert [a.kind for a in report.plan.actions] == ["create", "propose"]
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[TestClient, Tenants]]:
-    home = tmp_path / "vault"
-    vault = make_vault(home)
-    try:
-        propose(vault)
-    finally:
-        vault.close()
+    home = with_proposal(tmp_path / "vault")
     with Tenants.personal(home, PASSPHRASE) as tenants:
         client = TestClient(create_app(ServerConfig(tenants)), base_url="http://127.0.0.1:8765")
         client.headers["Authorization"] = f"Bearer {tenants.local_token()}"
