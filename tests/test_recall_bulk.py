@@ -106,3 +106,36 @@ def test_a_failed_bulk_load_leaves_the_index_as_it_was(store: SQLiteStore) -> No
     with store.index_connection() as conn:
         assert _has_index(conn)
         assert conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0] == 0
+
+
+def _hash_size(conn: Any) -> int | None:
+    row = conn.execute("SELECT v FROM recall_fts_config WHERE k = 'hashsize'").fetchone()
+    return None if row is None else int(row[0])
+
+
+def test_a_bulk_load_holds_more_full_text_entries_in_memory_then_gives_the_default_back(
+    store: SQLiteStore,
+) -> None:
+    """Fewer, larger FTS5 segments while an import writes; the vault keeps FTS5's default."""
+    with store.transaction(savepoints=False), store.bulk_writes(), store.index_connection() as c:
+        assert _hash_size(c) == recall_index._BULK_HASH_BYTES
+        recall_index.write_analysed(c, _rows(0, 3_000, word="lighthouse"))
+    with store.index_connection() as conn:
+        assert _hash_size(conn) == recall_index._DEFAULT_HASH_BYTES
+        found = conn.execute(
+            "SELECT count(*) FROM recall_fts WHERE recall_fts MATCH 'lighthous'"
+        ).fetchone()[0]
+        assert found == 3_000
+
+
+def test_a_failed_bulk_load_gives_the_default_full_text_memory_back(store: SQLiteStore) -> None:
+    with (
+        pytest.raises(RuntimeError, match="interrupted"),
+        store.transaction(savepoints=False),
+        store.bulk_writes(),
+        store.index_connection() as conn,
+    ):
+        recall_index.write_analysed(conn, _rows(0, 100))
+        raise RuntimeError("interrupted")
+    with store.index_connection() as conn:
+        assert _hash_size(conn) in (None, recall_index._DEFAULT_HASH_BYTES)
