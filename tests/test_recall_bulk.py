@@ -139,3 +139,48 @@ def test_a_failed_bulk_load_gives_the_default_full_text_memory_back(store: SQLit
         raise RuntimeError("interrupted")
     with store.index_connection() as conn:
         assert _hash_size(conn) in (None, recall_index._DEFAULT_HASH_BYTES)
+
+
+def test_the_rows_a_reader_sends_are_the_passages_the_writer_would_cut() -> None:
+    """`message_rows` (an import's readers) gives the rows of `conversation_passages` through
+    `analysed`, whatever shape each message has."""
+    from types import MappingProxyType
+
+    from memvault.recall.index import analysed, conversation_passages, message_rows
+
+    long = "\n\n".join(
+        f"Paragraph {n} about the harbour and its lighthouse." * 12 for n in range(6)
+    )
+    document = {
+        "title": "  Harbour notes ",
+        "participants": [{"role": "user", "name": " Ana "}, {"role": "assistant"}],
+        "messages": [
+            {
+                "id": "m1",
+                "role": "user",
+                "content": {"text": "Olá, farol!"},
+                "created_at": "2025-01-02T03:04:05Z",
+            },
+            {
+                "id": "m2",
+                "role": "assistant",
+                "content": {"parts": [{"text": "one"}, {"text": "two"}]},
+            },
+            {"id": "m3", "role": "user", "content": "  plain text  "},
+            {"id": "m4", "role": "user", "content": {"text": "   "}},
+            {"id": 5, "role": "user", "content": "a number for an id"},
+            "not a message",
+            MappingProxyType(
+                {"id": "m6", "role": "tool", "content": MappingProxyType({"text": "proxy"})}
+            ),
+            {"id": "m7", "role": "assistant", "content": long, "created_at": "not a time"},
+        ],
+    }
+    expected = [
+        [*row[3:7], row[8], row[9], None if row[10] == row[9] else row[10], row[11]]
+        for row in map(analysed, conversation_passages("", None, document))
+    ]
+    assert message_rows(document) == expected
+    assert [row[0] for row in expected].count("m7") > 1  # the long one was split
+    assert {row[0] for row in expected} == {"m1", "m2", "m3", "m6", "m7"}
+    assert message_rows({"messages": "not a list"}) == []
