@@ -165,6 +165,10 @@ def test_wrong_types_are_422_never_coerced(home: Home) -> None:
     assert_problem(http.post("/v1/memories", json={"content": "x", "type": "fact", "z": 1}), 422)
     assert_problem(http.post("/v1/memories", json=["not", "an", "object"]), 422)
     assert_problem(http.get("/v1/memories", params={"limit": "many"}), 422)
+    assert assert_problem(http.get("/v1/memories", params={"since": "soon"}), 422)["field"] == (
+        "since"
+    )
+    assert_problem(http.get("/v1/recall", params={"q": "x", "since": "soon"}), 422)
     assert http.get("/v1/memories").json()["total"] == 0
 
 

@@ -8,12 +8,14 @@ only what it may read, and writes only where it has the grant.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from memvault import shapes
+from memvault.errors import InvalidInput
 from memvault.model import MEMORY_STATUSES, MEMORY_TYPES, parse_timestamp
 from memvault.server.bodies import body_schema, json_body, validated
 from memvault.server.deps import session_for
@@ -129,9 +131,7 @@ def list_memories(
     return answer(shapes.page_json(vault.list(query)))
 
 
-def _moment(value: str, name: str) -> Any:
-    from memvault.errors import InvalidInput
-
+def _moment(value: str, name: str) -> datetime:
     try:
         return parse_timestamp(value)
     except ValueError:
