@@ -15,14 +15,24 @@ from memvault.errors import InvalidInput
 from memvault.server.app import create_app, route_modules
 from memvault.server.bodies import JSON_DOCUMENT_LIMIT
 from memvault.server.config import ServerConfig, is_loopback
-from serverkit import Home, app_for, auth, client, free_port, running, server_home
+from serverkit import (
+    BACKENDS,
+    RECALL_BACKENDS,
+    Home,
+    app_for,
+    auth,
+    client,
+    free_port,
+    running,
+    server_home,
+)
 
 PROBLEM = "application/problem+json"
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=BACKENDS)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 
@@ -219,6 +229,7 @@ def test_a_network_address_with_certificate_and_key_is_served_over_https(
 # -- a real server ----------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_a_real_uvicorn_server_answers_on_loopback(home: Home) -> None:
     app = create_app(ServerConfig(home.tenants))
     with running(app) as url, httpx.Client(base_url=url, headers=auth(home.key("alice"))) as http:

@@ -13,14 +13,14 @@ from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
 from memvault.tenancy import OWNER, Principal
-from serverkit import Home, app_for, client, server_home
+from serverkit import BACKENDS, RECALL_BACKENDS, Home, app_for, client, server_home
 
 SECRET = "Alice's bank PIN is 4921"
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=BACKENDS)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 
@@ -35,6 +35,7 @@ def snapshot(http: TestClient) -> Any:
     return memories, audit
 
 
+@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_every_endpoint_with_the_other_tenants_ids_answers_nothing_of_it(home: Home) -> None:
     app = app_for(home)
     alice, bob = client(app, home.key("alice")), client(app, home.key("bob"))
@@ -76,6 +77,7 @@ def test_every_endpoint_with_the_other_tenants_ids_answers_nothing_of_it(home: H
     assert snapshot(alice) == before
 
 
+@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_an_agent_token_sees_only_what_its_grants_allow_pam_9(home: Home) -> None:
     app = app_for(home)
     alice = client(app, home.key("alice"))

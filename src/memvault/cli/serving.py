@@ -2,8 +2,10 @@
 
 On a personal vault (`--home`, ``$MEMVAULT_HOME``) it serves that vault as one tenant whose
 key is the local token; with a server home (`--server-home`, ``$MEMVAULT_SERVER_HOME``) it
-serves every tenant of it. The rules (the TLS rule of PAM §21.1, the limits) live in
-`memvault.server.config`; this module parses, builds the server and runs it until Ctrl-C.
+serves every tenant of it; with ``$MEMVAULT_DATABASE_URL`` (and no `--server-home`), every
+tenant of that PostgreSQL database (refusing a superuser or BYPASSRLS role: exit 2). The
+rules (the TLS rule of PAM §21.1, the limits) live in `memvault.server.config`; this module
+parses, builds the server and runs it until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -72,8 +74,9 @@ def serve(
             "--server-home",
             metavar="PATH",
             show_default=False,
-            help="Serve the tenants of this server home (default: $MEMVAULT_SERVER_HOME; "
-            "without either, the personal vault).",
+            help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
+            "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
+            "vault).",
         ),
     ] = None,
     server_key_file: Annotated[
@@ -112,12 +115,17 @@ def serve(
     from memvault.recall.embedders import EMBED_KEY_ENV
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
+    from memvault.store.factory import database_url
     from memvault.tenancy import SERVER_HOME_ENV, Tenants
     from memvault.tenancy.localtoken import local_token_path
 
     use_server_home = server_home is not None or bool(os.environ.get(SERVER_HOME_ENV))
     with vault_errors(arguments=True):
-        if use_server_home:
+        url = None if server_home is not None else database_url()
+        if url is not None:
+            # A superuser or BYPASSRLS role is refused here (RoleRefused: a usage error).
+            tenants = Tenants.database(url, key_file=server_key_file)
+        elif use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
         else:
             options = VaultOptions(home, passphrase_file)
@@ -152,7 +160,7 @@ def serve(
             if print_token:
                 out.print(f"token: {tenants.local_token()}", soft_wrap=True)
         else:
-            out.print(f"tenants of {tenants.home} (keys: `memvault tenants create`)")
+            out.print(f"tenants of {tenants.location} (keys: `memvault tenants create`)")
         out.print("Ctrl-C stops it.")
         uvicorn.run(app, log_level="warning", **config.uvicorn_options())
     finally:
