@@ -20,8 +20,14 @@ from pathlib import Path
 import pytest
 
 from memvault.recall.indexes import Passage, Scope
-from memvault.store.base import Store, StoredConversation
-from storekit import RECALL_BACKENDS, NewStore, answered_during_write
+from memvault.store.base import Store, StoredConversation, StoreError
+from storekit import (
+    RECALL_BACKENDS,
+    VECTOR_BACKENDS,
+    NewStore,
+    answered_during_write,
+    new_pg15_store,
+)
 from vaultkit import stored
 
 EVERY_STATUS = ("active", "superseded", "retracted", "archived", "deprecated")
@@ -29,6 +35,15 @@ EVERY_STATUS = ("active", "superseded", "retracted", "archived", "deprecated")
 
 @pytest.fixture(params=RECALL_BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    maker: NewStore = request.param
+    made = maker(tmp_path)
+    yield made
+    made.close()
+
+
+@pytest.fixture(params=VECTOR_BACKENDS)
+def vector_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """A store of a backend that keeps vectors."""
     maker: NewStore = request.param
     made = maker(tmp_path)
     yield made
@@ -68,6 +83,15 @@ def _conversation(
 
 @pytest.fixture
 def filled(store: Store) -> Store:
+    return _fill(store)
+
+
+@pytest.fixture
+def vector_filled(vector_store: Store) -> Store:
+    return _fill(vector_store)
+
+
+def _fill(store: Store) -> Store:
     """Three memories (one superseded, one public, one shared with agent-x for reading) and
     two conversations on two platforms."""
     store.insert_memories(
@@ -302,8 +326,8 @@ _REST = (0.3, -0.2, 0.1, -0.1, 0.2)
 TRAVEL = _unit(-0.5, -0.5, 1.0, *_REST)
 
 
-def test_models_are_made_once_and_found_by_name(store: Store) -> None:
-    with store.transaction(), store.recall_index() as index:
+def test_models_are_made_once_and_found_by_name(vector_store: Store) -> None:
+    with vector_store.transaction(), vector_store.recall_index() as index:
         assert index.model("m", 8) is None
         first = index.model("m", 8, create=True)
         assert first is not None and index.model("m", 8, create=True) == first
@@ -313,8 +337,8 @@ def test_models_are_made_once_and_found_by_name(store: Store) -> None:
         assert index.model("other") is None
 
 
-def test_vectors_coverage_completeness_and_what_is_left(filled: Store) -> None:
-    with filled.transaction(), filled.recall_index() as index:
+def test_vectors_coverage_completeness_and_what_is_left(vector_filled: Store) -> None:
+    with vector_filled.transaction(), vector_filled.recall_index() as index:
         model = index.model("toy", 8, create=True)
         assert model is not None
         assert index.coverage(model) == (0, 7) and not index.complete(model)
@@ -330,20 +354,20 @@ def test_vectors_coverage_completeness_and_what_is_left(filled: Store) -> None:
         stored_vectors = index.vectors(model, [todo[0].id, todo[1].id, 10**9])
         assert set(stored_vectors) == {todo[0].id, todo[1].id}
         assert stored_vectors[todo[0].id] == pytest.approx(pairs[0][1], abs=1e-6)
-    _embed_all(filled, model, _vector_of)
-    with filled.recall_index() as index:
+    _embed_all(vector_filled, model, _vector_of)
+    with vector_filled.recall_index() as index:
         assert index.coverage(model) == (7, 7) and index.complete(model)
         assert index.coverage(None) == (0, 7)
 
 
-def test_nearest_by_cosine_over_the_vault_and_within_a_scope(filled: Store) -> None:
-    with filled.transaction(), filled.recall_index() as index:
+def test_nearest_by_cosine_over_the_vault_and_within_a_scope(vector_filled: Store) -> None:
+    with vector_filled.transaction(), vector_filled.recall_index() as index:
         model = index.model("toy", 8, create=True)
     assert model is not None
-    _embed_all(filled, model, _vector_of)
+    _embed_all(vector_filled, model, _vector_of)
 
     def nearest(scope: Scope, depth: int = 3) -> list[tuple[str, float]]:
-        with filled.recall_index() as index:
+        with vector_filled.recall_index() as index:
             hits = index.nearest(model, TRAVEL, depth, scope)
             records = {r.id: r for r in index.passages([p for p, _ in hits])}
         return [(str(records[p].memory_id or records[p].message_id), s) for p, s in hits]
@@ -362,33 +386,50 @@ def test_nearest_by_cosine_over_the_vault_and_within_a_scope(filled: Store) -> N
     assert nearest(Scope(empty=True)) == []
 
 
-def test_erasing_a_memory_drops_its_words_and_vectors_aimem_5_2(filled: Store) -> None:
-    with filled.transaction(), filled.recall_index() as index:
+def test_erasing_a_memory_drops_its_words_and_vectors_aimem_5_2(vector_filled: Store) -> None:
+    with vector_filled.transaction(), vector_filled.recall_index() as index:
         model = index.model("toy", 8, create=True)
     assert model is not None
-    _embed_all(filled, model, _vector_of)
-    assert filled.delete_memory("m-shared")
-    assert _found(filled, "passport") == []
-    with filled.recall_index() as index:
+    _embed_all(vector_filled, model, _vector_of)
+    assert vector_filled.delete_memory("m-shared")
+    assert _found(vector_filled, "passport") == []
+    with vector_filled.recall_index() as index:
         assert index.coverage(model) == (6, 6)
         hits = index.nearest(model, TRAVEL, 10, Scope(statuses=EVERY_STATUS))
         assert "m-shared" not in {r.memory_id for r in index.passages([p for p, _ in hits])}
 
 
 def test_an_updated_memory_is_found_by_its_new_words_and_waits_for_a_vector(
-    filled: Store,
+    vector_filled: Store,
 ) -> None:
-    with filled.transaction(), filled.recall_index() as index:
+    with vector_filled.transaction(), vector_filled.recall_index() as index:
         model = index.model("toy", 8, create=True)
     assert model is not None
-    _embed_all(filled, model, _vector_of)
-    (old,) = filled.get_memories(["m-shelter"])
-    filled.update_memory(
+    _embed_all(vector_filled, model, _vector_of)
+    (old,) = vector_filled.get_memories(["m-shelter"])
+    vector_filled.update_memory(
         stored("Maria rides horses", id="m-shelter", created_at="2024-06-01T00:00:00Z")
     )
     assert old is not None
-    assert _found(filled, "shelters", Scope(kind="memory")) == []
-    assert _found(filled, "horses") == ["m-shelter"]
-    with filled.recall_index() as index:
+    assert _found(vector_filled, "shelters", Scope(kind="memory")) == []
+    assert _found(vector_filled, "horses") == ["m-shelter"]
+    with vector_filled.recall_index() as index:
         assert not index.complete(model)
         assert [p.text for p in index.unembedded(model, 0, 10)] == ["Maria rides horses"]
+
+
+def test_postgres_without_pgvector_keeps_no_vectors_and_says_so(tmp_path: Path) -> None:
+    """PostgreSQL 15 without the vector extension recalls by full text only: no model, no
+    vectors, every passage waiting, and making a model names the missing extension."""
+    store = _fill(new_pg15_store(tmp_path))
+    try:
+        assert store.vectors is False  # type: ignore[attr-defined]
+        with store.transaction(), store.recall_index() as index:
+            assert index.model("toy", 8) is None
+            with pytest.raises(StoreError, match="no pgvector extension"):
+                index.model("toy", 8, create=True)
+            assert index.coverage(None) == (0, 7)
+            assert index.nearest(1, TRAVEL, 3, Scope()) == []
+        assert set(_found(store, "puppy")) == {"u1", "a1"}
+    finally:
+        store.close()

@@ -15,6 +15,7 @@ import pytest
 
 import pgkit
 from memvault.model import Owner, Relation
+from memvault.recall.indexes import Scope
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -26,7 +27,7 @@ from memvault.store.base import (
     StoreError,
 )
 from memvault.store.factory import create_database_store, migrate_database, open_database_store
-from memvault.store.pgmigrations import LATEST, TENANT_TABLES
+from memvault.store.pgmigrations import LATEST, TENANT_TABLES, VECTOR_TABLES
 from memvault.store.serverkey import ServerKey
 from storekit import new_postgres_store
 from vaultkit import stored
@@ -40,8 +41,14 @@ def server(request: pytest.FixtureRequest) -> pgkit.PostgresServer:
     return pgkit.server(request.param)
 
 
+def _tables(server: pgkit.PostgresServer) -> tuple[str, ...]:
+    """The tenant tables of the server's database (the vectors' only with pgvector)."""
+    return TENANT_TABLES + (VECTOR_TABLES if server.vector else ())
+
+
 def _fill(store: Store, word: str) -> None:
-    """A row in every tenant table."""
+    """A row in every tenant table (a recall model and vector too: with pgvector through the
+    recall index, without it a model's row written directly, as the store makes none)."""
     memory = stored(f"{word} lives in Porto", tags=[word])
     store.insert_memories([memory])
     mid = memory.memory.id
@@ -61,6 +68,17 @@ def _fill(store: Store, word: str) -> None:
     store.put_key(KeyRecord(f"k-{word}", "Ed25519", b"pub", SECRET, "2025-01-01T00:00:00Z"))
     store.put_chunk_digests({mid: "sha256:x"})
     store.put_aliases({f"alias-{word}": mid})
+    with store.transaction(), store.recall_index() as index:
+        if store.vectors:  # type: ignore[attr-defined]
+            model = index.model("toy", 2, create=True)
+            assert model is not None
+            (passage,) = index.unembedded(model, 0, 1)
+            assert index.put_vectors(model, [(passage.id, [1.0, 0.0])]) == 1
+        else:
+            store._conn().execute(  # type: ignore[attr-defined]
+                "INSERT INTO recall_models (tenant, id, model, dimension) VALUES (%s, 1, 'toy', 2)",
+                (_tenant(store),),
+            )
 
 
 @pytest.fixture
@@ -79,14 +97,16 @@ def _tenant(store: Store) -> str:
     return tenant
 
 
-def _counts(conn: psycopg.Connection[tuple[object, ...]], tenant: str | None) -> dict[str, int]:
+def _counts(
+    conn: psycopg.Connection[tuple[object, ...]], tenant: str | None, tables: tuple[str, ...]
+) -> dict[str, int]:
     """Rows of each tenant table visible in a transaction naming `tenant` (none: no
     setting), counted as the application role."""
     counts: dict[str, int] = {}
     with conn.transaction():
         if tenant is not None:
             conn.execute("SELECT set_config('memvault.tenant', %s, true)", (tenant,))
-        for table in TENANT_TABLES:
+        for table in tables:
             row = conn.execute(f"SELECT count(*) FROM {table}").fetchone()  # type: ignore[arg-type]
             assert row is not None
             counts[table] = int(row[0])  # type: ignore[call-overload]
@@ -107,14 +127,14 @@ def test_row_level_security_is_enabled_and_forced_on_every_tenant_table(
                 "WHERE table_schema = 'public' AND column_name = 'tenant'"
             ).fetchall()
         }
-        assert with_tenant == set(TENANT_TABLES)
+        assert with_tenant == set(_tables(server))
         rows = conn.execute(
             "SELECT relname, relrowsecurity, relforcerowsecurity, "
             "(SELECT count(*) FROM pg_policy p WHERE p.polrelid = c.oid) "
             "FROM pg_class c WHERE relname = ANY(%s) AND relkind = 'r'",
-            (list(TENANT_TABLES),),
+            (list(_tables(server)),),
         ).fetchall()
-    assert {r[0]: tuple(r[1:]) for r in rows} == {t: (True, True, 1) for t in TENANT_TABLES}
+    assert {r[0]: tuple(r[1:]) for r in rows} == {t: (True, True, 1) for t in _tables(server)}
 
 
 def test_a_session_naming_no_tenant_sees_no_rows(
@@ -123,7 +143,7 @@ def test_a_session_naming_no_tenant_sees_no_rows(
     """As the application role (the tables' owner), a transaction without the tenant setting
     sees no row of any tenant table, and cannot write one."""
     with psycopg.connect(server.app_url) as conn:
-        assert _counts(conn, None) == dict.fromkeys(TENANT_TABLES, 0)
+        assert _counts(conn, None, _tables(server)) == dict.fromkeys(_tables(server), 0)
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="row-level security"):
             conn.execute("INSERT INTO meta (tenant, key, value) VALUES ('x', 'k', 'v')")
 
@@ -135,11 +155,11 @@ def test_a_session_naming_another_tenant_sees_none_of_this_ones(
     visible row is B's; writing a row of A while naming B is refused."""
     a, b = two_tenants
     with psycopg.connect(server.app_url) as conn:
-        counts = _counts(conn, _tenant(b))
+        counts = _counts(conn, _tenant(b), _tables(server))
         assert all(n >= 1 for n in counts.values()), counts
         with conn.transaction():
             conn.execute("SELECT set_config('memvault.tenant', %s, true)", (_tenant(b),))
-            for table in TENANT_TABLES:
+            for table in _tables(server):
                 row = conn.execute(
                     f"SELECT count(*) FROM {table} WHERE tenant <> %s",  # type: ignore[arg-type]
                     (_tenant(b),),
@@ -208,8 +228,11 @@ def test_every_primary_key_and_btree_index_leads_with_the_tenant(
     server: pgkit.PostgresServer,
 ) -> None:
     """So the tables distribute by tenant (docs/postgres.md). The GIN indexes (full text,
-    tags) cannot hold a text column without btree_gin and are the documented exception."""
-    new_postgres_store(server.name).close()
+    tags, recall terms) cannot hold a text column without btree_gin and the HNSW indexes of
+    vectors (one per dimension) hold only the vector: they are the documented exception."""
+    store = new_postgres_store(server.name)
+    _fill(store, "gamma")  # a model of 2 dimensions: its HNSW index, with pgvector
+    store.close()
     with server.superuser() as conn:
         rows = conn.execute(
             "SELECT i.indexrelid::regclass::text, am.amname, a.attname "
@@ -217,15 +240,20 @@ def test_every_primary_key_and_btree_index_leads_with_the_tenant(
             "JOIN pg_am am ON am.oid = c.relam "
             "LEFT JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0] "
             "WHERE i.indrelid::regclass::text = ANY(%s)",
-            (list(TENANT_TABLES),),
+            (list(_tables(server)),),
         ).fetchall()
-    assert len(rows) > len(TENANT_TABLES)
+    assert len(rows) > len(_tables(server))
     btree = {name: column for name, method, column in rows if method == "btree"}
     assert set(btree.values()) == {"tenant"}, btree
-    assert sorted(name for name, method, _ in rows if method != "btree") == [
+    others = {name: method for name, method, _ in rows if method != "btree"}
+    hnsw = {name for name, method in others.items() if method == "hnsw"}
+    assert ("recall_vectors_hnsw_2" in hnsw) == server.vector
+    assert all(name.startswith("recall_vectors_hnsw_") for name in hnsw)
+    assert {name for name in others if name not in hnsw} == {
         "memories_fts",
         "memories_tags",
-    ]
+        "recall_passages_terms",
+    }
 
 
 def test_private_keys_are_sealed_with_the_server_key(two_tenants: tuple[Store, Store]) -> None:
@@ -280,13 +308,15 @@ def test_a_fresh_database_is_migrated_by_the_application_role(
     assert migrate_database(url) == (LATEST, LATEST)
 
 
-def test_recall_on_postgres_is_refused_with_a_clear_error(server: pgkit.PostgresServer) -> None:
-    store = new_postgres_store(server.name)
-    try:
-        with pytest.raises(StoreError, match=r"recall .* not available on PostgreSQL"):
-            store.recall_index()
-    finally:
-        store.close()
+def test_a_recall_search_sees_only_its_own_tenant(two_tenants: tuple[Store, Store]) -> None:
+    """The recall index is per tenant too: the same word in two tenants, each finds its own."""
+    a, b = two_tenants
+    for store, word in ((a, "alpha"), (b, "beta")):
+        with store.recall_index() as index:
+            hits = index.search("porto alpha beta", 10, Scope())
+            assert [r.text for r in index.passages([p for p, _ in hits])] == [
+                f"{word} lives in Porto"
+            ]
 
 
 def test_a_tenant_id_is_checked(server: pgkit.PostgresServer) -> None:
@@ -305,7 +335,7 @@ def test_erasing_everything_leaves_no_data_row_of_the_tenant_in_any_table(
     assert counts["memories"] == 1 and counts["conversations"] == 1
     kept = {"owner", "keys", "meta", "audit_log"}
     with server.superuser() as conn:
-        for table in TENANT_TABLES:
+        for table in _tables(server):
             mine, theirs = (
                 conn.execute(
                     f"SELECT count(*) FROM {table} WHERE tenant = %s",  # type: ignore[arg-type]

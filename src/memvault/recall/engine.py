@@ -263,7 +263,13 @@ def recall(
     # The query's vector, when vectors are wanted: embedded outside the database lock.
     query_vector: list[float] | None = None
     model: int | None = None
-    if mode != "fts":
+    unavailable = store.vectors_unavailable() if mode != "fts" else None
+    if unavailable is not None:
+        result.notes.append(unavailable)
+        if mode == "vector":
+            result.notes.append("answered from full text only")
+        result.mode = "fts"
+    elif mode != "fts":
         spec = vectors.stored_spec(store)
         if embedder is None and spec is not None:
             try:

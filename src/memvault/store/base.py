@@ -215,6 +215,11 @@ class Store(ABC):
         thread's write. A backend that keeps no recall index says so."""
         raise StoreError(f"{type(self).__name__} keeps no recall index, so it cannot recall")
 
+    def vectors_unavailable(self) -> str | None:
+        """Why the recall index keeps no vectors (recall is then full text only), or None
+        when it keeps them."""
+        return None
+
     @property
     def kdf_iter(self) -> int | None:
         """Key-derivation iterations of an encrypted store (the vault's "init" audit entry

@@ -20,16 +20,19 @@
 - **Full text.** Content, summary and tags, diacritics folded here ("acao" finds "ação"),
   indexed under PostgreSQL's ``english`` and ``portuguese`` configurations; every word of a
   query must match under either; ``ts_rank`` orders by relevance.
-- **Recall** (passages, vectors) is not kept here yet: `recall_index` says so.
+- **Recall**: passages of memories and messages, their full text and (with pgvector) their
+  vectors, written in the transaction that writes what they come from
+  (`memvault.store.postgres_recall`); without pgvector, recall is full text only (said when
+  the store opens, and by `memvault embed`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import threading
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -43,6 +46,7 @@ from psycopg import errors as pgerrors
 
 from memvault.errors import EXIT_USAGE, VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timestamp_epoch
+from memvault.store import postgres_recall as recall
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -59,6 +63,8 @@ from memvault.store.base import (
 from memvault.store.codec import dump_memory, load_memory
 from memvault.store.documents import document_frame, document_json, load_document
 from memvault.store.pgmigrations import LATEST, MIGRATIONS
+from memvault.store.pgmigrations.p0002_recall_index import VECTORS_SQL
+from memvault.store.postgres_recall import PostgresRecallIndex, fold
 from memvault.store.serverkey import SERVER_KEY_ENV, ServerKey
 
 __all__ = [
@@ -85,11 +91,7 @@ _SET_TENANT: Final = "SELECT set_config('memvault.tenant', %s, true)"
 #: How long a writer waits for another writer of the same tenant (seconds).
 _LOCK_WAIT: Final = 10
 _T = TypeVar("_T")
-_NO_RECALL: Final = (
-    "recall (`memvault recall`, `memvault search`) is not available on PostgreSQL yet: its "
-    "index of passages and vectors is kept only in vault files; `memvault list` and the "
-    "vault's full-text search of memories (Vault.search) work"
-)
+_log = logging.getLogger("memvault.store")
 
 _ORDERS: Final = {
     "created": "m.created_epoch ASC, m.seq ASC",
@@ -132,12 +134,6 @@ def check_tenant(tenant: str) -> str:
             "starting with a letter or digit"
         )
     return tenant
-
-
-def fold(text: str) -> str:
-    """Lower case, diacritics removed (NFKD without combining marks), NULs dropped."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c) and c != "\x00").casefold()
 
 
 def tsquery_params(text: str) -> list[str]:
@@ -202,7 +198,8 @@ def _memory_values(stored: StoredMemory) -> tuple[Any, ...]:
     method = m.provenance.extraction_method
     tags = _tags(m)
     summary = m.summary if isinstance(m.summary, str) else ""
-    text = fold(" ".join((m.content, summary, " ".join(tags))))
+    # A tsvector holds at most 1 MB: the words of the first characters only.
+    text = fold(" ".join((m.content, summary, " ".join(tags)))[: recall.MAX_INDEXED_CHARS])
     return (
         m.type,
         custom if isinstance(custom, str) else None,
@@ -392,8 +389,10 @@ class _SharedPool:
 
     key: tuple[str, bool]
     pool: psycopg_pool.ConnectionPool[Any]
-    #: Whether the database has pgvector (told to the stores; recall's vectors use it later).
+    #: Whether the database has pgvector (recall keeps vectors only then).
     vectors: bool
+    #: Whether its pgvector has iterative index scans (0.8 and later).
+    iterative_scan: bool = False
     users: int = 0
 
 
@@ -413,9 +412,7 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 _role_check(conn, url, allow_superuser)
                 conn.commit()
                 _migrate(conn, url)
-                row = conn.execute(
-                    "SELECT count(*) FROM pg_extension WHERE extname = 'vector'"
-                ).fetchone()
+                version = _vector_version(conn, url)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
                 url, min_size=1, max_size=max(2, size), open=False, name="memvault"
             )
@@ -424,9 +421,32 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
             except psycopg_pool.PoolTimeout:
                 pool.close()
                 raise StoreError(f"cannot open connections to {redact(url)}") from None
-            shared = _pools[key] = _SharedPool(key, pool, bool(row and row[0]))
+            shared = _pools[key] = _SharedPool(
+                key, pool, version is not None, version is not None and version >= (0, 8)
+            )
         shared.users += 1
         return shared
+
+
+def _vector_version(conn: psycopg.Connection[Any], url: str) -> tuple[int, ...] | None:
+    """pgvector's version in the database (None without it: recall by full text only, said
+    here), its vectors table made if the extension came after migration 2."""
+    row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    if row is None:
+        _log.info(
+            "%s has no pgvector extension: recall is full text only (no vectors)", redact(url)
+        )
+        return None
+    found = conn.execute("SELECT to_regclass('recall_vectors') IS NOT NULL").fetchone()
+    if found is None or not found[0]:
+        try:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+                conn.execute(VECTORS_SQL)
+        except psycopg.Error as exc:
+            raise StoreError(f"{redact(url)}: making the vectors table failed: {exc}") from None
+    conn.commit()
+    return tuple(int(part) for part in re.findall(r"\d+", str(row[0]))[:3])
 
 
 def _release(shared: _SharedPool) -> None:
@@ -456,7 +476,7 @@ class PostgresStore(Store):
         self._url = url
         self._tenant = tenant
         self._server_key = server_key
-        #: Whether the database has pgvector (said when the store opens; recall uses it later).
+        #: Whether the database has pgvector: recall keeps vectors (else full text only).
         self.vectors = shared.vectors
         self._state = _ThreadState()
         self._closed = False
@@ -531,8 +551,40 @@ class PostgresStore(Store):
             self._closed = True
             _release(self._shared)
 
-    def recall_index(self) -> contextlib.AbstractContextManager[Any]:
-        raise StoreError(_NO_RECALL)
+    @contextlib.contextmanager
+    def recall_index(self) -> Iterator[PostgresRecallIndex]:
+        """The tenant's recall index: on this thread's transaction (its writes join it), else
+        on a pooled connection for the block (recall never waits for a writer)."""
+        conn = self._state.conn
+        if conn is not None:
+            try:
+                yield self._recall(conn)
+            except psycopg.Error as exc:
+                raise self._error(exc) from None
+            return
+        if self._closed:
+            raise StoreError("the vault is closed")
+        conn = self._getconn()
+        try:
+            conn.execute(_SET_TENANT, (self._tenant,))
+            yield self._recall(conn)
+        except psycopg.Error as exc:
+            raise self._error(exc) from None
+        finally:
+            with contextlib.suppress(Exception):
+                conn.rollback()
+                self._pool.putconn(conn)
+
+    def vectors_unavailable(self) -> str | None:
+        return None if self.vectors else recall.NO_VECTORS
+
+    def _recall(self, conn: psycopg.Connection[Any]) -> PostgresRecallIndex:
+        return PostgresRecallIndex(
+            conn,
+            self._tenant,
+            vectors=self.vectors,
+            iterative_scan=self._shared.iterative_scan,
+        )
 
     @property
     def schema_version(self) -> int:
@@ -730,7 +782,8 @@ class PostgresStore(Store):
     def insert_memories(self, memories: Iterable[StoredMemory]) -> int:
         """One batch of rows; a taken id is found by the rows not inserted (the server
         does not name the key of a conflict on a table with row-level security)."""
-        rows = [(self._tenant, s.memory.id, *_memory_values(s)) for s in memories]
+        batch = list(memories)
+        rows = [(self._tenant, s.memory.id, *_memory_values(s)) for s in batch]
         if not rows:
             return 0
         ids = [row[1] for row in rows]
@@ -739,24 +792,37 @@ class PostgresStore(Store):
             twin = next(i for i in ids if i in seen or seen.add(i))  # type: ignore[func-returns-value]
             raise IntegrityViolation(f"memory {twin} is twice in one insert")
         with self.transaction():
-            inserted: set[str] = set()
+            seqs: set[tuple[str, int]] = set()
             try:
                 with self._conn().cursor() as cursor:
                     cursor.executemany(
-                        _INSERT_MEMORY + " ON CONFLICT (tenant, id) DO NOTHING RETURNING id",
+                        _INSERT_MEMORY + " ON CONFLICT (tenant, id) DO NOTHING RETURNING id, seq",
                         rows,
                         returning=True,
                     )
                     while True:
-                        inserted.update(str(r[0]) for r in cursor.fetchall())
+                        seqs.update((str(r[0]), int(r[1])) for r in cursor.fetchall())
                         if not cursor.nextset():
                             break
             except psycopg.Error as exc:
                 raise self._error(exc, "memory") from None
+            inserted = dict(seqs)
             if len(inserted) != len(ids):
                 taken = next(i for i in ids if i not in inserted)
                 raise IntegrityViolation(f"memory {taken} already exists")
+            self._index(
+                recall.index_memories,
+                [(inserted[s.memory.id], s.memory) for s in batch],
+                fresh=True,
+            )
         return len(rows)
+
+    def _index(self, write: Callable[..., Any], items: Any, **options: Any) -> Any:
+        """A write of the recall index inside this thread's transaction."""
+        try:
+            return write(self._conn(), self._tenant, self.vectors, items, **options)
+        except psycopg.Error as exc:
+            raise self._error(exc, "recall index") from None
 
     def update_memory(self, memory: StoredMemory) -> None:
         if self.update_memories([memory]) != 1:
@@ -764,15 +830,24 @@ class PostgresStore(Store):
 
     def update_memories(self, memories: Iterable[StoredMemory]) -> int:
         batch = list({m.memory.id: m for m in memories}.values())
-        count = 0
+        updated: list[tuple[int, Memory]] = []
         with self.transaction():
             for stored in batch:
-                count += self._exec(
-                    _UPDATE_MEMORY,
-                    (*_memory_values(stored), self._tenant, stored.memory.id),
-                    "memory",
-                )
-        return count
+                try:
+                    row = (
+                        self._conn()
+                        .execute(
+                            _UPDATE_MEMORY + " RETURNING seq",
+                            (*_memory_values(stored), self._tenant, stored.memory.id),
+                        )
+                        .fetchone()
+                    )
+                except psycopg.Error as exc:
+                    raise self._error(exc, "memory") from None
+                if row is not None:
+                    updated.append((int(row[0]), stored.memory))
+            self._index(recall.index_memories, updated, fresh=False)
+        return len(updated)
 
     @staticmethod
     def _stored(row: Any) -> StoredMemory:
@@ -921,9 +996,12 @@ class PostgresStore(Store):
     def delete_memory(self, memory_id: str) -> bool:
         t = self._tenant
         with self.transaction():
-            existed = self._exec(
-                "DELETE FROM memories WHERE tenant = %s AND id = %s", (t, memory_id)
+            gone = self._one(
+                "DELETE FROM memories WHERE tenant = %s AND id = %s RETURNING seq", (t, memory_id)
             )
+            existed = gone is not None
+            if existed:
+                self._index(recall.remove_memories, [int(gone[0])])
             self._exec(
                 "DELETE FROM relations WHERE tenant = %s AND (from_id = %s OR to_id = %s)",
                 (t, memory_id, memory_id),
@@ -938,21 +1016,25 @@ class PostgresStore(Store):
                 "DELETE FROM aimem_aliases WHERE tenant = %s AND (memory_id = %s OR alias_id = %s)",
                 (t, memory_id, memory_id),
             )
-        return existed > 0
+        return existed
 
     def delete_conversation(self, conversation_id: str) -> dict[str, int] | None:
-        """Erase one conversation (its messages are part of its row); memories derived from
-        it stay. No recall passages or vectors are kept here: 0 of each."""
+        """Erase one conversation (its messages are part of its row) with its messages'
+        recall passages and vectors; memories derived from it stay."""
         with self.transaction():
             row = self._one(
                 "DELETE FROM conversations WHERE tenant = %s AND id = %s RETURNING message_count",
                 (self._tenant, conversation_id),
             )
-        return None if row is None else {"messages": int(row[0]), "passages": 0, "vectors": 0}
+            if row is None:
+                return None
+            passages, vectors = self._index(recall.remove_conversation, conversation_id)
+        return {"messages": int(row[0]), "passages": passages, "vectors": vectors}
 
     def erase_everything(self) -> dict[str, int]:
-        """Every memory, relation, conversation, embedding, AIMEM state row and export record
-        of this tenant, in one transaction; the owner, keys, meta and audit log stay."""
+        """Every memory, relation, conversation, embedding, recall passage, vector and model,
+        AIMEM state row and export record of this tenant, in one transaction; the owner, keys,
+        meta and audit log stay."""
         t = (self._tenant,)
         with self.transaction():
             row = self._one(
@@ -960,13 +1042,19 @@ class PostgresStore(Store):
                 "WHERE tenant = %s",
                 t,
             )
+            try:
+                passages, vectors = recall.remove_everything(
+                    self._conn(), self._tenant, self.vectors
+                )
+            except psycopg.Error as exc:
+                raise self._error(exc, "recall index") from None
             counts = {
                 "memories": self._exec("DELETE FROM memories WHERE tenant = %s", t),
                 "relations": self._exec("DELETE FROM relations WHERE tenant = %s", t),
                 "conversations": self._exec("DELETE FROM conversations WHERE tenant = %s", t),
                 "messages": int(row[1]),
-                "passages": 0,
-                "vectors": 0,
+                "passages": passages,
+                "vectors": vectors,
                 "embeddings": self._exec("DELETE FROM embeddings WHERE tenant = %s", t),
                 "exports": self._exec("DELETE FROM exports WHERE tenant = %s", t),
             }
@@ -1114,16 +1202,27 @@ class PostgresStore(Store):
                 row,
                 "conversation",
             )
+            self._index(
+                recall.index_conversations,
+                [(conversation.id, conversation.platform, conversation.document)],
+                fresh=existing is None,
+            )
         return True
 
     def add_conversations(self, conversations: Iterable[StoredConversation]) -> None:
-        rows = [self._conversation_row(c) for c in conversations]
+        batch = list(conversations)
+        rows = [self._conversation_row(c) for c in batch]
         with self.transaction():
             # Named here: the server does not name a conflict's key under row-level security.
             taken = self.conversation_ids(row[1] for row in rows)
             if taken:
                 raise IntegrityViolation(f"conversation {min(taken)} already exists")
             self._many(self._INSERT_CONVERSATION, rows, "conversation")
+            self._index(
+                recall.index_conversations,
+                [(c.id, c.platform, c.document) for c in batch],
+                fresh=True,
+            )
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
         wanted = list(dict.fromkeys(ids))

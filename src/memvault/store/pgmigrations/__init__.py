@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from memvault.store.pgmigrations import p0001_initial
+from memvault.store.pgmigrations import p0001_initial, p0002_recall_index
 
-__all__ = ["LATEST", "MIGRATIONS", "TENANT_TABLES", "PgMigration"]
+__all__ = ["LATEST", "MIGRATIONS", "TENANT_TABLES", "VECTOR_TABLES", "PgMigration"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,7 +24,12 @@ class PgMigration:
     sql: str
 
 
-MIGRATIONS: Final[tuple[PgMigration, ...]] = (PgMigration(1, "initial", p0001_initial.SQL),)
+MIGRATIONS: Final[tuple[PgMigration, ...]] = (
+    PgMigration(1, "initial", p0001_initial.SQL),
+    PgMigration(2, "recall_index", p0002_recall_index.SQL),
+)
 LATEST: Final = MIGRATIONS[-1].version
-#: Every table that holds tenant data (each has forced row-level security).
-TENANT_TABLES: Final = p0001_initial.TENANT_TABLES
+#: Every table that holds tenant data (each has forced row-level security), but for
+#: `VECTOR_TABLES`, which exist only where pgvector is installed.
+TENANT_TABLES: Final = p0001_initial.TENANT_TABLES + p0002_recall_index.TENANT_TABLES[:2]
+VECTOR_TABLES: Final = p0002_recall_index.TENANT_TABLES[2:]
