@@ -33,13 +33,12 @@ BACKENDS = [
     pytest.param("pg15", id="postgres15"),
     pytest.param("pgvector", id="pgvector"),
 ]
-#: The backends whose vaults keep a recall index (those of `storekit.RECALL_BACKENDS`): a
-#: test that calls a recall route runs on these (``parametrize("home", RECALL_BACKENDS,
-#: indirect=True)``); on the others the route answers that recall is not kept there.
-RECALL_BACKENDS = [
+#: The backends that keep vectors for recall (PostgreSQL only with pgvector,
+#: `storekit.VECTOR_BACKENDS`): background embedding is tested on these.
+VECTOR_BACKENDS = [
     backend
     for backend in BACKENDS
-    if backend.id in {recall.id for recall in storekit.RECALL_BACKENDS}
+    if backend.id in {vector.id for vector in storekit.VECTOR_BACKENDS}
 ]
 
 

@@ -17,7 +17,6 @@ from memvault.server.bodies import JSON_DOCUMENT_LIMIT
 from memvault.server.config import ServerConfig, is_loopback
 from serverkit import (
     BACKENDS,
-    RECALL_BACKENDS,
     Home,
     app_for,
     auth,
@@ -229,7 +228,6 @@ def test_a_network_address_with_certificate_and_key_is_served_over_https(
 # -- a real server ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_a_real_uvicorn_server_answers_on_loopback(home: Home) -> None:
     app = create_app(ServerConfig(home.tenants))
     with running(app) as url, httpx.Client(base_url=url, headers=auth(home.key("alice"))) as http:

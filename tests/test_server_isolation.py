@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
 from memvault.tenancy import OWNER, Principal
-from serverkit import BACKENDS, RECALL_BACKENDS, Home, app_for, client, server_home
+from serverkit import BACKENDS, Home, app_for, client, server_home
 
 SECRET = "Alice's bank PIN is 4921"
 
@@ -35,7 +35,6 @@ def snapshot(http: TestClient) -> Any:
     return memories, audit
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_every_endpoint_with_the_other_tenants_ids_answers_nothing_of_it(home: Home) -> None:
     app = app_for(home)
     alice, bob = client(app, home.key("alice")), client(app, home.key("bob"))
@@ -77,7 +76,6 @@ def test_every_endpoint_with_the_other_tenants_ids_answers_nothing_of_it(home: H
     assert snapshot(alice) == before
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_an_agent_token_sees_only_what_its_grants_allow_pam_9(home: Home) -> None:
     app = app_for(home)
     alice = client(app, home.key("alice"))

@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
-from serverkit import BACKENDS, RECALL_BACKENDS, Home, app_for, client, server_home
+from serverkit import BACKENDS, Home, app_for, client, server_home
 
 
 @pytest.fixture(params=BACKENDS)
@@ -115,7 +115,6 @@ def test_relations_are_added_and_listed_both_ways(alice: TestClient) -> None:
     assert alice.get(f"/v1/memories/{a['id']}/relations").json() == [relation]
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_erase_one_memory_removes_it_aimem_5_2(alice: TestClient) -> None:
     memory = add(alice, "A secret to forget")
     erased = alice.delete(f"/v1/memories/{memory['id']}")
@@ -125,7 +124,6 @@ def test_erase_one_memory_removes_it_aimem_5_2(alice: TestClient) -> None:
     assert alice.get("/v1/recall", params={"q": "secret"}).json()["results"] == []
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_recall_finds_memories_with_filters(alice: TestClient) -> None:
     add(alice, "Ana works at the Lisbon office", "fact")
     add(alice, "Prefers green tea in the morning", "preference")
@@ -156,7 +154,6 @@ def test_audit_lists_entries_and_verifies(alice: TestClient) -> None:
     assert alice.get("/v1/audit/verify").json()["ok"] is True
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_conversations_list_and_get(home: Home, alice: TestClient) -> None:
     from memvault.tenancy import OWNER, Principal
 
@@ -174,7 +171,6 @@ def test_conversations_list_and_get(home: Home, alice: TestClient) -> None:
     assert messages["results"][0]["conversation_id"] == "conv-1"
 
 
-@pytest.mark.parametrize("home", RECALL_BACKENDS, indirect=True)
 def test_erase_a_conversation_removes_it_and_its_messages_aimem_5_2(
     home: Home, alice: TestClient
 ) -> None:
