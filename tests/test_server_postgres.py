@@ -20,7 +20,7 @@ from clikit import ENV_VARS, ok, refused
 from exchangekit import official_conversation, put_conversation
 from memvault.crypto.keys import SigningKey
 from memvault.errors import VaultExists
-from memvault.store.base import MemoryQuery
+from memvault.store.base import MemoryQuery, StoreError
 from memvault.store.factory import open_database_store
 from memvault.store.serverkey import ServerKey as StoreKey
 from memvault.tenancy import OWNER, Principal, Tenants, Unauthenticated
@@ -303,3 +303,24 @@ def test_serve_runs_as_a_superuser_when_told_to(
     }
     with serving(["--no-embed"], env) as (url, _printed):
         assert httpx.get(url + "/v1/memories").status_code == 401
+
+
+def test_the_registry_connects_again_after_the_database_dropped_it(
+    tenants: Tenants, database: tuple[pgkit.PostgresServer, str]
+) -> None:
+    """A database restart (here: the registry's backend terminated) costs one failed call,
+    not the server: the next call connects again."""
+    _, key = tenants.create("alice")
+    with superuser_of(database[1]) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    for _attempt in range(2):
+        try:
+            assert tenants.authenticate(key).tenant == "alice"
+            break
+        except StoreError:
+            continue
+    else:
+        raise AssertionError("the registry did not connect again")

@@ -18,7 +18,8 @@ tokens and hash-chained server audit log as a server home's ``registry.db``
   servers starting together do it once), as the application role; the version is kept in
   ``server_meta`` and is independent of the vault tables' migrations.
 
-One connection, used under a lock: each call is a few indexed statements.
+One connection, used under a lock (made again when the database dropped it): each call is a
+few indexed statements.
 """
 
 from __future__ import annotations
@@ -91,9 +92,12 @@ def _token(row: Any) -> TokenRow:
 class PgRegistry:
     """The registry in the database at a URL. `open` creates its tables when absent."""
 
-    def __init__(self, conn: psycopg.Connection[Any], url: str) -> None:
+    def __init__(
+        self, conn: psycopg.Connection[Any], url: str, allow_superuser: bool | None = None
+    ) -> None:
         self._conn = conn
         self._url = url
+        self._allow = allow_superuser
         self._lock = threading.RLock()
         self._depth = 0
 
@@ -102,7 +106,7 @@ class PgRegistry:
         """The registry of the database at `url`, connected as the role the URL names
         (RoleRefused: a superuser or BYPASSRLS role, unless allowed)."""
         conn = connect_checked(url, allow_superuser=allow_superuser)
-        registry = cls(conn, url)
+        registry = cls(conn, url, allow_superuser)
         try:
             with registry.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
@@ -150,6 +154,8 @@ class PgRegistry:
                     self._depth -= 1
                 return
             try:
+                if self._conn.closed:  # the server restarted or dropped it: connect again
+                    self._conn = connect_checked(self._url, allow_superuser=self._allow)
                 self._conn.execute(_SCOPE)
             except psycopg.Error as exc:
                 with contextlib.suppress(psycopg.Error):
