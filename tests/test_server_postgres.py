@@ -324,3 +324,21 @@ def test_the_registry_connects_again_after_the_database_dropped_it(
             continue
     else:
         raise AssertionError("the registry did not connect again")
+
+
+def test_a_nul_character_is_a_422_problem_not_a_500_on_postgres(
+    database: tuple[pgkit.PostgresServer, str],
+) -> None:
+    """PostgreSQL's text cannot hold U+0000: a filter with one is bad input (422,
+    problem+json) rather than a server failure (schemathesis found it), and nothing is
+    written."""
+    with server_home(Path("unused"), ("alice",), database[0].name) as home:
+        http = client(app_for(home), home.key("alice"))
+        listed = http.get("/v1/memories", params={"tag": "a\x00b"})
+        assert listed.status_code == 422, listed.text
+        assert listed.headers["content-type"] == "application/problem+json"
+        assert "NUL" in listed.json()["detail"]
+        # Content is refused by the vault's own rule before any store sees it.
+        made = http.post("/v1/memories", json={"content": "tea\x00time", "type": "fact"})
+        assert made.status_code == 422 and made.json()["field"] == "content", made.text
+        assert http.get("/v1/memories").json()["total"] == 0

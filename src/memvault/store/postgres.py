@@ -44,7 +44,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pgerrors
 
-from memvault.errors import EXIT_USAGE, VaultExists, VaultNotFound
+from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timestamp_epoch
 from memvault.store import postgres_recall as recall
 from memvault.store.base import (
@@ -72,6 +72,7 @@ __all__ = [
     "DEFAULT_TENANT",
     "PostgresStore",
     "RoleRefused",
+    "UnstorableText",
     "connect_checked",
     "migrate",
     "redact",
@@ -295,6 +296,14 @@ class RoleRefused(StoreError):
     not bind: a usage error (connect as the application role, or allow it explicitly)."""
 
     exit_code = EXIT_USAGE
+
+
+class UnstorableText(StoreError):
+    """A value holds a NUL character (U+0000), which PostgreSQL's text cannot: bad input (a
+    usage error, HTTP 422), never a server failure."""
+
+    exit_code = EXIT_USAGE
+    http_status = HTTP_UNPROCESSABLE
 
 
 def _role_check(conn: psycopg.Connection[Any], url: str, allow_superuser: bool) -> None:
@@ -593,6 +602,12 @@ class PostgresStore(Store):
     def _error(self, exc: psycopg.Error, what: str = "") -> StoreError:
         detail = getattr(getattr(exc, "diag", None), "message_detail", None) or ""
         text = f"{what}{': ' if what else ''}{str(exc).strip()} {detail}".strip()
+        if isinstance(exc, psycopg.DataError) and "NUL" in str(exc):
+            # Raised by psycopg before the statement is sent: nothing was written.
+            return UnstorableText(
+                f"{what}{': ' if what else ''}a text value (a field or a filter) contains a NUL "
+                "character (U+0000), which PostgreSQL cannot store or compare; nothing was done"
+            )
         if isinstance(exc, pgerrors.IntegrityError):
             return IntegrityViolation(text)
         if isinstance(exc, pgerrors.LockNotAvailable):
