@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench bench-recall fuzz clean system-deps
+.PHONY: run test lint bench bench-recall fuzz clean system-deps web screenshots
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
 # accelerator, venv support, the `age` CLI, the SQLite headers and the Snowball stemmers of
@@ -24,6 +24,14 @@ system-deps:
 		echo "installing system packages (postgresql-15: the PostgreSQL store's tests start one)"; \
 		apt-get update -qq && apt-get install -y -qq postgresql-15 >/dev/null; \
 	fi
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "installing system packages (chromium: the web UI's tests drive it with Playwright)"; \
+		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; \
+	fi
+	@if ! command -v npm >/dev/null; then \
+		echo "installing system packages (nodejs, npm: the web UI is built with them)"; \
+		apt-get update -qq && apt-get install -y -qq nodejs npm >/dev/null; \
+	fi
 	@if [ ! -f /usr/include/libstemmer.h ] || [ ! -f /usr/include/sqlite3ext.h ]; then \
 		echo "installing system packages (libstemmer-dev, libsqlite3-dev: recall's full-text analysis extension)"; \
 		apt-get update -qq && apt-get install -y -qq libstemmer-dev libsqlite3-dev >/dev/null; \
@@ -35,11 +43,23 @@ $(STAMP): pyproject.toml setup.py src/memvault/_speedups.c src/memvault/_memory_
 	$(BIN)/python -m pip install -q -e '.[dev,embeddings,postgres,server,mcp]'
 	touch $(STAMP)
 
+# `web` builds the web UI (web/: TypeScript, Vite; packages pinned by web/package-lock.json)
+# into src/memvault/web/static, which `memvault serve` serves at /.
+WEB_STAMP := src/memvault/web/static/index.html
+web: $(WEB_STAMP)
+$(WEB_STAMP): web/package.json web/package-lock.json web/index.html web/vite.config.ts web/tsconfig.json $(wildcard web/src/*) | system-deps
+	cd web && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent
+
+# `screenshots` regenerates docs/screenshots/*.png: each main view of the UI in headless
+# Chromium, against a temporary vault holding a generated ChatGPT export.
+screenshots: $(STAMP) $(WEB_STAMP)
+	$(BIN)/python tests/webkit.py --screenshots docs/screenshots
+
 # `run` validates and inspects the sample exports in examples/, loads them into a demo vault in
 # .demo/ (once; the passphrase "demo" is for the demo only), shows its stats, then serves it
 # over HTTP on 127.0.0.1:8765 and prints the URL and the local token (Ctrl-C stops it).
 DEMO := MEMVAULT_HOME=.demo MEMVAULT_PASSPHRASE=demo
-run: $(STAMP)
+run: $(STAMP) $(WEB_STAMP)
 	$(BIN)/memvault validate examples/memory-store.json examples/export/ examples/export.zip
 	$(BIN)/memvault inspect examples/export/
 	$(DEMO) $(BIN)/python examples/load_demo.py examples/memory-store.json
@@ -51,7 +71,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check src tests benchmarks
 	$(BIN)/mypy
 
-test: $(STAMP) lint
+test: $(STAMP) $(WEB_STAMP) lint
 	$(BIN)/python -m pytest -q -n 2
 
 bench: $(STAMP)

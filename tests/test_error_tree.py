@@ -20,9 +20,13 @@ from memvault.formats.aimem.errors import BundleError, Problem
 from pamdocs import REPO
 
 #: Exceptions that are no error: a signal a command raises to itself and catches, never
-#: reported (the reason is the value). None today: `decay --dry-run` used to raise one to roll
-#: its transaction back; `Vault.decay(dry_run=True)` now writes nothing in the first place.
-CONTROL_FLOW: dict[str, str] = {}
+#: reported (the reason is the value). `decay --dry-run` used to raise one to roll its
+#: transaction back; `Vault.decay(dry_run=True)` now writes nothing in the first place. The MCP
+#: server's unrecorded export still does.
+CONTROL_FLOW: dict[str, str] = {
+    "memvault.mcp.transfer._Unrecorded": "rolls back the transaction of an export that must "
+    "leave no trace (the MCP memory-store resource is a read, not an export)",
+}
 EXIT_CODES = {1, 2}
 HTTP_STATUSES = {400, 401, 403, 404, 409, 413, 422, 500, 502}
 ROW = re.compile(

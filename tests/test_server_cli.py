@@ -102,3 +102,41 @@ def test_serve_with_half_of_the_tls_files_is_a_usage_error(home: Path, tmp_path:
 
 def test_serve_without_a_vault_says_how_to_make_one(home: Path) -> None:  # noqa: F811
     assert "memvault init" in refused("serve", code=1)
+
+
+def test_serve_json_prints_where_it_serves_as_one_object(home: Path) -> None:  # noqa: F811
+    """`serve --json`: the URL, the home and the token's file as one JSON object on stdout, for
+    the program that started the server; the token itself only with --print-token."""
+    import json
+
+    ok("init")
+    env = {"MEMVAULT_HOME": str(home), "MEMVAULT_PASSPHRASE": os.environ["MEMVAULT_PASSPHRASE"]}
+    with serving(["--json", "--no-embed"], env) as (url, printed):
+        token = (home / "local-token").read_text().strip()
+        assert httpx.get(url + "/v1/stats", headers=auth(token)).status_code == 200
+    started = json.loads("\n".join(printed))
+    assert started == {
+        "url": url,
+        "docs": url + "/docs",
+        "tenants": "personal",
+        "home": str(home),
+        "token_path": str(home / "local-token"),
+        "web": f"{url}/?token={token}",
+    }
+
+
+def test_serve_json_failure_is_a_json_error_body(tmp_path: Path) -> None:
+    """A failure before the server serves (no vault in the home) is a JSON error body with
+    --json, and the exit code says what kind."""
+    import json
+
+    done = subprocess.run(
+        [*MEMVAULT, "serve", "--json", "--home", str(tmp_path / "none")],
+        env={**os.environ, "MEMVAULT_PASSPHRASE": "x"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    body = json.loads(done.stdout)
+    assert body["error"] and "Traceback" not in done.stderr

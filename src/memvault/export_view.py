@@ -9,7 +9,9 @@ embeddings, and the relations between them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import weakref
+from collections.abc import Hashable, Iterable, Iterator, Sequence
+from typing import Any
 
 from memvault.access import may, require_privileged
 from memvault.erasure_fence import ErasureFence
@@ -25,6 +27,9 @@ from memvault.store.base import (
 from memvault.vault_inputs import is_privileged
 
 __all__ = ["ExportView"]
+
+#: What exports keep per vault between calls (`ExportView.keep`), gone with the store.
+_KEPT: weakref.WeakKeyDictionary[Store, dict[Hashable, Any]] = weakref.WeakKeyDictionary()
 
 
 class ExportView:
@@ -82,8 +87,29 @@ class ExportView:
         generation = self._store.export_cache_generation()
         if generation is None:
             return None
-        rows = self._store.export_chunk_rows(query, producer)
+        rows = self._store.export_chunk_rows(query, producer, with_bytes=False)
         return None if rows is None else (generation, rows)
+
+    def cached_chunk_bytes(self, producer: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        """The kept chunks' bytes of `memory_ids` (`cached_chunks` leaves them out: an
+        export reads them a window at a time, as it writes them)."""
+        if not self._everything or not memory_ids:
+            return {}
+        return self._store.export_chunk_bytes(producer, memory_ids)
+
+    def export_state(self) -> tuple[int, ...] | None:
+        """`Store.export_state` for the owner's export (None for an agent's, or when the
+        store cannot tell): equal values, the same memories and relations."""
+        return self._store.export_state() if self._everything else None
+
+    def kept(self, key: Hashable) -> Any:
+        """What `keep` kept under `key` for this vault (its store), or None."""
+        return _KEPT.get(self._store, {}).get(key)
+
+    def keep(self, key: Hashable, value: Any) -> None:
+        """Keep `value` under `key` for this vault while its store is open (in this
+        process). What it replaces is not closed here: a response may still read it."""
+        _KEPT.setdefault(self._store, {})[key] = value
 
     def keep_chunks(self, producer: str, chunks: Sequence[CachedChunk], generation: int) -> None:
         """Keep the chunks an export wrote, unless the vault changed since `generation`."""

@@ -461,7 +461,9 @@ def _check_zip_entry(info: zipfile.ZipInfo, where: str) -> None:
     mode = info.external_attr >> 16
     if stat.S_ISLNK(mode):
         raise SourceError(where, "entry is a symbolic link", code="zip-symlink")
-    if pure.suffix.lower() in _ARCHIVE_SUFFIXES:
+    # A gzip-compressed JSON Lines stream (OpenMemory's memories.jsonl.gz) is one compressed
+    # file, not an archive; its reader bounds what it expands to.
+    if pure.suffix.lower() in _ARCHIVE_SUFFIXES and not pure.name.lower().endswith(".jsonl.gz"):
         raise SourceError(
             where,
             "entry is an archive inside the archive; memvault does not open nested archives "

@@ -16,7 +16,7 @@ the same transaction — all of it is applied, or (on any error) none of it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
@@ -51,6 +51,8 @@ __all__ = [
 FINAL_STATUSES: Final = frozenset({"retracted", "archived"})
 #: Vault-wide settings of the exchange kept in the vault's meta table (`Vault.exchange_meta`).
 EXCHANGE_META: Final = frozenset({"aimem.producer", "aimem.embedding_models"})
+#: Families of such settings, one key per peer: a sync's cursors per remote (`memvault.sync`).
+EXCHANGE_META_PREFIXES: Final = ("sync.",)
 
 MergeOutcome = Literal["updated", "unchanged", "final", "older", "duplicate"]
 
@@ -321,15 +323,17 @@ class UnitOfWork:
 
 
 def _check_meta_key(key: str) -> None:
-    if key not in EXCHANGE_META:
+    if key not in EXCHANGE_META and not key.startswith(EXCHANGE_META_PREFIXES):
         known = ", ".join(sorted(EXCHANGE_META))
         raise InvalidInput(f"{key!r} is not an exchange setting (one of {known})", "key")
 
 
 @contextmanager
-def open_unit(vault: Vault, store: Store, actor: str, moment: datetime) -> Iterator[UnitOfWork]:
+def open_unit(
+    vault: Vault, store: Store, actor: str, moment: datetime, *, bulk: bool = False
+) -> Iterator[UnitOfWork]:
     """`Vault.unit_of_work`: the transaction, and the audit entries appended at its end."""
-    with store.transaction():
+    with store.transaction(), store.bulk_writes() if bulk else nullcontext():
         work = UnitOfWork(vault, store, actor, moment)
         yield work
         work.flush()

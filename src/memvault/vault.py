@@ -1617,6 +1617,14 @@ class Vault:
         }
         return [r for r in found if (r.to if r.from_ == memory.id else r.from_) in readable]
 
+    def iter_relations(self) -> Iterator[Relation]:
+        """``iter_relations() -> Iterator[Relation]``
+
+        Every relation of the vault (the graph of it), streamed. The owner's or background
+        work's: an agent reads relations one memory at a time (`relations`)."""
+        require_privileged(self._actor, "read every relation")
+        yield from self._store.iter_relations()
+
     # -- erasure --------------------------------------------------------------------------
 
     def erase(self, id: str, *, now: datetime | None = None) -> ErasureReport:
@@ -2155,17 +2163,19 @@ class Vault:
     # -- bulk writes (imports) ----------------------------------------------------------------
 
     def unit_of_work(
-        self, *, now: datetime | None = None
+        self, *, now: datetime | None = None, bulk: bool = False
     ) -> contextlib.AbstractContextManager[UnitOfWork]:
-        """``with vault.unit_of_work(now=None) as work: ...``
+        """``with vault.unit_of_work(now=None, bulk=False) as work: ...``
 
         Many writes in ONE transaction, their audit entries appended at its end
         (`memvault.unit_of_work`): memories added or merged by policy, relations,
         embeddings, conversations. Every write checks the session's actor as the
-        single-memory methods do; on any error nothing is applied."""
+        single-memory methods do; on any error nothing is applied. `bulk` as for
+        `transaction`: rows written once and not read back (a bundle's), so the store may
+        hold its caches smaller meanwhile."""
         from memvault.unit_of_work import open_unit
 
-        return open_unit(self, self._store, self._actor, _now(now, self._clock))
+        return open_unit(self, self._store, self._actor, _now(now, self._clock), bulk=bulk)
 
     def export_view(self) -> ExportView:
         """``export_view() -> ExportView``: what an export reads, in bulk, on behalf of the

@@ -14,6 +14,7 @@ arguments, calls the library and renders the result:
 - `tenants`: tenants (create, issue, list, revoke, rotate), token
 - `db`: db migrate (the PostgreSQL database of $MEMVAULT_DATABASE_URL)
 - `mcp`: mcp (the Model Context Protocol server over stdio)
+- `syncing`: sync (a vault and a server's tenant kept in step)
 
 `memvault COMMAND` loads only the module of that command (`COMMAND_MODULES`): starting up is
 part of every command's time.
@@ -72,6 +73,7 @@ COMMAND_MODULES: Final = {
     "token": "tenants",
     "db": "db",
     "mcp": "mcp",
+    "sync": "syncing",
 }
 #: Registration order: the order of the panels in `memvault --help`.
 MODULES: Final = (
@@ -91,6 +93,7 @@ MODULES: Final = (
     "tenants",
     "db",
     "mcp",
+    "syncing",
 )
 
 

@@ -53,6 +53,7 @@ from memvault.vault import Vault
 if TYPE_CHECKING:
     from memvault.exchange import ExportHooks, ImportHooks
     from memvault.formats.aimem.container import LocatedBundle
+    from memvault.hub.reading import HubImporter
 
 PANEL = "Exchange"
 
@@ -170,7 +171,8 @@ def export(
         "pam",
         "--format",
         metavar="FORMAT",
-        help="The interchange format: pam (PAM v1.0) or aimem (an AIMEM bundle, PATH.aimem.json).",
+        help="The interchange format: pam (PAM v1.0) or aimem (an AIMEM bundle, PATH.aimem.json); "
+        "or a memory system's: mcp-memory, mem0, mem, letta, basic-memory (docs/formats.md).",
     ),
     scope: str | None = typer.Option(
         None,
@@ -276,6 +278,16 @@ def export(
         usage_error("--budget and --query go with --to", "--budget" if budget else "--query")
     if output is None:
         usage_error("give -o PATH (where to write the export) or --to TARGET", "--output")
+    from memvault.hub.reading import FORMATS as HUB_FORMATS
+
+    if format in HUB_FORMATS:
+        _hub_export(
+            format, output, overwrite, VaultOptions(home, passphrase_file, actor), as_json,
+            scope=scope, stream=stream, producer=producer, with_embeddings=with_embeddings,
+            incremental=incremental, since=since, strip_platform_ids=strip_platform_ids,
+            sign=sign, encrypt=encrypt or encrypt_passphrase_file is not None or bool(recipient),
+        )  # fmt: skip
+        return
     from memvault.cli.bundles import export_aimem
     from memvault.exchange import EXPORT_FORMATS, export_vault
 
@@ -367,6 +379,21 @@ def export(
         out.print("  encrypted with age (PAM §21.1)")
     for warning in result.warnings:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _hub_export(
+    format: str, output: Path, overwrite: bool, options: VaultOptions, as_json: bool,
+    **others: object,
+) -> None:  # fmt: skip
+    """`export --format` of a memory system's format; the PAM and AIMEM options do not go
+    with it."""
+    from memvault.cli.hub import export_hub_file
+
+    given = [name for name, value in others.items() if value not in (None, False)]
+    if given:
+        option = "--" + given[0].replace("_", "-")
+        usage_error(f"{option} is for PAM or AIMEM exports, not --format {format}", option)
+    export_hub_file(format, output, overwrite, options, as_json)
 
 
 def export_target(
@@ -516,6 +543,12 @@ def import_(
             strict, as_json,
         )  # fmt: skip
         return
+    hub = _hub_importer(from_, decided.providers)
+    if hub is not None:
+        from memvault.cli.hub import import_hub_file
+
+        import_hub_file(str(path), hub, options, as_json)
+        return
     if decided.kind == "provider":
         import_provider(
             str(path),
@@ -578,6 +611,19 @@ def import_(
             out.print(f"[bold red]WARNING: {escape(warning)}[/]")
         else:
             out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _hub_importer(forced: str | None, providers: tuple[str, ...]) -> HubImporter | None:
+    """The hub format's importer when the input is a memory system's file (docs/formats.md)."""
+    from memvault.hub.reading import FORMATS, HubImporter
+
+    name = forced or (providers[0] if len(providers) == 1 else None)
+    if name is None or name.lower() in ("pam", "aimem"):
+        return None
+    if name.lower() not in FORMATS and name.lower().replace("_", "-") not in FORMATS:
+        return None
+    found = load(name)
+    return found if isinstance(found, HubImporter) else None
 
 
 # -- merge ------------------------------------------------------------------------------------

@@ -62,9 +62,11 @@ from memvault.importers.ingest import (
     make_context,
 )
 from memvault.importers.memory_text import MemoryTextImporter
+from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
 
 if TYPE_CHECKING:
+    from memvault.hub.reading import HubImporter
     from memvault.input_kind import InputKind, ProviderPart
     from memvault.vault import Vault
 
@@ -493,16 +495,20 @@ def convert(
             with open_target(path) as target, _progress(_conversation_bytes(target)) as fb:
                 digest = file_checksum(path)
                 context = make_context(path, digest, progress=fb.on_bytes)
-                summary = convert_export(
-                    importer,
-                    target,
-                    context,
-                    output,
-                    owner_id=owner_id or converted_owner_id(digest or path),
-                    overwrite=overwrite,
-                    counted=lambda records: _counted(records, fb.on_conversation),
-                )
-    except (ImportFormatError, SourceError, ConvertError) as exc:
+                if isinstance(importer, _hub_importer()):
+                    owner = owner_id or converted_owner_id(digest or path)
+                    summary = _convert_hub(importer, target, context, output, overwrite, owner)
+                else:
+                    summary = convert_export(
+                        importer,
+                        target,
+                        context,
+                        output,
+                        owner_id=owner_id or converted_owner_id(digest or path),
+                        overwrite=overwrite,
+                        counted=lambda records: _counted(records, fb.on_conversation),
+                    )
+    except (ImportFormatError, SourceError, ConvertError, JSONDocumentError) as exc:
         fail(f"{exc}; nothing was written")
     summary["warnings"] = list(context.warnings)
     summary["importer"] = importer.id.importer_version
@@ -518,6 +524,34 @@ def convert(
     )
     for warning in summary["warnings"][:20]:
         out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def _hub_importer() -> type[HubImporter]:
+    from memvault.hub.reading import HubImporter
+
+    return HubImporter
+
+
+def _convert_hub(
+    importer: HubImporter, target: Target, context: ImportContext, output: Path,
+    overwrite: bool, owner_id: str,
+) -> dict[str, Any]:  # fmt: skip
+    """`convert` of a memory system's file: its memories and conversations as PAM files; what
+    was carried (and the relations, which `convert` does not write) among the warnings."""
+    from memvault.importers.base import ImportedMemory
+    from memvault.importers.convert import convert_records
+
+    read = importer.read_all(target, context)
+    records: list[Any] = [ImportedMemory(m) for m in read.memories]
+    records += [ImportedConversation(c) for c in read.conversations]
+    summary = convert_records(records, output, owner_id=owner_id, overwrite=overwrite)
+    context.warnings.extend(line.strip() for line in read.tally.lines())
+    if read.relations:
+        context.warnings.append(
+            f"{plural(len(read.relations), 'relation')} not written: convert writes memories and "
+            "conversations; `memvault import` keeps the relations"
+        )
+    return summary
 
 
 def _counted(records: Iterator[Any], report: Callable[[int], None]) -> Iterator[Any]:

@@ -12,19 +12,24 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from memvault.cli.common import (
     HomeOption,
+    JsonOption,
     PassphraseFileOption,
     VaultOptions,
     console,
+    print_json,
     read_passphrase,
     vault_errors,
 )
 from memvault.errors import InvalidInput
+
+if TYPE_CHECKING:
+    from memvault.tenancy import Tenants
 
 PANEL = "Server"
 
@@ -99,6 +104,7 @@ def serve(
     ] = False,
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Serve the vault over HTTP: memories, recall, AIMEM and PAM exchange (docs/server.md).
 
@@ -106,6 +112,13 @@ def serve(
     --behind-tls-proxy (PAM §21.1: memories cross a network only over TLS). On a personal
     vault it prints the URL and where the local token is (send it as 'Authorization: Bearer
     TOKEN'); Ctrl-C stops it.
+
+    --json: print where it serves as one JSON object instead, for the program that started
+    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — "tenants" is
+    "personal", "server-home" or "database" ("home" then the URL without its password), the
+    last three on a personal vault ("web" is the web UI's sign-in address), "token" only with
+    --print-token.
+    A failure before it serves is a JSON error body.
 
     Example: memvault serve --port 8765
     """
@@ -150,18 +163,40 @@ def serve(
             raise
     try:
         app = create_app(config)
-        out = console()
-        out.print(f"memvault serving on [bold]{config.url}[/] (OpenAPI: {config.url}/docs)")
-        if tenants.is_personal:
-            out.print(
-                f"local token: {local_token_path(tenants.home)} "
-                "(send it as 'Authorization: Bearer TOKEN'; `memvault token` prints it)"
-            )
-            if print_token:
-                out.print(f"token: {tenants.local_token()}", soft_wrap=True)
+        if as_json:
+            started: dict[str, object] = {
+                "url": config.url,
+                "docs": f"{config.url}/docs",
+                "tenants": tenants.kind,
+                "home": tenants.location,
+            }
+            if tenants.is_personal:
+                started["token_path"] = str(local_token_path(tenants.home))
+                started["web"] = f"{config.url}/?token={tenants.local_token()}"
+                if print_token:
+                    started["token"] = tenants.local_token()
+            print_json(started)
         else:
-            out.print(f"tenants of {tenants.location} (keys: `memvault tenants create`)")
-        out.print("Ctrl-C stops it.")
+            _print_started(config.url, tenants, print_token=print_token)
         uvicorn.run(app, log_level="warning", **config.uvicorn_options())
     finally:
         tenants.close()
+
+
+def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
+    from memvault.tenancy.localtoken import local_token_path
+
+    out = console()
+    out.print(f"memvault serving on [bold]{url}[/] (OpenAPI: {url}/docs)")
+    if tenants.is_personal:
+        out.print(
+            f"local token: {local_token_path(tenants.home)} "
+            "(send it as 'Authorization: Bearer TOKEN'; `memvault token` prints it)"
+        )
+        # The web UI's address signs the browser in, as Jupyter's does.
+        out.print(f"web UI: {url}/?token={tenants.local_token()}", soft_wrap=True)
+        if print_token:
+            out.print(f"token: {tenants.local_token()}", soft_wrap=True)
+    else:
+        out.print(f"tenants of {tenants.location} (keys: `memvault tenants create`)")
+    out.print("Ctrl-C stops it.")

@@ -73,8 +73,10 @@ __all__ = [
     "ConvertResult",
     "convert_file",
     "export_bundle",
+    "export_envelope",
     "import_bundle",
     "producer_namespace",
+    "record_export_made",
 ]
 
 SCOPES: Final = ("FULL", "DNA_ONLY", "SINCE")
@@ -359,7 +361,8 @@ class _Importer(Importer):
         self._first_pass()
         if strict and self.refused:
             raise BundleError(list(self.refused.values()))
-        with self.vault.unit_of_work(now=self.moment) as work:
+        # Bulk: a bundle's rows are written once and not read back (a smaller page cache).
+        with self.vault.unit_of_work(now=self.moment, bulk=True) as work:
             self._second_pass(work)
             self._import_relations(work)
             if strict and self.result.rejected:
@@ -785,17 +788,16 @@ class ExportPlan:
     fence: ErasureFence | None = None
 
 
-def plan_export(
+def export_envelope(
     vault: Vault,
     *,
     scope: str = "FULL",
     since: str | datetime | None = None,
     producer: str | None = None,
-    embeddings: bool = False,
     now: datetime | None = None,
-) -> ExportPlan:
-    """Pass 1 of an export: which memories go in (ids, in order), the graph they carry, the
-    envelope and the embedding model. Raises ExportError for a bad scope or `since`."""
+) -> tuple[dict[str, Any], datetime]:
+    """An export's envelope without checksum and embedding model (§2.1), and its moment.
+    Raises ExportError for a bad scope or `since`."""
     if scope not in SCOPES:
         raise ExportError(f"scope {scope!r} is not one of {', '.join(SCOPES)} (AIMEM §2.1)")
     since_text: str | None = None
@@ -810,7 +812,35 @@ def plan_export(
         raise ExportError("--since goes with --scope SINCE")
     namespace = producer or producer_namespace(vault)
     moment = utc_moment(now)
-    exported_at = format_timestamp(moment)
+    did = vault.owner.did
+    envelope: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "producer": namespace,
+        "tenant_id": did if isinstance(did, str) and did else vault.owner.id,
+        "exported_at": format_timestamp(moment),
+        "scope": scope,
+    }
+    if since_text is not None:
+        envelope["since"] = since_text
+    return envelope, moment
+
+
+def plan_export(
+    vault: Vault,
+    *,
+    scope: str = "FULL",
+    since: str | datetime | None = None,
+    producer: str | None = None,
+    embeddings: bool = False,
+    now: datetime | None = None,
+) -> ExportPlan:
+    """Pass 1 of an export: which memories go in (ids, in order), the graph they carry, the
+    envelope and the embedding model. Raises ExportError for a bad scope or `since`."""
+    envelope, moment = export_envelope(vault, scope=scope, since=since, producer=producer, now=now)
+    namespace = envelope["producer"]
+    exported_at = envelope["exported_at"]
+    since_text = envelope.get("since")
     view = vault.export_view()
     fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
     query = MemoryQuery(
@@ -822,17 +852,6 @@ def plan_export(
     ids: list[str] = []
     withheld = 0
     models: dict[tuple[str, int], int] = {}
-    did = vault.owner.did
-    envelope: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "producer": namespace,
-        "tenant_id": did if isinstance(did, str) and did else vault.owner.id,
-        "exported_at": exported_at,
-        "scope": scope,
-    }
-    if since_text is not None:
-        envelope["since"] = since_text
     assembler = BundleAssembler(namespace, envelope=envelope)
     cache = None if embeddings else view.cached_chunks(query, namespace)
     cached: dict[str, CachedChunk] = {}
@@ -966,12 +985,20 @@ def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
     for start in range(0, len(ids), _BATCH):
         window = ids[start : start + _BATCH]
         hits = {i: reusable(i, start + n) for n, i in enumerate(window)}
+        # The kept bytes, read now (pass 1 left them out: bounded memory); a chunk dropped
+        # since (its memory changed) is mapped again.
+        kept_bytes = view.cached_chunk_bytes(
+            plan.producer, [i for i in window if hits[i] is not None]
+        )
+        for memory_id in window:
+            if hits[memory_id] is not None and memory_id not in kept_bytes:
+                hits[memory_id] = None
         fresh: list[CachedChunk] = []
         loaded = {m.id: m for m in view.memories([i for i in window if hits[i] is None])}
         for memory_id in window:
             hit = hits[memory_id]
             if hit is not None:
-                writer.add_checked_chunk(hit.chunk_id, hit.canonical)
+                writer.add_checked_chunk(hit.chunk_id, kept_bytes[memory_id])
                 plan.chunks += 1
                 continue
             memory = loaded.get(memory_id)
@@ -1022,19 +1049,32 @@ def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
 
 def record_bundle_export(vault: Vault, plan: ExportPlan, checksum: str, path: str | None) -> None:
     """The export in the vault's export registry (and its audit entry)."""
+    record_export_made(vault, plan.envelope, plan.moment, plan.chunks, checksum, path)
+
+
+def record_export_made(
+    vault: Vault,
+    envelope: Mapping[str, Any],
+    moment: datetime,
+    chunks: int,
+    checksum: str,
+    path: str | None,
+) -> None:
+    """An export of `envelope` in the vault's export registry (and its audit entry)."""
+    since = envelope.get("since")
     vault.record_export(
         ExportRecord(
             export_id=str(uuid.uuid4()),
             direction="exported",
-            export_type="incremental" if plan.scope == "SINCE" else "full",
-            at=plan.exported_at,
+            export_type="incremental" if envelope.get("scope") == "SINCE" else "full",
+            at=str(envelope["exported_at"]),
             format="aimem",
-            since=plan.since,
+            since=since if isinstance(since, str) else None,
             checksum=checksum,
-            memory_count=plan.chunks,
+            memory_count=chunks,
             path=path,
         ),
-        now=plan.moment,
+        now=moment,
     )
 
 

@@ -25,14 +25,17 @@ from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import ExportError
 from memvault.exchange.aimem import (
     AimemImportResult,
+    export_envelope,
     fill_bundle,
     import_bundle,
     plan_export,
+    producer_namespace,
     record_bundle_export,
+    record_export_made,
 )
 from memvault.formats.aimem.container import LocatedBundle
 from memvault.formats.aimem.errors import BundleError, Problem
-from memvault.formats.aimem.writer import BundleWriter
+from memvault.formats.aimem.writer import BundleWriter, KeptRecords
 from memvault.formats.mapping import MappingError
 from memvault.vault import Vault
 
@@ -92,10 +95,21 @@ def export_download(
     (bounded memory: one record at a time). `sign_with` (a `SigningKey`) signs the canonical
     bytes (§5.3). The export is recorded in the vault's export registry. As for a file, an
     erasure that commits while the records are read makes the export start again before a
-    byte is sent (AIMEM §5.2, `memvault.erasure_fence`). Raises ExportError.
+    byte is sent (AIMEM §5.2, `memvault.erasure_fence`). An unsigned owner's export keeps
+    its records (`KeptRecords`): the next one of the same scope, while no memory or relation
+    changed, sends them again under its own envelope, its checksum known at once.
+    Raises ExportError.
     """
     if form not in ("json", "ndjson"):
         raise ExportError(f"form {form!r}: json or ndjson")
+    view = vault.export_view()
+    # Read before anything else: records kept under it are good only while it holds.
+    state = view.export_state() if sign_with is None else None
+    key = ("aimem-download", scope, str(since), producer_namespace(vault))
+    if state is not None:
+        again = _send_again(vault, view.kept(key), state, scope, since, form, now)
+        if again is not None:
+            return again
     plan = plan_export(vault, scope=scope, since=since, now=now)
     workdir = Path(tempfile.mkdtemp(prefix="memvault-export-"))
     name = workdir / ("bundle.ndjson" if form == "ndjson" else "bundle.aimem.json")
@@ -108,10 +122,19 @@ def export_download(
                 from memvault.formats.aimem.cose import sign_payload
 
                 signature = sign_payload(writer.canonical_bytes(), sign_with)
-            if plan.fence is not None:
-                with plan.fence.publishing():  # ErasedMeanwhile: read again
-                    pass
-            checksum, blocks = writer.finish_stream()
+            # Kept for the next export while nothing changes (the first byte at once).
+            kept = None if state is None else writer.keep(workdir)
+            try:
+                if plan.fence is not None:
+                    with plan.fence.publishing():  # ErasedMeanwhile: read again
+                        pass
+                checksum, blocks = writer.finish_stream()
+            except BaseException:
+                if kept is not None:
+                    kept.close()
+                raise
+            if kept is not None and state is not None:
+                view.keep(key, _Kept(state, kept, plan.chunks, plan.withheld))
         except BaseException:
             writer.abort()
             raise
@@ -130,6 +153,52 @@ def export_download(
         withheld=plan.withheld,
         blocks=blocks,
         signature=signature,
+    )
+
+
+@dataclass(slots=True)
+class _Kept:
+    """An export's records kept for the next one (`KeptRecords`), with the vault's
+    `export_state` read before they were."""
+
+    state: tuple[int, ...]
+    records: KeptRecords
+    chunks: int
+    withheld: int
+
+    def close(self) -> None:
+        self.records.close()
+
+
+def _send_again(
+    vault: Vault,
+    kept: _Kept | None,
+    state: tuple[int, ...],
+    scope: str,
+    since: str | datetime | None,
+    form: str,
+    now: datetime | None,
+) -> BundleDownload | None:
+    """The last export's records again under a new envelope when no memory or relation
+    changed since they were read (`Store.export_state`): the checksum is the kept SHA-256
+    state plus the new envelope's members, so the first byte goes out at once (an erasure
+    deletes memories: it changes the state). None: export anew."""
+    if kept is None or kept.state != state:
+        return None
+    envelope, moment = export_envelope(vault, scope=scope, since=since, now=now)
+    if not kept.records.fits(envelope):
+        return None
+    checksum = kept.records.checksum(envelope)
+    envelope["checksum"] = checksum
+    record_export_made(vault, envelope, moment, kept.chunks, checksum, None)
+    return BundleDownload(
+        checksum=checksum,
+        form=form,
+        media_type=NDJSON_MEDIA_TYPE if form == "ndjson" else BUNDLE_MEDIA_TYPE,
+        envelope=envelope,
+        chunks=kept.chunks,
+        withheld=kept.withheld,
+        blocks=kept.records.blocks(envelope, "ndjson" if form == "ndjson" else "json"),
     )
 
 

@@ -885,6 +885,15 @@ class _Importer(Importer):
         policy = MergePolicy("import", newer_only=not incremental)
         for chunk in iter_chunks(incoming, _CHUNK):
             existing = work.existing_ids([m.id for m in chunk])
+            # Copies of stored memories first: a new memory is then checked for a twin (PAM
+            # §6) against what the vault holds after the export, not before (a memory whose
+            # content moved on frees its old content for another).
+            present = [m for m in chunk if m.id in existing]
+            if present:
+                stored = work.stored_memories([m.id for m in present])
+                for memory in present:
+                    merged = work.merge_memory(stored[memory.id], memory, policy)
+                    self._count(merged, memory)
             new = [m for m in chunk if m.id not in existing]
             if new:
                 batch = work.add_memories(new)
@@ -893,12 +902,6 @@ class _Importer(Importer):
                 self.result.unchanged += len(batch.skipped)
                 for incoming_id in batch.reinforced:
                     self.remap[incoming_id] = batch.id_map[incoming_id]
-            present = [m for m in chunk if m.id in existing]
-            if present:
-                stored = work.stored_memories([m.id for m in present])
-                for memory in present:
-                    merged = work.merge_memory(stored[memory.id], memory, policy)
-                    self._count(merged, memory)
         self.result.merged_into = dict(self.remap)
 
     def _count(self, merged: Merged, incoming: Memory) -> None:

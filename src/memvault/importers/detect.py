@@ -18,10 +18,17 @@ from memvault.importers.base import Importer
 from memvault.sources import SourceError, Target
 
 #: Provider modules under memvault.importers, in the order their `sniff` is tried.
-REGISTRY: Final[tuple[str, ...]] = ("chatgpt", "claude", "gemini", "copilot", "grok", "memory_text")
+REGISTRY: Final[tuple[str, ...]] = (
+    "chatgpt", "claude", "gemini", "copilot", "grok", "mcp_memory", "mem0", "portable_memory",
+    "letta", "basic_memory", "memory_text",
+)  # fmt: skip
+#: The modules of REGISTRY that live in memvault.hub (memory systems' formats, read and
+#: written: docs/formats.md).
+HUB_MODULES: Final = frozenset({"mcp_memory", "mem0", "portable_memory", "letta", "basic_memory"})
 
 #: Names accepted by ``--from`` besides the module names (the PAM platform spelling).
-ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt"}
+ALIASES: Final = {"memory-text": "memory_text", "openai": "chatgpt", "openmemory": "mem0",
+           "mem": "portable_memory", "portable-memory": "portable_memory"}  # fmt: skip
 
 #: What each provider's sniff looks for, for the error when nothing matches.
 LOOKED_FOR: Final = {
@@ -37,6 +44,16 @@ LOOKED_FOR: Final = {
     "MessageContent, Author; or ClientApp, Timestamp, Prompt)",
     "grok": "prod-grok-backend.json: a JSON object starting with 'conversations', "
     "'projects', 'tasks' or 'media_posts'",
+    "mcp_memory": "a .jsonl file whose first line is an MCP memory-server entity or relation "
+    '({"type":"entity",…})',
+    "mem0": "a JSON file of mem0 memories ('memory' members in 'results' or an array), or "
+    "OpenMemory's export (memories.json with 'user' and 'apps', or memories.jsonl.gz)",
+    "portable_memory": "a MacPaw Portable Memory .mem bundle (a folder or zip with "
+    "manifest.json naming 'conformanceLevel' and 'exportMode')",
+    "letta": "a Letta agent file (.af): a JSON object with 'agents' (v2) or 'core_memory' "
+    "(legacy), or a JSON string holding one",
+    "basic_memory": "basic-memory Markdown notes (.md with frontmatter naming 'permalink', or "
+    "'title' and 'type'): a note, a folder or a zip of them",
     "memory_text": "a text file of numbered, dated lines ('1. [2024-05-01]. …')",
 }
 
@@ -56,10 +73,11 @@ def load(name: str) -> Importer:
     if module not in REGISTRY:
         known = ", ".join(sorted({*(m.replace("_", "-") for m in REGISTRY)}))
         raise DetectionError(f"unknown provider {name!r}; known: {known}")
-    imported = importlib.import_module(f"memvault.importers.{module}")
+    package = "memvault.hub" if module in HUB_MODULES else "memvault.importers"
+    imported = importlib.import_module(f"{package}.{module}")
     importer = imported.IMPORTER
     if not isinstance(importer, Importer):
-        raise DetectionError(f"memvault.importers.{module}.IMPORTER is not an Importer")
+        raise DetectionError(f"{package}.{module}.IMPORTER is not an Importer")
     return importer
 
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Final
 import orjson
 
 from memvault.errors import InvalidInput
+from memvault.formats.pam import STORE_FILE
 
 if TYPE_CHECKING:
     from memvault.vault import Vault
@@ -51,7 +52,7 @@ def export_inline(vault: Vault, format: str, *, record: bool = True) -> tuple[st
     export registry (the base of the next incremental export) and audit log keep no trace."""
     _check_format(format)
     with tempfile.TemporaryDirectory(prefix="memvault-mcp-") as tmp:
-        name = "memories.aimem.json" if format == "aimem" else "memory-store.json"
+        name = "memories.aimem.json" if format == "aimem" else STORE_FILE
         target = Path(tmp) / name
         if record:
             result = export_file(vault, format, target, overwrite=False)

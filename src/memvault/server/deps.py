@@ -15,6 +15,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from memvault.server.websession import cookie_principal
 from memvault.tenancy import Principal, Tenants, Unauthenticated
 from memvault.vault import Vault
 
@@ -38,9 +39,12 @@ def principal(
     request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
 ) -> Principal:
-    """Who is calling: the tenant and identity of the bearer token (401 without a valid
-    one)."""
+    """Who is calling: the tenant and identity of the bearer token, or of the web UI's
+    session cookie (`memvault.server.websession`, CSRF-checked); 401 without either."""
     if credentials is None:
+        signed_in = cookie_principal(request, tenants(request))
+        if signed_in is not None:
+            return signed_in
         raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
     return tenants(request).authenticate(credentials.credentials)
 

@@ -478,13 +478,25 @@ class Store(ABC):
         keeps no export cache). Read it before reading what `put_export_chunks` will keep."""
         return None
 
+    def export_state(self) -> tuple[int, ...] | None:
+        """A value that differs whenever a memory or relation was added, changed or deleted
+        since it was last read (None: this store cannot tell): an export made while it is
+        the same is the same bundle, and may be sent again under a new envelope."""
+        return None
+
     def export_chunk_rows(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, *, with_bytes: bool = True
     ) -> Iterator[tuple[str, CachedChunk | None]] | None:
         """Every memory `query` matches, in storage order (as `iter_memories`), with its kept
-        chunk for `producer` when there is one — a memory changed since has none. None: this
-        store keeps no export cache."""
+        chunk for `producer` when there is one — a memory changed since has none; without
+        `with_bytes`, the chunks' `canonical` is empty (`export_chunk_bytes` reads it
+        later). Streamed, not read at once. None: this store keeps no export cache."""
         return None
+
+    def export_chunk_bytes(self, producer: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        """memory id -> the kept chunk's RFC 8785 bytes for `producer`, for those of
+        `memory_ids` that still have one (none: this store keeps no export cache)."""
+        return {}
 
     def put_export_chunks(
         self, producer: str, chunks: Sequence[CachedChunk], generation: int

@@ -1707,29 +1707,65 @@ class SQLiteStore(Store):
     def export_cache_generation(self) -> int | None:
         return int(self._one("SELECT n FROM aimem_export_cache_generation WHERE id = 1")[0])
 
+    def export_state(self) -> tuple[int, ...] | None:
+        # Updates and deletes of memories and every write of a relation count in the
+        # generation (migration 6's triggers); an insert raises max(seq) (seq only grows
+        # until a delete, which counts). Both are index lookups, not scans.
+        row = self._one(
+            "SELECT (SELECT n FROM aimem_export_cache_generation WHERE id = 1), "
+            "(SELECT COALESCE(max(seq), 0) FROM memories)"
+        )
+        return (int(row[0]), int(row[1]))
+
     def export_chunk_rows(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, *, with_bytes: bool = True
     ) -> Iterator[tuple[str, CachedChunk | None]] | None:
-        params: list[Any] = [producer]
-        where = _and(_where(query, params))
-        rows = self._all(
-            "SELECT m.id, c.chunk_id, c.graph, c.refs, c.dna, c.exportable, c.block, c.canonical "
-            "FROM memories m LEFT JOIN aimem_export_cache c "
-            f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq",
-            params,
-        )
-        return (
-            (
-                str(r[0]),
-                None
-                if r[1] is None
-                # BLOB columns come back as bytes: no copies (this runs once per memory).
-                else CachedChunk(
-                    r[0], r[1], r[2], tuple(r[3].split()), r[4] == 1, r[5] == 1, r[6], r[7]
-                ),
+        return self._export_chunk_rows(query, producer, with_bytes)
+
+    def _export_chunk_rows(
+        self, query: MemoryQuery, producer: str, with_bytes: bool
+    ) -> Iterator[tuple[str, CachedChunk | None]]:
+        # A window of rows at a time (bounded memory), by seq: a window never sees a
+        # memory twice; one added meanwhile comes at the end (an export after it).
+        canonical = "c.canonical" if with_bytes else "NULL"
+        after = 0
+        while True:
+            params: list[Any] = [producer]
+            where = _and([*_where(query, params), "m.seq > ?"])
+            params.extend((after, _CHUNK))
+            rows = self._all(
+                "SELECT m.id, c.chunk_id, c.graph, c.refs, c.dna, c.exportable, c.block, "
+                f"{canonical}, m.seq FROM memories m LEFT JOIN aimem_export_cache c "
+                f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
+                params,
             )
-            for r in rows
-        )
+            for r in rows:
+                yield (
+                    str(r[0]),
+                    None
+                    if r[1] is None
+                    # BLOB columns come back as bytes: no copies (this runs once per memory).
+                    else CachedChunk(
+                        r[0], r[1], r[2], tuple(r[3].split()), r[4] == 1, r[5] == 1, r[6],
+                        r[7] if r[7] is not None else b"",
+                    ),
+                )  # fmt: skip
+            if len(rows) < _CHUNK:
+                return
+            after = int(rows[-1][8])
+
+    def export_chunk_bytes(self, producer: str, memory_ids: Sequence[str]) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for start in range(0, len(memory_ids), _CHUNK):
+            window = memory_ids[start : start + _CHUNK]
+            marks = ", ".join("?" * len(window))
+            for memory_id, canonical in self._all(
+                "SELECT memory_id, canonical FROM aimem_export_cache "
+                f"WHERE producer = ? AND memory_id IN ({marks})",
+                [producer, *window],
+            ):
+                out[str(memory_id)] = canonical
+        return out
 
     def put_export_chunks(
         self, producer: str, chunks: Sequence[CachedChunk], generation: int

@@ -45,6 +45,9 @@ _VAULTS: Final = "vaults"
 class VaultPlace(Protocol):
     """Where tenant vaults are made, opened and erased."""
 
+    #: What kind of place, for messages and JSON: "server-home" or "database".
+    kind: str
+
     @property
     def location(self) -> str:
         """Where, for messages (a path, or a URL without its password)."""
@@ -77,6 +80,8 @@ class VaultPlace(Protocol):
 
 class HomeVaults:
     """Tenant vaults as encrypted SQLite files in a server home."""
+
+    kind = "server-home"
 
     def __init__(self, home: Path, key: ServerKey) -> None:
         self._home = home
@@ -166,6 +171,8 @@ def residue(
 
 class DatabaseVaults:
     """Tenant vaults as stores bound to each tenant's owner id in one PostgreSQL database."""
+
+    kind = "database"
 
     def __init__(
         self,

@@ -255,6 +255,13 @@ class Tenants:
         return self._home
 
     @property
+    def kind(self) -> str:
+        """ "personal", "server-home" or "database"."""
+        if self._place is None:
+            return "personal"
+        return self._place.kind
+
+    @property
     def location(self) -> str:
         """Where the vaults are, for messages: a home's path, or a database URL without its
         password."""

@@ -157,6 +157,10 @@ class CanonicalBundleHasher:
             self._emit(block)
         self._count += 1
 
+    def state(self) -> Any:
+        """A copy of the SHA-256 state over what was fed so far (`hashlib` object)."""
+        return self._digest.copy()
+
     def add(self, array: str, record: Any) -> bytes:
         """Feed one record of `array`; returns its canonical bytes."""
         canon = jcs_dumps(record)

@@ -31,7 +31,7 @@ from memvault.formats.aimem.errors import BundleError, Problem, pointer
 from memvault.formats.aimem.reader import ARRAY_OF, KIND_OF, Form
 from memvault.formats.aimem.validate import BundleRules, check_format_version
 
-__all__ = ["BundleWriter", "WriteSummary", "form_for_path", "write_bundle"]
+__all__ = ["BundleWriter", "KeptRecords", "WriteSummary", "form_for_path", "write_bundle"]
 
 _NDJSON_SUFFIXES: Final = (".ndjson", ".jsonl")
 _LINE_ORDER: Final = ("chunks", "entities", "edges", "chunk_entities")
@@ -311,6 +311,37 @@ class BundleWriter:
         finally:
             self._close_spools()
 
+    def keep(self, directory: str | os.PathLike[str] | None = None) -> KeptRecords:
+        """The records written so far, kept (`KeptRecords`) to be sent again under another
+        envelope without checking or hashing them again. Call it before `finish_stream`;
+        the writer is unchanged. Raises BundleError for unresolved references."""
+        problems = self._unresolved()
+        if problems:
+            raise BundleError(problems)
+        head = {k: v for k, v in self.envelope.items() if _sorts_before_last_array(k)}
+        canonical = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 - KeptRecords closes
+        lines = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
+        try:
+            # The canonical bundle up to the last array: what every export of these records
+            # under an envelope with this `head` starts with.
+            hasher = CanonicalBundleHasher(head, ARRAYS, sink=canonical.write)
+            for array in hasher.order:
+                hasher.start(array)
+                for line in self._lines(array):
+                    hasher.add_canonical(array, line)
+            canonical.write(b"]")
+            digest = hasher.state()
+            digest.update(b"]")
+            for part in self._ndjson_records():
+                lines.write(part)
+            canonical.flush()
+            lines.flush()
+        except BaseException:
+            canonical.close()
+            lines.close()
+            raise
+        return KeptRecords(head, digest, canonical, lines)
+
     def canonical_bytes(self) -> bytes:
         """The RFC 8785 bytes of the bundle so far without its checksum: what §2.8 hashes and
         a §5.3 signature signs (held in memory: call it only to sign)."""
@@ -361,6 +392,9 @@ class BundleWriter:
 
     def _ndjson_parts(self, envelope: Mapping[str, Any]) -> Iterator[bytes]:
         yield jcs_dumps(envelope) + b"\n"
+        yield from self._ndjson_records()
+
+    def _ndjson_records(self) -> Iterator[bytes]:
         for array in _LINE_ORDER:
             tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
             for line in self._lines(array):
@@ -374,6 +408,72 @@ class BundleWriter:
     def _close_spools(self) -> None:
         for spool in self._spools.values():
             spool.close()
+
+
+def _sorts_before_last_array(key: str) -> bool:
+    """Whether envelope member `key` comes before the last record array in RFC 8785 order
+    (``embedding_dim``, ``embedding_model``: before ``entities``)."""
+    return canonical_order([key, ARRAYS[-1]])[0] == key
+
+
+class KeptRecords:
+    """A written bundle's records kept on disk (`BundleWriter.keep`), with the SHA-256 state
+    of its canonical form up to the end of the last record array. Every envelope member of a
+    standard bundle but ``embedding_*`` sorts after that array (§2.8's order), so the same
+    records under a new envelope — another ``exported_at`` — are checksummed by hashing that
+    envelope's members alone, and sent by copying the kept bytes: the first byte goes out at
+    once. Reads use positioned reads, so several responses may send it at the same time."""
+
+    def __init__(
+        self, head: Mapping[str, Any], digest: Any, canonical: IO[bytes], lines: IO[bytes]
+    ):
+        self.head = dict(head)
+        self._digest = digest
+        self._canonical = canonical
+        self._lines = lines
+
+    def fits(self, envelope: Mapping[str, Any]) -> bool:
+        """Whether `envelope` has this bundle's members before the last array."""
+        head = {
+            k: v for k, v in envelope.items() if k != "checksum" and _sorts_before_last_array(k)
+        }
+        return jcs_dumps(head) == jcs_dumps(self.head)
+
+    def checksum(self, envelope: Mapping[str, Any]) -> str:
+        """The §2.8 checksum of these records under `envelope` (which must `fit`)."""
+        digest = self._digest.copy()
+        for key in canonical_order(k for k in envelope if k != "checksum" and k not in self.head):
+            digest.update(b"," + jcs_dumps(key) + b":" + jcs_dumps(envelope[key]))
+        digest.update(b"}")
+        return "sha256:" + str(digest.hexdigest())
+
+    def blocks(
+        self, envelope: Mapping[str, Any], form: Form, block_size: int = 1 << 16
+    ) -> Iterator[bytes]:
+        """The bundle under `envelope` (its checksum set) in `form`, as `finish_stream` gives
+        it, in blocks of `block_size` bytes."""
+        if form == "ndjson":
+            yield jcs_dumps(envelope) + b"\n"
+            yield from self._read(self._lines, block_size)
+            return
+        rest = {k: v for k, v in envelope.items() if k not in self.head}
+        yield b"{" + jcs_dumps("checksum") + b":" + jcs_dumps(rest.pop("checksum")) + b","
+        yield from self._read(self._canonical, block_size, 1)  # after the kept "{"
+        tail = b"".join(
+            b"," + jcs_dumps(key) + b":" + jcs_dumps(rest[key]) for key in canonical_order(rest)
+        )
+        yield tail + b"}\n"
+
+    @staticmethod
+    def _read(fh: IO[bytes], block_size: int, offset: int = 0) -> Iterator[bytes]:
+        fd = fh.fileno()
+        while block := os.pread(fd, block_size, offset):
+            offset += len(block)
+            yield block
+
+    def close(self) -> None:
+        self._canonical.close()
+        self._lines.close()
 
 
 class _Everything:

@@ -112,6 +112,7 @@ def list_memories(
     tag: Annotated[list[str] | None, Query()] = None,
     platform: Annotated[list[str] | None, Query()] = None,
     since: Annotated[str | None, Query(description="ISO 8601 date or time")] = None,
+    until: Annotated[str | None, Query(description="created before: ISO 8601 date or time")] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> JSONAnswer:
@@ -125,6 +126,7 @@ def list_memories(
         tags=tuple(tag or ()),
         platforms=tuple(platform or ()),
         created_since=None if since is None else _moment(since, "since"),
+        created_until=None if until is None else _moment(until, "until"),
         limit=limit,
         offset=offset,
     )

@@ -22,6 +22,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 
 from memvault.exchange.pam import export_vault, import_into_vault
+from memvault.formats.pam import STORE_FILE
 from memvault.server import bodies
 from memvault.server.deps import session_for
 from memvault.vault import Vault
@@ -101,7 +102,7 @@ def import_pam(
         with body:
             head = body.read(4)
             body.seek(0)
-            path = workdir / ("export.zip" if head == _ZIP_MAGIC else "memory-store.json")
+            path = workdir / ("export.zip" if head == _ZIP_MAGIC else STORE_FILE)
             with open(path, "wb") as out:
                 shutil.copyfileobj(body, out, _BLOCK)
         result = import_into_vault(vault, path, force=force, allow_unverified=allow_unverified)

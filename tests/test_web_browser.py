@@ -1,0 +1,210 @@
+"""The web UI in a real browser (Debian's Chromium, headless, driven by Playwright) against a
+real `memvault serve` on a temporary vault. Every test fails on any console error or failed
+request of its page (`webkit.Watched`)."""
+
+from __future__ import annotations
+
+import zipfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, expect
+
+from webkit import Served, Watched, chatgpt_export, chromium, serving, upload_chatgpt, view
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    with serving(tmp_path / "vault") as s:
+        yield s
+
+
+@pytest.fixture
+def page(browser: Browser, served: Served) -> Iterator[Watched]:
+    context = browser.new_context(accept_downloads=True)
+    watched = Watched(context.new_page())
+    watched.page.goto(served.sign_in_url)
+    watched.page.wait_for_selector("h1#view-title")
+    yield watched
+    context.close()
+    watched.assert_clean()
+
+
+def test_serve_prints_the_ui_address_with_the_token(tmp_path: Path) -> None:
+    with serving(tmp_path / "vault") as served:
+        assert httpx.get(served.sign_in_url, follow_redirects=False).status_code == 303
+    assert f"web UI: {served.url}/?token={served.token}" in "\n".join(served.printed)
+
+
+def test_the_token_address_signs_in_and_leaves_the_address_bar(
+    page: Watched, served: Served
+) -> None:
+    assert page.page.url == served.url + "/#/memories" or page.page.url == served.url + "/"
+    expect(page.page.locator("h1")).to_have_text("Memories")
+    cookies = page.page.context.cookies()
+    (cookie,) = [c for c in cookies if c["name"] == "memvault_session"]
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert page.page.evaluate("document.cookie") == ""
+
+
+def test_without_a_session_the_sign_in_form_signs_in(browser: Browser, served: Served) -> None:
+    context = browser.new_context()
+    p = context.new_page()
+    problems: list[str] = []
+    p.on("pageerror", lambda exc: problems.append(str(exc)))
+    p.goto(served.url + "/")
+    expect(p.locator("h1")).to_have_text("Sign in")
+    p.get_by_label("Token").fill(served.token)
+    p.get_by_role("button", name="Sign in").click()
+    expect(p.locator("h1")).to_have_text("Memories")
+    context.close()
+    assert problems == []
+
+
+def test_upload_a_chatgpt_export_and_see_its_conversations_and_memories(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    expect(p.locator("#import-summary")).to_contain_text("6 new conversations")
+    expect(p.locator("#u-progress")).to_have_attribute("value", "100")
+    p.get_by_role("link", name="Conversations", exact=True).click()
+    expect(p.locator("h1")).to_have_text("Conversations")
+    expect(p.locator("tbody tr")).to_have_count(6)
+    p.locator("tbody a").first.click()
+    expect(p.locator("h2#h-thread")).to_have_text("Messages")
+    expect(p.locator(".msg").first).to_be_visible()
+    p.get_by_role("link", name="Memories", exact=True).click()
+    expect(p.locator("h1")).to_have_text("Memories")
+    assert p.locator("tbody tr").count() > 0
+    p.locator("tbody a").first.click()
+    expect(p.locator("h1")).to_have_text("Memory")
+    # Provenance clicks through to the conversation the memory came from.
+    p.locator("dd a[href^='#/conversation/']").click()
+    expect(p.locator("h2#h-derived")).to_contain_text("Memories from this conversation")
+    assert p.locator("#h-derived + div tbody tr").count() >= 1
+
+
+def test_a_chatgpt_branch_can_be_followed(page: Watched, served: Served, tmp_path: Path) -> None:
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip", count=24))
+    view(p, served, "conversations")
+    titles = p.locator("tbody a")
+    for i in range(titles.count()):
+        view(p, served, "conversations")
+        p.locator("tbody a").nth(i).click()
+        p.wait_for_selector("h2#h-thread")
+        if p.locator(".fork").count():
+            break
+    else:
+        pytest.fail("no conversation with a branch in the generated export")
+    fork = p.locator(".fork").first
+    before = p.locator(".msg").all_inner_texts()
+    label = fork.locator("span").inner_text()
+    fork.get_by_role("button", name="Previous branch").click()
+    assert p.locator(".fork span").first.inner_text() != label
+    assert p.locator(".msg").all_inner_texts() != before
+
+
+def test_search_finds_memories_and_messages(page: Watched, served: Served, tmp_path: Path) -> None:
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    p.get_by_role("link", name="Search", exact=True).click()
+    p.get_by_label("Question or words").fill("Porto")
+    p.get_by_role("button", name="Search").click()
+    expect(p.locator("#hits")).to_contain_text("for “Porto”")
+    kinds = set(p.locator(".hit .badge").all_inner_texts())
+    assert kinds == {"memory", "message"}
+    p.locator(".hit a").first.click()
+    p.wait_for_selector("h1#view-title")
+
+
+def test_retract_a_memory_leaves_the_active_list_and_enters_the_audit_view_pam_7_1(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    view(p, served, "memories")
+    first = p.locator("tbody a").first
+    content = first.inner_text()
+    total = p.locator("#range").inner_text()
+    first.click()
+    expect(p.locator("h1")).to_have_text("Memory")
+    memory_id = p.locator("dd code").inner_text()
+    # Only PAM §7.1's transitions from `active` are offered.
+    buttons = set(p.locator("[aria-labelledby=h-life] button").all_inner_texts())
+    assert buttons == {"Supersede", "Deprecate", "Retract", "Archive"}
+    p.get_by_role("button", name="Retract").click()
+    expect(p.locator(".badge.retracted").first).to_be_visible()
+    # A retracted memory takes no further transition.
+    expect(p.locator("[aria-labelledby=h-life] button")).to_have_count(0)
+    view(p, served, "memories")
+    assert content not in p.locator("tbody").inner_text()
+    assert p.locator("#range").inner_text() != total
+    p.get_by_label("Status").select_option("retracted")
+    p.get_by_role("button", name="Filter").click()
+    expect(p.locator("tbody")).to_contain_text(content)
+    p.get_by_role("link", name="Audit", exact=True).click()
+    expect(p.locator("h1")).to_have_text("Audit")
+    retraction = p.locator("tbody tr", has_text=memory_id).first
+    expect(retraction).to_contain_text("transition")
+    expect(retraction).to_contain_text("retracted")
+
+
+def test_download_a_pam_export_and_validate_it(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    from memvault.formats.pam.validate import validate_path
+
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    with p.expect_download() as download:
+        p.locator("#dl-pam").click()
+    saved = tmp_path / "export.zip"
+    download.value.save_as(saved)
+    with zipfile.ZipFile(saved) as archive:
+        assert "memory-store.json" in archive.namelist()
+    report = validate_path(saved)
+    assert report.valid, report.findings
+
+
+def test_assistant_texts_can_be_made_and_copied(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    p = page.page
+    p.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    p.get_by_label("Assistant", exact=True).select_option("system-prompt")
+    p.get_by_role("button", name="Make the texts").click()
+    area = p.locator("textarea").first
+    expect(area).not_to_be_empty()
+    p.locator("button", has_text="Copy").first.click()
+    assert p.evaluate("navigator.clipboard.readText()") == area.input_value()
+
+
+def test_the_erase_flow_is_guarded_then_erases_everything_aimem_5_2(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip"))
+    p.get_by_role("link", name="Erase", exact=True).click()
+    button = p.get_by_role("button", name="Erase everything")
+    expect(button).to_be_disabled()
+    p.get_by_label("Type erase everything to confirm").fill("erase")
+    expect(button).to_be_disabled()
+    p.get_by_label("Type erase everything to confirm").fill("erase everything")
+    expect(button).to_be_enabled()
+    button.click()  # the browser's confirmation dialog is accepted
+    expect(p.locator("#erased")).to_contain_text("memories")
+    view(p, served, "memories")
+    expect(p.locator("#range")).to_have_text("No memories match.")
+    view(p, served, "conversations")
+    expect(p.locator("tbody tr")).to_have_count(0)

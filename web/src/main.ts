@@ -1,0 +1,888 @@
+import "./style.css";
+import { ApiError, api, get, query, setSession, upload } from "./api";
+import type { Session } from "./api";
+
+// ---------------------------------------------------------------------------------------
+// DOM helpers: every text goes in as text (never as HTML).
+
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | ((e: Event) => void) | undefined | null>;
+
+function h(tag: string, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (typeof v === "function") el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function s(tag: string, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElement {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  el.append(...children);
+  return el;
+}
+
+const main = document.getElementById("main")!;
+const nav = document.getElementById("nav")!;
+const statusBox = document.getElementById("status")!;
+
+function say(text: string): void {
+  statusBox.textContent = text;
+}
+
+function fmtDate(v: unknown): string {
+  if (typeof v !== "string" || !v) return "—";
+  return v.replace("T", " ").replace(/(\.\d+)?(Z|\+00:00)$/, " UTC");
+}
+
+function errorBox(e: unknown): HTMLElement {
+  const text = e instanceof ApiError ? `${e.problem.title}: ${e.problem.detail}` : String(e);
+  return h("p", { class: "error", role: "alert" }, text);
+}
+
+function render(title: string, ...content: (Child | Child[])[]): void {
+  document.title = `${title} · memvault`;
+  main.dataset.shown = location.hash || "#/memories";
+  main.replaceChildren(h("h1", { id: "view-title", tabindex: "-1" }, title), ...content.flat().filter((c): c is Node | string => !!c || c === 0).map((c) => (c instanceof Node ? c : String(c))));
+}
+
+// A view shows what it fetched only if no later view started meanwhile (the answers of
+// an earlier view's requests may arrive after a later one's).
+let ticket = 0;
+function painter(): typeof render {
+  const mine = ticket;
+  return (title, ...content) => {
+    if (mine === ticket) render(title, ...content);
+  };
+}
+
+function focusTitle(): void {
+  document.getElementById("view-title")?.focus();
+}
+
+// ---------------------------------------------------------------------------------------
+// Types of the API's answers (the parts the page reads).
+
+type Json = Record<string, any>;
+interface Meta {
+  memory_types: string[];
+  statuses: string[];
+  relation_types: string[];
+  transitions: Record<string, string[]>;
+}
+let meta: Meta;
+let session: Session;
+
+// ---------------------------------------------------------------------------------------
+// Routing: #/view/arg?query
+
+const VIEWS: [string, string][] = [
+  ["memories", "Memories"],
+  ["search", "Search"],
+  ["conversations", "Conversations"],
+  ["graph", "Graph"],
+  ["time", "Time"],
+  ["audit", "Audit"],
+  ["move", "Move"],
+  ["erase", "Erase"],
+];
+
+function route(): { view: string; arg: string; params: URLSearchParams } {
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [path, q] = hash.split("?", 2);
+  const [view, ...rest] = path.split("/");
+  return { view: view || "memories", arg: decodeURIComponent(rest.join("/")), params: new URLSearchParams(q ?? "") };
+}
+
+function go(hash: string): void {
+  if (location.hash === hash) void show();
+  else location.hash = hash;
+}
+
+function buildNav(): void {
+  const list = h("ul");
+  for (const [id, label] of VIEWS) {
+    list.append(h("li", {}, h("a", { href: `#/${id}`, "data-view": id }, label)));
+  }
+  list.append(h("li", {}, h("button", { type: "button", class: "link", onclick: signOut }, "Sign out")));
+  nav.replaceChildren(list);
+  nav.hidden = false;
+}
+
+function markNav(view: string): void {
+  const current = view === "memory" ? "memories" : view === "conversation" ? "conversations" : view;
+  for (const a of nav.querySelectorAll("a")) {
+    if (a.dataset.view === current) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+}
+
+async function show(): Promise<void> {
+  const { view, arg, params } = route();
+  const mine = ++ticket;
+  markNav(view);
+  say("");
+  try {
+    switch (view) {
+      case "memories": await memoriesView(params); break;
+      case "memory": await memoryView(arg); break;
+      case "search": await searchView(params); break;
+      case "conversations": await conversationsView(params); break;
+      case "conversation": await conversationView(arg); break;
+      case "graph": await graphView(); break;
+      case "time": await timeView(); break;
+      case "audit": await auditView(); break;
+      case "move": moveView(); break;
+      case "erase": eraseView(); break;
+      default: render("Not found", h("p", {}, "No such view."));
+    }
+  } catch (e) {
+    if (mine !== ticket) return;
+    if (e instanceof ApiError && e.problem.status === 401) return signInView(false);
+    render("Something went wrong", errorBox(e));
+  }
+  if (mine !== ticket) return;
+  // A view that put the focus somewhere itself (search's field) keeps it.
+  if (!main.contains(document.activeElement)) focusTitle();
+}
+
+// ---------------------------------------------------------------------------------------
+// Sign-in
+
+function signInView(failed: boolean): void {
+  nav.hidden = true;
+  const input = h("input", { id: "token", name: "token", type: "password", autocomplete: "current-password", required: true }) as HTMLInputElement;
+  const form = h(
+    "form",
+    { class: "card", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      try {
+        const s = await api<Session>("POST", "/v1/session", { token: input.value });
+        await start(s);
+      } catch (err) {
+        form.append(errorBox(err));
+      }
+    } },
+    h("p", {}, "Open the address ", h("code", {}, "memvault serve"), " printed, or paste the vault's token (", h("code", {}, "memvault token"), " prints it)."),
+    h("label", { for: "token" }, "Token"),
+    input,
+    h("button", { type: "submit" }, "Sign in"),
+  );
+  render("Sign in", failed ? h("p", { class: "error", role: "alert" }, "That token did not work.") : null, form);
+  input.focus();
+}
+
+async function signOut(): Promise<void> {
+  await api("DELETE", "/v1/session");
+  location.hash = "";
+  signInView(false);
+}
+
+// ---------------------------------------------------------------------------------------
+// Memories
+
+function field(label: string, control: HTMLElement): HTMLElement {
+  const id = control.id;
+  return h("div", { class: "field" }, h("label", { for: id }, label), control);
+}
+
+function select(id: string, options: string[], value: string, empty?: string): HTMLSelectElement {
+  const el = h("select", { id, name: id }) as HTMLSelectElement;
+  if (empty !== undefined) el.append(h("option", { value: "" }, empty));
+  for (const o of options) el.append(h("option", { value: o }, o));
+  el.value = value;
+  return el;
+}
+
+function input(id: string, value: string, attrs: Attrs = {}): HTMLInputElement {
+  return h("input", { id, name: id, value, ...attrs }) as HTMLInputElement;
+}
+
+function memoryRow(m: Json): HTMLElement {
+  const conf = m.confidence?.current;
+  return h(
+    "tr",
+    {},
+    h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content.length > 160 ? m.content.slice(0, 159) + "…" : m.content)),
+    h("td", {}, m.type === "custom" && m.custom_type ? `custom: ${m.custom_type}` : m.type),
+    h("td", {}, h("span", { class: `badge ${m.status ?? "active"}` }, m.status ?? "active")),
+    h("td", {}, m.provenance?.platform ?? "—"),
+    h("td", { class: "num" }, typeof conf === "number" ? conf.toFixed(2) : "—"),
+    h("td", {}, fmtDate(m.temporal?.created_at).slice(0, 10)),
+  );
+}
+
+function memoryTable(memories: Json[], caption: string): HTMLElement {
+  return h(
+    "div",
+    { class: "table-wrap" },
+    h(
+      "table",
+      {},
+      h("caption", { class: "sr-only" }, caption),
+      h("thead", {}, h("tr", {}, ...["Memory", "Type", "Status", "Platform", "Confidence", "Created"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, ...memories.map(memoryRow)),
+    ),
+  );
+}
+
+const PAGE = 50;
+
+async function memoriesView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
+  const type = params.get("type") ?? "";
+  const status = params.get("status") ?? "active";
+  const platform = params.get("platform") ?? "";
+  const tag = params.get("tag") ?? "";
+  const since = params.get("since") ?? "";
+  const until = params.get("until") ?? "";
+  const offset = Number(params.get("offset") ?? "0") || 0;
+  const page = await get<Json>(
+    "/v1/memories" + query({ type, status, platform, tag, since, until, limit: PAGE, offset }),
+  );
+  const typeSel = select("f-type", meta.memory_types, type, "any type");
+  const statusSel = select("f-status", [...meta.statuses, "all"], status);
+  const platformIn = input("f-platform", platform, { placeholder: "chatgpt" });
+  const tagIn = input("f-tag", tag);
+  const sinceIn = input("f-since", since, { type: "date" });
+  const untilIn = input("f-until", until, { type: "date" });
+  const form = h(
+    "form",
+    { class: "filters", role: "search", "aria-label": "Filter memories", onsubmit: (e: Event) => {
+      e.preventDefault();
+      go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value }));
+    } },
+    field("Type", typeSel),
+    field("Status", statusSel),
+    field("Platform", platformIn),
+    field("Tag", tagIn),
+    field("Created from", sinceIn),
+    field("Created until", untilIn),
+    h("div", { class: "field actions" }, h("button", { type: "submit" }, "Filter")),
+  );
+  const total: number = page.total;
+  const here = (o: number): string => "#/memories" + query({ type, status, platform, tag, since, until, offset: o || undefined });
+  const pager = h(
+    "nav",
+    { class: "pager", "aria-label": "Pages" },
+    h("span", { id: "range" }, total ? `${(offset + 1).toLocaleString("en")}–${Math.min(offset + PAGE, total).toLocaleString("en")} of ${total.toLocaleString("en")}` : "No memories match."),
+    offset > 0 ? h("a", { href: here(Math.max(0, offset - PAGE)), rel: "prev" }, "Previous") : null,
+    offset + PAGE < total ? h("a", { href: here(offset + PAGE), rel: "next" }, "Next") : null,
+  );
+  paint("Memories", form, pager, total ? memoryTable(page.memories, "Memories") : null);
+}
+
+function dl(rows: [string, Child | Child[]][]): HTMLElement {
+  const out = h("dl", { class: "facts" });
+  for (const [k, v] of rows) out.append(h("dt", {}, k), h("dd", {}, ...(Array.isArray(v) ? v : [v ?? "—"])));
+  return out;
+}
+
+async function memoryView(id: string): Promise<void> {
+  const paint = painter();
+  const [m, relations] = await Promise.all([
+    get<Json>(`/v1/memories/${encodeURIComponent(id)}`),
+    get<Json[]>(`/v1/memories/${encodeURIComponent(id)}/relations`),
+  ]);
+  const status: string = m.status ?? "active";
+  const p = m.provenance ?? {};
+  const t = m.temporal ?? {};
+  const c = m.confidence ?? {};
+  const a = m.access ?? {};
+  const conv = p.conversation_ref
+    ? h("a", { href: `#/conversation/${encodeURIComponent(p.conversation_ref)}` }, p.conversation_ref)
+    : "—";
+  const relList = relations.length
+    ? h("ul", {}, ...relations.map((r) => {
+        const other = r.from === m.id ? r.to : r.from;
+        const dir = r.from === m.id ? `${r.type} →` : `← ${r.type}`;
+        return h("li", {}, `${dir} `, h("a", { href: `#/memory/${encodeURIComponent(other)}` }, other));
+      }))
+    : h("p", {}, "No relations.");
+
+  const facts = h(
+    "section",
+    { "aria-labelledby": "h-facts" },
+    h("h2", { id: "h-facts" }, "About this memory"),
+    dl([
+      ["Content", h("p", { class: "content" }, m.content)],
+      ["Type", m.type === "custom" ? `custom: ${m.custom_type ?? ""}` : m.type],
+      ["Status", h("span", { class: `badge ${status}` }, status)],
+      ["Tags", (m.tags ?? []).length ? (m.tags as string[]).join(", ") : "—"],
+      ["Id", h("code", {}, m.id)],
+    ]),
+    h("h3", {}, "Provenance"),
+    dl([
+      ["Platform", p.platform ?? "—"],
+      ["Conversation", conv],
+      ["Message", p.message_ref ?? "—"],
+      ["Extraction", p.extraction_method ?? "—"],
+      ["Extracted", fmtDate(p.extracted_at)],
+    ]),
+    h("h3", {}, "Time"),
+    dl([
+      ["Created", fmtDate(t.created_at)],
+      ["Updated", fmtDate(t.updated_at)],
+      ["Valid from", fmtDate(t.valid_from)],
+      ["Valid until", fmtDate(t.valid_until)],
+    ]),
+    h("h3", {}, "Confidence"),
+    dl([
+      ["Initial", typeof c.initial === "number" ? c.initial.toFixed(2) : "—"],
+      ["Current (after decay)", typeof c.current === "number" ? c.current.toFixed(2) : "—"],
+      ["Decay model", c.decay_model ?? "—"],
+      ["Last reinforced", fmtDate(c.last_reinforced)],
+    ]),
+    h("h3", {}, "Access"),
+    dl([
+      ["Visibility", a.visibility ?? "private"],
+      ["Exportable", a.exportable === false ? "no" : "yes"],
+      ["Shared with", (a.shared_with ?? []).length ? (a.shared_with as Json[]).map((g) => `${g.entity} (${(g.permissions ?? []).join(", ")})`).join("; ") : "nobody"],
+    ]),
+    h("h3", {}, "Relations"),
+    relList,
+  );
+  paint(`Memory`, facts, correctSection(m, status));
+}
+
+function correctSection(m: Json, status: string): HTMLElement {
+  const path = `/v1/memories/${encodeURIComponent(m.id)}`;
+  const reload = (): void => go(`#/memory/${encodeURIComponent(m.id)}`);
+  const done = async (what: string, f: () => Promise<unknown>, out: HTMLElement): Promise<void> => {
+    try {
+      await f();
+      say(what);
+      reload();
+    } catch (e) {
+      out.replaceChildren(errorBox(e));
+    }
+  };
+  const out = h("div");
+  const content = h("textarea", { id: "e-content", name: "content", rows: 4 }, m.content) as HTMLTextAreaElement;
+  const tags = input("e-tags", (m.tags ?? []).join(", "));
+  const type = select("e-type", meta.memory_types.filter((t) => t !== "custom" || m.type === "custom"), m.type);
+  const exportable = h("input", { id: "e-exportable", name: "exportable", type: "checkbox", checked: m.access?.exportable !== false }) as HTMLInputElement;
+  const editable = status === "active";
+  const edit = h(
+    "form",
+    { class: "card", "aria-labelledby": "h-edit", onsubmit: (e: Event) => {
+      e.preventDefault();
+      const patch: Json = {
+        content: content.value,
+        tags: tags.value.split(",").map((x) => x.trim()).filter(Boolean),
+        exportable: exportable.checked,
+      };
+      if (type.value !== m.type) patch.type = type.value;
+      void done("Saved.", () => api("PATCH", path, patch), out);
+    } },
+    h("h3", { id: "h-edit" }, "Edit"),
+    field("Content", content),
+    field("Tags (comma-separated)", tags),
+    field("Type", type),
+    h("div", { class: "check" }, exportable, h("label", { for: "e-exportable" }, "Exportable (included in exports)")),
+    h("button", { type: "submit" }, "Save changes"),
+  );
+  // Only the transitions PAM §7.1 allows from this status (the server's table).
+  const allowed = meta.transitions[status] ?? [];
+  const verbs: Record<string, string> = { retracted: "retract", archived: "archive", deprecated: "deprecate", superseded: "supersede" };
+  const lifecycle = h("div", { class: "card", role: "group", "aria-labelledby": "h-life" }, h("h3", { id: "h-life" }, "Lifecycle"));
+  if (!allowed.length) lifecycle.append(h("p", {}, `A ${status} memory takes no further transition (PAM §7.1).`));
+  for (const to of allowed) {
+    const verb = verbs[to];
+    if (verb === "supersede") {
+      const by = input("e-by", "", { placeholder: "id of the replacing memory" });
+      lifecycle.append(h("form", { class: "inline", onsubmit: (e: Event) => {
+        e.preventDefault();
+        void done("Superseded.", () => api("POST", `${path}/supersede`, { by: by.value.trim() }), out);
+      } }, field("Superseded by", by), h("button", { type: "submit" }, "Supersede")));
+    } else {
+      lifecycle.append(h("button", { type: "button", class: verb === "retract" ? "danger" : "", onclick: () => {
+        void done(`${verb[0].toUpperCase()}${verb.slice(1)}d.`, () => api("POST", `${path}/${verb}`), out);
+      } }, verb[0].toUpperCase() + verb.slice(1)));
+    }
+  }
+  const relTo = input("r-to", "", { placeholder: "memory id" });
+  const relType = select("r-type", meta.relation_types.filter((t) => t !== "supersedes"), "related_to");
+  const relate = h(
+    "form",
+    { class: "card", "aria-labelledby": "h-rel", onsubmit: (e: Event) => {
+      e.preventDefault();
+      void done("Related.", () => api("POST", `${path}/relations`, { to: relTo.value.trim(), type: relType.value }), out);
+    } },
+    h("h3", { id: "h-rel" }, "Add a relation"),
+    field("Relation", relType),
+    field("To memory", relTo),
+    h("button", { type: "submit" }, "Relate"),
+  );
+  return h(
+    "section",
+    { "aria-labelledby": "h-correct" },
+    h("h2", { id: "h-correct" }, "Correct"),
+    out,
+    editable ? edit : h("p", {}, `A ${status} memory is not edited; it is kept as it was.`),
+    lifecycle,
+    relate,
+    h("p", {}, h("a", { href: `#/audit?memory=${encodeURIComponent(m.id)}` }, "This memory's audit trail")),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Search (recall: memories and messages)
+
+async function searchView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
+  const q = params.get("q") ?? "";
+  const kind = params.get("kind") ?? "all";
+  const qIn = input("s-q", q, { type: "search", required: true });
+  const kindSel = select("s-kind", ["all", "memories", "messages"], kind);
+  const form = h(
+    "form",
+    { class: "filters", role: "search", "aria-label": "Recall", onsubmit: (e: Event) => {
+      e.preventDefault();
+      go("#/search" + query({ q: qIn.value.trim(), kind: kindSel.value }));
+    } },
+    field("Question or words", qIn),
+    field("Find", kindSel),
+    h("div", { class: "field actions" }, h("button", { type: "submit" }, "Search")),
+  );
+  if (!q) {
+    paint("Search", form);
+    qIn.focus();
+    return;
+  }
+  const result = await get<Json>("/v1/recall" + query({ q, kind, k: 30 }));
+  const items = (result.results as Json[]).map((r) =>
+    h(
+      "li",
+      { class: "hit" },
+      h("span", { class: `badge kind-${r.kind}` }, r.kind === "memory" ? "memory" : "message"),
+      " ",
+      r.kind === "memory"
+        ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, r.text)
+        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
+    ),
+  );
+  paint(
+    "Search",
+    form,
+    h("p", { id: "hits" }, `${items.length} result${items.length === 1 ? "" : "s"} for “${q}”.`),
+    ...(result.notes as string[]).map((n) => h("p", { class: "note" }, n)),
+    h("ol", { class: "hits", "aria-labelledby": "hits" }, ...items),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Conversations
+
+async function conversationsView(params: URLSearchParams): Promise<void> {
+  const paint = painter();
+  const offset = Number(params.get("offset") ?? "0") || 0;
+  const page = await get<Json>("/v1/conversations" + query({ limit: PAGE, offset }));
+  const rows = (page.conversations as Json[]).map((c) =>
+    h("tr", {}, h("td", {}, h("a", { href: `#/conversation/${encodeURIComponent(c.id)}` }, c.title || "(untitled)")), h("td", {}, c.platform), h("td", { class: "num" }, c.message_count), h("td", {}, fmtDate(c.created_at).slice(0, 10))),
+  );
+  const total: number = page.total;
+  const pager = h(
+    "nav",
+    { class: "pager", "aria-label": "Pages" },
+    h("span", {}, total ? `${offset + 1}–${Math.min(offset + PAGE, total)} of ${total}` : "No conversations yet: import an export under Move."),
+    offset > 0 ? h("a", { href: `#/conversations?offset=${Math.max(0, offset - PAGE)}` }, "Previous") : null,
+    offset + PAGE < total ? h("a", { href: `#/conversations?offset=${offset + PAGE}` }, "Next") : null,
+  );
+  paint(
+    "Conversations",
+    pager,
+    total
+      ? h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Conversations"), h("thead", {}, h("tr", {}, ...["Title", "Platform", "Messages", "Created"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows)))
+      : null,
+  );
+}
+
+function messageText(m: Json): string {
+  const c = m.content;
+  if (typeof c === "string") return c;
+  if (c && typeof c.text === "string") return c.text;
+  if (Array.isArray(c?.parts)) return c.parts.map((p: unknown) => (typeof p === "string" ? p : "")).join("\n");
+  return "";
+}
+
+async function conversationView(id: string): Promise<void> {
+  const paint = painter();
+  const [doc, derived] = await Promise.all([
+    get<Json>(`/v1/conversations/${encodeURIComponent(id)}`),
+    get<Json>(`/v1/conversations/${encodeURIComponent(id)}/memories`),
+  ]);
+  const messages: Json[] = doc.messages ?? [];
+  const byId = new Map(messages.map((m) => [m.id as string, m]));
+  // ChatGPT keeps a tree: a message edited or regenerated forks it. The thread shown follows
+  // the newest branch at each fork; a fork offers its other branches.
+  const children = new Map<string, string[]>();
+  const roots: string[] = [];
+  for (const m of messages) {
+    const parent = m.parent_id as string | undefined;
+    if (parent && byId.has(parent)) {
+      const list = children.get(parent) ?? [];
+      list.push(m.id);
+      children.set(parent, list);
+    } else roots.push(m.id);
+  }
+  const choice = new Map<string, number>();
+  const thread = h("ol", { class: "thread", "aria-label": "Messages" });
+  const draw = (): void => {
+    thread.replaceChildren();
+    const startRoots = roots.length ? roots : [];
+    let current: string | undefined = startRoots[startRoots.length - 1];
+    const seen = new Set<string>();
+    while (current && !seen.has(current)) {
+      seen.add(current);
+      const m = byId.get(current)!;
+      const kids: string[] = children.get(current) ?? [];
+      const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
+      if (kids.length > 1) {
+        const idx: number = choice.get(current) ?? kids.length - 1;
+        const at = current;
+        li.append(
+          h("div", { class: "fork", role: "group", "aria-label": "Branches" },
+            h("span", {}, `Branch ${idx + 1} of ${kids.length}`),
+            h("button", { type: "button", disabled: idx === 0, "aria-label": "Previous branch", onclick: () => { choice.set(at, idx - 1); draw(); } }, "◀"),
+            h("button", { type: "button", disabled: idx === kids.length - 1, "aria-label": "Next branch", onclick: () => { choice.set(at, idx + 1); draw(); } }, "▶"),
+          ),
+        );
+        current = kids[idx];
+      } else current = kids[0];
+      thread.append(li);
+    }
+  };
+  draw();
+  const mems = derived.memories as Json[];
+  paint(
+    doc.title || "Conversation",
+    h("p", {}, `${doc.provider?.name ?? ""} · ${messages.length} messages · created ${fmtDate(doc.temporal?.created_at)}`),
+    h("section", { "aria-labelledby": "h-derived" }, h("h2", { id: "h-derived" }, `Memories from this conversation (${derived.total})`), mems.length ? memoryTable(mems, "Memories from this conversation") : h("p", {}, "None.")),
+    h("section", { "aria-labelledby": "h-thread" }, h("h2", { id: "h-thread" }, "Messages"), thread),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Graph
+
+async function graphView(): Promise<void> {
+  const paint = painter();
+  const g = await get<Json>("/v1/graph?limit=300");
+  const nodes = g.nodes as Json[];
+  const edges = g.edges as Json[];
+  if (!nodes.length) {
+    paint("Graph", h("p", {}, "No relations yet. Relate memories from a memory's page (Correct → Add a relation)."));
+    return;
+  }
+  // A small force layout, run to rest before drawing.
+  const W = 800, H = 520;
+  const pos = new Map<string, { x: number; y: number }>();
+  nodes.forEach((n, i) => {
+    const a = (2 * Math.PI * i) / nodes.length;
+    pos.set(n.id, { x: W / 2 + (W / 3) * Math.cos(a), y: H / 2 + (H / 3) * Math.sin(a) });
+  });
+  for (let step = 0; step < 200; step++) {
+    const force = new Map<string, { x: number; y: number }>(nodes.map((n) => [n.id, { x: 0, y: 0 }]));
+    for (const a of nodes) for (const b of nodes) {
+      if (a === b) continue;
+      const pa = pos.get(a.id)!, pb = pos.get(b.id)!;
+      const dx = pa.x - pb.x, dy = pa.y - pb.y, d2 = Math.max(dx * dx + dy * dy, 1);
+      const f = 60000 / d2;
+      force.get(a.id)!.x += (dx / Math.sqrt(d2)) * f;
+      force.get(a.id)!.y += (dy / Math.sqrt(d2)) * f;
+    }
+    for (const e of edges) {
+      const pa = pos.get(e.from), pb = pos.get(e.to);
+      if (!pa || !pb) continue;
+      // A spring whose length at rest is 140.
+      const dx = pb.x - pa.x, dy = pb.y - pa.y, d = Math.max(Math.sqrt(dx * dx + dy * dy), 1);
+      const k = ((d - 140) * 0.05) / d;
+      force.get(e.from)!.x += dx * k; force.get(e.from)!.y += dy * k;
+      force.get(e.to)!.x -= dx * k; force.get(e.to)!.y -= dy * k;
+    }
+    for (const n of nodes) {
+      const p = pos.get(n.id)!, f = force.get(n.id)!;
+      p.x = Math.min(W - 30, Math.max(30, p.x + Math.max(-10, Math.min(10, f.x)) + (W / 2 - p.x) * 0.002));
+      p.y = Math.min(H - 30, Math.max(30, p.y + Math.max(-10, Math.min(10, f.y)) + (H / 2 - p.y) * 0.002));
+    }
+  }
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "group", "aria-label": `Relation graph: ${nodes.length} memories, ${edges.length} relations` });
+  for (const e of edges) {
+    const pa = pos.get(e.from), pb = pos.get(e.to);
+    if (!pa || !pb) continue;
+    svg.append(s("line", { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, class: `edge ${e.type}` }, s("title", {}, e.type)));
+  }
+  const detail = h("p", { id: "graph-focus", "aria-live": "polite" }, "Select a memory to see it here; Enter opens it.");
+  for (const n of nodes) {
+    const p = pos.get(n.id)!;
+    const link = s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: "node", "aria-label": `${n.type}: ${n.label}` },
+      s("circle", { cx: p.x, cy: p.y, r: 9, class: `t-${n.type} s-${n.status}` }),
+      // Labels on the right half run leftwards, so none leaves the picture.
+      s("text", p.x > W * 0.6 ? { x: p.x - 12, y: p.y + 4, "text-anchor": "end" } : { x: p.x + 12, y: p.y + 4 }, n.label.length > 28 ? n.label.slice(0, 27) + "…" : n.label),
+    );
+    const tell = (): void => { detail.textContent = `${n.type} · ${n.status}: ${n.label}`; };
+    link.addEventListener("focus", tell);
+    link.addEventListener("mouseenter", tell);
+    svg.append(link);
+  }
+  const table = h("details", {}, h("summary", {}, "The relations as a table"),
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Relations"), h("thead", {}, h("tr", {}, ...["From", "Relation", "To"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, ...edges.map((e) => {
+        const label = (id: string): string => nodes.find((n) => n.id === id)?.label ?? id;
+        return h("tr", {}, h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.from)}` }, label(e.from))), h("td", {}, e.type), h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.to)}` }, label(e.to))));
+      })))));
+  paint("Graph", h("p", {}, `${nodes.length} memories, ${g.total_edges} relations${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
+}
+
+// ---------------------------------------------------------------------------------------
+// Time: charts of counts and the timeline
+
+function barChart(title: string, id: string, counts: Record<string, number>): HTMLElement {
+  const entries = Object.entries(counts).sort((a, b) => b[1] - a[1]);
+  const max = Math.max(1, ...entries.map(([, n]) => n));
+  const list = h("ul", { class: "bars", "aria-labelledby": id });
+  for (const [k, n] of entries) {
+    const bar = h("span", { class: "bar" });
+    bar.style.width = `${(100 * n) / max}%`;
+    list.append(h("li", {}, h("span", { class: "bar-label" }, k), h("span", { class: "bar-track" }, bar), h("span", { class: "bar-n" }, n.toLocaleString("en"))));
+  }
+  return h("section", { class: "card" }, h("h2", { id }, title), entries.length ? list : h("p", {}, "Nothing yet."));
+}
+
+const PALETTE = ["#1f5fbf", "#b3461f", "#2e7d32", "#7b3fa0", "#8a6d00", "#00738a", "#a0284f", "#4d4d4d", "#5b6f00", "#6b4b2a", "#274b8a"];
+
+function timelineChart(title: string, id: string, months: string[], series: Record<string, number[]>): HTMLElement {
+  const keys = Object.keys(series);
+  const W = 760, H = 240, left = 40, bottom = 30;
+  const totals = months.map((_, i) => keys.reduce((sum, k) => sum + series[k][i], 0));
+  const max = Math.max(1, ...totals);
+  const bw = Math.min(48, Math.max(2, (W - left - 10) / Math.max(1, months.length) - 2));
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": id });
+  svg.append(s("line", { x1: left, y1: H - bottom, x2: W, y2: H - bottom, class: "axis" }));
+  svg.append(s("text", { x: 2, y: 14, class: "tick" }, String(max)));
+  months.forEach((month, i) => {
+    let y = H - bottom;
+    const x = left + i * (bw + 2);
+    keys.forEach((k, j) => {
+      const n = series[k][i];
+      if (!n) return;
+      const hgt = ((H - bottom - 10) * n) / max;
+      y -= hgt;
+      svg.append(s("rect", { x, y, width: bw, height: hgt, fill: PALETTE[j % PALETTE.length] }, s("title", {}, `${month} · ${k}: ${n}`)));
+    });
+    if (months.length <= 12 || i % Math.ceil(months.length / 12) === 0) {
+      svg.append(s("text", { x, y: H - 10, class: "tick" }, month));
+    }
+  });
+  const legend = h("ul", { class: "legend" }, ...keys.map((k, j) => {
+    const sw = h("span", { class: "swatch" });
+    sw.style.background = PALETTE[j % PALETTE.length];
+    return h("li", {}, sw, k);
+  }));
+  const table = h("details", {}, h("summary", {}, `${title} as a table`),
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, title), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Month"), ...keys.map((k) => h("th", { scope: "col" }, k)))),
+      h("tbody", {}, ...months.map((mo, i) => h("tr", {}, h("th", { scope: "row" }, mo), ...keys.map((k) => h("td", { class: "num" }, series[k][i]))))))));
+  return h("section", { class: "card" }, h("h2", { id }, title), months.length ? [svg, legend, table] : h("p", {}, "Nothing yet."));
+}
+
+async function timeView(): Promise<void> {
+  const paint = painter();
+  const [stats, tl] = await Promise.all([get<Json>("/v1/stats"), get<Json>("/v1/timeline")]);
+  paint(
+    "Time",
+    h("p", {}, `${Number(stats.memories).toLocaleString("en")} memories, ${Number(stats.conversations).toLocaleString("en")} conversations, ${Number(stats.relations).toLocaleString("en")} relations.`),
+    h("div", { class: "grid" }, barChart("Memories by type", "c-type", stats.by_type), barChart("Memories by platform", "c-platform", stats.by_platform), barChart("Memories by status", "c-status", stats.by_status)),
+    timelineChart("Created per month, by type", "t-type", tl.months, tl.by_type),
+    timelineChart("Created per month, by platform", "t-platform", tl.months, tl.by_platform),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Audit
+
+function details(d: unknown): string {
+  if (!d || typeof d !== "object") return "";
+  return Object.entries(d as Json)
+    .filter(([, v]) => v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ");
+}
+
+async function auditView(): Promise<void> {
+  const paint = painter();
+  const memory = route().params.get("memory") ?? "";
+  const log = await get<Json>("/v1/audit" + query({ memory_id: memory, limit: 500 }));
+  const entries = (log.entries as Json[]).slice().reverse();
+  const rows = entries.map((e) =>
+    h("tr", {}, h("td", { class: "num" }, e.seq), h("td", {}, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action), h("td", {}, details(e.details)),
+      h("td", {}, e.memory_id ? h("a", { href: `#/memory/${encodeURIComponent(e.memory_id)}` }, e.memory_id) : "—")),
+  );
+  paint(
+    memory ? "Audit of one memory" : "Audit",
+    h("p", {}, "Every change, newest first. The log keeps ids and hashes, never content."),
+    memory ? h("p", {}, h("a", { href: "#/audit" }, "The whole log")) : null,
+    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Move: upload, download, texts for assistants
+
+function summaryOf(body: Json): HTMLElement {
+  const parts: Json[] = body.parts ?? [body];
+  const list = h("ul", { id: "import-summary" });
+  for (const p of parts) {
+    if (p.conversations && p.memories && typeof p.memories === "object") {
+      list.append(h("li", {}, `${p.importer}: ${p.conversations.new} new conversations (${p.conversations.updated} updated), ${p.messages.new} new messages, ${p.memories.new} new memories (${p.memories.reinforced} reinforced).`));
+      for (const w of p.warnings ?? []) list.append(h("li", { class: "note" }, w));
+    } else {
+      list.append(h("li", {}, Object.entries(p).filter(([, v]) => typeof v !== "object").map(([k, v]) => `${k}: ${v}`).join(" · ")));
+    }
+  }
+  return list;
+}
+
+function moveView(): void {
+  const file = h("input", { id: "u-file", name: "file", type: "file", required: true }) as HTMLInputElement;
+  const kind = select("u-kind", ["provider", "pam", "aimem"], "provider");
+  for (const [v, label] of [["provider", "A provider's export (ChatGPT, Claude, Gemini, Copilot, Grok)"], ["pam", "A PAM export (zip or memory-store.json)"], ["aimem", "An AIMEM bundle"]]) {
+    kind.querySelector(`option[value="${v}"]`)!.textContent = label;
+  }
+  const bar = h("progress", { id: "u-progress", max: 100, value: 0, "aria-label": "Upload progress" }) as HTMLProgressElement;
+  const out = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "card", "aria-labelledby": "h-up", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      const f = file.files?.[0];
+      if (!f) return;
+      const path = kind.value === "pam" ? "/v1/pam/import" : kind.value === "aimem" ? "/v1/brain/import" : `/v1/import?filename=${encodeURIComponent(f.name)}`;
+      bar.value = 0;
+      out.replaceChildren(h("p", {}, `Uploading ${f.name}…`));
+      try {
+        const body = await upload<Json>(path, f, (x) => { bar.value = Math.round(x * 100); if (x >= 1) out.replaceChildren(h("p", {}, "Importing…")); });
+        bar.value = 100;
+        out.replaceChildren(h("h3", {}, "Imported"), summaryOf(body));
+        say("Import finished.");
+      } catch (err) {
+        out.replaceChildren(errorBox(err));
+      }
+    } },
+    h("h2", { id: "h-up" }, "Import"),
+    field("What it is", kind),
+    field("File", file),
+    h("button", { type: "submit" }, "Upload and import"),
+    bar,
+    out,
+  );
+  const downloads = h(
+    "section",
+    { class: "card", "aria-labelledby": "h-down" },
+    h("h2", { id: "h-down" }, "Export"),
+    h("ul", {},
+      h("li", {}, h("a", { href: "/v1/pam/export", download: "", id: "dl-pam" }, "PAM export (zip)"), " — memory-store.json, conversations and embeddings (PAM v1.0)."),
+      h("li", {}, h("a", { href: "/v1/brain/export", download: "memvault.aimem.json", id: "dl-aimem" }, "AIMEM bundle"), " — signed when the vault has a signing key."),
+    ),
+  );
+  const textsOut = h("div");
+  const target = select("x-target", ["system-prompt", "chatgpt", "claude", "gemini"], "chatgpt");
+  const texts = h(
+    "form",
+    { class: "card", "aria-labelledby": "h-texts", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      try {
+        const r = await get<Json>(`/v1/export/${target.value}`);
+        textsOut.replaceChildren(
+          h("p", {}, `${r.included} memories included${Object.keys(r.left_out ?? {}).length ? `; left out: ${Object.entries(r.left_out).map(([k, v]) => `${v} ${k}`).join(", ")}` : ""}.`),
+          ...(r.texts as Json[]).map((t, i) => {
+            const area = h("textarea", { id: `x-text-${i}`, readonly: true, rows: 8 }, t.text) as HTMLTextAreaElement;
+            return h("div", { class: "field" },
+              h("label", { for: `x-text-${i}` }, `${t.title} (${t.characters}${t.limit ? ` of ${t.limit}` : ""} characters)`),
+              area,
+              h("button", { type: "button", onclick: async () => {
+                try { await navigator.clipboard.writeText(area.value); say("Copied."); }
+                catch { area.select(); say("Selected: press Ctrl+C to copy."); }
+              } }, `Copy ${t.title}`),
+            );
+          }),
+        );
+      } catch (err) {
+        textsOut.replaceChildren(errorBox(err));
+      }
+    } },
+    h("h2", { id: "h-texts" }, "Texts for assistants"),
+    field("Assistant", target),
+    h("button", { type: "submit" }, "Make the texts"),
+    textsOut,
+  );
+  render("Move", form, downloads, texts);
+}
+
+// ---------------------------------------------------------------------------------------
+// Erase everything
+
+const CONFIRM = "erase everything";
+
+function eraseView(): void {
+  const typed = input("x-confirm", "", { autocomplete: "off", "aria-describedby": "x-help" });
+  const button = h("button", { type: "submit", class: "danger", disabled: true }, "Erase everything") as HTMLButtonElement;
+  typed.addEventListener("input", () => { button.disabled = typed.value !== CONFIRM; });
+  const out = h("div", { "aria-live": "polite" });
+  const form = h(
+    "form",
+    { class: "card danger-zone", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      if (typed.value !== CONFIRM) return;
+      if (!window.confirm("Erase every memory and conversation in this vault for good?")) return;
+      try {
+        const r = await api<Json>("POST", "/v1/erase", { confirm: CONFIRM });
+        out.replaceChildren(h("p", { id: "erased" }, `Erased: ${Object.entries(r.erased as Record<string, number>).filter(([, v]) => v > 0).map(([k, v]) => `${v} ${k.replace(/_/g, " ")}`).join(", ")}.`));
+        typed.value = "";
+        button.disabled = true;
+        say("Everything was erased.");
+      } catch (err) {
+        out.replaceChildren(errorBox(err));
+      }
+    } },
+    h("p", {}, "This deletes every memory, relation, conversation, embedding and search index entry in the vault, for good, and scrubs the file. The audit log keeps that it happened. Export first (Move) if you may want them back."),
+    h("div", { class: "field" }, h("label", { for: "x-confirm" }, "Type ", h("strong", {}, CONFIRM), " to confirm"), typed),
+    h("p", { id: "x-help", class: "note" }, "The button works once the words match."),
+    button,
+    out,
+  );
+  render("Erase everything", form);
+}
+
+// ---------------------------------------------------------------------------------------
+
+async function start(s: Session): Promise<void> {
+  session = s;
+  setSession(s);
+  meta = await get<Meta>("/v1/meta");
+  buildNav();
+  if (location.hash.startsWith("#/signin")) location.hash = "#/memories";
+  window.onhashchange = () => void show();
+  await show();
+}
+
+async function boot(): Promise<void> {
+  try {
+    await start(await get<Session>("/v1/session"));
+  } catch (e) {
+    if (e instanceof ApiError && e.problem.status === 401) signInView(location.hash.includes("failed=1"));
+    else render("memvault", errorBox(e));
+  }
+}
+
+void boot();
+export { session };
