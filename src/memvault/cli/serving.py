@@ -2,8 +2,10 @@
 
 On a personal vault (`--home`, ``$MEMVAULT_HOME``) it serves that vault as one tenant whose
 key is the local token; with a server home (`--server-home`, ``$MEMVAULT_SERVER_HOME``) it
-serves every tenant of it. The rules (the TLS rule of PAM §21.1, the limits) live in
-`memvault.server.config`; this module parses, builds the server and runs it until Ctrl-C.
+serves every tenant of it; with ``$MEMVAULT_DATABASE_URL`` (and no `--server-home`), every
+tenant of that PostgreSQL database (refusing a superuser or BYPASSRLS role: exit 2). The
+rules (the TLS rule of PAM §21.1, the limits) live in `memvault.server.config`; this module
+parses, builds the server and runs it until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ def serve(
             "--server-home",
             metavar="PATH",
             show_default=False,
-            help="Serve the tenants of this server home (default: $MEMVAULT_SERVER_HOME; "
-            "without either, the personal vault).",
+            help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
+            "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
+            "vault).",
         ),
     ] = None,
     server_key_file: Annotated[
@@ -121,8 +124,10 @@ def serve(
     TOKEN'); Ctrl-C stops it.
 
     --json: print where it serves as one JSON object instead, for the program that started
-    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — the last three on a
-    personal vault ("web" is the web UI's sign-in address), "token" only with --print-token.
+    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — "tenants" is
+    "personal", "server-home" or "database" ("home" then the URL without its password), the
+    last three on a personal vault ("web" is the web UI's sign-in address), "token" only with
+    --print-token.
     A failure before it serves is a JSON error body.
 
     Example: memvault serve --port 8765
@@ -139,7 +144,11 @@ def serve(
 
     use_server_home = server_home is not None or bool(os.environ.get(SERVER_HOME_ENV))
     with vault_errors(arguments=True):
-        if use_server_home:
+        url = None if server_home is not None else database_url()
+        if url is not None:
+            # A superuser or BYPASSRLS role is refused here (RoleRefused: a usage error).
+            tenants = Tenants.database(url, key_file=server_key_file)
+        elif use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
         elif database_url() is not None:
             tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
@@ -171,8 +180,8 @@ def serve(
             started: dict[str, object] = {
                 "url": config.url,
                 "docs": f"{config.url}/docs",
-                "tenants": "personal" if tenants.is_personal else "server-home",
-                "home": str(tenants.home),
+                "tenants": tenants.kind,
+                "home": tenants.location,
             }
             if tenants.is_personal:
                 started["token_path"] = str(local_token_path(tenants.home))
@@ -202,7 +211,7 @@ def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
         if print_token:
             out.print(f"token: {tenants.local_token()}", soft_wrap=True)
     else:
-        out.print(f"tenants of {tenants.home} (keys: `memvault tenants create`)")
+        out.print(f"tenants of {tenants.location} (keys: `memvault tenants create`)")
     out.print("Ctrl-C stops it.")
 
 

@@ -44,7 +44,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pgerrors
 
-from memvault.errors import VaultExists, VaultNotFound
+from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timestamp_epoch
 from memvault.store import postgres_recall as recall
 from memvault.store.base import (
@@ -72,6 +72,9 @@ __all__ = [
     "ALLOW_SUPERUSER_ENV",
     "DEFAULT_TENANT",
     "PostgresStore",
+    "RoleRefused",
+    "UnstorableText",
+    "connect_checked",
     "migrate",
     "redact",
 ]
@@ -289,6 +292,21 @@ def _limit(query: MemoryQuery, params: list[Any]) -> str:
     return " LIMIT %s OFFSET %s"
 
 
+class RoleRefused(StoreError):
+    """The database URL names a superuser or a BYPASSRLS role, which row-level security does
+    not bind: a usage error (connect as the application role, or allow it explicitly)."""
+
+    exit_code = EXIT_USAGE
+
+
+class UnstorableText(StoreError):
+    """A value holds a NUL character (U+0000), which PostgreSQL's text cannot: bad input (a
+    usage error, HTTP 422), never a server failure."""
+
+    exit_code = EXIT_USAGE
+    http_status = HTTP_UNPROCESSABLE
+
+
 def _role_check(conn: psycopg.Connection[Any], url: str, allow_superuser: bool) -> None:
     row = conn.execute(
         "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
@@ -297,7 +315,7 @@ def _role_check(conn: psycopg.Connection[Any], url: str, allow_superuser: bool) 
         return
     user, superuser, bypass = row
     if superuser or bypass:
-        raise StoreError(
+        raise RoleRefused(
             f"{redact(url)}: the role {user!r} is a "
             f"{'superuser' if superuser else 'role with BYPASSRLS'}, which row-level security "
             "does not bind; connect as the application role (docs/postgres.md), or set "
@@ -333,6 +351,19 @@ def _connect(url: str) -> psycopg.Connection[Any]:
         return psycopg.connect(url, connect_timeout=10)
     except psycopg.Error as exc:
         raise StoreError(f"cannot connect to {redact(url)}: {str(exc).strip()}") from None
+
+
+def connect_checked(url: str, *, allow_superuser: bool | None = None) -> psycopg.Connection[Any]:
+    """A connection to `url` whose role row-level security binds (RoleRefused for a superuser
+    or BYPASSRLS role unless allowed: `allow_superuser`, else ``$MEMVAULT_ALLOW_SUPERUSER``)."""
+    conn = _connect(url)
+    try:
+        _role_check(conn, url, _allow_superuser(allow_superuser))
+        conn.commit()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def migrate(url: str, *, allow_superuser: bool | None = None) -> tuple[int, int]:
@@ -597,6 +628,12 @@ class PostgresStore(Store):
     def _error(self, exc: psycopg.Error, what: str = "") -> StoreError:
         detail = getattr(getattr(exc, "diag", None), "message_detail", None) or ""
         text = f"{what}{': ' if what else ''}{str(exc).strip()} {detail}".strip()
+        if isinstance(exc, psycopg.DataError) and "NUL" in str(exc):
+            # Raised by psycopg before the statement is sent: nothing was written.
+            return UnstorableText(
+                f"{what}{': ' if what else ''}a text value (a field or a filter) contains a NUL "
+                "character (U+0000), which PostgreSQL cannot store or compare; nothing was done"
+            )
         if isinstance(exc, pgerrors.IntegrityError):
             return IntegrityViolation(text)
         if isinstance(exc, pgerrors.LockNotAvailable):
