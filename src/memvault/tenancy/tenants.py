@@ -229,7 +229,7 @@ class Tenants:
         one token, the local token (made now when the home has none: `local_token`). Raises
         as `Vault.open`."""
         root = Path(home).expanduser()
-        vault = Vault.open(root, passphrase)
+        vault = Vault.open(root, passphrase, serving=True)
         try:
             local_token(root)
         except BaseException:
@@ -339,7 +339,9 @@ class Tenants:
                 raise Unauthenticated(f"tenant {tenant!r} does not exist (it was erased?)")
             assert self._key is not None
             vault = Vault.open(
-                self._vault_home(row.owner_id), self._key.unwrap(row.wrapped_key, row.owner_id)
+                self._vault_home(row.owner_id),
+                self._key.unwrap(row.wrapped_key, row.owner_id),
+                serving=True,  # open for the server's life: small caches
             )
             self._vaults[tenant] = vault
             return vault
@@ -372,7 +374,9 @@ class Tenants:
             secret = new_vault_key()
             home = self._vault_home(owner_id)
             ensure_home(home.parent)
-            vault = Vault.init(home, secret, owner_id=owner_id, kdf_iter=TENANT_KDF_ITER)
+            vault = Vault.init(
+                home, secret, owner_id=owner_id, kdf_iter=TENANT_KDF_ITER, serving=True
+            )
             try:
                 at = now_text()
                 row = TenantRow(name, owner_id, at, self._key.wrap(secret, owner_id))
