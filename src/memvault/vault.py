@@ -437,22 +437,23 @@ class Vault:
         did: str | None = None,
         kdf_iter: int | None = None,
         clock: Clock | None = None,
+        serving: bool = False,
     ) -> Vault:
         """``Vault.init(home, passphrase, *, owner_id=None, did=None, kdf_iter=None,
-        clock=None) -> Vault``
+        clock=None, serving=False) -> Vault``
 
         Create a vault in the directory `home` and its owner (PAM §3.1: `owner_id` defaults to
         a new UUID v4; `did` must look like ``did:<method>:<id>``, §17). `kdf_iter` defaults
         to SQLCipher's 256,000. The home and the passphrase are given, never looked up: to
         find them from ``$MEMVAULT_HOME``, ``$MEMVAULT_PASSPHRASE``, a file or a prompt, use
-        `memvault.local.init_vault`.
+        `memvault.local.init_vault`. `serving`: as for `open`.
 
         Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput.
         """
         require_passphrase(passphrase)
         check_owner_fields(owner_id, did, kdf_iter)
         root = Path(home).expanduser()
-        store = create_store(root, passphrase, kdf_iter=kdf_iter)
+        store = create_store(root, passphrase, kdf_iter=kdf_iter, serving=serving)
         try:
             return cls.create(store, root, owner_id=owner_id, did=did, clock=clock)
         except BaseException:
@@ -493,15 +494,23 @@ class Vault:
         return cls(store, home, clock=clock)
 
     @classmethod
-    def open(cls, home: Path | str, passphrase: str, *, clock: Clock | None = None) -> Vault:
-        """``Vault.open(home, passphrase, *, clock=None) -> Vault``
+    def open(
+        cls,
+        home: Path | str,
+        passphrase: str,
+        *,
+        clock: Clock | None = None,
+        serving: bool = False,
+    ) -> Vault:
+        """``Vault.open(home, passphrase, *, clock=None, serving=False) -> Vault``
 
         Open the existing vault in the directory `home` (pending schema migrations run). The
         home and the passphrase are given, never looked up: see `memvault.local.open_vault`.
+        `serving`: opened by a server for its whole life (small caches: `open_store`).
         Raises VaultNotFound, WrongPassphrase, StoreError, InvalidInput (an empty passphrase).
         """
         root = Path(home).expanduser()
-        store = open_store(root, passphrase)
+        store = open_store(root, passphrase, serving=serving)
         try:
             return cls(store, root, clock=clock)
         except BaseException:

@@ -719,6 +719,8 @@ class BundleAssembler:
                 out["chunk_id"] = ids[link["chunk_id"]]
                 links.append((n, out))
         self.links = _place(links, [])
+        # Pass 1's copies go now: an export holds the graph once as records, once by memory.
+        self._edges, self._entities, self._links = [], [], []
         memory_of = {c: m for m, c in ids.items()}
         self.parts = graph_parts(self.edges, self.entities, self.links, memory_of, self._first)
 

@@ -100,12 +100,15 @@ def require_passphrase(passphrase: str) -> str:
     return passphrase
 
 
-def create_store(home: Path, passphrase: str, *, kdf_iter: int | None = None) -> Store:
+def create_store(
+    home: Path, passphrase: str, *, kdf_iter: int | None = None, serving: bool = False
+) -> Store:
     """A new, empty store for a vault in the directory `home` (made 0700 when absent),
     encrypted with `passphrase` (`kdf_iter` key-derivation rounds; the backend's default when
     None). Raises VaultExists (nothing touched), HomeNotWritable, InvalidInput, StoreError.
-    With ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead."""
-    from memvault.store.sqlite import SQLiteStore
+    With ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead.
+    `serving`: as for `open_store`."""
+    from memvault.store.sqlite import CACHE_KIB, SERVER_CACHE_KIB, SQLiteStore
 
     url = database_url()
     if url is not None:
@@ -115,15 +118,22 @@ def create_store(home: Path, passphrase: str, *, kdf_iter: int | None = None) ->
     if database_path(home).exists():
         raise VaultExists(f"a vault already exists at {home}; it was left untouched")
     ensure_home(home)
-    return SQLiteStore.create(database_path(home), passphrase, kdf_iter=kdf_iter)
+    cache_kib = SERVER_CACHE_KIB if serving else CACHE_KIB
+    return SQLiteStore.create(
+        database_path(home), passphrase, kdf_iter=kdf_iter, cache_kib=cache_kib
+    )
 
 
-def open_store(home: Path, passphrase: str) -> Store:
+def open_store(home: Path, passphrase: str, *, serving: bool = False) -> Store:
     """The store of the existing vault in the directory `home`, unlocked with `passphrase`
     (pending schema migrations run). Raises VaultNotFound (before the passphrase is looked
     at), InvalidInput (an empty passphrase), WrongPassphrase, StoreError. With
-    ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead."""
-    from memvault.store.sqlite import SQLiteStore
+    ``$MEMVAULT_DATABASE_URL`` set, the tenant's vault in that database instead.
+
+    `serving`: the vault stays open in a server for its whole life, read a window at a time
+    by many requests, so each connection's cache is held small (SQLite: `SERVER_CACHE_KIB`
+    instead of the `CACHE_KIB` bulk imports gain from)."""
+    from memvault.store.sqlite import CACHE_KIB, SERVER_CACHE_KIB, SQLiteStore
 
     url = database_url()
     if url is not None:
@@ -134,4 +144,5 @@ def open_store(home: Path, passphrase: str) -> Store:
         raise VaultNotFound(
             f"no vault at {home} (create one with `memvault init`, or set MEMVAULT_HOME)"
         )
-    return SQLiteStore.open(path, require_passphrase(passphrase))
+    cache_kib = SERVER_CACHE_KIB if serving else CACHE_KIB
+    return SQLiteStore.open(path, require_passphrase(passphrase), cache_kib=cache_kib)

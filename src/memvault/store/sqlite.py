@@ -112,6 +112,11 @@ CACHE_KIB: Final = 65536
 #: `CACHE_KIB` the 300 MB ChatGPT import's writing process peaked at 122 MiB, with this 74
 #: MiB, no slower (the id index it revisits is a few MiB).
 BULK_CACHE_KIB: Final = 16384
+#: The page cache per connection of a vault a server serves (`SQLiteStore.open`'s
+#: `cache_kib`): a server keeps a writer and a pool of readers per tenant open for its whole
+#: life, and requests read a window at a time; with `CACHE_KIB` each connection an export
+#: touched grew to 64 MiB (an AIMEM download of 50,000 chunks peaked 60 MiB higher).
+SERVER_CACHE_KIB: Final = 8192
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
 #: Seconds between tries for the write lock while another connection holds it.
@@ -424,9 +429,12 @@ class SQLiteStore(Store):
         cipher: _CipherParams,
         passphrase: str,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        cache_kib: int = CACHE_KIB,
     ) -> None:
         #: The one writing connection; `_lock` is held while it is used.
         self._conn = conn
+        #: Every connection's page cache (KiB): `CACHE_KIB`, or what `open` was given.
+        self._cache_kib = cache_kib
         self._path = path
         self._cipher = cipher
         #: Kept to open read connections (`_reader`) with the same key.
@@ -458,8 +466,10 @@ class SQLiteStore(Store):
         kdf_iter: int | None = None,
         page_size: int = DEFAULT_PAGE_SIZE,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        cache_kib: int = CACHE_KIB,
     ) -> SQLiteStore:
-        """Create a new encrypted database at `path` and migrate it to the latest schema.
+        """Create a new encrypted database at `path` and migrate it to the latest schema
+        (`cache_kib`: as for `open`).
 
         Raises VaultExists if a database (or its parameter file) is already there, and
         StoreError for an empty passphrase or a bad iteration count or page size.
@@ -469,6 +479,8 @@ class SQLiteStore(Store):
         iterations = default_kdf_iter() if kdf_iter is None else kdf_iter
         if iterations < 1:
             raise StoreError(f"kdf_iter must be at least 1, not {iterations}")
+        if cache_kib < 1:
+            raise StoreError(f"cache_kib must be at least 1, not {cache_kib}")
         if page_size not in _PAGE_SIZES:
             raise StoreError(f"page_size must be one of {', '.join(map(str, _PAGE_SIZES))}")
         params = cls.params_path(path)
@@ -490,7 +502,7 @@ class SQLiteStore(Store):
                 handle.write(orjson.dumps(cipher.to_json(), option=orjson.OPT_INDENT_2) + b"\n")
                 handle.flush()
                 os.fsync(handle.fileno())
-            store = cls._connect(path, passphrase, cipher, busy_timeout)
+            store = cls._connect(path, passphrase, cipher, busy_timeout, cache_kib=cache_kib)
             store._migrate()
             with store.transaction():
                 store.set_meta("format", FORMAT)
@@ -510,9 +522,15 @@ class SQLiteStore(Store):
 
     @classmethod
     def open(
-        cls, path: Path, passphrase: str, *, busy_timeout: float = DEFAULT_BUSY_TIMEOUT
+        cls,
+        path: Path,
+        passphrase: str,
+        *,
+        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        cache_kib: int = CACHE_KIB,
     ) -> SQLiteStore:
         """Open an existing database, checking the passphrase and running pending migrations.
+        `cache_kib`: each connection's page cache (a server's vaults: `SERVER_CACHE_KIB`).
 
         Raises VaultNotFound, WrongPassphrase, or StoreError (not a memvault vault, written by
         a newer version).
@@ -527,7 +545,9 @@ class SQLiteStore(Store):
             raise StoreError(f"{path} is an unencrypted SQLite database, not a memvault vault")
         if len(header) < 16:
             raise StoreError(f"{path} is empty or truncated; it is not a memvault vault")
-        store = cls._connect(path, passphrase, cipher, busy_timeout, note=note)
+        if cache_kib < 1:
+            raise StoreError(f"cache_kib must be at least 1, not {cache_kib}")
+        store = cls._connect(path, passphrase, cipher, busy_timeout, note=note, cache_kib=cache_kib)
         try:
             store._check_format()
             store._migrate()
@@ -544,11 +564,12 @@ class SQLiteStore(Store):
         cipher: _CipherParams,
         busy_timeout: float,
         note: str = "",
+        cache_kib: int = CACHE_KIB,
     ) -> SQLiteStore:
-        conn = _open_connection(path, passphrase, cipher, busy_timeout, note)
+        conn = _open_connection(path, passphrase, cipher, busy_timeout, note, cache_kib=cache_kib)
         for file in (path, *_companions(path)):
             restrict_file(file)
-        return cls(conn, path, cipher, passphrase, busy_timeout)
+        return cls(conn, path, cipher, passphrase, busy_timeout, cache_kib)
 
     def _check_format(self) -> None:
         row = self._conn.execute(
@@ -626,18 +647,18 @@ class SQLiteStore(Store):
 
     @contextlib.contextmanager
     def cache_limit(self, kib: int) -> Iterator[None]:
-        """The page cache held to `kib` KiB while the block runs (then `CACHE_KIB` again): for
-        bulk writes of rows that are written once and not read back, which would otherwise
-        fill the cache for nothing (`BULK_CACHE_KIB`)."""
+        """The page cache held to `kib` KiB (never above the store's own size) while the block
+        runs, then the store's size again: for bulk writes of rows that are written once and
+        not read back, which would otherwise fill the cache for nothing (`BULK_CACHE_KIB`)."""
         with self._lock:
             if self._closed:
                 raise StoreError("the vault is closed")
-            self._conn.execute(f"PRAGMA cache_size = {-int(kib)}")
+            self._conn.execute(f"PRAGMA cache_size = {-min(int(kib), self._cache_kib)}")
             try:
                 yield
             finally:
                 if not self._closed:
-                    self._conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
+                    self._conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
 
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
@@ -790,7 +811,12 @@ class SQLiteStore(Store):
                     return self._idle_readers.pop()
                 passphrase = self._passphrase
             conn = _open_connection(
-                self._path, passphrase, self._cipher, self._busy_timeout, reader=True
+                self._path,
+                passphrase,
+                self._cipher,
+                self._busy_timeout,
+                reader=True,
+                cache_kib=self._cache_kib,
             )
             with self._readers_lock:
                 if not self._closed and passphrase == self._passphrase:
@@ -1741,7 +1767,11 @@ class SQLiteStore(Store):
             params.extend((after, _CHUNK))
             rows = self._all(
                 "SELECT m.id, c.chunk_id, c.graph, c.refs, c.dna, c.exportable, c.block, "
-                f"{canonical}, m.seq FROM memories m LEFT JOIN aimem_export_cache c "
+                # NOT INDEXED: each window walks the rowid (seq) from `after` and stops at
+                # the limit; through the status index every window re-read and sorted every
+                # memory (quadratic: a first export of 50,000 took 54 CPU-s with an 8 MiB
+                # page cache, 12 with 64 MiB).
+                f"{canonical}, m.seq FROM memories m NOT INDEXED LEFT JOIN aimem_export_cache c "
                 f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
                 params,
             )
@@ -2157,10 +2187,11 @@ def _open_connection(
     note: str = "",
     *,
     reader: bool = False,
+    cache_kib: int = CACHE_KIB,
 ) -> Any:
     """A connection to the database at `path`, keyed and set up; every connection of a store
     (the writer and the read ones) is made here, so each is set up alike. A `reader` may only
-    read (``query_only``)."""
+    read (``query_only``); `cache_kib` is its page cache."""
     if not passphrase:
         raise WrongPassphrase(f"the passphrase for the vault at {path.parent} is empty")
     with private_umask():
@@ -2197,7 +2228,7 @@ def _open_connection(
                 conn.execute("PRAGMA secure_delete = ON")
             # Sorts and temporary indexes stay in memory, never in an unencrypted file.
             conn.execute("PRAGMA temp_store = MEMORY")
-            conn.execute(f"PRAGMA cache_size = {-CACHE_KIB}")
+            conn.execute(f"PRAGMA cache_size = {-int(cache_kib)}")
             recall_index.prepare_connection(conn)
             # Touch the WAL index now, while the umask keeps new files private.
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()

@@ -98,14 +98,20 @@ class HomeVaults:
         secret = new_vault_key()
         home = self._dir(owner_id)
         ensure_home(home.parent)
-        vault = Vault.init(home, secret, owner_id=owner_id, kdf_iter=TENANT_KDF_ITER)
+        vault = Vault.init(
+            home, secret, owner_id=owner_id, kdf_iter=TENANT_KDF_ITER, serving=True
+        )  # open for the server's life: small caches
         return vault, self._key.wrap(secret, owner_id)
 
     def discard(self, owner_id: str) -> None:
         wipe_directory(self._dir(owner_id))
 
     def open(self, row: TenantRow) -> Vault:
-        return Vault.open(self._dir(row.owner_id), self._key.unwrap(row.wrapped_key, row.owner_id))
+        return Vault.open(
+            self._dir(row.owner_id),
+            self._key.unwrap(row.wrapped_key, row.owner_id),
+            serving=True,  # open for the server's life: small caches
+        )
 
     def forget_first(self, row: TenantRow) -> int:
         return 0

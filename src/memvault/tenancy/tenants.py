@@ -242,7 +242,7 @@ class Tenants:
         one token, the local token (made now when the home has none: `local_token`). Raises
         as `Vault.open`."""
         root = Path(home).expanduser()
-        vault = Vault.open(root, passphrase)
+        vault = Vault.open(root, passphrase, serving=True)
         try:
             local_token(root)
         except BaseException:
