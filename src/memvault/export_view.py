@@ -76,13 +76,19 @@ class ExportView:
         """A memory's embedding, with the access of its content (AIMEM §5.5): its recall
         vector of the vault's model, else the one kept as imported
         (`memvault.recall.exchange_vectors`)."""
-        memory = self.memory(memory_id)
-        if memory is None:
+        if not self._everything and self.memory(memory_id) is None:
             return None
-        temporal = memory.temporal
-        at = temporal.updated_at if isinstance(temporal.updated_at, str) else None
+
+        def memory_time() -> str:
+            # Only an embedding exported under a new id needs it: one more read then.
+            memory = self.memory(memory_id)
+            if memory is None:
+                return ""
+            updated = memory.temporal.updated_at
+            return updated if isinstance(updated, str) else memory.temporal.created_at
+
         kept = self._store.get_embedding(memory_id)
-        return self._vectors.embedding(memory_id, at or temporal.created_at, kept)
+        return self._vectors.embedding(memory_id, memory_time, kept)
 
     def cached_chunks(
         self, query: MemoryQuery, producer: str

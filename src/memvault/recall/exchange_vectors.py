@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 import uuid
 from array import array
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from memvault.recall.indexes import RecallIndex
@@ -65,11 +65,11 @@ class ExportedVectors:
         return self._model
 
     def embedding(
-        self, memory_id: str, created_at: str, kept: StoredEmbedding | None
+        self, memory_id: str, created_at: Callable[[], str], kept: StoredEmbedding | None
     ) -> StoredEmbedding | None:
         """A kept embedding of the same model lends its id and time, so a round trip keeps
         them; otherwise the id is derived from the memory and the model, and the time is
-        the memory's (`created_at`)."""
+        the memory's last update (`created_at()`)."""
         vault_model = self._vault_model()
         if vault_model is None:
             return kept
@@ -88,7 +88,7 @@ class ExportedVectors:
             memory_id=memory_id,
             model=name,
             dimensions=dimension,
-            created_at=kept.created_at if same and kept is not None else created_at,
+            created_at=kept.created_at if same and kept is not None else created_at(),
             vector=_pack(vector),
         )
 
