@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: run test lint bench bench-recall fuzz clean system-deps web screenshots
+.PHONY: run test lint bench bench-recall faults soak fuzz clean system-deps web screenshots
 
 # Debian packages the build and the tests need (C compiler and Python headers for the
 # accelerator, venv support, the `age` CLI, the SQLite headers and the Snowball stemmers of
@@ -82,6 +82,20 @@ bench: $(STAMP)
 RECALL_ARGS ?=
 bench-recall: $(STAMP)
 	$(BIN)/python benchmarks/recall.py $(RECALL_ARGS)
+
+# `faults` runs the fault campaign (benchmarks/faults.py): kill -9 of `memvault serve` under
+# load (FAULTS_ARGS=--injections N, default 50 per backend), PostgreSQL restarted under load,
+# a full disk, hostile clients, two writers; it prints one table. As root it mounts small
+# tmpfs filesystems for the full disk (else it limits the child's file size).
+FAULTS_ARGS ?=
+faults: $(STAMP)
+	$(BIN)/python benchmarks/faults.py $(FAULTS_ARGS)
+
+# `soak` runs bounded mixed load on each backend for SOAK_MINUTES (default 15) each, printing
+# the server's RSS and p99 as it goes, and draws them in soak.png.
+SOAK_MINUTES ?= 15
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py --minutes $(SOAK_MINUTES) --png soak.png
 
 # `fuzz` builds a copy of the package whose C extensions carry AddressSanitizer and
 # UndefinedBehaviorSanitizer (build/fuzz/src; the working tree's build is untouched), then runs

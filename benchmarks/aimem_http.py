@@ -3,6 +3,7 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
 10,000 chunks) and the server's peak RSS.
 
     .venv/bin/python benchmarks/aimem_http.py [--chunks 50000] [--small 10000]
+        [--backend sqlite|postgres|both] [--database-url URL]
 
 1. Generates (once; kept in benchmarks/data/) the bundles of benchmarks/aimem.py: every
    memory type, zones, pins, tags, edges, entities and links.
@@ -15,6 +16,13 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
    (the library without HTTP), so the ratio says what HTTP costs.
+
+The tenants' vaults are SQLite files in a server home (`--backend sqlite`, the default), or
+stores in a PostgreSQL database (`--backend postgres`: Debian's PostgreSQL 15 started in a
+temporary directory by the test harness, tests/pgkit.py, as the application role; or the
+database of `--database-url`); the peer then imports into a tenant of the same database.
+`--backend both` runs each and prints the figures side by side, with PostgreSQL's against
+SQLite's.
 
 Targets (issue 18): ≥ 10,000 chunks/s import, first stream byte ≤ 100 ms at 10,000 chunks,
 server peak RSS ≤ 200 MiB. For scale: the AIMEM reference server imports ~1,000 chunks/s,
@@ -33,8 +41,10 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -63,27 +73,47 @@ def _free_port() -> int:
         return port
 
 
-def serve(home: Path, port: int) -> None:
-    """The server process: what `memvault serve` runs, on a server home."""
+def open_tenants(home: Path, database_url: str | None) -> Any:
+    """The server's tenants: a server home, or the database at `database_url`."""
+    from memvault.tenancy import Tenants
+
+    if database_url is None:
+        return Tenants.open(home, SERVER_KEY)
+    return Tenants.database(database_url, SERVER_KEY)
+
+
+def serve(home: Path, port: int, database_url: str | None = None) -> None:
+    """The server process: what `memvault serve` runs, on a server home or a database."""
     import uvicorn
 
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
-    from memvault.tenancy import Tenants
 
-    with Tenants.open(home, SERVER_KEY) as tenants:
+    with open_tenants(home, database_url) as tenants:
         app = create_app(ServerConfig(tenants, port=port))
         uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
-def make_tenants(home: Path, names: tuple[str, ...]) -> dict[str, str]:
-    from memvault.tenancy import Tenants
-
+def make_tenants(home: Path, names: tuple[str, ...], database_url: str | None) -> dict[str, str]:
     keys = {}
-    with Tenants.open(home, SERVER_KEY) as tenants:
+    with open_tenants(home, database_url) as tenants:
         for name in names:
             _, keys[name] = tenants.create(name)
     return keys
+
+
+@contextmanager
+def postgres_database() -> Iterator[str]:
+    """A throwaway PostgreSQL 15 (the test harness: initdb in a temporary directory, a free
+    loopback port), its database URL as the application role; stopped at the end."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    import pgkit
+
+    server = pgkit.start_server("bench", pgkit.DEBIAN_BIN, vector=False)
+    try:
+        yield server.app_url
+    finally:
+        server.stop()
 
 
 def ensure_bundle(chunks: int, data: Path = DATA) -> Path:
@@ -166,23 +196,37 @@ def check(label: str, timed: Timed) -> None:
         raise RuntimeError(f"{label}: HTTP {timed.status}: {timed.body[:500]!r}")
 
 
-def run(chunks: int, small: int, *, peer: bool = True, data: Path = DATA) -> dict[str, float]:
-    """Run the benchmark (bundles kept in `data`); returns the figures (also printed)."""
+def run(
+    chunks: int,
+    small: int,
+    *,
+    peer: bool = True,
+    data: Path = DATA,
+    database_url: str | None = None,
+) -> dict[str, float]:
+    """Run the benchmark (bundles kept in `data`) on a server home, or on the database at
+    `database_url`; returns the figures (also printed)."""
     big_bundle = ensure_bundle(chunks, data)
     small_bundle = ensure_bundle(small, data)
     work = Path(tempfile.mkdtemp(prefix="aimem-http-", dir=data))
     figures: dict[str, float] = {}
     try:
         home = work / "server"
-        keys = make_tenants(home, ("big", "small"))
+        suffix = f"{os.getpid()}-{int(time.time() * 1000) % 10**8}"
+        keys = make_tenants(home, (f"big-{suffix}", f"small-{suffix}"), database_url)
+        keys["big"], keys["small"] = keys[f"big-{suffix}"], keys[f"small-{suffix}"]
         port = _free_port()
         url = f"http://127.0.0.1:{port}"
         argv = [sys.executable, __file__, "--serve", str(home), "--port", str(port)]
+        if database_url is not None:
+            argv += ["--database-url", database_url]
         proc = subprocess.Popen(argv)
         try:
             wait_ready(url, proc)
             with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
-                print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}")
+                backend = "sqlite" if database_url is None else "postgres"
+                print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}, "
+                      f"tenants on {backend}")  # fmt: skip
                 for label, key, bundle, n in (
                     ("big", keys["big"], big_bundle, chunks),
                     ("small", keys["small"], small_bundle, small),
@@ -233,6 +277,12 @@ def run(chunks: int, small: int, *, peer: bool = True, data: Path = DATA) -> dic
             vault_home = work / "vault"
             memvault = str(Path(sys.executable).with_name("memvault"))
             env = {**os.environ, "MEMVAULT_PASSPHRASE": PASSPHRASE}
+            if database_url is not None:  # a tenant of the same database
+                env.update(
+                    MEMVAULT_DATABASE_URL=database_url,
+                    MEMVAULT_TENANT=f"peer-{suffix}",
+                    MEMVAULT_SERVER_KEY=SERVER_KEY,
+                )
             subprocess.run(
                 [memvault, "init", "--home", str(vault_home)], env=env, check=True,
                 capture_output=True,
@@ -264,13 +314,50 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--chunks", type=int, default=50_000)
     parser.add_argument("--small", type=int, default=10_000)
     parser.add_argument("--no-peer", action="store_true", help="skip the CLI import peer")
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres", "both"),
+        default="sqlite",
+        help="where the tenants' vaults live (postgres: a throwaway PostgreSQL 15)",
+    )
+    parser.add_argument(
+        "--database-url", metavar="URL", help="use this PostgreSQL database (application role)"
+    )
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve is not None:
-        serve(args.serve, args.port)
+        serve(args.serve, args.port, args.database_url)
         return
-    run(args.chunks, args.small, peer=not args.no_peer)
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    if args.database_url and args.backend == "sqlite":
+        backends = ["postgres"]
+    results: dict[str, dict[str, float]] = {}
+    for backend in backends:
+        if backend == "sqlite":
+            results[backend] = run(args.chunks, args.small, peer=not args.no_peer)
+        elif args.database_url:
+            results[backend] = run(
+                args.chunks, args.small, peer=not args.no_peer, database_url=args.database_url
+            )
+        else:
+            with postgres_database() as url:
+                results[backend] = run(
+                    args.chunks, args.small, peer=not args.no_peer, database_url=url
+                )
+    if len(results) > 1:
+        side_by_side(results)
+
+
+def side_by_side(results: dict[str, dict[str, float]]) -> None:
+    """Every figure on each backend, and the second's against the first's (measured in this
+    run)."""
+    (first, a), (second, b) = list(results.items())[:2]
+    print(f"\nside by side: {first} and {second} ({second} / {first})")
+    for name in a:
+        if name in b:
+            ratio = b[name] / a[name] if a[name] else float("nan")
+            print(f"  {name:<34} {a[name]:>12,.1f} {b[name]:>12,.1f} {ratio:>8.2f}x")
 
 
 __all__ = ["generate", "main", "run"]

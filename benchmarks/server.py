@@ -3,24 +3,31 @@
 ```sh
 .venv/bin/python benchmarks/server.py                  # 60 s
 .venv/bin/python benchmarks/server.py --seconds 5      # a slice (the test suite runs one)
+.venv/bin/python benchmarks/server.py --backend both   # SQLite, then PostgreSQL, side by side
+.venv/bin/python benchmarks/server.py --database-url postgresql://app@db/memvault
 ```
 
-A fresh server home with one tenant is served by the real command (`memvault serve
---server-home`, its own process, background embedding off). For `--seconds` the clients, each
-a thread with its own connection, run at once:
+A fresh server with one tenant is served by the real command (its own process, background
+embedding off): a server home of SQLite vault files (`--backend sqlite`, `memvault serve
+--server-home`), or a PostgreSQL database (`--backend postgres`: Debian's PostgreSQL 15 started
+in a temporary directory by the test harness, tests/pgkit.py, connected as the application
+role; or the database of `--database-url`; `memvault serve` with MEMVAULT_DATABASE_URL).
+With `--backend both` it runs on each and prints their figures side by side. For `--seconds`
+the clients, each a thread with its own connection, run at once:
 
 - `write`: `POST /v1/memories`, a new memory each time (`--writers`, default 4);
 - `recall`: `GET /v1/recall?q=…&k=10` over what is there (`--readers`, default 4);
 - `import`: `POST /v1/brain/import`, an AIMEM bundle of `--chunks` new chunks (1 client);
 - `export`: `GET /v1/brain/export/stream`, the NDJSON stream read to its end (1 client).
 
-Then it counts every acknowledged write back: each memory a 201 answered and each chunk an
-import reported inserted must be in the vault (`GET /v1/memories`, every page). It prints,
-per endpoint, requests, errors, requests/s and latency p50/p95/p99, the lost writes, and as a
-peer measured in the same run the same recalls and writes made through the library in this
-process (`Vault.recall`, `Vault.add` on a vault of its own): the ratio is what HTTP, the
-thread pool and the process boundary add. Exit status 1 when any request failed or any
-acknowledged write is missing.
+A backend that keeps no recall index answers recall with an error: the readers are left out
+there, and the run says so. Then it counts every acknowledged write back: each memory a 201
+answered and each chunk an import reported inserted must be in the vault (`GET /v1/memories`,
+every page). It prints, per endpoint, requests, errors, requests/s and latency p50/p95/p99, the
+lost writes, and as a peer measured in the same run the same recalls and writes made through
+the library in this process (`Vault.recall`, `Vault.add` on a vault of its own): the ratio is
+what HTTP, the thread pool and the process boundary add. Exit status 1 when any request failed
+or any acknowledged write is missing.
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ from typing import Any
 
 import httpx
 import orjson
+
+HERE = Path(__file__).resolve().parent
 
 MEMVAULT_SERVE = (sys.executable, "-m", "memvault", "serve")
 SERVER_KEY = "benchmark-server-key-" + "0" * 43
@@ -130,16 +139,40 @@ def sentence(rng: random.Random, words: int = 6) -> str:
 
 
 @contextmanager
-def served(home: Path) -> Iterator[tuple[str, str]]:
-    """A server home with tenant "bench", served by `memvault serve`: (base URL, API key)."""
+def postgres_database() -> Iterator[str]:
+    """A throwaway PostgreSQL 15 (the test harness: initdb in a temporary directory, a free
+    loopback port), its database URL as the application role; stopped at the end."""
+    sys.path.insert(0, str(HERE.parent / "tests"))
+    import pgkit
+
+    server = pgkit.start_server("bench", pgkit.DEBIAN_BIN, vector=False)
+    try:
+        yield server.app_url
+    finally:
+        server.stop()
+
+
+@contextmanager
+def served(home: Path, database_url: str | None = None) -> Iterator[tuple[str, str]]:
+    """A server with tenant "bench" — a server home, or the tenants of the database at
+    `database_url` — served by `memvault serve`: (base URL, API key)."""
     from memvault.tenancy import Tenants
 
-    with Tenants.open(home, SERVER_KEY) as tenants:
-        _, api_key = tenants.create("bench")
+    if database_url is None:
+        tenants = Tenants.open(home, SERVER_KEY)
+        where = ["--server-home", str(home)]
+        env = {**os.environ, "MEMVAULT_SERVER_KEY": SERVER_KEY}
+    else:
+        tenants = Tenants.database(database_url, SERVER_KEY)
+        where = []
+        env = {**os.environ, "MEMVAULT_SERVER_KEY": SERVER_KEY}
+        env["MEMVAULT_DATABASE_URL"] = database_url
+        env.pop("MEMVAULT_SERVER_HOME", None)
+    with tenants:
+        _, api_key = tenants.create(f"bench-{os.getpid()}-{int(time.time() * 1000) % 10**8}")
     port = free_port()
-    env = {**os.environ, "MEMVAULT_SERVER_KEY": SERVER_KEY}
     process = subprocess.Popen(
-        [*MEMVAULT_SERVE, "--server-home", str(home), "--port", str(port), "--no-embed"],
+        [*MEMVAULT_SERVE, *where, "--port", str(port), "--no-embed"],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -293,73 +326,107 @@ def held_contents(url: str, api_key: str) -> set[str]:
                 return found
 
 
-def library_peer(seconds: float, rng: random.Random, work: Path) -> dict[str, list[float]]:
-    """The same writes and recalls through the library, one thread, on a vault of its own."""
+def recall_kept(url: str, api_key: str) -> bool:
+    """Whether the server's vaults keep a recall index (a recall answers 200)."""
+    with client(url, api_key) as http:
+        return http.get("/v1/recall", params={"q": "probe", "k": 1}).status_code == 200
+
+
+def library_peer(
+    seconds: float, rng: random.Random, work: Path, database_url: str | None, recall: bool
+) -> dict[str, list[float]]:
+    """The same writes and recalls through the library, one thread, on a vault of its own on
+    the same backend."""
     from memvault.vault import Vault
 
     timings: dict[str, list[float]] = {"write": [], "recall": []}
-    with Vault.init(work / "peer", "benchmark passphrase", kdf_iter=2) as vault:
+    if database_url is None:
+        vault = Vault.init(work / "peer", "benchmark passphrase", kdf_iter=2)
+    else:
+        from memvault.store.factory import create_database_store
+        from memvault.store.serverkey import ServerKey
+
+        key = ServerKey(SERVER_KEY.encode())
+        tenant = f"peer-{os.getpid()}-{int(time.time() * 1000) % 10**8}"
+        vault = Vault.create(create_database_store(database_url, tenant, server_key=key))
+    with vault:
         until = time.monotonic() + seconds
         n = 0
         while time.monotonic() < until:
             started = time.perf_counter()
             vault.add(f"write peer-{n}: {sentence(rng)}", "fact")
             timings["write"].append(time.perf_counter() - started)
-            started = time.perf_counter()
-            vault.recall(sentence(rng, 3), 10, mode="fts")
-            timings["recall"].append(time.perf_counter() - started)
+            if recall:
+                started = time.perf_counter()
+                vault.recall(sentence(rng, 3), 10, mode="fts")
+                timings["recall"].append(time.perf_counter() - started)
             n += 1
     return timings
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0)
-    parser.add_argument("--writers", type=int, default=4)
-    parser.add_argument("--readers", type=int, default=4)
-    parser.add_argument("--chunks", type=int, default=200, help="chunks per imported bundle")
-    parser.add_argument("--seed", type=int, default=7)
-    args = parser.parse_args(argv)
-    work = Path(tempfile.mkdtemp(prefix="memvault-server-bench-"))
+@dataclass
+class Outcome:
+    """One backend's run."""
+
+    backend: str
+    load: Load
+    elapsed: float
+    lost: list[str]
+    peer: dict[str, list[float]]
+    recall: bool
+
+
+def run_backend(
+    args: argparse.Namespace, backend: str, database_url: str | None, work: Path
+) -> Outcome:
     load = Load()
-    try:
-        with served(work / "home") as (url, api_key):
-            until = time.monotonic() + args.seconds
-            plan: list[tuple[str, Callable[[httpx.Client, int], Any]]] = []
-            plan += [
-                ("write", writer(i, random.Random(args.seed + i))) for i in range(args.writers)
-            ]
+    with served(work / f"home-{backend}", database_url) as (url, api_key):
+        recall = recall_kept(url, api_key)
+        until = time.monotonic() + args.seconds
+        plan: list[tuple[str, Callable[[httpx.Client, int], Any]]] = []
+        plan += [("write", writer(i, random.Random(args.seed + i))) for i in range(args.writers)]
+        if recall:
             plan += [
                 ("recall", reader(random.Random(args.seed + 100 + i))) for i in range(args.readers)
             ]
-            plan += [("import", importer(args.chunks, random.Random(args.seed + 200)))]
-            plan += [("export", exporter())]
-            threads = [
-                threading.Thread(target=run_client, args=(name, load, until, step, url, api_key))
-                for name, step in plan
-            ]
-            started = time.monotonic()
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            elapsed = time.monotonic() - started
-            held = held_contents(url, api_key)
-        lost = [c for c in load.written if c not in held]
-        peer = library_peer(min(args.seconds, 10.0), random.Random(args.seed + 300), work)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-
-    print(
-        f"memvault serve on loopback, {args.seconds:g} s: {args.writers} writers, "
-        f"{args.readers} readers, 1 importer ({args.chunks} chunks a bundle), 1 exporter"
+        plan += [("import", importer(args.chunks, random.Random(args.seed + 200)))]
+        plan += [("export", exporter())]
+        threads = [
+            threading.Thread(target=run_client, args=(name, load, until, step, url, api_key))
+            for name, step in plan
+        ]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - started
+        held = held_contents(url, api_key)
+    lost = [c for c in load.written if c not in held]
+    peer = library_peer(
+        min(args.seconds, 10.0), random.Random(args.seed + 300), work, database_url, recall
     )
+    return Outcome(backend, load, elapsed, lost, peer, recall)
+
+
+def report(args: argparse.Namespace, outcome: Outcome) -> int:
+    """Print one backend's figures; the number of failed requests and lost writes."""
+    load, elapsed, peer = outcome.load, outcome.elapsed, outcome.peer
+    print(
+        f"memvault serve on loopback ({outcome.backend}), {args.seconds:g} s: {args.writers} "
+        f"writers, {args.readers if outcome.recall else 0} readers, 1 importer "
+        f"({args.chunks} chunks a bundle), 1 exporter"
+    )
+    if not outcome.recall:
+        print("  recall: not kept on this backend (its route answers an error): readers off")
     print(
         f"{'endpoint':<8} {'requests':>8} {'errors':>6} {'req/s':>8} "
         f"{'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8}"
     )
     errors = 0
     for name in ("write", "recall", "import", "export"):
+        if name == "recall" and not outcome.recall:
+            continue
         tally = load.tallies[name]
         done = len(tally.latencies)
         errors += tally.errors
@@ -371,8 +438,11 @@ def main(argv: list[str] | None = None) -> int:
         )
         if tally.first_error:
             print(f"  first error: {tally.first_error}")
+    lost = outcome.lost
     print(f"acknowledged writes: {len(load.written)}; lost writes: {len(lost)}; errors: {errors}")
     for name in ("write", "recall"):
+        if not peer[name]:
+            continue
         http_p50 = percentile(load.tallies[name].latencies, 0.50)
         lib_p50 = percentile(peer[name], 0.50)
         print(
@@ -381,7 +451,74 @@ def main(argv: list[str] | None = None) -> int:
         )
     for content in lost[:5]:
         print(f"  lost: {content}")
-    return 1 if errors or lost else 0
+    return errors + len(lost)
+
+
+def side_by_side(outcomes: list[Outcome]) -> None:
+    """Each endpoint's req/s and p50/p95 on every backend, and each against the first."""
+    base = outcomes[0]
+    print(f"\nside by side (ratios against {base.backend}, measured in this run)")
+    print(
+        f"{'endpoint':<8} {'backend':<10} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'p50 ratio':>10}"
+    )
+    for name in ("write", "recall", "import", "export"):
+        for outcome in outcomes:
+            if name == "recall" and not outcome.recall:
+                print(f"{name:<8} {outcome.backend:<10} {'(recall not kept here)':>37}")
+                continue
+            lat = outcome.load.tallies[name].latencies
+            base_p50 = percentile(base.load.tallies[name].latencies, 0.50)
+            p50 = percentile(lat, 0.50)
+            print(
+                f"{name:<8} {outcome.backend:<10} {len(lat) / outcome.elapsed:>8.1f} "
+                f"{p50 * 1000:>8.1f} {percentile(lat, 0.95) * 1000:>8.1f} "
+                f"{p50 / base_p50 if base_p50 == base_p50 else float('nan'):>9.2f}x"
+            )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--writers", type=int, default=4)
+    parser.add_argument("--readers", type=int, default=4)
+    parser.add_argument("--chunks", type=int, default=200, help="chunks per imported bundle")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres", "both"),
+        default="sqlite",
+        help="where the tenants' vaults live (postgres: a throwaway PostgreSQL 15)",
+    )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="serve the tenants of this PostgreSQL database (the application role) instead of "
+        "starting one",
+    )
+    args = parser.parse_args(argv)
+    backends = ["sqlite", "postgres"] if args.backend == "both" else [args.backend]
+    if args.database_url and args.backend == "sqlite":
+        backends = ["postgres"]
+    work = Path(tempfile.mkdtemp(prefix="memvault-server-bench-"))
+    outcomes: list[Outcome] = []
+    try:
+        for backend in backends:
+            if backend == "sqlite":
+                outcomes.append(run_backend(args, backend, None, work))
+            elif args.database_url:
+                outcomes.append(run_backend(args, backend, args.database_url, work))
+            else:
+                with postgres_database() as url:
+                    outcomes.append(run_backend(args, backend, url, work))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    failures = 0
+    for outcome in outcomes:
+        failures += report(args, outcome)
+    if len(outcomes) > 1:
+        side_by_side(outcomes)
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":

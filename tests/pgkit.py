@@ -111,9 +111,13 @@ def _free_port() -> int:
         return port
 
 
-def start_server(name: str, bin_dir: Path, *, vector: bool) -> PostgresServer:
+def start_server(
+    name: str, bin_dir: Path, *, vector: bool, durable: bool = False
+) -> PostgresServer:
     """initdb in a new temporary directory, start on a free loopback port, make the
-    application role and its database (and the vector extension, which needs a superuser)."""
+    application role and its database (and the vector extension, which needs a superuser).
+    Tests run without fsync and synchronous commits; a `durable` server keeps PostgreSQL's
+    defaults, so a commit it acknowledges survives a crash (the fault campaign)."""
     root = Path(tempfile.mkdtemp(prefix=f"memvault-{name}-"))
     if _as_postgres():
         entry = pwd.getpwnam("postgres")
@@ -134,10 +138,9 @@ def start_server(name: str, bin_dir: Path, *, vector: bool) -> PostgresServer:
         )
         for _attempt in range(5):  # another process may take the port before the server does
             server.port = _free_port()
-            options = (
-                f"-p {server.port} -c listen_addresses=127.0.0.1 -k {root} "
-                "-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-            )
+            options = f"-p {server.port} -c listen_addresses=127.0.0.1 -k {root}"
+            if not durable:
+                options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
             try:
                 _run_as_postgres(
                     [

@@ -1,26 +1,67 @@
-"""Helpers for the HTTP server tests: a server home with two tenants and their keys, an app
-over it, and a real uvicorn server on a free loopback port."""
+"""Helpers for the HTTP server tests: a server with two tenants and their keys — on each
+backend, `BACKENDS`: a server home of SQLite vault files, or a new database of the
+PostgreSQL 15 (no pgvector) or the pgvector test server (`pgkit`) — an app over it, and a
+real uvicorn server on a free loopback port."""
 
 from __future__ import annotations
 
 import socket
 import threading
 import time
+import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+import pgkit
+import storekit
 from memvault.server.app import create_app
 from memvault.server.config import ServerConfig
 from memvault.tenancy import Tenants
 
 SERVER_KEY = "k" * 64
+#: Where a test server's tenants live: `server_home`'s `backend`.
+BACKENDS = [
+    pytest.param("sqlite", id="sqlite"),
+    pytest.param("pg15", id="postgres15"),
+    pytest.param("pgvector", id="pgvector"),
+]
+#: The backends that keep vectors for recall (PostgreSQL only with pgvector,
+#: `storekit.VECTOR_BACKENDS`): background embedding is tested on these.
+VECTOR_BACKENDS = [
+    backend
+    for backend in BACKENDS
+    if backend.id in {vector.id for vector in storekit.VECTOR_BACKENDS}
+]
+
+
+def new_database(server: str) -> str:
+    """A new, empty database of the PostgreSQL test server `server`, owned by the
+    application role (with the vector extension on the pgvector server, which a superuser
+    makes): its URL as the application role."""
+    running = pgkit.server(server)
+    name = f"mv_{uuid.uuid4().hex[:16]}"
+    with running.superuser("postgres") as conn:
+        conn.execute(f"CREATE DATABASE {name} OWNER {pgkit.APP_ROLE}")
+    if running.vector:
+        with running.superuser(name) as conn:
+            conn.execute("CREATE EXTENSION vector")
+    return running.url(pgkit.APP_ROLE, pgkit.APP_PASSWORD, name)
+
+
+def open_tenants(path: Path, backend: str = "sqlite") -> Tenants:
+    """The tenants of a new server: a server home at `path`, or a new database of the
+    PostgreSQL test server `backend` ("pg15", "pgvector")."""
+    if backend == "sqlite":
+        return Tenants.open(path, SERVER_KEY)
+    return Tenants.database(new_database(backend), SERVER_KEY)
 
 
 @dataclass
@@ -47,8 +88,11 @@ class Home:
 
 
 @contextmanager
-def server_home(path: Path, names: tuple[str, ...] = ("alice", "bob")) -> Iterator[Home]:
-    with Tenants.open(path, SERVER_KEY) as tenants:
+def server_home(
+    path: Path, names: tuple[str, ...] = ("alice", "bob"), backend: str = "sqlite"
+) -> Iterator[Home]:
+    """A server (`open_tenants`) with the tenants `names`, each with an owner key."""
+    with open_tenants(path, backend) as tenants:
         home = Home(tenants)
         for name in names:
             _, api_key = tenants.create(name)

@@ -106,3 +106,81 @@ def test_a_failed_bulk_load_leaves_the_index_as_it_was(store: SQLiteStore) -> No
     with store.index_connection() as conn:
         assert _has_index(conn)
         assert conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0] == 0
+
+
+def _hash_size(conn: Any) -> int | None:
+    row = conn.execute("SELECT v FROM recall_fts_config WHERE k = 'hashsize'").fetchone()
+    return None if row is None else int(row[0])
+
+
+def test_a_bulk_load_holds_more_full_text_entries_in_memory_then_gives_the_default_back(
+    store: SQLiteStore,
+) -> None:
+    """Fewer, larger FTS5 segments while an import writes; the vault keeps FTS5's default."""
+    with store.transaction(savepoints=False), store.bulk_writes(), store.index_connection() as c:
+        assert _hash_size(c) == recall_index._BULK_HASH_BYTES
+        recall_index.write_analysed(c, _rows(0, 3_000, word="lighthouse"))
+    with store.index_connection() as conn:
+        assert _hash_size(conn) == recall_index._DEFAULT_HASH_BYTES
+        found = conn.execute(
+            "SELECT count(*) FROM recall_fts WHERE recall_fts MATCH 'lighthous'"
+        ).fetchone()[0]
+        assert found == 3_000
+
+
+def test_a_failed_bulk_load_gives_the_default_full_text_memory_back(store: SQLiteStore) -> None:
+    with (
+        pytest.raises(RuntimeError, match="interrupted"),
+        store.transaction(savepoints=False),
+        store.bulk_writes(),
+        store.index_connection() as conn,
+    ):
+        recall_index.write_analysed(conn, _rows(0, 100))
+        raise RuntimeError("interrupted")
+    with store.index_connection() as conn:
+        assert _hash_size(conn) in (None, recall_index._DEFAULT_HASH_BYTES)
+
+
+def test_the_rows_a_reader_sends_are_the_passages_the_writer_would_cut() -> None:
+    """`message_rows` (an import's readers) gives the rows of `conversation_passages` through
+    `analysed`, whatever shape each message has."""
+    from types import MappingProxyType
+
+    from memvault.recall.index import analysed, conversation_passages, message_rows
+
+    long = "\n\n".join(
+        f"Paragraph {n} about the harbour and its lighthouse." * 12 for n in range(6)
+    )
+    document = {
+        "title": "  Harbour notes ",
+        "participants": [{"role": "user", "name": " Ana "}, {"role": "assistant"}],
+        "messages": [
+            {
+                "id": "m1",
+                "role": "user",
+                "content": {"text": "Olá, farol!"},
+                "created_at": "2025-01-02T03:04:05Z",
+            },
+            {
+                "id": "m2",
+                "role": "assistant",
+                "content": {"parts": [{"text": "one"}, {"text": "two"}]},
+            },
+            {"id": "m3", "role": "user", "content": "  plain text  "},
+            {"id": "m4", "role": "user", "content": {"text": "   "}},
+            {"id": 5, "role": "user", "content": "a number for an id"},
+            "not a message",
+            MappingProxyType(
+                {"id": "m6", "role": "tool", "content": MappingProxyType({"text": "proxy"})}
+            ),
+            {"id": "m7", "role": "assistant", "content": long, "created_at": "not a time"},
+        ],
+    }
+    expected = [
+        [*row[3:7], row[8], row[9], None if row[10] == row[9] else row[10], row[11]]
+        for row in map(analysed, conversation_passages("", None, document))
+    ]
+    assert message_rows(document) == expected
+    assert [row[0] for row in expected].count("m7") > 1  # the long one was split
+    assert {row[0] for row in expected} == {"m1", "m2", "m3", "m6", "m7"}
+    assert message_rows({"messages": "not a list"}) == []

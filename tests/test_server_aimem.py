@@ -23,16 +23,19 @@ from memvault.formats.aimem.cose import public_key_from_cose_key, verify_payload
 from memvault.formats.aimem.reader import bundle_bytes_stream
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
-from serverkit import Home, app_for, auth, client, running, server_home
+from serverkit import BACKENDS, Home, app_for, auth, client, running, server_home
 
 CORPUS = Path(__file__).parent / "aimem_corpus"
 MANIFEST = json.loads((CORPUS / "expected.json").read_text())
 BUNDLE = "application/aimem-bundle+json"
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Home]:
-    with server_home(tmp_path_factory.mktemp("server"), ("alice", "bob")) as made:
+@pytest.fixture(scope="module", params=BACKENDS)
+def home(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Home]:
+    server = tmp_path_factory.mktemp("server")
+    with server_home(server, ("alice", "bob"), request.param) as made:
         yield made
 
 

@@ -15,14 +15,23 @@ from memvault.errors import InvalidInput
 from memvault.server.app import create_app, route_modules
 from memvault.server.bodies import JSON_DOCUMENT_LIMIT
 from memvault.server.config import ServerConfig, is_loopback
-from serverkit import Home, app_for, auth, client, free_port, running, server_home
+from serverkit import (
+    BACKENDS,
+    Home,
+    app_for,
+    auth,
+    client,
+    free_port,
+    running,
+    server_home,
+)
 
 PROBLEM = "application/problem+json"
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=BACKENDS)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 

@@ -13,12 +13,12 @@ import pytest
 from embedserver import MODEL, EmbedServer, serve
 from memvault.recall.embedders import EmbedderSpec
 from memvault.tenancy import OWNER, Principal
-from serverkit import Home, app_for, client, server_home
+from serverkit import VECTOR_BACKENDS, Home, app_for, client, server_home
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=VECTOR_BACKENDS)  # background embedding fills the vector index
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 

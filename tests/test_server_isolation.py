@@ -13,14 +13,14 @@ from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
 from memvault.tenancy import OWNER, Principal
-from serverkit import Home, app_for, client, server_home
+from serverkit import BACKENDS, Home, app_for, client, server_home
 
 SECRET = "Alice's bank PIN is 4921"
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=BACKENDS)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 

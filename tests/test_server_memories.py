@@ -11,12 +11,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
-from serverkit import Home, app_for, client, server_home
+from serverkit import BACKENDS, Home, app_for, client, server_home
 
 
-@pytest.fixture
-def home(tmp_path: Path) -> Iterator[Home]:
-    with server_home(tmp_path / "server") as opened:
+@pytest.fixture(params=BACKENDS)
+def home(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Home]:
+    with server_home(tmp_path / "server", backend=request.param) as opened:
         yield opened
 
 

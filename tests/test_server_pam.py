@@ -14,12 +14,15 @@ import pytest
 
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
-from serverkit import Home, app_for, auth, client, server_home
+from serverkit import BACKENDS, Home, app_for, auth, client, server_home
 
 
-@pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Home]:
-    with server_home(tmp_path_factory.mktemp("server"), ("alice", "bob")) as made:
+@pytest.fixture(scope="module", params=BACKENDS)
+def home(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Home]:
+    server = tmp_path_factory.mktemp("server")
+    with server_home(server, ("alice", "bob"), request.param) as made:
         yield made
 
 

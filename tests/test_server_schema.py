@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
 
-from serverkit import app_for, auth, server_home
+from serverkit import BACKENDS, app_for, auth, server_home
 
 MAX_EXAMPLES = 10
 #: Left out: `DELETE /v1/tenant` ends the tenant, so every later request would only meet a
@@ -51,8 +51,9 @@ def check_operation(operation: Any, mode: GenerationMode, headers: dict[str, str
 
 
 @pytest.mark.slow
-def test_generated_requests_never_get_a_500(tmp_path: Path) -> None:
-    with server_home(tmp_path / "server") as home:
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_generated_requests_never_get_a_500(tmp_path: Path, backend: str) -> None:
+    with server_home(tmp_path / "server", backend=backend) as home:
         headers = auth(home.key("alice"))
         schema = schemathesis.openapi.from_asgi("/openapi.json", app_for(home))
         checked = 0

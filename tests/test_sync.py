@@ -17,7 +17,7 @@ from memvault.model import Confidence, Memory
 from memvault.store.base import MemoryQuery
 from memvault.sync import HttpRemote, RemoteRefused, RemoteUnreachable, SyncResult, sync
 from memvault.vault import Vault
-from serverkit import Home, app_for, client, free_port, running, server_home
+from serverkit import BACKENDS, Home, app_for, client, free_port, running, server_home
 from vaultkit import make_vault
 
 
@@ -34,9 +34,11 @@ class Pair:
             return sync(self.local, remote)
 
 
-@pytest.fixture
-def pair(tmp_path: Path) -> Iterator[Pair]:
-    with server_home(tmp_path / "server", ("alice",)) as home:
+@pytest.fixture(params=BACKENDS)
+def pair(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Pair]:
+    """A laptop vault file and a server on each backend (SQLite files, PostgreSQL 15,
+    pgvector)."""
+    with server_home(tmp_path / "server", ("alice",), request.param) as home:
         key = home.key("alice")
         remote = home.tenants.session(home.tenants.authenticate(key))
         local = make_vault(tmp_path / "laptop")

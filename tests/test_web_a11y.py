@@ -21,13 +21,14 @@ from webkit import (
     seed_vault,
     serving,
     view,
+    with_proposal,
 )
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     tmp = tmp_path_factory.mktemp("web-a11y")
-    with serving(tmp / "vault") as s:
+    with serving(with_proposal(tmp / "vault"), existing=True) as s:
         seed_vault(s, chatgpt_export(tmp / "chatgpt.zip", count=12))
         yield s
 

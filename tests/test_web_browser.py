@@ -12,7 +12,16 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
-from webkit import Served, Watched, chatgpt_export, chromium, serving, upload_chatgpt, view
+from webkit import (
+    Served,
+    Watched,
+    chatgpt_export,
+    chromium,
+    serving,
+    upload_chatgpt,
+    view,
+    with_proposal,
+)
 
 
 @pytest.fixture(scope="module")
@@ -208,3 +217,38 @@ def test_the_erase_flow_is_guarded_then_erases_everything_aimem_5_2(
     expect(p.locator("#range")).to_have_text("No memories match.")
     view(p, served, "conversations")
     expect(p.locator("tbody tr")).to_have_count(0)
+
+
+def test_a_background_proposal_is_reviewed_and_accepted_in_the_review_view_aimem_5_1(
+    browser: Browser, tmp_path: Path
+) -> None:
+    with serving(with_proposal(tmp_path / "vault"), existing=True) as served:
+        context = browser.new_context()
+        page = Watched(context.new_page())
+        p = page.page
+        p.goto(served.sign_in_url)
+        p.wait_for_selector("h1#view-title")
+        p.get_by_role("link", name="Review", exact=True).click()
+        expect(p.locator("h1")).to_have_text("Review")
+        card = p.locator("#proposals li")
+        expect(card).to_have_count(1)
+        expect(card).to_contain_text("User prefers concise answers")
+        expect(card).to_contain_text("Would replace")
+        expect(card).to_contain_text("User prefers detailed answers")
+        # From the keyboard: the labelled button, then Enter.
+        p.get_by_role("button", name="Accept: User prefers concise answers").focus()
+        p.keyboard.press("Enter")
+        expect(p.locator("#no-proposals")).to_be_visible()
+        expect(p.locator("#status")).to_contain_text("Accepted")
+        auth = {"Authorization": f"Bearer {served.token}"}
+        memories = httpx.get(
+            served.url + "/v1/memories", params={"status": "all"}, headers=auth
+        ).json()["memories"]
+        status = {m["content"]: m["status"] for m in memories}
+        assert status == {
+            "User prefers concise answers": "active",
+            "User prefers detailed answers": "superseded",
+        }
+        assert httpx.get(served.url + "/v1/review", headers=auth).json() == {"proposals": []}
+        context.close()
+        page.assert_clean()

@@ -20,6 +20,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, Request, Response, sync_playwright
 
+from memvault.vault import Vault
 from serverkit import free_port
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
@@ -179,10 +180,35 @@ VIEWS = {
     "conversations": "conversations",
     "graph": "graph",
     "time": "time",
+    "review": "review",
     "audit": "audit",
     "move": "move",
     "erase": "erase",
 }
+
+
+def propose(vault: Vault) -> None:
+    """Background extraction proposes a DNA-class change for review (AIMEM §5.1): "User
+    prefers concise answers" would replace "User prefers detailed answers"."""
+    from memvault.extract.evaluation import conversation_of
+    from memvault.extract.pipeline import run
+
+    said = [("c1", "I prefer detailed answers.", "2024-03-01T09:00:00Z"),
+            ("c2", "I prefer concise answers.", "2025-06-01T09:00:00Z")]  # fmt: skip
+    for conversation, text, at in said:
+        vault.put_conversation(conversation_of(conversation, [("user", text, at)]))
+    report = run(vault.background("extract"))
+    assert [a.kind for a in report.plan.actions] == ["create", "propose"]
+
+
+def with_proposal(home: Path) -> Path:
+    """A new vault in `home` holding a proposal (`propose`)."""
+    vault = make_vault(home)
+    try:
+        propose(vault)
+    finally:
+        vault.close()
+    return home
 
 
 #: The views shown whole in the screenshots (the others as a window shows them).
@@ -211,7 +237,10 @@ def screenshots(out: Path) -> None:
     import tempfile
 
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as tmp, serving(Path(tmp) / "vault") as served:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        serving(with_proposal(Path(tmp) / "vault"), existing=True) as served,
+    ):
         seed_vault(served, chatgpt_export(Path(tmp) / "chatgpt.zip", count=24))
         with chromium() as browser:
             page = browser.new_page(viewport={"width": 1280, "height": 900})

@@ -35,9 +35,20 @@ __all__ = [
     "ERASURES_META_KEY",
     "ErasedMeanwhile",
     "ErasureFence",
+    "ErasuresKeptComing",
     "note_erasure",
     "redone_after_erasure",
 ]
+
+
+class ErasuresKeptComing(ExportError):
+    """Erasures committed during every attempt of an export: nothing was written. Transient —
+    the same export succeeds once the erasures pause — so HTTP answers 503 with Retry-After,
+    not a 4xx that blames the request."""
+
+    http_status = 503
+    retry_after = 1
+
 
 #: The meta key of the erasure counter.
 ERASURES_META_KEY: Final = "erasure.count"
@@ -99,7 +110,7 @@ def redone_after_erasure(export: _F) -> _F:
         try:
             return export(*args, **kwargs)
         except ErasedMeanwhile:
-            raise ExportError(
+            raise ErasuresKeptComing(
                 f"erasures committed during each of {ATTEMPTS} attempts to export; nothing was "
                 "written: export again (AIMEM §5.2: an export never holds erased data)"
             ) from None

@@ -26,6 +26,7 @@ from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
 
 if TYPE_CHECKING:
+    from memvault.extract.review import Proposal
     from memvault.recall.engine import RecallResult
     from memvault.store.base import StoredConversation
     from memvault.tenancy import TenantErasure, TenantInfo, TokenInfo
@@ -48,12 +49,14 @@ __all__ = [
     "memory_json",
     "page_json",
     "plain",
+    "proposals_json",
     "recall_json",
     "relation_json",
     "search_json",
     "shown_json",
     "stats_json",
     "superseded_json",
+    "supersessions_json",
     "tenant_erasure_json",
     "tenant_json",
     "tenants_json",
@@ -211,6 +214,29 @@ def conversation_erasure_json(report: ConversationErasure) -> dict[str, Any]:
         "vectors": report.vectors,
         "durable": report.durable,
     }
+
+
+def proposals_json(found: Sequence[Proposal]) -> dict[str, Any]:
+    """``{"proposals": [{"memory", "proposes", "targets", "reason", "proposed_at",
+    "proposed_by"}]}``: changes background work proposed for DNA-class memories (AIMEM §5.1)."""
+    return {
+        "proposals": [
+            {
+                "memory": memory_json(p.memory),
+                "proposes": p.proposes,
+                "targets": [memory_json(t) for t in p.targets],
+                "reason": p.reason,
+                "proposed_at": p.proposed_at,
+                "proposed_by": p.proposed_by,
+            }
+            for p in found
+        ]
+    }
+
+
+def supersessions_json(made: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """``{"superseded": [{"new", "old"}]}``: the supersessions an accepted proposal made."""
+    return {"superseded": [{"new": new, "old": old} for new, old in made]}
 
 
 @to_json.register

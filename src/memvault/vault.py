@@ -2099,14 +2099,17 @@ class Vault:
         """``with vault.transaction(bulk=False): ...`` — many calls of this session in one
         transaction (each still checked): on any error none of them stays. `bulk` says the
         rows are written once and not read back (an import's conversations), so the store may
-        hold its caches smaller meanwhile."""
+        hold its caches smaller meanwhile, and that every failure inside ends the whole
+        transaction (nothing inside catches one to go on), so the store keeps no savepoints:
+        each one made the recall index write its pending full-text entries as a small segment
+        of their own, merged again later."""
         if not bulk:
             return self._store.transaction()
         return self._bulk_transaction()
 
     @contextlib.contextmanager
     def _bulk_transaction(self) -> Iterator[None]:
-        with self._store.transaction(), self._store.bulk_writes():
+        with self._store.transaction(savepoints=False), self._store.bulk_writes():
             yield
 
     def put_embedding(self, embedding: StoredEmbedding, *, now: datetime | None = None) -> None:

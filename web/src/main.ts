@@ -91,6 +91,7 @@ const VIEWS: [string, string][] = [
   ["conversations", "Conversations"],
   ["graph", "Graph"],
   ["time", "Time"],
+  ["review", "Review"],
   ["audit", "Audit"],
   ["move", "Move"],
   ["erase", "Erase"],
@@ -140,6 +141,7 @@ async function show(): Promise<void> {
       case "conversation": await conversationView(arg); break;
       case "graph": await graphView(); break;
       case "time": await timeView(); break;
+      case "review": await reviewView(); break;
       case "audit": await auditView(); break;
       case "move": moveView(); break;
       case "erase": eraseView(); break;
@@ -704,6 +706,53 @@ async function timeView(): Promise<void> {
     h("div", { class: "grid" }, barChart("Memories by type", "c-type", stats.by_type), barChart("Memories by platform", "c-platform", stats.by_platform), barChart("Memories by status", "c-status", stats.by_status)),
     timelineChart("Created per month, by type", "t-type", tl.months, tl.by_type),
     timelineChart("Created per month, by platform", "t-platform", tl.months, tl.by_platform),
+  );
+}
+
+// ---------------------------------------------------------------------------------------
+// Review: changes background extraction proposed for DNA-class memories (AIMEM §5.1)
+
+function memoryLink(m: Json): HTMLElement {
+  return h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content);
+}
+
+async function reviewView(): Promise<void> {
+  const paint = painter();
+  const found = (await get<Json>("/v1/review")).proposals as Json[];
+  const out = h("div");
+  const decide = async (verb: "accept" | "reject", p: Json): Promise<void> => {
+    try {
+      await api("POST", `/v1/review/${encodeURIComponent(p.memory.id)}/${verb}`);
+      await show(); // the queue again, then the outcome (showing a view clears the status line)
+      say(verb === "accept" ? "Accepted: the change is made." : "Rejected: the proposed memory is retracted.");
+    } catch (e) {
+      out.replaceChildren(errorBox(e));
+    }
+  };
+  const cards = found.map((p, i) => {
+    const id = `p-${i}`;
+    const verb = p.proposes === "history" ? "Is older than" : "Would replace";
+    const short = p.memory.content.length > 60 ? p.memory.content.slice(0, 59) + "…" : p.memory.content;
+    return h(
+      "li",
+      { class: "card proposal" },
+      h("h2", { id }, memoryLink(p.memory)),
+      dl([
+        [verb, (p.targets as Json[]).map((t) => h("span", { class: "target" }, memoryLink(t)))],
+        ["Why", p.reason || "—"],
+        ["Proposed", `${fmtDate(p.proposed_at)} by ${p.proposed_by}`],
+      ]),
+      h("div", { class: "actions", role: "group", "aria-label": `Decide: ${short}` },
+        h("button", { type: "button", "aria-label": `Accept: ${short}`, onclick: () => void decide("accept", p) }, "Accept"),
+        h("button", { type: "button", class: "danger", "aria-label": `Reject: ${short}`, onclick: () => void decide("reject", p) }, "Reject"),
+      ),
+    );
+  });
+  paint(
+    "Review",
+    h("p", {}, "Changes background extraction proposed for identities, preferences and instructions. Accepting makes the change; rejecting retracts the proposed memory (it is kept)."),
+    out,
+    found.length ? h("ul", { class: "proposals", id: "proposals" }, ...cards) : h("p", { id: "no-proposals" }, "No proposed changes to review."),
   );
 }
 

@@ -72,6 +72,8 @@ COMMAND_MODULES: Final = {
     "tenants": "tenants",
     "token": "tenants",
     "db": "db",
+    "backup": "backups",
+    "restore": "backups",
     "mcp": "mcp",
     "sync": "syncing",
 }
@@ -92,6 +94,7 @@ MODULES: Final = (
     "serving",
     "tenants",
     "db",
+    "backups",
     "mcp",
     "syncing",
 )

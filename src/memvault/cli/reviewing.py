@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import typer
 from rich.markup import escape
 
@@ -36,17 +34,6 @@ def register(app: typer.Typer) -> None:
     review_app.command("reject")(reject)
 
 
-def _proposal_json(p: Any) -> dict[str, Any]:
-    return {
-        "memory": shapes.memory_json(p.memory),
-        "proposes": p.proposes,
-        "targets": [shapes.memory_json(t) for t in p.targets],
-        "reason": p.reason,
-        "proposed_at": p.proposed_at,
-        "proposed_by": p.proposed_by,
-    }
-
-
 def list_proposals(
     ctx: typer.Context,
     home: HomeOption = None,
@@ -70,7 +57,7 @@ def list_proposals(
     with open_vault(VaultOptions(home, passphrase_file, None)) as vault:
         found = pending(vault)
     if as_json:
-        print_json({"proposals": [_proposal_json(p) for p in found]})
+        print_json(shapes.proposals_json(found))
         return
     out = console()
     if not found:
@@ -102,7 +89,7 @@ def accept(
     with open_vault(VaultOptions(home, passphrase_file, None), arguments=True) as vault:
         made = review.accept(vault, vault.resolve(memory_id))
     if as_json:
-        print_json({"superseded": [{"new": n, "old": o} for n, o in made]})
+        print_json(shapes.supersessions_json(made))
         return
     for new, old in made:
         console().print(f"[green]✓[/] Memory [bold]{old}[/] is now superseded by [bold]{new}[/].")

@@ -2,8 +2,10 @@
 
 On a personal vault (`--home`, ``$MEMVAULT_HOME``) it serves that vault as one tenant whose
 key is the local token; with a server home (`--server-home`, ``$MEMVAULT_SERVER_HOME``) it
-serves every tenant of it. The rules (the TLS rule of PAM §21.1, the limits) live in
-`memvault.server.config`; this module parses, builds the server and runs it until Ctrl-C.
+serves every tenant of it; with ``$MEMVAULT_DATABASE_URL`` (and no `--server-home`), every
+tenant of that PostgreSQL database (refusing a superuser or BYPASSRLS role: exit 2). The
+rules (the TLS rule of PAM §21.1, the limits) live in `memvault.server.config`; this module
+parses, builds the server and runs it until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -63,6 +65,16 @@ def serve(
         int,
         typer.Option("--max-body", metavar="BYTES", min=1, help="Largest request body."),
     ] = 256 * 1024 * 1024,
+    body_timeout: Annotated[
+        float,
+        typer.Option(
+            "--body-timeout",
+            metavar="SECONDS",
+            min=0.1,
+            help="Grace for a request body; after it the body must arrive at 64 KiB/s or "
+            "more (408 otherwise).",
+        ),
+    ] = 30.0,
     embed: Annotated[
         bool,
         typer.Option(
@@ -77,8 +89,9 @@ def serve(
             "--server-home",
             metavar="PATH",
             show_default=False,
-            help="Serve the tenants of this server home (default: $MEMVAULT_SERVER_HOME; "
-            "without either, the personal vault).",
+            help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
+            "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
+            "vault).",
         ),
     ] = None,
     server_key_file: Annotated[
@@ -111,8 +124,10 @@ def serve(
     TOKEN'); Ctrl-C stops it.
 
     --json: print where it serves as one JSON object instead, for the program that started
-    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — the last three on a
-    personal vault ("web" is the web UI's sign-in address), "token" only with --print-token.
+    it: {"url", "docs", "tenants", "home", "token_path", "web", "token"} — "tenants" is
+    "personal", "server-home" or "database" ("home" then the URL without its password), the
+    last three on a personal vault ("web" is the web UI's sign-in address), "token" only with
+    --print-token.
     A failure before it serves is a JSON error body.
 
     Example: memvault serve --port 8765
@@ -123,13 +138,20 @@ def serve(
     from memvault.recall.embedders import EMBED_KEY_ENV
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
+    from memvault.store.factory import database_url
     from memvault.tenancy import SERVER_HOME_ENV, Tenants
     from memvault.tenancy.localtoken import local_token_path
 
     use_server_home = server_home is not None or bool(os.environ.get(SERVER_HOME_ENV))
     with vault_errors(arguments=True):
-        if use_server_home:
+        url = None if server_home is not None else database_url()
+        if url is not None:
+            # A superuser or BYPASSRLS role is refused here (RoleRefused: a usage error).
+            tenants = Tenants.database(url, key_file=server_key_file)
+        elif use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
+        elif database_url() is not None:
+            tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
         else:
             options = VaultOptions(home, passphrase_file)
             root = existing_home(
@@ -142,6 +164,7 @@ def serve(
                 host=host,
                 port=port,
                 max_body=max_body,
+                body_timeout=body_timeout,
                 tls_cert=tls_cert,
                 tls_key=tls_key,
                 behind_tls_proxy=behind_tls_proxy,
@@ -157,8 +180,8 @@ def serve(
             started: dict[str, object] = {
                 "url": config.url,
                 "docs": f"{config.url}/docs",
-                "tenants": "personal" if tenants.is_personal else "server-home",
-                "home": str(tenants.home),
+                "tenants": tenants.kind,
+                "home": tenants.location,
             }
             if tenants.is_personal:
                 started["token_path"] = str(local_token_path(tenants.home))
@@ -188,5 +211,23 @@ def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
         if print_token:
             out.print(f"token: {tenants.local_token()}", soft_wrap=True)
     else:
-        out.print(f"tenants of {tenants.home} (keys: `memvault tenants create`)")
+        out.print(f"tenants of {tenants.location} (keys: `memvault tenants create`)")
     out.print("Ctrl-C stops it.")
+
+
+def _database_tenant(root: Path) -> Tenants:
+    """The vault of ``$MEMVAULT_TENANT`` in the PostgreSQL database of
+    ``$MEMVAULT_DATABASE_URL``, served as one tenant; its local token is kept in the home."""
+    from memvault.local import open_vault
+    from memvault.paths import ensure_home
+    from memvault.tenancy import Tenants
+    from memvault.tenancy.localtoken import local_token_path, new_local_token
+
+    vault = open_vault()
+    try:
+        if not local_token_path(ensure_home(root)).is_file():
+            new_local_token(root)
+    except BaseException:
+        vault.close()
+        raise
+    return Tenants(root, personal=vault)

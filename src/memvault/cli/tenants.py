@@ -32,7 +32,8 @@ ServerHomeOption = Annotated[
         metavar="PATH",
         show_default=False,
         help=f"The server home (tenants' vaults, the registry). Default: ${SERVER_HOME_ENV}, "
-        "else the platform's user data directory (e.g. ~/.local/share/memvault-server).",
+        "else the platform's user data directory (e.g. ~/.local/share/memvault-server). "
+        "Without it, $MEMVAULT_DATABASE_URL (when set) names a PostgreSQL database instead.",
     ),
 ]
 ServerKeyFileOption = Annotated[
@@ -67,7 +68,8 @@ AgentOption = Annotated[
 ]
 
 tenants_app = typer.Typer(
-    help="A server home's tenants (one encrypted vault each) and their API keys.",
+    help="A server's tenants (one vault each, in a server home or the PostgreSQL database of "
+    "$MEMVAULT_DATABASE_URL) and their API keys.",
     no_args_is_help=True,
 )
 
@@ -78,11 +80,16 @@ def register(app: typer.Typer) -> None:
 
 
 def open_tenants(server_home: Path | None, server_key_file: Path | None) -> Tenants:
-    """The server home named by the options (or the environment), unlocked with the server
-    key; errors reported as every command's are."""
+    """The server home named by the options (or the environment) — or, without
+    --server-home, the database of ``$MEMVAULT_DATABASE_URL`` when set — unlocked with the
+    server key; errors reported as every command's are."""
+    from memvault.store.factory import database_url
     from memvault.tenancy import Tenants
 
     with vault_errors(arguments=True):
+        url = database_url() if server_home is None else None
+        if url is not None:
+            return Tenants.database(url, key_file=server_key_file)
         return Tenants.open(server_home, key_file=server_key_file)
 
 
@@ -254,11 +261,15 @@ def erase_tenant(
     if as_json:
         print_json(shapes.tenant_erasure_json(report))
         return
+    removed = (
+        f"{plural(report.files_removed, 'file')} overwritten and removed"
+        if report.files_removed
+        else "every row of it removed from the database"
+    )
     console().print(
         f"[green]✓[/] Erased tenant {escape(name)}: "
         f"{plural(report.memories, 'memory', 'memories')}, "
         f"{plural(report.conversations, 'conversation')}, "
         f"{plural(report.tokens_revoked, 'token')} revoked, "
-        f"{plural(report.files_removed, 'file')} overwritten and removed (AIMEM §5.2); the "
-        "server's audit log records that, not what the vault held."
+        f"{removed} (AIMEM §5.2); the server's audit log records that, not what the vault held."
     )

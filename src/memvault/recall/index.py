@@ -73,7 +73,7 @@ def split(text: str, limit: int = MAX_PASSAGE_CHARS) -> list[str]:
 def message_text(message: Mapping[str, Any]) -> str:
     """The words of a PAM message (§25.3): its text, or its parts' texts."""
     content = message.get("content")
-    if not isinstance(content, Mapping):
+    if type(content) is not dict and not isinstance(content, Mapping):
         return content if isinstance(content, str) else ""
     text = content.get("text")
     if isinstance(text, str) and text.strip():
@@ -207,7 +207,39 @@ def message_rows(document: Mapping[str, Any]) -> list[list[Any]]:
     writing process only writes them. Each row: message id, part, role, participant, time,
     text, analysed words (None when they are the text: the C tokenizer analyses as it
     indexes, so the text is not sent twice), analysed context."""
-    return [
-        [*row[3:7], row[8], row[9], None if row[10] == row[9] else row[10], row[11]]
-        for row in map(analysed, conversation_passages("", None, document))
-    ]
+    # The rows of `conversation_passages` through `analysed`, in one loop: it runs for every
+    # message of an import, in the readers, where the two steps with their tuples and ABC
+    # isinstance checks took twice the CPU (0.27 s, not 0.14 s, for the 3,695 conversations
+    # of the 30 MB ChatGPT export). A dict is checked by its type first, anything else by
+    # `Mapping` still.
+    messages = document.get("messages")
+    if not isinstance(messages, list):
+        return []
+    title = document.get("title")
+    title = title.strip() if isinstance(title, str) else ""
+    names = _participants(document)
+    indexable = analysis.indexable
+    rows: list[list[Any]] = []
+    for message in messages:
+        if type(message) is not dict and not isinstance(message, Mapping):
+            continue
+        message_id = message.get("id")
+        if not isinstance(message_id, str):
+            continue
+        text = message_text(message).strip()
+        if not text:
+            continue
+        role = message.get("role")
+        role = role if isinstance(role, str) else None
+        name = names.get(role) if role else None
+        context = f"{name} {title}" if name else title
+        context = indexable(context) if context else ""
+        at = _epoch(message.get("created_at"))
+        pieces = [text] if len(text) <= MAX_PASSAGE_CHARS else split(text)
+        for part, piece in enumerate(pieces):
+            words = indexable(piece)
+            rows.append(
+                [message_id, part, role, name, at, piece, None if words == piece else words,
+                 context]
+            )  # fmt: skip
+    return rows

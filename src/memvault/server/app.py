@@ -17,6 +17,7 @@ from fastapi import APIRouter, FastAPI
 
 from memvault import __version__
 from memvault.server import problems, routes
+from memvault.server.authlimit import FailedAuthentications
 from memvault.server.config import ServerConfig
 from memvault.server.embedding import EmbedWorker, owner_sessions
 
@@ -58,6 +59,7 @@ def create_app(config: ServerConfig) -> FastAPI:
     )
     app.state.config = config
     app.state.tenants = config.tenants
+    app.state.auth_failures = FailedAuthentications(config.auth_failure_limit)
     app.state.embedder = (
         None
         if config.embed_interval is None

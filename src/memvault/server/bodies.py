@@ -12,6 +12,7 @@ themselves, through `memvault.jsonread.DepthBoundedReader`.
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from typing import IO, Any, TypeVar
 
@@ -24,6 +25,7 @@ from memvault.jsonread import JSONDocumentError, check_nesting, loads
 __all__ = [
     "JSON_DOCUMENT_LIMIT",
     "SPOOL_IN_MEMORY",
+    "BodyTimeout",
     "BodyTooLarge",
     "MalformedBody",
     "body_schema",
@@ -40,6 +42,10 @@ SPOOL_IN_MEMORY = 1024 * 1024
 #: The largest JSON document a route parses whole (a memory, a patch): far above any memory,
 #: far below the limit of streamed bodies (bundles), which are never parsed whole.
 JSON_DOCUMENT_LIMIT = 8 * 1024 * 1024
+#: The slowest average rate (bytes/s) a body may arrive at once `ServerConfig.body_timeout`
+#: has passed (408 below it).
+MIN_BODY_RATE = 64 * 1024
+HTTP_TIMEOUT = 408
 #: What errors call the body (jsonread names "the file").
 BODY = "request body"
 
@@ -48,6 +54,12 @@ class BodyTooLarge(VaultError):
     """The request body is larger than the server accepts."""
 
     http_status = HTTP_TOO_LARGE
+
+
+class BodyTimeout(VaultError):
+    """The request body did not arrive in time (a client trickling it): 408."""
+
+    http_status = HTTP_TIMEOUT
 
 
 class MalformedBody(InvalidInput):
@@ -78,9 +90,25 @@ async def spool(request: Request, limit: int | None = None) -> IO[bytes]:
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise _too_large(limit)
     spooled: IO[bytes] = tempfile.SpooledTemporaryFile(max_size=SPOOL_IN_MEMORY)  # noqa: SIM115
+    grace = float(request.app.state.config.body_timeout)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
     try:
         size = 0
-        async for chunk in request.stream():
+        chunks = request.stream().__aiter__()
+        while True:
+            # The body may take `grace` seconds plus what MIN_BODY_RATE allows for what came.
+            allowed = started + grace + size / MIN_BODY_RATE - loop.time()
+            try:
+                chunk = await asyncio.wait_for(chunks.__anext__(), max(allowed, 0.001))
+            except StopAsyncIteration:
+                break
+            except TimeoutError:
+                raise BodyTimeout(
+                    f"the request body came too slowly ({size} bytes in "
+                    f"{loop.time() - started:.0f} s; at least {MIN_BODY_RATE // 1024} KiB/s "
+                    f"after {grace:.0f} s)"
+                ) from None
             size += len(chunk)
             if size > limit:
                 raise _too_large(limit)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from memvault.tenancy import Tenants
 
 __all__ = [
+    "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_HOST",
     "DEFAULT_MAX_BODY",
     "DEFAULT_PORT",
@@ -33,6 +34,9 @@ DEFAULT_PORT = 8765
 #: Largest request body read (bytes): a bundle of ~100,000 memories fits; more is refused
 #: with 413 before it is all received.
 DEFAULT_MAX_BODY = 256 * 1024 * 1024
+#: Seconds of grace a request body gets; after it, it must have arrived at `MIN_BODY_RATE`
+#: on average, so a client trickling bytes cannot hold a worker (408).
+DEFAULT_BODY_TIMEOUT = 30.0
 
 
 def is_loopback(host: str) -> bool:
@@ -88,12 +92,24 @@ class ServerConfig:
     behind_tls_proxy: bool = False
     embed_interval: float | None = None
     embed_api_key: str | None = field(default=None, repr=False)
+    #: Seconds a request body may take beyond what `MIN_BODY_RATE` allows (408 past it).
+    body_timeout: float = DEFAULT_BODY_TIMEOUT
+    #: Failed authentications an address may make per minute before it gets 429.
+    auth_failure_limit: int = 20
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:
             raise InvalidInput(f"port {self.port} is not between 1 and 65535", "port")
         if self.max_body <= 0:
             raise InvalidInput("the body limit must be a positive number of bytes", "max_body")
+        if self.body_timeout <= 0:
+            raise InvalidInput(
+                "the body timeout must be a positive number of seconds", "body_timeout"
+            )
+        if self.auth_failure_limit < 1:
+            raise InvalidInput(
+                "the failed-authentication limit must be at least 1", "auth_failure_limit"
+            )
         if not 0 < self.max_depth <= MAX_DEPTH:
             raise InvalidInput(f"the nesting limit must be in 1..{MAX_DEPTH}", "max_depth")
         check_binding(self.host, self.tls_cert, self.tls_key, self.behind_tls_proxy)

@@ -15,6 +15,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from memvault.server.authlimit import FailedAuthentications
 from memvault.server.websession import cookie_principal
 from memvault.tenancy import Principal, Tenants, Unauthenticated
 from memvault.vault import Vault
@@ -40,13 +41,22 @@ def principal(
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(BEARER)],
 ) -> Principal:
     """Who is calling: the tenant and identity of the bearer token, or of the web UI's
-    session cookie (`memvault.server.websession`, CSRF-checked); 401 without either."""
+    session cookie (`memvault.server.websession`, CSRF-checked); 401 without either; 429 for
+    an address that failed too often (`memvault.server.authlimit`)."""
+    limiter: FailedAuthentications = request.app.state.auth_failures
+    client = request.client.host if request.client is not None else "unknown"
+    limiter.check(client)  # 429 once an address has failed too often: no key is checked
     if credentials is None:
         signed_in = cookie_principal(request, tenants(request))
         if signed_in is not None:
             return signed_in
+        # Asking without any key (a browser before sign-in) guesses nothing: not counted.
         raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
-    return tenants(request).authenticate(credentials.credentials)
+    try:
+        return tenants(request).authenticate(credentials.credentials)
+    except Unauthenticated:
+        limiter.failed(client)
+        raise
 
 
 def require(scope: str) -> Callable[..., Principal]:

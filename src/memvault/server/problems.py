@@ -94,6 +94,10 @@ async def _vault_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, VaultError)
     # RFC 6750 §3: a request without valid credentials is answered with the challenge.
     challenge = {"WWW-Authenticate": "Bearer"} if exc.http_status == HTTP_UNAUTHORIZED else None
+    retry_after = getattr(exc, "retry_after", None)
+    if retry_after is not None:
+        # RFC 9110 §10.2.3: when to try again (the database restarting, too many failures).
+        challenge = {"Retry-After": str(retry_after)}
     return problem_of(exc, challenge)
 
 

@@ -33,6 +33,23 @@ class StoreError(VaultError):
     """A storage failure the user can act on (message says what and where)."""
 
 
+class StoreUnavailable(StoreError):
+    """The database could not be reached, or dropped the connection (a server restarting): the
+    transaction rolled back (or, lost during its commit, committed whole), and the same request
+    may succeed in a moment (HTTP 503 with ``Retry-After: retry_after``)."""
+
+    http_status = 503
+    #: Seconds a client should wait before it tries again.
+    retry_after = 1
+
+
+class StoreFull(StoreError):
+    """The disk holding the database is full (or failing): the transaction was rolled back.
+    HTTP 507 Insufficient Storage."""
+
+    http_status = 507
+
+
 class WrongPassphrase(StoreError):
     """The vault exists but the key does not open it."""
 

@@ -44,7 +44,7 @@ import psycopg
 import psycopg_pool
 from psycopg import errors as pgerrors
 
-from memvault.errors import VaultExists, VaultNotFound
+from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timestamp_epoch
 from memvault.store import postgres_recall as recall
 from memvault.store.base import (
@@ -59,6 +59,7 @@ from memvault.store.base import (
     StoredEmbedding,
     StoredMemory,
     StoreError,
+    StoreUnavailable,
 )
 from memvault.store.codec import dump_memory, load_memory
 from memvault.store.documents import document_frame, document_json, load_document
@@ -71,6 +72,9 @@ __all__ = [
     "ALLOW_SUPERUSER_ENV",
     "DEFAULT_TENANT",
     "PostgresStore",
+    "RoleRefused",
+    "UnstorableText",
+    "connect_checked",
     "migrate",
     "redact",
 ]
@@ -288,6 +292,21 @@ def _limit(query: MemoryQuery, params: list[Any]) -> str:
     return " LIMIT %s OFFSET %s"
 
 
+class RoleRefused(StoreError):
+    """The database URL names a superuser or a BYPASSRLS role, which row-level security does
+    not bind: a usage error (connect as the application role, or allow it explicitly)."""
+
+    exit_code = EXIT_USAGE
+
+
+class UnstorableText(StoreError):
+    """A value holds a NUL character (U+0000), which PostgreSQL's text cannot: bad input (a
+    usage error, HTTP 422), never a server failure."""
+
+    exit_code = EXIT_USAGE
+    http_status = HTTP_UNPROCESSABLE
+
+
 def _role_check(conn: psycopg.Connection[Any], url: str, allow_superuser: bool) -> None:
     row = conn.execute(
         "SELECT current_user, rolsuper, rolbypassrls FROM pg_roles WHERE rolname = current_user"
@@ -296,7 +315,7 @@ def _role_check(conn: psycopg.Connection[Any], url: str, allow_superuser: bool) 
         return
     user, superuser, bypass = row
     if superuser or bypass:
-        raise StoreError(
+        raise RoleRefused(
             f"{redact(url)}: the role {user!r} is a "
             f"{'superuser' if superuser else 'role with BYPASSRLS'}, which row-level security "
             "does not bind; connect as the application role (docs/postgres.md), or set "
@@ -312,11 +331,39 @@ def _schema_version(conn: psycopg.Connection[Any]) -> int:
     return int(found[0]) if found is not None else 0
 
 
+#: Seconds one reconnection attempt of the pool keeps trying (see `_acquire`).
+_RECONNECT_WINDOW: Final = 5.0
+#: SQLSTATEs of a server shutting down or refusing connections while it starts (class 57P).
+_SHUTDOWN_STATES: Final = frozenset({"57P01", "57P02", "57P03"})
+
+
+def _connection_lost(exc: psycopg.Error) -> bool:
+    """Whether `exc` means the server went away or cannot be reached (class 08, a shutdown, or
+    a connection the client lost without a SQLSTATE): the transaction did not commit."""
+    if not isinstance(exc, psycopg.OperationalError):
+        return False
+    state = exc.sqlstate
+    return state is None or state.startswith("08") or state in _SHUTDOWN_STATES
+
+
 def _connect(url: str) -> psycopg.Connection[Any]:
     try:
         return psycopg.connect(url, connect_timeout=10)
     except psycopg.Error as exc:
         raise StoreError(f"cannot connect to {redact(url)}: {str(exc).strip()}") from None
+
+
+def connect_checked(url: str, *, allow_superuser: bool | None = None) -> psycopg.Connection[Any]:
+    """A connection to `url` whose role row-level security binds (RoleRefused for a superuser
+    or BYPASSRLS role unless allowed: `allow_superuser`, else ``$MEMVAULT_ALLOW_SUPERUSER``)."""
+    conn = _connect(url)
+    try:
+        _role_check(conn, url, _allow_superuser(allow_superuser))
+        conn.commit()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
 
 
 def migrate(url: str, *, allow_superuser: bool | None = None) -> tuple[int, int]:
@@ -392,7 +439,17 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 _migrate(conn, url)
                 version = _vector_version(conn, url)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
-                url, min_size=1, max_size=max(2, size), open=False, name="memvault"
+                url,
+                min_size=1,
+                max_size=max(2, size),
+                open=False,
+                name="memvault",
+                # A connection the server dropped (a restart) is replaced, not handed out.
+                check=psycopg_pool.ConnectionPool.check_connection,
+                # A reconnection backs off exponentially without bound until this many seconds;
+                # kept short, a restarted database is reached again within seconds (the next
+                # request starts a fresh attempt), not after a backoff of a minute.
+                reconnect_timeout=_RECONNECT_WINDOW,
             )
             try:
                 pool.open(wait=True, timeout=10)
@@ -571,10 +628,21 @@ class PostgresStore(Store):
     def _error(self, exc: psycopg.Error, what: str = "") -> StoreError:
         detail = getattr(getattr(exc, "diag", None), "message_detail", None) or ""
         text = f"{what}{': ' if what else ''}{str(exc).strip()} {detail}".strip()
+        if isinstance(exc, psycopg.DataError) and "NUL" in str(exc):
+            # Raised by psycopg before the statement is sent: nothing was written.
+            return UnstorableText(
+                f"{what}{': ' if what else ''}a text value (a field or a filter) contains a NUL "
+                "character (U+0000), which PostgreSQL cannot store or compare; nothing was done"
+            )
         if isinstance(exc, pgerrors.IntegrityError):
             return IntegrityViolation(text)
         if isinstance(exc, pgerrors.LockNotAvailable):
             return StoreError(f"another writer held tenant {self._tenant!r} too long: {text}")
+        if _connection_lost(exc):
+            return StoreUnavailable(
+                f"{redact(self._url)} is unreachable or dropped the connection ({text}); "
+                "nothing is half-applied — try again in a moment"
+            )
         return StoreError(f"{redact(self._url)}: {text}")
 
     @contextlib.contextmanager
@@ -595,7 +663,10 @@ class PostgresStore(Store):
             assert conn is not None
             name = f"sp{state.depth}"
             flat = state.flat
-            conn.execute(f"SAVEPOINT {name}")
+            try:
+                conn.execute(f"SAVEPOINT {name}")
+            except psycopg.Error as exc:
+                raise self._error(exc, "could not begin a nested transaction") from None
             state.depth += 1
             state.flat = not savepoints
             try:
@@ -655,7 +726,7 @@ class PostgresStore(Store):
         except psycopg_pool.PoolClosed:
             raise StoreError("the vault is closed") from None
         except psycopg_pool.PoolTimeout:
-            raise StoreError(
+            raise StoreUnavailable(
                 f"no connection to {redact(self._url)} came free in {_POOL_WAIT:.0f} s "
                 "(the pool is exhausted or the server is unreachable)"
             ) from None

@@ -68,6 +68,8 @@ from memvault.store.base import (
     StoredEmbedding,
     StoredMemory,
     StoreError,
+    StoreFull,
+    StoreUnavailable,
     WrongPassphrase,
 )
 from memvault.store.codec import dump_memory, load_memory
@@ -681,14 +683,18 @@ class SQLiteStore(Store):
             self._flat = not savepoints
             try:
                 yield
-            except BaseException:
+            except BaseException as exc:
                 self._rollback()
+                if isinstance(exc, sqlcipher3.OperationalError) and _is_full(exc):
+                    raise _busy_error(exc, self._path) from None
                 raise
             else:
                 try:
                     self._conn.execute("COMMIT")
                 except sqlcipher3.Error as exc:
                     self._rollback()
+                    if _is_full(exc):
+                        raise _busy_error(exc, self._path) from None
                     raise StoreError(f"could not commit to {self._path}: {exc}") from None
             finally:
                 self._depth = 0
@@ -2033,6 +2039,37 @@ class SQLiteStore(Store):
             problems.append(f"full-text index: {exc}")
         return problems
 
+    def backup_to(self, target: Path) -> None:
+        """Copy the database to the new file `target` with SQLite's online backup API, keyed
+        with the same passphrase and cipher parameters (the copy stays encrypted), and write
+        its parameter file beside it. The copy is one read snapshot taken on a connection of
+        its own: in WAL mode writers go on meanwhile, and what they commit after the snapshot
+        is not in the copy. Raises StoreError (the target exists, a disk error)."""
+        if target.exists():
+            raise StoreError(f"cannot back up to {target}: it exists")
+        with self._readers_lock:
+            passphrase = self._passphrase
+        source = _open_connection(
+            self._path, passphrase, self._cipher, self._busy_timeout, reader=True
+        )
+        try:
+            copy = _open_connection(target, passphrase, self._cipher, self._busy_timeout)
+            try:
+                # One step (pages=-1, the default): one read transaction, one snapshot.
+                source.backup(copy)
+                copy.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            finally:
+                copy.close()
+        except sqlcipher3.Error as exc:
+            raise StoreError(f"cannot back up {self._path} to {target}: {exc}") from None
+        finally:
+            source.close()
+        params = self.params_path(target)
+        with private_umask():
+            params.write_bytes(
+                orjson.dumps(self._cipher.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
+            )
+
     def rebuild_fulltext(self) -> None:
         """Rebuild the full-text index from the memories (repair tool)."""
         with self.transaction():
@@ -2174,6 +2211,12 @@ def _companions(path: Path) -> tuple[Path, Path]:
     return path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")
 
 
+def _is_full(exc: Exception) -> bool:
+    """SQLITE_FULL, or the I/O error a write past RLIMIT_FSIZE (EFBIG) gives."""
+    text = str(exc)
+    return "disk is full" in text or "disk I/O error" in text
+
+
 def _is_busy(exc: Exception) -> bool:
     text = str(exc)
     return "locked" in text or "busy" in text
@@ -2181,9 +2224,15 @@ def _is_busy(exc: Exception) -> bool:
 
 def _busy_error(exc: Exception, path: Path) -> StoreError:
     if _is_busy(exc):
-        return StoreError(
+        # Nothing was written; the same request succeeds once the other writer is done (503).
+        return StoreUnavailable(
             f"the vault at {path.parent} is busy: another process held the write lock past the "
             "busy timeout; try again"
+        )
+    if _is_full(exc):
+        return StoreFull(
+            f"the disk holding the vault at {path.parent} is full or failing ({exc}): the "
+            "transaction was rolled back and nothing was written; free some space and try again"
         )
     return StoreError(f"database error in {path}: {exc}")
 

@@ -21,9 +21,12 @@ import hmac
 import os
 import secrets
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from memvault.errors import InvalidInput, VaultError
+
+if TYPE_CHECKING:
+    from memvault.store.serverkey import ServerKey as StoreKey
 
 __all__ = [
     "API_KEY_PREFIX",
@@ -97,11 +100,22 @@ class ServerKey:
 
         self._registry = _hkdf(raw, _REGISTRY_INFO)
         self._wrap = AESGCM(_hkdf(raw, _WRAP_INFO))
+        # What a PostgreSQL store seals its secrets with: derived from the same secret as
+        # `memvault.store.serverkey` derives it from $MEMVAULT_SERVER_KEY, so a command run
+        # with that key on a tenant's store reads what the server wrote.
+        from memvault.store.serverkey import ServerKey as StoreKey
+
+        self._store = StoreKey(raw)
 
     @property
     def registry_key(self) -> bytes:
         """The registry database's raw 256-bit key."""
         return self._registry
+
+    @property
+    def store_key(self) -> StoreKey:
+        """The key a PostgreSQL store of a tenant seals its secrets with."""
+        return self._store
 
     def wrap(self, vault_key: str, owner_id: str) -> bytes:
         nonce = os.urandom(12)

@@ -32,7 +32,7 @@ from memvault.store.base import AuditEntry, StoreError, WrongPassphrase
 from memvault.tenancy.keys import ServerKey
 from memvault.vault_inputs import format_timestamp
 
-__all__ = ["REGISTRY_NAME", "Registry", "TenantRow", "TokenRow", "now_text"]
+__all__ = ["REGISTRY_NAME", "Registry", "TenantRow", "TokenRow", "now_text", "verify_chain"]
 
 REGISTRY_NAME: Final = "registry.db"
 _FORMAT: Final = "memvault-server-registry"
@@ -310,30 +310,35 @@ class Registry:
         ]
 
     def verify_audit(self) -> AuditReport:
-        """Recompute the chain: an edited, removed or reordered entry, or a head that does
-        not match the last entry, is a problem (as `memvault.audit.verify` reports them)."""
-        problems: list[str] = []
-        prev, expected, last = GENESIS, 1, None
-        for entry in self.audit_entries():
-            if entry.seq != expected:
-                problems.append(f"entry {expected} removed or out of order (found {entry.seq})")
-            if entry.prev_hash != prev:
-                problems.append(f"entry {entry.seq}: the link to the previous entry is broken")
-            recomputed = entry_hash(
-                seq=entry.seq,
-                at=entry.at,
-                actor=entry.actor,
-                action=entry.action,
-                memory_id=None,
-                content_hash=None,
-                details=entry.details,
-                prev_hash=entry.prev_hash,
-            )
-            if recomputed != entry.hash:
-                problems.append(f"entry {entry.seq} was altered: its hash does not match")
-            prev, expected, last = entry.hash, entry.seq + 1, entry
-        head = self.get_meta(_HEAD)
-        if head != (None if last is None else f"{last.seq} {last.hash}"):
-            problems.append("the registry's record of the last audit entry does not match the log")
-        count = 0 if last is None else last.seq
-        return AuditReport(not problems, count, problems, None if last is None else last.hash)
+        """Recompute the chain (`verify_chain`)."""
+        return verify_chain(self.audit_entries(), self.get_meta(_HEAD))
+
+
+def verify_chain(entries: list[AuditEntry], head: str | None) -> AuditReport:
+    """Recompute a server audit chain: an edited, removed or reordered entry, or a `head`
+    (``"<seq> <hash>"``) that does not match the last entry, is a problem (as
+    `memvault.audit.verify` reports them)."""
+    problems: list[str] = []
+    prev, expected, last = GENESIS, 1, None
+    for entry in entries:
+        if entry.seq != expected:
+            problems.append(f"entry {expected} removed or out of order (found {entry.seq})")
+        if entry.prev_hash != prev:
+            problems.append(f"entry {entry.seq}: the link to the previous entry is broken")
+        recomputed = entry_hash(
+            seq=entry.seq,
+            at=entry.at,
+            actor=entry.actor,
+            action=entry.action,
+            memory_id=None,
+            content_hash=None,
+            details=entry.details,
+            prev_hash=entry.prev_hash,
+        )
+        if recomputed != entry.hash:
+            problems.append(f"entry {entry.seq} was altered: its hash does not match")
+        prev, expected, last = entry.hash, entry.seq + 1, entry
+    if head != (None if last is None else f"{last.seq} {last.hash}"):
+        problems.append("the registry's record of the last audit entry does not match the log")
+    count = 0 if last is None else last.seq
+    return AuditReport(not problems, count, problems, None if last is None else last.hash)

@@ -1,13 +1,16 @@
 """`Tenants`: the registry a server runs on — who may call it (API keys → `Principal`), and
 the vault each principal's requests use.
 
-Two kinds:
+Three kinds (where a server's tenant vaults live is a `memvault.tenancy.places.VaultPlace`):
 
 - **A server home** (`Tenants.open`): many tenants, each one owner (PAM ``owner.id``, AIMEM
   ``tenant_id``) with its own encrypted vault file under ``vaults/<owner id>/``, opened with a
   random key kept wrapped under the server key (`memvault.tenancy.keys`); the registry
   (`memvault.tenancy.registry`) holds the tenants, the hashes of their API keys and the
   server's audit log.
+- **A database** (`Tenants.database`, ``$MEMVAULT_DATABASE_URL``): many tenants in one
+  PostgreSQL database, each one's vault a store bound to its owner id, the registry in the
+  database too (`memvault.tenancy.pgregistry`).
 - **A personal vault** (`Tenants.personal`): the one vault in a home, served as one tenant
   named by its owner id, with one token, the local token (`memvault.tenancy.localtoken`).
 
@@ -23,13 +26,12 @@ import builtins
 import os
 import re
 import threading
-import time
 import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import platformdirs
 
@@ -42,7 +44,6 @@ from memvault.tenancy.keys import (
     key_hash,
     new_api_key,
     new_token_id,
-    new_vault_key,
     resolve_server_key,
     same_key,
 )
@@ -52,6 +53,7 @@ from memvault.tenancy.localtoken import (
     local_token_path,
     new_local_token,
 )
+from memvault.tenancy.places import ORPHAN_AGE, TENANT_KDF_ITER, HomeVaults, VaultPlace
 from memvault.tenancy.principal import (
     OWNER,
     SCOPES,
@@ -61,12 +63,15 @@ from memvault.tenancy.principal import (
     check_scopes,
 )
 from memvault.tenancy.registry import Registry, TenantRow, TokenRow, now_text
-from memvault.tenancy.wipe import wipe_directory
 from memvault.vault import Vault
+
+if TYPE_CHECKING:
+    from memvault.tenancy.pgregistry import PgRegistry
 from memvault.vault_inputs import format_timestamp
 
 __all__ = [
     "OPERATOR",
+    "ORPHAN_AGE",
     "SERVER_HOME_ENV",
     "TENANT_KDF_ITER",
     "TenantErasure",
@@ -80,13 +85,6 @@ __all__ = [
 SERVER_HOME_ENV: Final = "MEMVAULT_SERVER_HOME"
 #: Who the audit log names when the command line acts on the registry: the server's operator.
 OPERATOR: Final = "operator"
-#: The KDF iterations of a tenant vault. Its key is 256 random bits, which no number of
-#: PBKDF2 rounds makes harder to guess; the rounds would only slow every connection the store
-#: opens (its writer and each reader).
-TENANT_KDF_ITER: Final = 1
-_VAULTS: Final = "vaults"
-#: Seconds after which a vault directory no tenant names is an interrupted erasure's leftover.
-ORPHAN_AGE: Final = 600.0
 _NAME: Final = re.compile(r"[a-z0-9][a-z0-9_-]{0,62}")
 
 
@@ -173,13 +171,15 @@ class Tenants:
         self,
         home: Path,
         *,
-        registry: Registry | None = None,
+        registry: Registry | PgRegistry | None = None,
         key: ServerKey | None = None,
+        place: VaultPlace | None = None,
         personal: Vault | None = None,
     ) -> None:
         self._home = home
         self._registry = registry
         self._key = key
+        self._place = place
         self._personal = personal
         self._vaults: dict[str, Vault] = {}
         self._lock = threading.RLock()
@@ -203,25 +203,38 @@ class Tenants:
         key = resolve_server_key(server_key, key_file)
         root = ensure_home(find_server_home(home))
         registry = Registry.open(root, key)
-        tenants = cls(root, registry=registry, key=key)
+        tenants = cls(root, registry=registry, key=key, place=HomeVaults(root, key))
         tenants._sweep()
         return tenants
 
+    @classmethod
+    def database(
+        cls,
+        url: str,
+        server_key: str | bytes | None = None,
+        *,
+        key_file: Path | str | None = None,
+        allow_superuser: bool | None = None,
+    ) -> Tenants:
+        """The tenants of the PostgreSQL database at `url` (``$MEMVAULT_DATABASE_URL``): the
+        registry in its ``server_*`` tables (`memvault.tenancy.pgregistry`, made when
+        absent), each tenant's vault a store bound to its owner id, the stores' secrets
+        sealed with the server key (found as for `open`). Raises InvalidInput (no server
+        key), RoleRefused (a superuser or BYPASSRLS role, unless `allow_superuser` or
+        ``$MEMVAULT_ALLOW_SUPERUSER``), StoreError."""
+        from memvault.store.postgres import redact
+        from memvault.tenancy.pgregistry import PgRegistry
+        from memvault.tenancy.places import DatabaseVaults
+
+        key = resolve_server_key(server_key, key_file)
+        registry = PgRegistry.open(url, allow_superuser=allow_superuser)
+        place = DatabaseVaults(url, key, registry, allow_superuser=allow_superuser)
+        return cls(Path(redact(url)), registry=registry, key=key, place=place)
+
     def _sweep(self) -> None:
-        """Remove what an interrupted erasure left: a vault directory no tenant names (its key
-        is already gone, so it is unreadable). Only directories untouched for `ORPHAN_AGE`
-        seconds: a tenant being created right now in another process has its directory a
-        moment before its registry row."""
-        assert self._registry is not None
-        vaults = self._home / _VAULTS
-        if not vaults.is_dir():
-            return
-        known = {row.owner_id for row in self._registry.tenants()}
-        for directory in vaults.iterdir():
-            if directory.name in known or not directory.is_dir():
-                continue
-            if time.time() - directory.stat().st_mtime > ORPHAN_AGE:
-                wipe_directory(directory)
+        """Remove what an interrupted erasure left (`VaultPlace.sweep`)."""
+        assert self._registry is not None and self._place is not None
+        self._place.sweep({row.owner_id for row in self._registry.tenants()})
 
     @classmethod
     def personal(cls, home: Path | str, passphrase: str) -> Tenants:
@@ -240,6 +253,19 @@ class Tenants:
     @property
     def home(self) -> Path:
         return self._home
+
+    @property
+    def kind(self) -> str:
+        """ "personal", "server-home" or "database"."""
+        if self._place is None:
+            return "personal"
+        return self._place.kind
+
+    @property
+    def location(self) -> str:
+        """Where the vaults are, for messages: a home's path, or a database URL without its
+        password."""
+        return str(self._home) if self._place is None else self._place.location
 
     @property
     def local_token_path(self) -> Path | None:
@@ -270,7 +296,7 @@ class Tenants:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _server(self, what: str) -> Registry:
+    def _server(self, what: str) -> Registry | PgRegistry:
         if self._closed:
             raise VaultError("the tenants registry is closed")
         if self._registry is None:
@@ -337,15 +363,10 @@ class Tenants:
                 vault.close()
             if row is None:
                 raise Unauthenticated(f"tenant {tenant!r} does not exist (it was erased?)")
-            assert self._key is not None
-            vault = Vault.open(
-                self._vault_home(row.owner_id), self._key.unwrap(row.wrapped_key, row.owner_id)
-            )
+            assert self._place is not None
+            vault = self._place.open(row)
             self._vaults[tenant] = vault
             return vault
-
-    def _vault_home(self, owner_id: str) -> Path:
-        return self._home / _VAULTS / owner_id
 
     # -- tenants and tokens -----------------------------------------------------------------
 
@@ -364,18 +385,16 @@ class Tenants:
         check_tenant_name(name)
         identity = check_identity(identity)
         chosen = check_scopes(scopes, identity)
-        assert self._key is not None
+        place = self._place
+        assert place is not None
         with self._lock:
             if registry.get_tenant(name) is not None:
                 raise VaultExists(f"tenant {name!r} already exists; it was left untouched")
             owner_id = str(uuid.uuid4())
-            secret = new_vault_key()
-            home = self._vault_home(owner_id)
-            ensure_home(home.parent)
-            vault = Vault.init(home, secret, owner_id=owner_id, kdf_iter=TENANT_KDF_ITER)
+            vault, wrapped = place.create(owner_id)
             try:
                 at = now_text()
-                row = TenantRow(name, owner_id, at, self._key.wrap(secret, owner_id))
+                row = TenantRow(name, owner_id, at, wrapped)
                 with registry.transaction():
                     registry.add_tenant(row)
                     registry.audit(
@@ -384,7 +403,7 @@ class Tenants:
                     token, api_key = self._issue(registry, name, identity, chosen, actor, at)
             except BaseException:
                 vault.close()
-                wipe_directory(home)
+                place.discard(owner_id)
                 raise
             self._vaults[name] = vault
         return TenantInfo(name, owner_id, at, (token,)), api_key
@@ -408,7 +427,7 @@ class Tenants:
 
     @staticmethod
     def _issue(
-        registry: Registry,
+        registry: Registry | PgRegistry,
         tenant: str,
         identity: str,
         scopes: frozenset[str],
@@ -469,7 +488,7 @@ class Tenants:
             ]
         return [_token_info(r) for r in self._server("list tokens").tokens(tenant)]
 
-    def _token(self, registry: Registry, token_id: str) -> TokenRow:
+    def _token(self, registry: Registry | PgRegistry, token_id: str) -> TokenRow:
         row = registry.get_token(token_id)
         if row is None:
             raise NotFound(f"no token {token_id!r}")
@@ -532,11 +551,12 @@ class Tenants:
         audit log records that it happened — counts, time, actor — never what the vault held.
         NotFound when there is no such tenant."""
         registry = self._server("erase a tenant (erase its memories with `memvault erase`)")
+        place = self._place
+        assert place is not None
         with self._lock:
             row = registry.get_tenant(name)
             if row is None:
                 raise NotFound(f"no tenant {name!r}")
-            home = self._vault_home(row.owner_id)
             memories = conversations = 0
             vault: Vault | None = None
             try:
@@ -550,6 +570,7 @@ class Tenants:
             if vault is not None:
                 self._vaults.pop(name, None)
                 vault.close()
+            files = place.forget_first(row)
             at = now_text()
             with registry.transaction():
                 active = [t.id for t in registry.tokens(name) if t.revoked_at is None]
@@ -568,7 +589,7 @@ class Tenants:
                     at,
                 )
             registry.checkpoint()
-            files = wipe_directory(home)
+            files += place.forget_after(row)
         return TenantErasure(
             name, row.owner_id, memories, conversations, len(active), files, at, actor
         )
