@@ -433,3 +433,15 @@ def test_postgres_without_pgvector_keeps_no_vectors_and_says_so(tmp_path: Path) 
         assert set(_found(store, "puppy")) == {"u1", "a1"}
     finally:
         store.close()
+
+
+def test_a_memory_passage_is_found_by_its_memory_id_for_exchanged_embeddings(
+    filled: Store,
+) -> None:
+    """PAM §12 / AIMEM embeddings move through the memory's one passage."""
+    with filled.recall_index() as index:
+        found = index.memory_passages(["m-shelter", "m-cafe", "no-such-memory"])
+        assert set(found) == {"m-shelter", "m-cafe"}
+        records = {r.id: r for r in index.passages(list(found.values()))}
+    assert {records[pid].memory_id for pid in found.values()} == {"m-shelter", "m-cafe"}
+    assert all(records[found[m]].memory_id == m for m in found)

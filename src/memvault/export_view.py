@@ -16,6 +16,7 @@ from typing import Any
 from memvault.access import may, require_privileged
 from memvault.erasure_fence import ErasureFence
 from memvault.model import Memory, Relation
+from memvault.recall.exchange_vectors import ExportedVectors
 from memvault.store.base import (
     AuditEntry,
     CachedChunk,
@@ -37,6 +38,7 @@ class ExportView:
         self._store = store
         self.actor = actor
         self._everything = is_privileged(actor)
+        self._vectors = ExportedVectors(store)
 
     def _readable(self, memory: Memory) -> bool:
         return self._everything or may(memory, self.actor, "read")
@@ -71,10 +73,22 @@ class ExportView:
         return {m.id: m.content_hash for m in self.memories(list(memory_ids))}
 
     def embedding(self, memory_id: str) -> StoredEmbedding | None:
-        """A memory's embedding, with the access of its content (AIMEM §5.5)."""
+        """A memory's embedding, with the access of its content (AIMEM §5.5): its recall
+        vector of the vault's model, else the one kept as imported
+        (`memvault.recall.exchange_vectors`)."""
         if not self._everything and self.memory(memory_id) is None:
             return None
-        return self._store.get_embedding(memory_id)
+
+        def memory_time() -> str:
+            # Only an embedding exported under a new id needs it: one more read then.
+            memory = self.memory(memory_id)
+            if memory is None:
+                return ""
+            updated = memory.temporal.updated_at
+            return updated if isinstance(updated, str) else memory.temporal.created_at
+
+        kept = self._store.get_embedding(memory_id)
+        return self._vectors.embedding(memory_id, memory_time, kept)
 
     def cached_chunks(
         self, query: MemoryQuery, producer: str

@@ -28,6 +28,7 @@ from memvault.canonical import jcs_dumps
 from memvault.conversation_merge import PutOutcome
 from memvault.errors import InvalidInput
 from memvault.model import Access, Memory, Relation, parse_timestamp
+from memvault.recall.exchange_vectors import into_recall
 from memvault.store.base import Store, StoredConversation, StoredEmbedding, StoredMemory
 from memvault.store.codec import memory_to_json
 from memvault.vault_inputs import is_privileged
@@ -149,6 +150,10 @@ class UnitOfWork:
         self._audit = AuditBatch(store, self.at)
         #: an agent: creates memories, changes only what it may write (docs/access.md)
         self.restricted = not is_privileged(actor)
+        #: imported vectors taken into the recall index, and those kept as received by
+        #: "model (dimension)" (`memvault.recall.exchange_vectors`)
+        self.vectors_recalled = 0
+        self.vectors_kept: dict[str, int] = {}
 
     # -- audit ----------------------------------------------------------------------------
 
@@ -276,6 +281,11 @@ class UnitOfWork:
             content_hash = self._store.existing_ids([memory_id]).get(memory_id)
         self._store.put_embedding(embedding)
         self._audit.append(embedding_entry(embedding, memory_id, content_hash, self.actor, via))
+        if into_recall(self._store, embedding):
+            self.vectors_recalled += 1
+        else:
+            key = f"{embedding.model} ({embedding.dimensions})"
+            self.vectors_kept[key] = self.vectors_kept.get(key, 0) + 1
         return True
 
     # -- conversations --------------------------------------------------------------------

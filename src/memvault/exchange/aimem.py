@@ -58,6 +58,7 @@ from memvault.formats.mapping import (
     pam_to_bundle,
 )
 from memvault.model import MEMORY_STATUSES, MISSING, Access, Memory, parse_timestamp
+from memvault.recall.exchange_vectors import kept_warning
 from memvault.sources import AgePassphrase
 from memvault.store.base import CachedChunk, ExportRecord, MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json, memory_to_json
@@ -365,6 +366,8 @@ class _Importer(Importer):
         with self.vault.unit_of_work(now=self.moment, bulk=True) as work:
             self._second_pass(work)
             self._import_relations(work)
+            if (note := kept_warning(work.vectors_kept)) is not None:
+                self.result.warnings.append(note)
             if strict and self.result.rejected:
                 raise BundleError(self.result.rejected)
             if signature_entry is not None:

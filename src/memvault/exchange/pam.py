@@ -64,6 +64,7 @@ from memvault.formats.pam.writer import (
 )
 from memvault.jsonread import JSONDocumentError
 from memvault.model import Access, Memory, Relation, parse_timestamp
+from memvault.recall.exchange_vectors import kept_warning
 from memvault.sources import SourceError, Target, open_target
 from memvault.store.base import ExportRecord, MemoryQuery, StoredConversation
 from memvault.store.codec import memory_from_json, memory_to_json
@@ -1014,6 +1015,8 @@ class _Importer(Importer):
                 f"{counted(missing, 'embedding belongs', 'embeddings belong')} to memories that "
                 "are not in the vault; left out"
             )
+        if (note := kept_warning(work.vectors_kept)) is not None:
+            self.result.warnings.append(note)
 
 
 def _conversation_row(

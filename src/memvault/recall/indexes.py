@@ -226,6 +226,11 @@ class RecallIndex(TextIndex, VectorIndex):
         """The passages with these ids that exist, in no particular order."""
 
     @abstractmethod
+    def memory_passages(self, memory_ids: Iterable[str]) -> dict[str, int]:
+        """Memory id -> its passage's id, for those of these memories that have one (a
+        memory is one passage: `memvault.recall.index`)."""
+
+    @abstractmethod
     def titles(self, conversation_ids: Iterable[str]) -> Mapping[str, str | None]:
         """The titles of these conversations (those that exist)."""
 

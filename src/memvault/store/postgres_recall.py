@@ -688,6 +688,18 @@ class PostgresRecallIndex(RecallIndex):
         ).fetchall()
         return [PassageRecord(int(r[0]), *r[1:]) for r in rows]
 
+    def memory_passages(self, memory_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(dict.fromkeys(memory_ids))
+        if not ids:
+            return {}
+        rows = self._conn.execute(
+            "SELECT m.id, p.id FROM recall_passages p JOIN memories m ON m.tenant = p.tenant "
+            "AND m.seq = p.memory_seq WHERE p.tenant = %s AND p.kind = 'memory' "
+            "AND m.id = ANY(%s)",
+            (self._tenant, ids),
+        ).fetchall()
+        return {str(r[0]): int(r[1]) for r in rows}
+
     def titles(self, conversation_ids: Iterable[str]) -> dict[str, str | None]:
         ids = list(dict.fromkeys(conversation_ids))
         if not ids:

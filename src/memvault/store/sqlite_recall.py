@@ -691,6 +691,20 @@ class SQLiteRecallIndex(RecallIndex):
             out.extend(PassageRecord(int(r[0]), *r[1:]) for r in rows)
         return out
 
+    def memory_passages(self, memory_ids: Iterable[str]) -> dict[str, int]:
+        ids = list(dict.fromkeys(memory_ids))
+        out: dict[str, int] = {}
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            marks = ", ".join("?" * len(chunk))
+            for memory_id, pid in self._conn.execute(
+                "SELECT m.id, p.id FROM recall_passages p JOIN memories m ON m.seq = p.memory_seq "
+                f"WHERE p.kind = 'memory' AND m.id IN ({marks})",
+                chunk,
+            ):
+                out[str(memory_id)] = int(pid)
+        return out
+
     def titles(self, conversation_ids: Iterable[str]) -> dict[str, str | None]:
         ids = list(dict.fromkeys(conversation_ids))
         if not ids:
