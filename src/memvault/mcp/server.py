@@ -138,7 +138,8 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Remember something about the user. The vault reconciles it: the same fact again,
         or a rewording, reinforces the memory already there (PAM §6); a new value of something
-        the user has one of (where they live, their employer, name…) supersedes the old one.
+        the user has one of (where they live, their employer, name…) supersedes the old one;
+        a statement the vault recognises takes the type it recognises.
         Returns the memory and what happened: outcome added, reinforced, superseded (with
         the old ids), proposed or contradicts."""
         session = source(ctx, WRITE)
