@@ -279,3 +279,32 @@ def test_reading_the_memory_store_resource_records_no_export(home: Path) -> None
     _drive(_params(home), tool)
     with Vault.open(home, PASSPHRASE) as vault:
         assert [r.direction for r in vault.exports()] == ["exported"]
+
+
+def test_remember_over_stdio_reconciles_supersede_reinforce_and_plain_add(home: Path) -> None:
+    """The `remember` tool applies the vault's reconciliation: a new residence supersedes the
+    old one (PAM §6 supersession, never a deletion), a rewording reinforces, and a statement the
+    rules do not read is added as given."""
+
+    async def body(client: Client) -> None:
+        old = await _call(client, "remember", content="User lives in São Paulo")
+        assert (old["outcome"], old["created"]) == ("added", True)
+        old_id = old["memory"]["id"]
+        new = await _call(client, "remember", content="I live in Lisbon", tags=["home"])
+        assert new["outcome"] == "superseded" and new["superseded"] == [old_id]
+        assert new["memory"]["content"] == "User lives in Lisbon"
+        assert "home" in new["memory"]["tags"]
+        again = await _call(client, "remember", content="User lives in Lisbon.")
+        assert again["outcome"] == "reinforced" and again["reinforced"] is True
+        assert again["memory"]["id"] == new["memory"]["id"]
+        plain = await _call(client, "remember", content="Keeps a sourdough starter")
+        assert plain["outcome"] == "added" and plain["superseded"] == []
+        assert plain["memory"]["content"] == "Keeps a sourdough starter"
+        listed = await _call(client, "list_memories")
+        contents = sorted(m["content"] for m in listed["memories"])
+        assert contents == ["Keeps a sourdough starter", "User lives in Lisbon"]
+        everything = await _call(client, "list_memories", status="any")
+        statuses = {m["id"]: m["status"] for m in everything["memories"]}
+        assert statuses[old_id] == "superseded"
+
+    _drive(_params(home), body)

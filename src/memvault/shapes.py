@@ -26,6 +26,7 @@ from memvault.model import Memory, Relation
 from memvault.store.base import AuditEntry
 
 if TYPE_CHECKING:
+    from memvault.extract.explicit import Remembered
     from memvault.extract.review import Proposal
     from memvault.recall.engine import RecallResult
     from memvault.store.base import StoredConversation
@@ -52,6 +53,7 @@ __all__ = [
     "proposals_json",
     "recall_json",
     "relation_json",
+    "remembered_json",
     "search_json",
     "shown_json",
     "stats_json",
@@ -116,6 +118,22 @@ def add_json(result: AddResult) -> dict[str, Any]:
     return {
         "created": result.created,
         "reinforced": result.reinforced,
+        "memory": memory_json(result.memory),
+    }
+
+
+def remembered_json(result: Remembered) -> dict[str, Any]:
+    """``{"outcome", "created", "reinforced", "superseded", "proposed", "contradicts",
+    "memory"}``: one remembered statement after reconciliation; `superseded`, `proposed` and
+    `contradicts` list the ids of the memories it replaced, proposes to replace, or disagrees
+    with."""
+    return {
+        "outcome": result.outcome,
+        "created": result.created,
+        "reinforced": result.outcome == "reinforced",
+        "superseded": list(result.superseded),
+        "proposed": list(result.proposed),
+        "contradicts": list(result.contradicts),
         "memory": memory_json(result.memory),
     }
 

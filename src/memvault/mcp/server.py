@@ -16,6 +16,7 @@ from pydantic import Field
 
 from memvault import __version__, shapes
 from memvault.errors import InvalidInput, VaultError
+from memvault.extract.explicit import remember as remember_statement
 from memvault.mcp import transfer
 from memvault.mcp.confine import AllowedDirs
 from memvault.store.base import MemoryQuery
@@ -135,14 +136,18 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
             str | None, Field(description="With type custom: its name, e.g. decision.")
         ] = None,
     ) -> dict[str, Any]:
-        """Remember something about the user. The same content again reinforces the memory
-        already there (PAM §6) instead of adding a twin. Returns the memory."""
+        """Remember something about the user. The vault reconciles it: the same fact again,
+        or a rewording, reinforces the memory already there (PAM §6); a new value of something
+        the user has one of (where they live, their employer, name…) supersedes the old one;
+        a statement the vault recognises takes the type it recognises.
+        Returns the memory and what happened: outcome added, reinforced, superseded (with
+        the old ids), proposed or contradicts."""
         session = source(ctx, WRITE)
-        result = session.add(
-            content, type, custom_type=custom_type, tags=tags or (), platform="mcp",
-            extraction_method="explicit_user_input",
+        result = remember_statement(
+            session, content, type, custom_type=custom_type, tags=tuple(tags or ()),
+            platform="mcp",
         )  # fmt: skip
-        return shapes.add_json(result)
+        return shapes.remembered_json(result)
 
     @tool(read_only=True, idempotent=True)
     def recall(
