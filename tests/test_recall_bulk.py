@@ -118,14 +118,27 @@ def test_a_bulk_load_holds_more_full_text_entries_in_memory_then_gives_the_defau
 ) -> None:
     """Fewer, larger FTS5 segments while an import writes; the vault keeps FTS5's default."""
     with store.transaction(savepoints=False), store.bulk_writes(), store.index_connection() as c:
-        assert _hash_size(c) == recall_index._BULK_HASH_BYTES
         recall_index.write_analysed(c, _rows(0, 3_000, word="lighthouse"))
+        assert _hash_size(c) == recall_index._BULK_HASH_BYTES
     with store.index_connection() as conn:
         assert _hash_size(conn) == recall_index._DEFAULT_HASH_BYTES
         found = conn.execute(
             "SELECT count(*) FROM recall_fts WHERE recall_fts MATCH 'lighthous'"
         ).fetchone()[0]
         assert found == 3_000
+
+
+def test_a_bulk_load_that_writes_nothing_leaves_the_full_text_configuration_alone(
+    store: SQLiteStore,
+) -> None:
+    """A re-import that changes nothing must leave the vault's file as it was (AIMEM §4's
+    no-op re-import): the larger hash is set only when a passage is written."""
+    with store.index_connection() as conn:
+        before = _hash_size(conn)
+    with store.transaction(savepoints=False), store.bulk_writes(), store.index_connection() as c:
+        assert _hash_size(c) == before
+    with store.index_connection() as conn:
+        assert _hash_size(conn) == before
 
 
 def test_a_failed_bulk_load_gives_the_default_full_text_memory_back(store: SQLiteStore) -> None:

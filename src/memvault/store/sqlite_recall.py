@@ -132,6 +132,8 @@ class _Bulk:
     written: int = 0
     dropped: bool = False
     kept: bool = False  # needed by a lookup: not dropped again in this load
+    hashed: bool = False  # FTS5's larger hash set (at the first write: a load that writes
+    # nothing, such as a re-import that changes nothing, leaves the file as it was)
 
 
 #: Bulk loads in progress, by connection (`bulk_load`).
@@ -155,7 +157,6 @@ def bulk_load(conn: Any) -> Iterator[None]:
         return
     held = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
     _BULK[key] = _Bulk(held)
-    _hash_size(conn, _BULK_HASH_BYTES)
     try:
         yield
     except BaseException:
@@ -165,11 +166,13 @@ def bulk_load(conn: Any) -> Iterator[None]:
             # if it is kept, the index must be there. A failure here is not the one to report.
             with contextlib.suppress(Exception):
                 conn.execute(_CREATE_CONVERSATION_INDEX)
-        with contextlib.suppress(Exception):
-            _hash_size(conn, _DEFAULT_HASH_BYTES)
+        if state.hashed:
+            with contextlib.suppress(Exception):
+                _hash_size(conn, _DEFAULT_HASH_BYTES)
         raise
     state = _BULK.pop(key)
-    _hash_size(conn, _DEFAULT_HASH_BYTES)
+    if state.hashed:
+        _hash_size(conn, _DEFAULT_HASH_BYTES)
     if state.dropped:
         _make_index(conn)
 
@@ -205,6 +208,9 @@ def _defer_index(conn: Any, rows: int) -> None:
     if state is None:
         return
     state.written += rows
+    if not state.hashed:
+        _hash_size(conn, _BULK_HASH_BYTES)
+        state.hashed = True
     if not (state.dropped or state.kept) and state.written >= max(BULK_DEFER_ROWS, state.held):
         conn.execute(f"DROP INDEX IF EXISTS {_CONVERSATION_INDEX}")
         state.dropped = True
