@@ -170,6 +170,8 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
         "conversations",
     ),
     "audit_log": (lambda w: w.agent.audit_log(), "audit log"),
+    "iter_relations": (lambda w: list(w.agent.iter_relations()), "every relation"),
+    "backup_to": (lambda w: w.agent.backup_to(w.tmp / "copy.db"), "back the vault up"),
     "audit_position": (lambda w: w.agent.audit_position(), "audit log"),
     "store": (lambda w: w.agent.store, "store directly"),
     "audit_entries": (lambda w: w.agent.audit_entries(after_seq=0), "audit log"),
@@ -220,6 +222,7 @@ LIMITED: dict[str, str] = {
     "export_view": "only the memories it may read; conversations, audit log refused",
     "exchange_meta": "vault-wide exchange settings (producer namespace, models), no memory data",
     "close": "a session closes nothing",
+    "schema_version": "the store's schema version, no memory data",
     "transaction": "groups the session's own calls, each still checked",
 }
 

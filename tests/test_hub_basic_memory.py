@@ -101,9 +101,9 @@ def test_export_groups_memories_by_type_with_tags_and_relations(home: Path, tmp_
     ok("export", "--format", "basic-memory", "-o", out)
     preference = (out / "memvault/preference.md").read_text()
     assert "- [preference] Prefers dark roast coffee #food" in preference
-    assert "- supports [[goal memories]]" in preference
+    assert "- supports [[Memories: goal]]" in preference
     note = parse_note("p.md", preference, "p.md")
-    assert note.frontmatter["title"] == "preference memories"
+    assert note.frontmatter["title"] == "Memories: preference"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -1,6 +1,6 @@
 """Backing up a live vault and restoring it (docs/backup.md).
 
-A vault in a SQLite file is copied with SQLite's online backup API (`SQLiteStore.backup_to`):
+A vault in a SQLite file is copied with SQLite's online backup API (`Vault.backup_to`):
 one read snapshot, still encrypted with the vault's passphrase, taken while a server or the
 command line keeps writing. A vault in PostgreSQL (one tenant) is backed up as its complete PAM
 export — signed when the vault has a signing key (PAM §18) — and its AIMEM bundle; the whole
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
+from memvault.access import require_owner
 from memvault.errors import InvalidInput, VaultExists
 from memvault.paths import DB_NAME, DIR_MODE, PARAMS_NAME
 from memvault.store.base import StoreError
@@ -162,17 +163,14 @@ def backup(vault: Vault, dest: Path | str) -> BackupResult:
     included, signed with its signing key when it has one) and its AIMEM bundle. Raises
     VaultExists (`dest` is not empty), StoreError or ExportError (nothing is left at `dest`).
     """
-    from memvault.store.sqlite import SQLiteStore
-
+    require_owner(vault.actor, "back the vault up")
     path = Path(dest).expanduser()
     _free_directory(path, "the backup destination")
-    store = vault.store  # the owner's: AccessDenied for anyone else
     partial = _partial(path)
     try:
         signed = False
-        if isinstance(store, SQLiteStore):
+        if vault.backup_to(partial / DB_NAME):
             kind = FILE_COPY
-            store.backup_to(partial / DB_NAME)
         else:
             kind = EXPORTS
             signed = _export_tenant(vault, partial)
@@ -182,7 +180,7 @@ def backup(vault: Vault, dest: Path | str) -> BackupResult:
             "kind": kind,
             "taken_at": taken_at,
             "owner_id": vault.owner.id,
-            "schema_version": store.schema_version,
+            "schema_version": vault.schema_version,
             "signed": signed,
         }
         (partial / MANIFEST).write_bytes(orjson.dumps(manifest, option=orjson.OPT_INDENT_2) + b"\n")

@@ -2348,6 +2348,19 @@ class Vault:
             "schema_version": self._store.schema_version,
         }
 
+    def backup_to(self, target: Path) -> bool:
+        """``backup_to(target) -> bool``: copy the vault's database into the new file
+        `target`, one consistent snapshot while others write, still encrypted; False when the
+        store is no file to copy (PostgreSQL: `memvault.backup` exports the tenant instead).
+        The owner's only (docs/access.md)."""
+        require_owner(self._actor, "back the vault up")
+        return self._store.backup_to(target)
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the vault's store."""
+        return self._store.schema_version
+
     def check_integrity(self) -> builtins.list[str]:
         """``check_integrity() -> list[str]``: problems the database engine finds in its own
         files (SQLite integrity_check, SQLCipher page HMACs, the full-text index); empty

@@ -466,7 +466,7 @@ def note_files(
         else:
             kind = str(memory.get("custom_type") or memory["type"])
             path = f"memvault/{kind}.md"
-            notes.setdefault(path, _Out(path, f"{kind} memories", {"type": "memvault-memories"}))
+            notes.setdefault(path, _Out(path, f"Memories: {kind}", {"type": "memvault-memories"}))
             category, index, context = kind, 1 << 30, None
             if meta is not None and meta.get("role") == "observation":
                 # an observation whose note did not come along keeps its category and context

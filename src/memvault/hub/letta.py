@@ -430,7 +430,7 @@ def agent_file(
         value = "\n".join(lines)
         block: dict[str, Any] = {
             "id": f"block-{index}", "label": label, "value": value,
-            "limit": max(BLOCK_LIMIT, len(value)), "description": f"memvault: {label} memories",
+            "limit": max(BLOCK_LIMIT, len(value)), "description": f"memvault: {label}",
             "read_only": False, "metadata": {RESIDUE: residues},
         }  # fmt: skip
         original = (members[0].get("metadata") or {}).get(META)

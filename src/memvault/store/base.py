@@ -20,6 +20,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Literal
 
 import orjson
@@ -396,6 +397,12 @@ class Store(ABC):
         """Re-encrypt the database with a new passphrase, atomically (it then opens with exactly
         one of the two, whatever happens). Outside any transaction; StoreError when another
         connection has the database open."""
+
+    def backup_to(self, target: Path) -> bool:
+        """Copy the whole store into the new file `target`, consistent while others write, as
+        it is kept (still encrypted); False when the backend is no file to copy (a database
+        server: its tenant is backed up as exports, memvault.backup)."""
+        return False
 
     @abstractmethod
     def scrub(self) -> bool:

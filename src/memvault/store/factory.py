@@ -93,6 +93,22 @@ def migrate_database(url: str, *, allow_superuser: bool | None = None) -> tuple[
     return migrate(url, allow_superuser=allow_superuser)
 
 
+def database_connection(url: str, *, allow_superuser: bool | None = None) -> Any:
+    """A connection to the database at `url` (for admin tables beside the stores, such as a
+    server's tenant registry) whose role row-level security binds: a superuser or BYPASSRLS
+    role is refused unless allowed (`allow_superuser`, else ``$MEMVAULT_ALLOW_SUPERUSER``)."""
+    from memvault.store.postgres import connect_checked
+
+    return connect_checked(url, allow_superuser=allow_superuser)
+
+
+def redact_database_url(url: str) -> str:
+    """The database URL without its password, for messages."""
+    from memvault.store.postgres import redact
+
+    return redact(url)
+
+
 def require_passphrase(passphrase: str) -> str:
     """`passphrase`, or InvalidInput on the field "passphrase" when it is empty."""
     if not passphrase:

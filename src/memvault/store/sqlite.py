@@ -2069,7 +2069,7 @@ class SQLiteStore(Store):
             problems.append(f"full-text index: {exc}")
         return problems
 
-    def backup_to(self, target: Path) -> None:
+    def backup_to(self, target: Path) -> bool:
         """Copy the database to the new file `target` with SQLite's online backup API, keyed
         with the same passphrase and cipher parameters (the copy stays encrypted), and write
         its parameter file beside it. The copy is one read snapshot taken on a connection of
@@ -2099,6 +2099,7 @@ class SQLiteStore(Store):
             params.write_bytes(
                 orjson.dumps(self._cipher.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
             )
+        return True
 
     def rebuild_fulltext(self) -> None:
         """Rebuild the full-text index from the memories (repair tool)."""

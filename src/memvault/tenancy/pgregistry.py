@@ -13,7 +13,7 @@ tokens and hash-chained server audit log as a server home's ``registry.db``
   their rows only to a transaction whose ``memvault.scope`` setting is ``registry``: a
   store bound to a tenant (which sets only ``memvault.tenant``) reads nothing of them, so
   no vault query can reach another tenant's tokens. A superuser or BYPASSRLS role is
-  refused, as by the store (`memvault.store.postgres.RoleRefused`).
+  refused, as by the store (`RoleRefused`).
 - Created on first use (``CREATE TABLE``, in one transaction under an advisory lock, so
   servers starting together do it once), as the application role; the version is kept in
   ``server_meta`` and is independent of the vault tables' migrations.
@@ -34,7 +34,8 @@ import psycopg
 
 from memvault.audit import GENESIS, AuditReport, entry_hash
 from memvault.store.base import AuditEntry, StoreError
-from memvault.store.postgres import connect_checked, redact
+from memvault.store.factory import database_connection as connect_checked
+from memvault.store.factory import redact_database_url as redact
 from memvault.tenancy.registry import TenantRow, TokenRow, verify_chain
 
 __all__ = ["REGISTRY_TABLES", "PgRegistry"]

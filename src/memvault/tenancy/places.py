@@ -135,7 +135,7 @@ class HomeVaults:
 def tenant_tables(url: str, *, allow_superuser: bool | None = None) -> list[str]:
     """Every table of the database's schema with a ``tenant`` column, the registry's left out
     (they hold the tenants' names, not their rows)."""
-    from memvault.store.postgres import connect_checked
+    from memvault.store.factory import database_connection as connect_checked
     from memvault.tenancy.pgregistry import REGISTRY_TABLES
 
     with connect_checked(url, allow_superuser=allow_superuser) as conn:
@@ -155,7 +155,7 @@ def residue(
     requires) and the registry's tenants and tokens. Empty after its erasure."""
     from psycopg import sql
 
-    from memvault.store.postgres import connect_checked
+    from memvault.store.factory import database_connection as connect_checked
 
     found: dict[str, int] = {}
     with connect_checked(url, allow_superuser=allow_superuser) as conn, conn.transaction():
@@ -195,7 +195,7 @@ class DatabaseVaults:
 
     @property
     def location(self) -> str:
-        from memvault.store.postgres import redact
+        from memvault.store.factory import redact_database_url as redact
 
         return redact(self._url)
 
@@ -229,7 +229,7 @@ class DatabaseVaults:
     def _delete_rows(self, owner_id: str) -> None:
         from psycopg import sql
 
-        from memvault.store.postgres import connect_checked
+        from memvault.store.factory import database_connection as connect_checked
 
         tables = tenant_tables(self._url, allow_superuser=self._allow)
         with connect_checked(self._url, allow_superuser=self._allow) as conn, conn.transaction():

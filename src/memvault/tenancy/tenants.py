@@ -222,7 +222,7 @@ class Tenants:
         sealed with the server key (found as for `open`). Raises InvalidInput (no server
         key), RoleRefused (a superuser or BYPASSRLS role, unless `allow_superuser` or
         ``$MEMVAULT_ALLOW_SUPERUSER``), StoreError."""
-        from memvault.store.postgres import redact
+        from memvault.store.factory import redact_database_url as redact
         from memvault.tenancy.pgregistry import PgRegistry
         from memvault.tenancy.places import DatabaseVaults
 
