@@ -2,10 +2,11 @@
 
 On a personal vault (`--home`, ``$MEMVAULT_HOME``) it serves that vault as one tenant whose
 key is the local token; with a server home (`--server-home`, ``$MEMVAULT_SERVER_HOME``) it
-serves every tenant of it; with ``$MEMVAULT_DATABASE_URL`` (and no `--server-home`), every
-tenant of that PostgreSQL database (refusing a superuser or BYPASSRLS role: exit 2). The
-rules (the TLS rule of PAM §21.1, the limits) live in `memvault.server.config`; this module
-parses, builds the server and runs it until Ctrl-C.
+serves every tenant of it; with ``$MEMVAULT_DATABASE_URL`` and ``$MEMVAULT_TENANT`` (and no
+server home), that tenant's vault as a personal vault; with ``$MEMVAULT_DATABASE_URL`` alone
+(and no `--server-home`), every tenant of that PostgreSQL database (refusing a superuser or
+BYPASSRLS role: exit 2). The rules (the TLS rule of PAM §21.1, the limits) live in
+`memvault.server.config`; this module parses, builds the server and runs it until Ctrl-C.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def serve(
             show_default=False,
             help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
             "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
-            "vault).",
+            "vault; with $MEMVAULT_DATABASE_URL and $MEMVAULT_TENANT, that tenant's vault "
+            "as a personal vault).",
         ),
     ] = None,
     server_key_file: Annotated[
@@ -138,20 +140,22 @@ def serve(
     from memvault.recall.embedders import EMBED_KEY_ENV
     from memvault.server.app import create_app
     from memvault.server.config import ServerConfig
-    from memvault.store.factory import database_url
+    from memvault.store.factory import TENANT_ENV, database_url
     from memvault.tenancy import SERVER_HOME_ENV, Tenants
     from memvault.tenancy.localtoken import local_token_path
 
     use_server_home = server_home is not None or bool(os.environ.get(SERVER_HOME_ENV))
     with vault_errors(arguments=True):
         url = None if server_home is not None else database_url()
-        if url is not None:
+        one_tenant = bool(os.environ.get(TENANT_ENV, "").strip())
+        if url is not None and one_tenant and not use_server_home:
+            # $MEMVAULT_TENANT names one vault of the database: served as a personal vault.
+            tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
+        elif url is not None:
             # A superuser or BYPASSRLS role is refused here (RoleRefused: a usage error).
             tenants = Tenants.database(url, key_file=server_key_file)
         elif use_server_home:
             tenants = Tenants.open(server_home, key_file=server_key_file)
-        elif database_url() is not None:
-            tenants = _database_tenant(VaultOptions(home, passphrase_file).root)
         else:
             options = VaultOptions(home, passphrase_file)
             root = existing_home(

@@ -689,7 +689,10 @@ class SQLiteStore(Store):
                     # A savepoint left open by an interrupt (Ctrl-C) can be finished only when
                     # the generator is collected, after the vault was closed: closing already
                     # discarded everything uncommitted, so there is nothing left to undo.
-                    if not self._closed:
+                    # SQLite itself rolls back the whole transaction on some errors (a full
+                    # disk: SQLITE_FULL): no savepoint is left to undo, the outermost
+                    # transaction reports the error.
+                    if not self._closed and self._conn.in_transaction:
                         self._conn.execute(f"ROLLBACK TO {name}")
                         self._conn.execute(f"RELEASE {name}")
                     raise

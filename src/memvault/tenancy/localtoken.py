@@ -47,10 +47,11 @@ def _write(path: Path, token: str) -> None:
 
 def local_token(home: Path) -> str:
     """The local token of the vault in `home`, made (and saved, mode 0600) when there is
-    none. VaultNotFound when `home` holds no vault."""
-    if not database_path(home).is_file():
-        raise VaultNotFound(f"no vault at {home}: create one with `memvault init`")
+    none. VaultNotFound when `home` holds neither a vault nor a local token (a home kept
+    only for the token of a vault in PostgreSQL holds the token alone)."""
     path = local_token_path(home)
+    if not database_path(home).is_file() and not path.is_file():
+        raise VaultNotFound(f"no vault at {home}: create one with `memvault init`")
     try:
         text = path.read_text(encoding="ascii").strip()
     except (FileNotFoundError, UnicodeDecodeError):
