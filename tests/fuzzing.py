@@ -113,6 +113,43 @@ def _provider_seeds() -> dict[str, list[Files]]:
     }
 
 
+def _read_tree(root: Path) -> Files:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}  # fmt: skip
+
+
+def _hub_seeds() -> dict[str, list[Files]]:
+    """The hub formats (memvault.hub), from the hub test generators (tests/hubgen)."""
+    import tempfile
+
+    from hubgen import basic_memory, letta, mcp_memory, mem0, portable_memory
+
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        mem0_zip = mem0.openmemory_zip(rng, work / "openmemory.zip")
+        with zipfile.ZipFile(mem0_zip) as archive:
+            openmemory = {name: archive.read(name) for name in archive.namelist()}
+        notes = work / "notes"
+        basic_memory.folder(rng, notes)
+        bundle = portable_memory.write(work / "export.mem", portable_memory.bundle(rng))
+        seeds = {
+            "mcp_memory": [{"memory.jsonl": mcp_memory.dumps(mcp_memory.graph(rng)).encode()}],
+            "mem0": [
+                {"memories.json": json.dumps(mem0.get_all(rng)).encode()},
+                {"memories.json": json.dumps(mem0.platform_list(rng, paged=True)).encode()},
+                openmemory,
+            ],
+            "letta": [
+                {"agent.af": json.dumps(letta.v2(rng)).encode()},
+                {"agent.af": json.dumps(letta.legacy(rng)).encode()},
+            ],
+            "basic_memory": [_read_tree(notes)],
+            "portable_memory": [_read_tree(bundle)],
+        }
+    return seeds
+
+
 # -- mutation ----------------------------------------------------------------------------------
 
 TOKENS = [b"{", b"}", b"[", b"]", b'"', b"\\", b"\\u", b"\\ud800", b"\x00", b"\xff", b",", b":",
@@ -483,7 +520,12 @@ def _importer_run(provider: str) -> Callable[[Any, Path], None]:
         from memvault.sources import open_target
 
         files, layout = item
-        path = _write_export(files, work, random.Random(layout))
+        if layout == 2 and len(files) == 1:  # a hub format's one file, as itself
+            [(name, data)] = files.items()
+            path = work / name
+            path.write_bytes(data)
+        else:
+            path = _write_export(files, work, random.Random(layout))
         importer = detect.load(provider)
         with contextlib.suppress(*OWN_ERRORS), open_target(path) as target:
             importer.sniff(target)
@@ -536,6 +578,7 @@ def targets() -> dict[str, Target]:
     pam = _pam_seeds()
     aimem = _aimem_seeds()
     providers = _provider_seeds()
+    hub = _hub_seeds()
     json_seeds = pam + aimem + [p["conversations.json"] for p in providers["chatgpt"]]
     memories = [m for doc in pam[:1] + pam[3:4] for m in orjson.loads(doc)["memories"]]
     chatgpt_items = [
@@ -578,6 +621,13 @@ def targets() -> dict[str, Target]:
     for provider in providers:
         name = f"importer.{provider}"
         found[name] = Target(name, provider_input(provider), _importer_run(provider), _save_files)
+    for module, seeds in hub.items():
+        name = f"importer.{module}"
+
+        def hub_input(rng: random.Random, seeds: list[Files] = seeds) -> Any:
+            return (mutate_files(rng.choice(seeds), rng), rng.randrange(3))
+
+        found[name] = Target(name, hub_input, _importer_run(module), _save_files)
     return found
 
 

@@ -181,7 +181,7 @@ def _block_memories(
         tally.lost["empty blocks"] += 1
         return []
     kind, custom = _block_type(label)
-    raw_tags = block.get("tags") or []
+    raw_tags = _listed(block.get("tags"))
     tags = tags_of([t for t in [*raw_tags, *agent_tags] if isinstance(t, str)])
     meta: dict[str, Any] = {"label": label, "time_source": time_source}
     for key in ("id", "description", "limit", "read_only"):
@@ -261,7 +261,7 @@ def conversation_of(
         if isinstance(message.get("model"), str):
             made["model"] = message["model"]
         calls = []
-        for call in message.get("tool_calls") or []:
+        for call in _listed(message.get("tool_calls")):
             function = call.get("function") if isinstance(call, Mapping) else None
             if isinstance(function, Mapping) and isinstance(function.get("name"), str):
                 arguments = function.get("arguments")
@@ -296,6 +296,11 @@ def conversation_of(
     return document
 
 
+def _listed(value: Any) -> list[Any]:
+    """A field that should be a list, as one (anything else counts as absent)."""
+    return value if isinstance(value, list) else []
+
+
 def _read_v2(
     document: Mapping[str, Any], where: str, now: str, tally: Tally, context: ImportContext | None
 ) -> HubRead:
@@ -303,8 +308,8 @@ def _read_v2(
     time_source = "export" if created else "import"
     blocks = {
         b.get("id"): (index, b)
-        for index, b in enumerate(document.get("blocks") or [])
-        if isinstance(b, Mapping)
+        for index, b in enumerate(_listed(document.get("blocks")))
+        if isinstance(b, Mapping) and isinstance(b.get("id"), str)
     }
     used: set[Any] = set()
     memories: list[dict[str, Any]] = []
@@ -319,9 +324,12 @@ def _read_v2(
             conversations.append(conversation)
         elif agent.get("system"):
             tally.lost["agent system prompt"] += 1
-        tags = [t for t in agent.get("tags") or [] if isinstance(t, str)]
-        for block_id in agent.get("block_ids") or []:
-            found = blocks.get(block_id)
+        tags = [t for t in _listed(agent.get("tags")) if isinstance(t, str)]
+        block_ids = agent.get("block_ids") or []
+        if not isinstance(block_ids, list):
+            raise ImportFormatError(at, "block_ids: expected a list")
+        for block_id in block_ids:
+            found = blocks.get(block_id) if isinstance(block_id, str) else None
             if found is None:
                 raise ImportFormatError(at, f"block_ids: {block_id!r} is not in 'blocks'")
             if block_id in used:
@@ -370,7 +378,7 @@ def _read_legacy(
     conversation = conversation_of(document, where, start, tally, IMPORTER.id, context)
     if conversation is None and document.get("system"):
         tally.lost["agent system prompt"] += 1
-    tags = [t.get("tag") if isinstance(t, Mapping) else t for t in document.get("tags") or []]
+    tags = [t.get("tag") if isinstance(t, Mapping) else t for t in _listed(document.get("tags"))]
     agent = document.get("name") if isinstance(document.get("name"), str) else None
     memories = []
     for index, block in enumerate(document["core_memory"]):

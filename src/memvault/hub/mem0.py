@@ -301,9 +301,15 @@ def read_openmemory(tables: Any, where: str, now: str, tally: Tally) -> HubRead:
     """OpenMemory's ``memories.json``: each memory with its app's and categories' names."""
     if not isinstance(tables, Mapping) or not isinstance(tables.get("memories"), list):
         raise ImportFormatError(where, "field 'memories': expected a list (OpenMemory export)")
-    apps = {a.get("id"): a.get("name") for a in tables.get("apps") or [] if isinstance(a, Mapping)}
+    apps = {
+        a.get("id"): a.get("name")
+        for a in tables.get("apps") or []
+        if isinstance(a, Mapping) and isinstance(a.get("id"), str)
+    }
     categories = {
-        c.get("id"): c.get("name") for c in tables.get("categories") or [] if isinstance(c, Mapping)
+        c.get("id"): c.get("name")
+        for c in tables.get("categories") or []
+        if isinstance(c, Mapping) and isinstance(c.get("id"), str)
     }
     user = tables.get("user")
     user_id = user.get("user_id") if isinstance(user, Mapping) else None
@@ -317,9 +323,9 @@ def read_openmemory(tables: Any, where: str, now: str, tally: Tally) -> HubRead:
         if not isinstance(row, Mapping):
             raise ImportFormatError(at, "expected an object")
         item = {k: v for k, v in row.items() if k not in ("category_ids", "app_id", "user_id")}
-        names = [categories.get(c) for c in row.get("category_ids") or []]
+        names = [categories.get(c) for c in row.get("category_ids") or [] if isinstance(c, str)]
         item["categories"] = [n for n in names if isinstance(n, str)]
-        if row.get("app_id") in apps:
+        if isinstance(row.get("app_id"), str) and row.get("app_id") in apps:
             item["app"] = apps[row.get("app_id")]
         if isinstance(user_id, str):
             item["user_id"] = user_id
