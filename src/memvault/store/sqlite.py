@@ -1045,7 +1045,7 @@ class SQLiteStore(Store):
             chunk = ids[start : start + _CHUNK]
             params: list[Any] = []
             where = _in("m.id", chunk, params)
-            # The view's expressions (memories_fts_source), on the rows asked for.
+            # What the recall index analysed (content, summary), on the rows asked for.
             rows = self._all(
                 "SELECT m.seq, m.id, json_extract(m.document, '$.content'), "
                 f"json_extract(m.document, '$.summary'), {columns} "
