@@ -65,6 +65,29 @@ def test_list_filters_and_pages(alice: TestClient) -> None:
     assert prefs.json()["total"] == 0
 
 
+def test_list_filters_by_confidence_bounds_pam_8(alice: TestClient) -> None:
+    """`min_confidence`/`max_confidence` bound the stored confidence.current (inclusive);
+    out-of-range bounds and a minimum above the maximum answer 422 problem+json."""
+    for value in (0.2, 0.5, 0.8, 0.95):
+        add(alice, f"sure to {value}", confidence=value)
+
+    def contents(**params: object) -> set[str]:
+        page = alice.get("/v1/memories", params=params).json()
+        assert page["total"] == len(page["memories"])
+        return {m["content"] for m in page["memories"]}
+
+    assert contents(min_confidence=0.8) == {"sure to 0.8", "sure to 0.95"}
+    assert contents(max_confidence=0.5) == {"sure to 0.2", "sure to 0.5"}
+    assert contents(min_confidence=0.3, max_confidence=0.9) == {"sure to 0.5", "sure to 0.8"}
+    for params in ({"min_confidence": 1.5}, {"max_confidence": -0.1}, {"min_confidence": "x"}):
+        refused = alice.get("/v1/memories", params=params)
+        assert refused.status_code == 422, params
+        assert refused.headers["content-type"].startswith("application/problem+json")
+    crossed = alice.get("/v1/memories", params={"min_confidence": 0.9, "max_confidence": 0.1})
+    assert crossed.status_code == 422
+    assert "min_confidence 0.9 is above max_confidence 0.1" in crossed.json()["detail"]
+
+
 def test_edit_patch_changes_only_what_it_names(alice: TestClient) -> None:
     memory = add(alice, "Works at Acme", tags=["work"], summary="job")
     patched = alice.patch(

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvault.model import Owner, Relation
+from memvault.model import Memory, Owner, Relation
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -201,6 +201,52 @@ def test_query_filters(store: Store) -> None:
     assert q(ids=(ids[0], ids[2])) == {ids[0]}
     assert q(text="pref") == {ids[1]}
     assert store.count_memories(MemoryQuery(types=("fact",), statuses=None)) == 5
+
+
+def test_query_confidence_bounds_are_inclusive_on_the_stored_current_value_pam_8(
+    store: Store,
+) -> None:
+    """min/max confidence test the stored `confidence.current` (PAM §8), bounds included;
+    a memory without a numeric current value matches no bound, and the bounds combine with
+    the other filters, paging and counting."""
+    items = [stored(f"confident {c}", confidence=c) for c in (0.1, 0.5, 0.75, 0.9, 1.0)]
+    bare = pam_memory("no confidence block").to_json()
+    del bare["confidence"]
+    nulled = pam_memory("a null current value").to_json()
+    nulled["confidence"]["current"] = None
+    odd = [StoredMemory(Memory.from_json(bare), None), StoredMemory(Memory.from_json(nulled), None)]
+    old = stored("archived and sure", confidence=0.95, status="archived")
+    store.insert_memories([*items, *odd, old])
+    ids = {s.memory.content: s.memory.id for s in [*items, *odd, old]}
+
+    def q(**kw: object) -> set[str]:
+        found = store.query_memories(MemoryQuery(limit=None, **kw))  # type: ignore[arg-type]
+        assert store.count_memories(MemoryQuery(**kw)) == len(found)  # type: ignore[arg-type]
+        return {s.memory.content for s in found}
+
+    assert q(min_confidence=0.75) == {"confident 0.75", "confident 0.9", "confident 1.0"}
+    assert q(max_confidence=0.5) == {"confident 0.1", "confident 0.5"}
+    assert q(min_confidence=0.5, max_confidence=0.9) == {
+        "confident 0.5",
+        "confident 0.75",
+        "confident 0.9",
+    }
+    assert q(min_confidence=0.0) == {f"confident {c}" for c in (0.1, 0.5, 0.75, 0.9, 1.0)}
+    assert q(min_confidence=0.91, max_confidence=0.99) == set()
+    assert q(min_confidence=0.9, statuses=None) == {
+        "confident 0.9",
+        "confident 1.0",
+        "archived and sure",
+    }
+    assert q(min_confidence=0.9, text="sure", statuses=None) == {"archived and sure"}
+    ranked = store.search(MemoryQuery(text="confident", min_confidence=0.9, order="relevance"))
+    assert {h.memory.memory.content for h in ranked} == {"confident 0.9", "confident 1.0"}
+    page = store.query_memories(MemoryQuery(min_confidence=0.5, limit=2, offset=1))
+    assert len(page) == 2
+    assert {s.memory.id for s in store.iter_memories(MemoryQuery(max_confidence=0.1))} == {
+        ids["confident 0.1"]
+    }
+    assert set(store.memory_ids(MemoryQuery(max_confidence=0.1))) == {ids["confident 0.1"]}
 
 
 def test_query_order_limit_offset(store: Store) -> None:

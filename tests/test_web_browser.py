@@ -168,6 +168,41 @@ def test_retract_a_memory_leaves_the_active_list_and_enters_the_audit_view_pam_7
     expect(retraction).to_contain_text("retracted")
 
 
+def test_the_confidence_filter_narrows_the_memory_list_from_the_keyboard_pam_8(
+    page: Watched, served: Served
+) -> None:
+    """The filter bar's labelled confidence bounds (stored confidence.current, inclusive):
+    typed and submitted with Enter, they narrow the list, survive paging, and show the same
+    total the API gives."""
+    p = page.page
+    auth = {"Authorization": f"Bearer {served.token}"}
+    levels = [0.3, 0.55, 0.7, 0.85, 0.95]
+    with httpx.Client(base_url=served.url, headers=auth) as client:
+        for i in range(60):
+            memory = {"content": f"memory {i}", "type": "fact", "confidence": levels[i % 5]}
+            client.post("/v1/memories", json=memory).raise_for_status()
+        client.post("/v1/memories", json={"content": "unsure", "type": "fact"}).raise_for_status()
+    view(p, served, "memories")
+    p.get_by_label("Confidence at least").fill("0.7")
+    p.get_by_label("Confidence at least").press("Enter")
+    p.wait_for_function("() => location.hash.includes('min_confidence=0.7')")
+    p.wait_for_load_state("networkidle")
+    expect(p.locator("#range")).to_have_text("1–37 of 37")  # 0.7, 0.85, 0.95 and the default 0.9
+    shown = [float(t) for t in p.locator("tbody td.num").all_inner_texts()]
+    assert len(shown) == 37 and min(shown) >= 0.7
+    expect(p.get_by_label("Confidence at least")).to_have_value("0.7")
+    p.get_by_label("Confidence at most").fill("0.85")
+    p.get_by_role("button", name="Filter").click()
+    expect(p.locator("#range")).to_have_text("1–24 of 24")
+    p.get_by_label("Confidence at least").fill("")
+    p.get_by_label("Confidence at most").fill("0.5")
+    p.get_by_label("Confidence at most").press("Enter")
+    expect(p.locator("#range")).to_have_text("1–12 of 12")
+    p.get_by_label("Confidence at most").fill("0.2")
+    p.get_by_label("Confidence at most").press("Enter")
+    expect(p.locator("#range")).to_have_text("No memories match.")
+
+
 def test_download_a_pam_export_and_validate_it(
     page: Watched, served: Served, tmp_path: Path
 ) -> None:

@@ -247,21 +247,26 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
   const tag = params.get("tag") ?? "";
   const since = params.get("since") ?? "";
   const until = params.get("until") ?? "";
+  // Confidence bounds (inclusive) on the stored confidence.current (PAM §8).
+  const minConf = params.get("min_confidence") ?? "";
+  const maxConf = params.get("max_confidence") ?? "";
+  const filters = { type, status, platform, tag, since, until, min_confidence: minConf, max_confidence: maxConf };
   const offset = Number(params.get("offset") ?? "0") || 0;
-  const page = await get<Json>(
-    "/v1/memories" + query({ type, status, platform, tag, since, until, limit: PAGE, offset }),
-  );
+  const page = await get<Json>("/v1/memories" + query({ ...filters, limit: PAGE, offset }));
   const typeSel = select("f-type", meta.memory_types, type, "any type");
   const statusSel = select("f-status", [...meta.statuses, "all"], status);
   const platformIn = input("f-platform", platform, { placeholder: "chatgpt" });
   const tagIn = input("f-tag", tag);
   const sinceIn = input("f-since", since, { type: "date" });
   const untilIn = input("f-until", until, { type: "date" });
+  const bound = { type: "number", min: 0, max: 1, step: 0.05, inputmode: "decimal", class: "narrow" };
+  const minIn = input("f-min-conf", minConf, { ...bound, placeholder: "0" });
+  const maxIn = input("f-max-conf", maxConf, { ...bound, placeholder: "1" });
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter memories", onsubmit: (e: Event) => {
       e.preventDefault();
-      go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value }));
+      go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value, min_confidence: minIn.value, max_confidence: maxIn.value }));
     } },
     field("Type", typeSel),
     field("Status", statusSel),
@@ -269,10 +274,12 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
     field("Tag", tagIn),
     field("Created from", sinceIn),
     field("Created until", untilIn),
+    field("Confidence at least", minIn),
+    field("Confidence at most", maxIn),
     h("div", { class: "field actions" }, h("button", { type: "submit" }, "Filter")),
   );
   const total: number = page.total;
-  const here = (o: number): string => "#/memories" + query({ type, status, platform, tag, since, until, offset: o || undefined });
+  const here = (o: number): string => "#/memories" + query({ ...filters, offset: o || undefined });
   const pager = h(
     "nav",
     { class: "pager", "aria-label": "Pages" },

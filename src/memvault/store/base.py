@@ -100,6 +100,11 @@ class MemoryQuery:
     created_until: datetime | None = None
     updated_since: datetime | None = None
     exportable_only: bool = False
+    #: bounds (inclusive) on the stored `confidence.current` (PAM §8): the value the last
+    #: decay run wrote, the one lists show and exports carry — not one decayed to this
+    #: moment. A memory without a numeric `confidence.current` matches no bound.
+    min_confidence: float | None = None
+    max_confidence: float | None = None
     #: only memories this agent entity may read (PAM §9): visibility "public", or "shared"
     #: with a grant to the entity that includes "read". None: no access filter (the owner).
     readable_by: str | None = None

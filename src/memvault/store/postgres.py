@@ -271,6 +271,17 @@ def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = T
         params.append(_dt_epoch(query.updated_since))
     if query.exportable_only:
         clauses.append("m.exportable")
+    if query.min_confidence is not None or query.max_confidence is not None:
+        # The stored `confidence.current` (PAM §8), only when it is a JSON number.
+        # `json` (not `jsonb`): parsing the text is cheaper than converting it.
+        value = "m.document::json #> '{confidence,current}'"
+        number = f"(CASE WHEN json_typeof({value}) = 'number' THEN ({value})::text::float8 END)"
+        if query.min_confidence is not None:
+            clauses.append(f"{number} >= %s")
+            params.append(float(query.min_confidence))
+        if query.max_confidence is not None:
+            clauses.append(f"{number} <= %s")
+            params.append(float(query.max_confidence))
     if query.readable_by is not None:
         clauses.append(
             "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.readers @> %s::text[]))"

@@ -384,6 +384,7 @@ def _where(
         params.append(_dt_epoch(query.updated_since))
     if query.exportable_only:
         clauses.append(f"{m}exportable = 1")
+    clauses.extend(_confidence_bounds(query, params))
     if query.readable_by is not None:
         clauses.append(
             f"({m}visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
@@ -401,6 +402,28 @@ def _where(
                 f"{column} IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)"
             )
             params.append(match)
+    return clauses
+
+
+#: The stored `confidence.current`, only when it is a number (never a string that would
+#: compare above every number). No index: a bound is tested on the rows the other filters'
+#: indexes yield, newest first, so a page stops after LIMIT matches (docs/vault.md).
+_CONFIDENCE: Final = (
+    "(CASE json_type(m.document, '$.confidence.current') WHEN 'real' THEN "
+    "json_extract(m.document, '$.confidence.current') WHEN 'integer' THEN "
+    "json_extract(m.document, '$.confidence.current') END)"
+)
+
+
+def _confidence_bounds(query: MemoryQuery, params: list[Any]) -> list[str]:
+    """Conditions for the query's confidence bounds (inclusive; PAM §8)."""
+    clauses: list[str] = []
+    if query.min_confidence is not None:
+        clauses.append(f"{_CONFIDENCE} >= ?")
+        params.append(float(query.min_confidence))
+    if query.max_confidence is not None:
+        clauses.append(f"{_CONFIDENCE} <= ?")
+        params.append(float(query.max_confidence))
     return clauses
 
 
