@@ -7,6 +7,7 @@ all or nothing, one writer at a time, and reads on other threads never wait for 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from memvault.model import Memory, Owner, Relation
 from memvault.store.base import (
     AuditEntry,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -30,6 +32,7 @@ from memvault.store.base import (
     StoredMemory,
     StoreError,
 )
+from memvault.store.sqlite import SQLiteStore
 from storekit import BACKENDS, NewStore, answered_during_write
 from vaultkit import pam_memory, stored
 
@@ -439,6 +442,64 @@ def test_conversations(store: Store) -> None:
     assert store.put_conversation(replace(conversation, title="Hi")) is True
     assert [c.title for c in store.iter_conversations()] == ["Hi"]
     assert store.count_conversations() == 1
+
+
+def test_conversation_summaries_page_newest_first_from_columns_only(store: Store) -> None:
+    """Many conversations listed a page at a time, newest first (by created_at, those without
+    one last, ties by id descending), of one platform or all, with the count matching; the
+    pages come from the columns: a conversation whose document cannot be read still lists."""
+    rng = random.Random(22)
+    batch = []
+    for i in range(240):
+        day = rng.randrange(1, 29)
+        created = None if i % 17 == 0 else f"2025-02-{day:02d}T{i % 24:02d}:00:00Z"
+        batch.append(
+            StoredConversation(
+                id=f"conv-{i:04d}",
+                platform="chatgpt" if i % 3 else "claude",
+                document={"id": f"conv-{i:04d}", "messages": [{"role": "user", "content": "x"}]},
+                title=f"Conversation {i}",
+                created_at=created,
+                message_count=i % 5,
+            )
+        )
+    with store.transaction():
+        store.add_conversations(batch)
+
+    def newest_first(items: list[StoredConversation]) -> list[str]:
+        ordered = sorted(items, key=lambda c: (c.created_at or "", c.id), reverse=True)
+        return [c.id for c in ordered]
+
+    for platform in (None, "claude"):
+        expected = newest_first([c for c in batch if platform in (None, c.platform)])
+        pages = [
+            store.conversation_summaries(platform, limit=50, offset=offset)
+            for offset in range(0, len(expected) + 50, 50)
+        ]
+        assert [s.id for page in pages for s in page] == expected
+        assert store.count_conversations(platform) == len(expected)
+        assert store.conversation_summaries(platform, limit=None) == [
+            s for page in pages for s in page
+        ]
+    first = store.conversation_summaries(limit=1)[0]
+    source = next(c for c in batch if c.id == first.id)
+    assert first == ConversationSummary(
+        source.id,
+        source.platform,
+        source.title,
+        source.created_at,
+        source.updated_at,
+        source.message_count,
+    )
+    assert store.conversation_summaries(limit=0) == []
+    assert store.conversation_summaries("gemini") == []
+    # Spoil one stored document: reading it would now fail, listing does not read it.
+    placeholder = "?" if isinstance(store, SQLiteStore) else "%s"
+    store._write(  # type: ignore[attr-defined]
+        f"UPDATE conversations SET document = {placeholder} WHERE id = {placeholder}",
+        (b"not a document", first.id),
+    )
+    assert store.conversation_summaries(limit=1) == [first]
 
 
 def test_delete_conversation_removes_it_and_its_messages_only(store: Store) -> None:

@@ -196,6 +196,18 @@ class StoredEmbedding:
 
 
 @dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    """A stored conversation without its document: what a list of conversations shows."""
+
+    id: str
+    platform: str
+    title: str | None
+    created_at: str | None
+    updated_at: str | None
+    message_count: int
+
+
+@dataclass(frozen=True, slots=True)
 class StoredConversation:
     """A PAM normalized conversation (§25) as a JSON document; messages are part of it."""
 
@@ -483,6 +495,14 @@ class Store(ABC):
     @abstractmethod
     def count_conversations(self, platform: str | None = None) -> int:
         """How many conversations are stored (of `platform` only, when given)."""
+
+    @abstractmethod
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        """One page of stored conversations (of `platform` only, when given), newest first:
+        by `created_at` descending (those without one last), then by id descending. Read
+        from the conversations' columns, never from their documents."""
 
     @abstractmethod
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:

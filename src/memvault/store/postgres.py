@@ -49,6 +49,7 @@ from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timesta
 from memvault.store import postgres_recall as recall
 from memvault.store.base import (
     AuditEntry,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -1352,6 +1353,23 @@ class PostgresStore(Store):
                 (self._tenant, platform),
             )
         return int(row[0])
+
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        # Columns only: the (TOASTed) documents are never read.
+        params: list[Any] = [self._tenant]
+        where = "tenant = %s"
+        if platform is not None:
+            where += " AND platform = %s"
+            params.append(platform)
+        rows = self._all(
+            "SELECT id, platform, title, created_at, updated_at, message_count "
+            f"FROM conversations WHERE {where} "
+            "ORDER BY coalesce(created_at, '') COLLATE \"C\" DESC, id DESC LIMIT %s OFFSET %s",
+            [*params, limit, offset],
+        )
+        return [ConversationSummary(*row) for row in rows]
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
         storage = None if embedding.storage is None else orjson.dumps(dict(embedding.storage))

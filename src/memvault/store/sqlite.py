@@ -58,6 +58,7 @@ from memvault.store import sqlite_recall as recall_index
 from memvault.store.base import (
     AuditEntry,
     CachedChunk,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -1716,6 +1717,19 @@ class SQLiteStore(Store):
         return int(
             self._one("SELECT count(*) FROM conversations WHERE platform = ?", (platform,))[0]
         )
+
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        # The document is the row's last column: a scan of the others never reads it.
+        where, params = ("WHERE platform = ?", [platform]) if platform is not None else ("", [])
+        rows = self._all(
+            "SELECT id, platform, title, created_at, updated_at, message_count "
+            f"FROM conversations {where} ORDER BY coalesce(created_at, '') DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            [*params, -1 if limit is None else limit, offset],
+        )
+        return [ConversationSummary(*row) for row in rows]
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
         storage = None if embedding.storage is None else orjson.dumps(dict(embedding.storage))
