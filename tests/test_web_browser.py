@@ -227,6 +227,14 @@ def test_the_confidence_filter_narrows_the_memory_list_from_the_keyboard_pam_8(
     p.get_by_label("Confidence at most").fill("0.2")
     p.get_by_label("Confidence at most").press("Enter")
     expect(p.locator("#range")).to_have_text("No memories match.")
+    # Bounds that cross are stopped at the field, before any request.
+    p.get_by_label("Confidence at least").fill("0.9")
+    p.get_by_label("Confidence at most").fill("0.3")
+    p.get_by_label("Confidence at most").press("Enter")
+    assert p.evaluate("document.getElementById('f-max-conf').validationMessage") == (
+        "The upper bound is below the lower one."
+    )
+    assert "min_confidence=0.9" not in p.evaluate("location.hash")
 
 
 def test_download_a_pam_export_and_validate_it(

@@ -262,10 +262,15 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
   const bound = { type: "number", min: 0, max: 1, step: 0.05, inputmode: "decimal", class: "narrow" };
   const minIn = input("f-min-conf", minConf, { ...bound, placeholder: "0" });
   const maxIn = input("f-max-conf", maxConf, { ...bound, placeholder: "1" });
+  maxIn.addEventListener("input", () => maxIn.setCustomValidity(""));
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter memories", onsubmit: (e: Event) => {
       e.preventDefault();
+      // A lower bound above the upper one could match nothing: say so at the field.
+      const crossed = minIn.value !== "" && maxIn.value !== "" && Number(minIn.value) > Number(maxIn.value);
+      maxIn.setCustomValidity(crossed ? "The upper bound is below the lower one." : "");
+      if (!maxIn.reportValidity()) return;
       go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value, min_confidence: minIn.value, max_confidence: maxIn.value }));
     } },
     field("Type", typeSel),
