@@ -276,3 +276,12 @@ def test_context_given_with_a_question_is_still_the_persons_own() -> None:
     assert _extract("Explain how taxes work in Portugal. I live in Lisbon.") == [
         ("fact", "User lives in Lisbon")
     ]
+
+
+def test_portuguese_de_and_em_contract_with_an_article() -> None:
+    assert _extract("Odeio o novo layout da página.") == [
+        ("preference", "O usuário não gosta do novo layout da página")
+    ]
+    assert _extract("Estou trabalhando em o projeto Atlas.") == [
+        ("project", "O usuário está trabalhando no projeto Atlas")
+    ]

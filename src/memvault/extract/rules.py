@@ -1806,7 +1806,14 @@ _FEMININE: Final = re.compile(
 )
 
 
+#: "de" and "em" contract with a following article: "não gosta de o novo layout" is written
+#: "não gosta do novo layout".
+_PT_CONTRACTION: Final = re.compile(r"\b(de|em) (o|a|os|as) ")
+_PT_CONTRACTED: Final = {"de": "d", "em": "n"}
+
+
 def _agree_pt(content: str) -> str:
+    content = _PT_CONTRACTION.sub(lambda m: f"{_PT_CONTRACTED[m.group(1)]}{m.group(2)} ", content)
     return _FEMININE.sub("A usuária é ", content)
 
 
