@@ -93,6 +93,24 @@ EN: Final[tuple[tuple[Template, ...], ...]] = (
             (e("skill", "speaks", "English", "Spanish"), e("fact", "lives", "Denver")),
         ),
     ),
+    (
+        ("I'm working on question 4 of the homework.", NONE),
+        ("I want to start a podcast about urban gardening.", (e("goal", "podcast"),)),
+        ("I'm trying to get my React app to build.", NONE),
+        ("I love old Westerns.", (e("preference", "westerns"),)),
+    ),
+    (
+        ("I want to rename the variables to snake case.", NONE),
+        ("I'm trying to get better at chess.", (e("goal", "chess"),)),
+        ("I'm working on my first novel.", (e("project", "novel"),)),
+        ("I'm trying to make the chart look nicer.", NONE),
+    ),
+    (
+        ("I love the new logo you made.", NONE),
+        ("I prefer trains to planes.", (e("preference", "trains"),)),
+        ("I'm trying to sleep at least seven hours a night.", (e("goal", "sleep", "seven hours"),)),
+        ("I want to visit Japan with my family.", (e("goal", "visit", "Japan"),)),
+    ),
 )
 
 PT: Final[tuple[tuple[Template, ...], ...]] = (
@@ -146,5 +164,17 @@ PT: Final[tuple[tuple[Template, ...], ...]] = (
             "Estou trabalhando em um jogo de tabuleiro sobre o espaço.",
             (e("project", "jogo de tabuleiro"),),
         ),
+    ),
+    (
+        ("Estou trabalhando na questão 4 da lista.", NONE),
+        ("Quero começar um podcast sobre hortas urbanas.", (e("goal", "podcast"),)),
+        ("Quero terminar o primeiro capítulo antes do almoço.", NONE),
+        ("Adoro filmes de faroeste.", (e("preference", "faroeste"),)),
+    ),
+    (
+        ("Estou escrevendo meu primeiro romance.", (e("project", "romance"),)),
+        ("Prefiro trem a avião.", (e("preference", "trem"),)),
+        ("Quero visitar o Japão com minha família.", (e("goal", "visitar", "Japao"),)),
+        ("Estou tentando deixar o gráfico mais bonito.", NONE),
     ),
 )
