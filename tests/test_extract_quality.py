@@ -285,3 +285,22 @@ def test_portuguese_de_and_em_contract_with_an_article() -> None:
     assert _extract("Estou trabalhando em o projeto Atlas.") == [
         ("project", "O usuário está trabalhando no projeto Atlas")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I want to start a podcast about urban gardening.",
+         [("goal", "User wants to start a podcast about urban gardening")]),
+        ("Quero começar um podcast sobre hortas urbanas.",
+         [("goal", "O usuário quer começar um podcast sobre hortas urbanas")]),
+        ("I want to start over.", []),
+        ("I want to start a new chat.", []),
+        ("Quero começar de novo.", []),
+        ("Quero começar uma nova conversa.", []),
+    ],
+)  # fmt: skip
+def test_starting_something_of_ones_own_is_a_goal_starting_over_is_a_request(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found

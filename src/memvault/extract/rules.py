@@ -496,7 +496,9 @@ _SMALL_NUMBERS_EN: Final = r"a|an|one|two|three|four|five|six|\d+"
 _SMALL_NUMBERS_PT: Final = r"um|uma|dois|duas|três|tres|quatro|cinco|seis|\d+"
 #: "I want to …" that asks for help right now rather than stating a goal.
 _REQUEST_VERBS_EN: Final = (
-    r"know|ask|understand|see|check|make sure|find out|confirm|clarify|start|begin|thank|"
+    r"know|ask|understand|see|check|make sure|find out|confirm|clarify|thank|"
+    # "start over", "begin with the intro" ask for help now; "start a podcast" is a goal.
+    r"(?:start|begin)(?! (?:a|an|my|our) (?!new (?:chat|conversation|thread))\w)|"
     r"try (?:this|that|it)|be clear|say|mention|add|continue|go back|change|rewrite|fix|"
     r"write (?:an? )?(?:email|letter|message|reply|text|post|note)|send|share|tell you|"
     r"compare|test|debug|convert|translate|summarize|get (?:a|an|the|some|your)|have "
@@ -507,7 +509,8 @@ _REQUEST_VERBS_EN: Final = (
     r"improve (?:this|the|my) (?:text|code|email|paragraph|essay)"
 )
 _REQUEST_VERBS_PT: Final = (
-    r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|começar|agradecer|"
+    r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|agradecer|"
+    r"começar(?! (?:um|uma|meu|minha) (?!nova conversa|novo chat)\w)|"
     r"dizer|mencionar|adicionar|continuar|voltar|mudar|reescrever|corrigir|escrever (?:um|uma) "
     r"(?:e-?mail|carta|mensagem|resposta|texto|post)|enviar|mandar|compartilhar|comparar|"
     r"testar|traduzir|resumir|que você|que voce|que vc|uma|um|falar sobre|discutir|"
