@@ -10,8 +10,10 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
 2. Starts the server as `memvault serve` runs it — `create_app` on uvicorn, one process, on
    127.0.0.1 — over a fresh server home with two tenants, and measures from the client:
    ``POST /v1/brain/import`` of each bundle (streamed upload), the same import again (§2.9:
-   a no-op), ``GET /v1/brain/export/stream`` (first byte, whole stream) and
-   ``GET /v1/brain/export``. The server's peak RSS is its VmHWM when the run ends; its CPU
+   a no-op), ``GET /v1/brain/export/stream`` (first byte, whole stream: right after the
+   import, again with nothing changed, and after one memory written with ``POST
+   /v1/memories``) and ``GET /v1/brain/export``. The server's peak RSS is its VmHWM, printed
+   at start, after each step and when the run ends; its CPU
    time (all threads, from /proc) per request says what the server costs when other work
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
