@@ -21,7 +21,10 @@ conversation), they are scored exactly instead.
 from __future__ import annotations
 
 import contextlib
+import functools
+import importlib.util
 import math
+import os
 import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -77,13 +80,22 @@ _CHUNK: Final = 500
 def prepare_connection(conn: Any) -> None:
     """Make a new connection able to use the index: the full-text tokenizer and sqlite-vec."""
     analysis.prepare(conn)
-    import sqlite_vec
-
     conn.enable_load_extension(True)
     try:
-        sqlite_vec.load(conn)
+        conn.load_extension(_vec_extension())
     finally:
         conn.enable_load_extension(False)
+
+
+@functools.cache
+def _vec_extension() -> str:
+    """The path of sqlite-vec's loadable extension, found without importing the package:
+    ``import sqlite_vec`` imports numpy (and its BLAS) when installed, which a server never
+    uses — 14 MiB of its resident memory from the start (benchmarks/aimem_http.py)."""
+    spec = importlib.util.find_spec("sqlite_vec")
+    if spec is None or not spec.submodule_search_locations:
+        raise ImportError("sqlite-vec is not installed (pip install sqlite-vec)")
+    return os.path.join(next(iter(spec.submodule_search_locations)), "vec0")
 
 
 def pack(vector: Sequence[float]) -> bytes:
