@@ -67,6 +67,7 @@ from memvault.store.codec import dump_memory
 from memvault.store.documents import document_json
 from memvault.store.pgmigrations import LATEST, MIGRATIONS
 from memvault.store.pgmigrations.p0002_recall_index import VECTORS_SQL
+from memvault.store.pgmigrations.p0003_confidence_index import CONFIDENCE
 from memvault.store.postgres_recall import PostgresRecallIndex, fold
 from memvault.store.serverkey import SERVER_KEY_ENV, ServerKey
 
@@ -274,10 +275,9 @@ def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = T
     if query.exportable_only:
         clauses.append("m.exportable")
     if query.min_confidence is not None or query.max_confidence is not None:
-        # The stored `confidence.current` (PAM §8), only when it is a JSON number.
-        # `json` (not `jsonb`): parsing the text is cheaper than converting it.
-        value = "m.document::json #> '{confidence,current}'"
-        number = f"(CASE WHEN json_typeof({value}) = 'number' THEN ({value})::text::float8 END)"
+        # The stored `confidence.current` (PAM §8), only when it is a JSON number: the
+        # expression of the tenant/status/confidence index (migration 3), as written there.
+        number = CONFIDENCE.replace("document", "m.document")
         if query.min_confidence is not None:
             clauses.append(f"{number} >= %s")
             params.append(float(query.min_confidence))
@@ -970,12 +970,17 @@ class PostgresStore(Store):
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]:
         if query.text is not None and query.order == "relevance":
             return [hit.memory for hit in self.search(query)]
+        sql, params = self._memory_page_sql(query)
+        return [self._stored(r) for r in self._all(sql, params)]
+
+    def _memory_page_sql(self, query: MemoryQuery) -> tuple[str, list[Any]]:
+        """The statement `query_memories` runs for a time-ordered page, with its parameters."""
         params: list[Any] = []
         where = _where(query, self._tenant, params)
         order = _ORDERS.get(query.order, _ORDERS["-created"])
         sql = f"SELECT m.document, m.decay_anchor FROM memories m WHERE {where} ORDER BY {order}"
         sql += _limit(query, params)
-        return [self._stored(r) for r in self._all(sql, params)]
+        return sql, params
 
     def count_memories(self, query: MemoryQuery) -> int:
         params: list[Any] = []

@@ -2,9 +2,11 @@
 
 Each migration is a module ``mNNNN_<name>.py`` with a ``SQL`` script (and, when existing data
 must be filled in, a ``run`` function); `MIGRATIONS` lists them in
-order. `SQLiteStore` applies the pending ones when it opens a database, inside one write
-transaction, and records each in ``schema_migrations`` (version, name, applied_at) and in
-``PRAGMA user_version``. A migration never changes once released: a change is a new migration.
+order; numbers may leave gaps. `SQLiteStore` applies the pending ones — every one not yet
+recorded in ``schema_migrations``, so one numbered below a migration already applied still
+runs — when it opens a database, inside one write transaction, and records each in
+``schema_migrations`` (version, name, applied_at); ``PRAGMA user_version`` holds the highest.
+A migration never changes once released: a change is a new migration.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from memvault.store.migrations import (
     m0004_recall_index,
     m0005_fts_secure_delete,
     m0006_aimem_export_cache,
+    m0010_confidence_index,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -42,5 +45,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
     Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
     Migration(6, "aimem_export_cache", m0006_aimem_export_cache.SQL),
+    # 7-9 are reserved; `SQLiteStore` applies whichever a vault has not recorded.
+    Migration(10, "confidence_index", m0010_confidence_index.SQL),
 )
-LATEST: Final = MIGRATIONS[-1].version
+LATEST: Final = max(m.version for m in MIGRATIONS)

@@ -1,0 +1,143 @@
+"""The memory list's confidence filter (PAM §8: the stored `confidence.current`) reads an
+index on SQLite — migration 10's, on the value with the status — and a vault
+made before it is migrated and filters the same. Migrations numbered in a gap below one a
+vault has applied still run."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memvault.store import create_store, open_store
+from memvault.store import sqlite as sqlite_store
+from memvault.store.base import MemoryQuery
+from memvault.store.migrations import LATEST, MIGRATIONS, Migration
+from memvault.store.sqlite import _CONFIDENCE_SORT_AT_MOST, SQLiteStore
+from vaultkit import FAST_KDF, PASSPHRASE, stored
+
+#: Confidences of the memories of a test vault, newest last (created a minute apart).
+SPREAD = (0.1, 0.35, 0.5, 0.75, 0.9, 1.0)
+
+
+def _fill(store: SQLiteStore, n: int) -> dict[str, float]:
+    memories = [
+        stored(
+            f"memory {i}",
+            confidence=SPREAD[i % len(SPREAD)],
+            created_at=f"2025-01-{1 + i // 1440:02d}T{i // 60 % 24:02d}:{i % 60:02d}:00Z",
+        )
+        for i in range(n)
+    ]
+    with store.transaction():
+        store.insert_memories(memories)
+    return {s.memory.content: float(s.memory.confidence.current) for s in memories}  # type: ignore[union-attr, arg-type]
+
+
+def _new(tmp_path: Path) -> SQLiteStore:
+    store = create_store(tmp_path / "home", PASSPHRASE, kdf_iter=int(FAST_KDF))
+    assert isinstance(store, SQLiteStore)
+    return store
+
+
+def _plan(store: SQLiteStore, sql: str, params: list[object]) -> str:
+    return "; ".join(str(r[-1]) for r in store._all(f"EXPLAIN QUERY PLAN {sql}", params))
+
+
+def _page(store: SQLiteStore, query: MemoryQuery) -> list[str]:
+    return [s.memory.content for s in store.query_memories(query)]
+
+
+def _expected(values: dict[str, float], low: float, high: float, limit: int) -> list[str]:
+    # Newest first: "memory i" was created after every lower i.
+    matches = [c for c, v in values.items() if low <= v <= high]
+    return sorted(matches, key=lambda c: -int(c.split()[1]))[:limit]
+
+
+def test_a_vault_of_the_previous_schema_migrates_and_filters_by_confidence_pam_8(
+    tmp_path: Path,
+) -> None:
+    """A vault at schema 6 (no confidence index) opened by this memvault gets migration
+    10; its memories, written before, are filtered and counted by their stored
+    `confidence.current` (PAM §8) through the new index."""
+    store = _new(tmp_path)
+    values = _fill(store, 300)
+    # Back to schema 6, as a vault written before migration 10 is.
+    with store.transaction():
+        store._conn.execute("DROP INDEX memories_status_confidence")
+        store._conn.execute("DELETE FROM schema_migrations WHERE version = 10")
+        store._conn.execute("PRAGMA user_version = 6")
+    store.close()
+    store = open_store(tmp_path / "home", PASSPHRASE)  # type: ignore[assignment]
+    try:
+        assert store.schema_version == LATEST == 10
+        assert (10, "confidence_index") in [(v, n) for v, n, _ in store.migrations()]
+        for low, high in ((0.75, 1.0), (0.0, 0.35), (0.5, 0.5), (0.91, 0.99)):
+            query = MemoryQuery(min_confidence=low, max_confidence=high, limit=20)
+            assert _page(store, query) == _expected(values, low, high, 20)
+            assert store.count_memories(query) == len(_expected(values, low, high, 10**6))
+    finally:
+        store.close()
+
+
+def test_confidence_filters_read_the_status_confidence_index_and_broad_pages_walk_the_time_index(
+    tmp_path: Path,
+) -> None:
+    """The total of a confidence-filtered list reads the status/confidence index (no row); a
+    narrow bound's page is read through it and sorted, a broad bound's page walks the
+    status/created index newest first (stopping after LIMIT matches, not sorting thousands) —
+    and both answer the same as the stored values say (PAM §8). A count with a type filter
+    too reads the type's index, not the rows."""
+    store = _new(tmp_path)
+    try:
+        n = 3 * _CONFIDENCE_SORT_AT_MOST
+        values = _fill(store, n)
+        for low, high in ((1.0, 1.0), (0.5, 1.0)):
+            query = MemoryQuery(
+                statuses=("active",), min_confidence=low, max_confidence=high, limit=50
+            )
+            params: list[object] = []
+            where = sqlite_store._and(sqlite_store._where(query, params))
+            count_plan = _plan(store, f"SELECT count(*) FROM memories m WHERE {where}", params)
+            assert "COVERING INDEX memories_status_confidence" in count_plan
+            assert store.count_memories(query) == len(_expected(values, low, high, n))
+            page_plan = _plan(store, *store._memory_page_sql(query))
+            broad = len(_expected(values, low, high, n)) >= _CONFIDENCE_SORT_AT_MOST
+            if broad:
+                assert "memories_status_created" in page_plan, page_plan
+                assert "TEMP B-TREE" not in page_plan, page_plan
+            else:
+                assert "memories_status_confidence" in page_plan, page_plan
+            assert _page(store, query) == _expected(values, low, high, 50)
+        # With a type too, the count still reads indexes only: the type's seq list.
+        typed = MemoryQuery(statuses=("active",), types=("fact",), min_confidence=0.5)
+        params = []
+        where = sqlite_store._and(sqlite_store._where(typed, params))
+        count_plan = _plan(store, f"SELECT count(*) FROM memories m WHERE {where}", params)
+        assert "COVERING INDEX memories_status_confidence" in count_plan, count_plan
+        assert "COVERING INDEX memories_type" in count_plan, count_plan
+        assert store.count_memories(typed) == len(_expected(values, 0.5, 1.0, n))
+        assert store.count_memories(replace(typed, types=("preference",))) == 0
+    finally:
+        store.close()
+
+
+def test_a_migration_numbered_below_one_already_applied_still_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration numbers may leave gaps (7–9 were reserved when 10 was written): a vault that
+    applied 10 still gets a migration numbered in the gap when it appears, recorded in
+    ``schema_migrations``, with ``user_version`` left at the highest."""
+    _new(tmp_path).close()
+    gap = Migration(8, "gap", "CREATE TABLE gap_probe (x INTEGER);")
+    with_gap = tuple(sorted((*MIGRATIONS, gap), key=lambda m: m.version))
+    monkeypatch.setattr(sqlite_store, "MIGRATIONS", with_gap)
+    store = open_store(tmp_path / "home", PASSPHRASE)
+    try:
+        assert isinstance(store, SQLiteStore)
+        assert store.schema_version == 10
+        assert [v for v, _, _ in store.migrations()] == sorted(m.version for m in with_gap)
+        assert store._one("SELECT count(*) FROM gap_probe")[0] == 0
+    finally:
+        store.close()
