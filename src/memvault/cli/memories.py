@@ -17,12 +17,10 @@ from rich.table import Table
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
     SHORT_ID,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     clip,
     confidence_of,
@@ -34,6 +32,7 @@ from memvault.cli.common import (
     type_label,
     unique_prefixes,
     usage_error,
+    vault_command,
 )
 from memvault.model import (
     MEMORY_STATUSES,
@@ -175,6 +174,7 @@ def build_query(
 # -- add --------------------------------------------------------------------------------------
 
 
+@vault_command
 def add(
     text: str = typer.Argument(
         ..., metavar="TEXT", help="What to remember. '-' reads it from stdin."
@@ -223,9 +223,7 @@ def add(
         help="time_linear, time_exponential or none (PAM §8.1). Default: none for "
         "DNA-class memories, else the vault's setting.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Add a memory (the same content again reinforces it).
@@ -236,7 +234,6 @@ def add(
     Example: memvault add "Prefers tea over coffee" --type preference --tag drinks
     """
     content = sys.stdin.read() if text == "-" else text
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         result = vault.add(
             content,
@@ -268,6 +265,7 @@ def add(
 # -- list -------------------------------------------------------------------------------------
 
 
+@vault_command
 def list_memories(
     types: TypeFilter = None,
     custom_types: CustomTypeFilter = None,
@@ -277,9 +275,7 @@ def list_memories(
     since: SinceFilter = None,
     limit: LimitOption = 50,
     offset: OffsetOption = 0,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List memories, newest first (active ones unless --status says otherwise).
@@ -289,7 +285,6 @@ def list_memories(
     With --json: {"total", "offset", "limit", "memories": [PAM memory objects]}.
     """
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         page = vault.list(query)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
@@ -326,11 +321,10 @@ def list_memories(
 # -- show -------------------------------------------------------------------------------------
 
 
+@vault_command
 def show(
     memory_id: str = typer.Argument(..., metavar="ID", help="A memory id or a unique prefix."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Show every field of a memory and its relations.
@@ -339,7 +333,6 @@ def show(
 
     With --json: {"memory": PAM memory object, "relations": [PAM relation objects]}.
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         memory = vault.get(memory_id)
         relations = vault.relations(memory.id)
@@ -459,6 +452,7 @@ def _parse_revoke(spec: str) -> tuple[str, list[str] | None]:
     return spec, None
 
 
+@vault_command
 def edit(
     memory_id: str = typer.Argument(..., metavar="ID", help="A memory id or a unique prefix."),
     content: str | None = typer.Option(
@@ -505,9 +499,7 @@ def edit(
         metavar="ENTITY[:PERMS]",
         help="Take an agent's permissions away: all of them, or those listed (repeatable).",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Change a memory: content, type, tags, summary, access, grants.
@@ -545,7 +537,6 @@ def edit(
             "--revoke",
             EXIT_USAGE,
         )
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
         before = _readable(vault, full_id)
@@ -587,6 +578,7 @@ def _changed_fields(before: Memory, after: Memory) -> list[str]:
 # -- search -----------------------------------------------------------------------------------
 
 
+@vault_command
 def search(
     query_text: str = typer.Argument(
         ...,
@@ -605,9 +597,7 @@ def search(
     newest: bool = typer.Option(
         False, "--newest", help="Order the best matches by creation time, newest first."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Search memories, best matches first: `memvault recall` over memories only.
@@ -622,7 +612,6 @@ def search(
     from memvault.recall.operations import recall_memories
 
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         hits = recall_memories(vault, query_text, query, newest=newest)
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])

@@ -20,12 +20,10 @@ from rich.table import Table
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
     SHORT_ID,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     clip,
     console,
@@ -34,6 +32,7 @@ from memvault.cli.common import (
     plural,
     print_json,
     usage_error,
+    vault_command,
 )
 
 PANEL = "Recall"
@@ -86,6 +85,7 @@ def _check_choice(value: str, choices: tuple[str, ...], option: str) -> None:
         usage_error(f"{value!r} is not one of {', '.join(choices)}", option)
 
 
+@vault_command
 def recall(
     query: str | None = typer.Argument(
         None,
@@ -111,9 +111,7 @@ def recall(
         help='Many queries, one JSON object a line ({"query", "k", "conversation", …}); '
         "prints one JSON line per query.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Find the memories and conversation messages that answer a question.
@@ -132,7 +130,6 @@ def recall(
 
     _check_choice(kind, KINDS, "--kind")
     _check_choice(mode, MODES, "--mode")
-    options = VaultOptions(home, passphrase_file, actor)
     if batch is not None:
         if query is not None:
             usage_error("give either QUERY or --batch FILE, not both", "--batch")
@@ -261,13 +258,12 @@ def _batch_lines(path: Path) -> list[dict[str, Any]]:
 # -- conversations -----------------------------------------------------------------------------
 
 
+@vault_command
 def list_conversations(
     platform: str | None = typer.Option(
         None, "--platform", metavar="NAME", show_default=False, help="Only this platform."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List the stored conversations, newest first.
@@ -276,7 +272,6 @@ def list_conversations(
 
     With --json: [{"id", "platform", "title", "created_at", "updated_at", "message_count"}].
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         rows = [
             shapes.conversation_summary_json(c)
@@ -309,11 +304,10 @@ def list_conversations(
     out.print(plural(len(rows), "conversation"))
 
 
+@vault_command
 def show_conversation(
     conversation_id: str = typer.Argument(..., metavar="ID", help="The conversation's id."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Show a conversation's messages in order; each branch (a message answered more than
@@ -325,7 +319,6 @@ def show_conversation(
     """
     from memvault.recall.threads import thread
 
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         stored = vault.get_conversation(conversation_id)
     document = dict(stored.document)
@@ -349,12 +342,11 @@ def show_conversation(
             out.print(f"{indent}  {escape(text_line)}")
 
 
+@vault_command
 def search_conversations(
     query: str = typer.Argument(..., metavar="QUERY", help="What to find in the messages."),
     k: KOption = 10,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Find the conversations whose messages answer QUERY, best first, with the best message
@@ -364,7 +356,6 @@ def search_conversations(
 
     With --json: [{"conversation_id", "title", "score", "message_id", "text"}].
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         result = vault.recall(query, k * 5, kind="messages")
     best: dict[str, Mapping[str, Any]] = {}
@@ -405,10 +396,9 @@ def search_conversations(
 # -- index maintenance -------------------------------------------------------------------------
 
 
+@vault_command
 def reindex(
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Rebuild the recall index from every memory and conversation in the vault.
@@ -419,7 +409,6 @@ def reindex(
 
     With --json: {"memories", "conversations"} (how many were indexed).
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         memories, conversations = vault.reindex()
     if as_json:
@@ -431,6 +420,7 @@ def reindex(
     )
 
 
+@vault_command
 def embed(
     model: str | None = typer.Option(
         None,
@@ -448,9 +438,7 @@ def embed(
         help="An OpenAI-compatible API's base URL (Ollama, llama.cpp, vLLM), e.g. "
         "http://localhost:11434/v1; its key, if any, from $MEMVAULT_EMBED_API_KEY.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Compute the vectors that recall passages lack (incremental: only the missing ones).
@@ -474,7 +462,6 @@ def embed(
             if endpoint is not None
             else EmbedderSpec("local", model)
         )
-    options = VaultOptions(home, passphrase_file, actor)
     progress = Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), transient=True)
     task = progress.add_task("embed", total=None)
 
