@@ -102,6 +102,13 @@ class VaultOptions:
         return local.find_home(self.home)
 
 
+def command_group(help: str) -> typer.Typer:
+    """A group of subcommands (`memvault keys …`): given no subcommand, it shows its help."""
+    return typer.Typer(
+        help=help, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]}
+    )
+
+
 #: The default of a `vault_command`'s ``options`` parameter, which the command line gives.
 COMMAND_LINE = VaultOptions()
 

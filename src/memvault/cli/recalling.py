@@ -26,6 +26,7 @@ from memvault.cli.common import (
     JsonOption,
     VaultOptions,
     clip,
+    command_group,
     console,
     fail,
     open_vault,
@@ -37,9 +38,8 @@ from memvault.cli.common import (
 
 PANEL = "Recall"
 
-conversations_app = typer.Typer(
-    help="Read the imported conversations: list, show one (branches included), search them.",
-    no_args_is_help=True,
+conversations_app = command_group(
+    "Read the imported conversations: list, show one (branches included), search them."
 )
 
 

@@ -26,6 +26,7 @@ from memvault.cli.common import (
     EXIT_USAGE,
     JsonOption,
     VaultOptions,
+    command_group,
     fail,
     open_vault,
     print_json,
@@ -50,10 +51,8 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
-keys_app = typer.Typer(
-    help="Signing keys kept in the vault (PAM §18.2): generate, list, export the public part.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+keys_app = command_group(
+    "Signing keys kept in the vault (PAM §18.2): generate, list, export the public part."
 )
 
 

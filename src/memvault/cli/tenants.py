@@ -19,6 +19,7 @@ from memvault import shapes
 from memvault.cli.common import (
     HomeOption,
     JsonOption,
+    command_group,
     console,
     grouped_options,
     print_json,
@@ -75,10 +76,9 @@ AgentOption = Annotated[
     ),
 ]
 
-tenants_app = typer.Typer(
-    help="A server's tenants (one vault each, in a server home or the PostgreSQL database of "
-    "$MEMVAULT_DATABASE_URL) and their API keys.",
-    no_args_is_help=True,
+tenants_app = command_group(
+    "A server's tenants (one vault each, in a server home or the PostgreSQL database of "
+    "$MEMVAULT_DATABASE_URL) and their API keys."
 )
 
 
