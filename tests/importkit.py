@@ -205,6 +205,13 @@ REPLACEMENTS: list[Any] = [
 ]
 
 
+def each_layout(tmp_path: Path, gen: Generator) -> Iterator[tuple[str, Path]]:
+    """The generated export written in each of the generator's layouts, a folder each."""
+    for layout in gen.LAYOUTS:
+        (tmp_path / layout).mkdir()
+        yield layout, gen.write(tmp_path / layout, layout)
+
+
 def check_damaged_values(
     tmp_path: Path, gen: Generator, importer: Importer, rounds: int = 120, seed: int = 2026
 ) -> dict[str, int]:

@@ -16,6 +16,7 @@ from importkit import (
     Arrived,
     check_damaged_values,
     conversation_errors,
+    each_layout,
     input_bytes,
     instant,
     leaves,
@@ -138,9 +139,8 @@ def test_reading_twice_gives_identical_documents(tmp_path: Path, layout: str) ->
 
 def test_zip_folder_and_file_give_the_same_conversations(tmp_path: Path) -> None:
     results = {}
-    for layout in gen.LAYOUTS:
-        (tmp_path / layout).mkdir()
-        conversations, _, _ = run(gen.write(tmp_path / layout, layout))
+    for layout, path in each_layout(tmp_path, gen):
+        conversations, _, _ = run(path)
         for document in conversations:
             del document["import_metadata"]
             for who in document["participants"]:
@@ -239,9 +239,8 @@ def test_pam_4_memories_are_valid_memory_objects(tmp_path: Path) -> None:
 
 
 def test_sniff_looks_at_names_and_first_bytes(tmp_path: Path) -> None:
-    for layout in gen.LAYOUTS:
-        (tmp_path / layout).mkdir()
-        with open_target(gen.write(tmp_path / layout, layout)) as target:
+    for _, path in each_layout(tmp_path, gen):
+        with open_target(path) as target:
             assert IMPORTER.sniff(target)
     chatgpt = tmp_path / "chatgpt.json"
     chatgpt.write_text('[{"title": "x", "mapping": {}, "create_time": 1.0}]')

@@ -16,6 +16,7 @@ from importkit import (
     Arrived,
     check_damaged_values,
     conversation_errors,
+    each_layout,
     input_bytes,
     leaves,
     memory_errors,
@@ -105,9 +106,8 @@ def test_reading_twice_gives_identical_documents(tmp_path: Path, layout: str) ->
 
 def test_zip_folder_and_file_give_the_same_conversations(tmp_path: Path) -> None:
     results = {}
-    for layout in gen.LAYOUTS:
-        (tmp_path / layout).mkdir()
-        conversations, _, _ = run(gen.write(tmp_path / layout, layout))
+    for layout, path in each_layout(tmp_path, gen):
+        conversations, _, _ = run(path)
         for document in conversations:
             del document["import_metadata"]
         results[layout] = conversations
@@ -259,9 +259,8 @@ def test_pam_4_memories_are_valid_memory_objects(tmp_path: Path) -> None:
 
 
 def test_sniff_looks_at_names_and_first_bytes(tmp_path: Path) -> None:
-    for layout in gen.LAYOUTS:
-        (tmp_path / layout).mkdir()
-        with open_target(gen.write(tmp_path / layout, layout)) as target:
+    for _, path in each_layout(tmp_path, gen):
+        with open_target(path) as target:
             assert IMPORTER.sniff(target)
     renamed = tmp_path / "export.json"
     renamed.write_bytes((tmp_path / "file" / gen.MAIN).read_bytes())
