@@ -13,7 +13,7 @@ import pytest
 from memvault.store import create_store, open_store
 from memvault.store import sqlite as sqlite_store
 from memvault.store.base import MemoryQuery
-from memvault.store.migrations import LATEST, MIGRATIONS, Migration
+from memvault.store.migrations import LATEST, MIGRATIONS
 from memvault.store.sqlite import _CONFIDENCE_SORT_AT_MOST, SQLiteStore
 from vaultkit import FAST_KDF, PASSPHRASE, stored
 
@@ -58,20 +58,21 @@ def _expected(values: dict[str, float], low: float, high: float, limit: int) -> 
 def test_a_vault_of_the_previous_schema_migrates_and_filters_by_confidence_pam_8(
     tmp_path: Path,
 ) -> None:
-    """A vault at schema 6 (no confidence index) opened by this memvault gets migration
-    10; its memories, written before, are filtered and counted by their stored
+    """A vault at the schema before migration 10 (no confidence index) opened by this
+    memvault gets it; its memories, written before, are filtered and counted by their stored
     `confidence.current` (PAM §8) through the new index."""
     store = _new(tmp_path)
     values = _fill(store, 300)
-    # Back to schema 6, as a vault written before migration 10 is.
+    # Back to the schema before migration 10, as a vault written before it is.
     with store.transaction():
         store._conn.execute("DROP INDEX memories_status_confidence")
         store._conn.execute("DELETE FROM schema_migrations WHERE version = 10")
-        store._conn.execute("PRAGMA user_version = 6")
+        previous = max(m.version for m in MIGRATIONS if m.version < 10)
+        store._conn.execute(f"PRAGMA user_version = {previous}")
     store.close()
     store = open_store(tmp_path / "home", PASSPHRASE)  # type: ignore[assignment]
     try:
-        assert store.schema_version == LATEST == 10
+        assert store.schema_version == LATEST >= 10
         assert (10, "confidence_index") in [(v, n) for v, n, _ in store.migrations()]
         for low, high in ((0.75, 1.0), (0.0, 0.35), (0.5, 0.5), (0.91, 0.99)):
             query = MemoryQuery(min_confidence=low, max_confidence=high, limit=20)
@@ -126,18 +127,21 @@ def test_confidence_filters_read_the_status_confidence_index_and_broad_pages_wal
 def test_a_migration_numbered_below_one_already_applied_still_runs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Migration numbers may leave gaps (7–9 were reserved when 10 was written): a vault that
-    applied 10 still gets a migration numbered in the gap when it appears, recorded in
-    ``schema_migrations``, with ``user_version`` left at the highest."""
-    _new(tmp_path).close()
-    gap = Migration(8, "gap", "CREATE TABLE gap_probe (x INTEGER);")
-    with_gap = tuple(sorted((*MIGRATIONS, gap), key=lambda m: m.version))
-    monkeypatch.setattr(sqlite_store, "MIGRATIONS", with_gap)
-    store = open_store(tmp_path / "home", PASSPHRASE)
+    """Migration numbers may leave gaps (7 and 9 were reserved when 10 was written): a vault
+    that applied 10 without a migration numbered below it — as one made before that
+    migration was merged in — gets it when it opens, recorded in ``schema_migrations``, with
+    ``user_version`` left at the highest."""
+    below = next(m for m in MIGRATIONS if m.name == "aimem_export_cache")
+    monkeypatch.setattr(sqlite_store, "MIGRATIONS", tuple(m for m in MIGRATIONS if m != below))
+    store = _new(tmp_path)
+    assert below.version not in [v for v, _, _ in store.migrations()]
+    assert store.schema_version == LATEST
+    store.close()
+    monkeypatch.setattr(sqlite_store, "MIGRATIONS", MIGRATIONS)
+    store = open_store(tmp_path / "home", PASSPHRASE)  # type: ignore[assignment]
     try:
-        assert isinstance(store, SQLiteStore)
-        assert store.schema_version == 10
-        assert [v for v, _, _ in store.migrations()] == sorted(m.version for m in with_gap)
-        assert store._one("SELECT count(*) FROM gap_probe")[0] == 0
+        assert store.schema_version == LATEST
+        assert [v for v, _, _ in store.migrations()] == [m.version for m in MIGRATIONS]
+        assert store._one("SELECT count(*) FROM aimem_export_cache")[0] == 0
     finally:
         store.close()

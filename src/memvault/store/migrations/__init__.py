@@ -22,6 +22,7 @@ from memvault.store.migrations import (
     m0004_recall_index,
     m0005_fts_secure_delete,
     m0006_aimem_export_cache,
+    m0008_one_memory_fulltext,
     m0010_confidence_index,
 )
 
@@ -45,7 +46,8 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
     Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
     Migration(6, "aimem_export_cache", m0006_aimem_export_cache.SQL),
-    # 7-9 are reserved; `SQLiteStore` applies whichever a vault has not recorded.
+    # 7 and 9 are reserved; `SQLiteStore` applies whichever a vault has not recorded.
+    Migration(8, "one_memory_fulltext", m0008_one_memory_fulltext.SQL),
     Migration(10, "confidence_index", m0010_confidence_index.SQL),
 )
 LATEST: Final = max(m.version for m in MIGRATIONS)
