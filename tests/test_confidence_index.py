@@ -8,13 +8,19 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import psycopg
 import pytest
 
+import pgkit
 from memvault.store import create_store, open_store
 from memvault.store import sqlite as sqlite_store
 from memvault.store.base import MemoryQuery
+from memvault.store.factory import open_database_store
 from memvault.store.migrations import LATEST, MIGRATIONS
+from memvault.store.pgmigrations import LATEST as PG_LATEST
+from memvault.store.serverkey import ServerKey
 from memvault.store.sqlite import _CONFIDENCE_SORT_AT_MOST, SQLiteStore
+from storekit import new_postgres_store
 from vaultkit import FAST_KDF, PASSPHRASE, stored
 
 #: Confidences of the memories of a test vault, newest last (created a minute apart).
@@ -143,5 +149,37 @@ def test_a_migration_numbered_below_one_already_applied_still_runs(
         assert store.schema_version == LATEST
         assert [v for v, _, _ in store.migrations()] == [m.version for m in MIGRATIONS]
         assert store._one("SELECT count(*) FROM aimem_export_cache")[0] == 0
+    finally:
+        store.close()
+
+
+def test_a_postgres_tenant_of_the_previous_schema_migrates_and_filters_by_confidence_pam_8() -> (
+    None
+):
+    """A PostgreSQL database at schema 2 (no ``confidence`` column) gets migration 3 when a
+    store opens: the column is computed for the memories written before, indexed, and the
+    bounds filter and count on it (PAM §8)."""
+    server = pgkit.server("pg15")
+    store = new_postgres_store("pg15")
+    tenant = store.tenant  # type: ignore[attr-defined]
+    memories = [stored(f"memory {i}", confidence=c) for i, c in enumerate(SPREAD)]
+    store.insert_memories(memories)
+    store.close()
+    with psycopg.connect(server.app_url, autocommit=True) as conn:
+        conn.execute("ALTER TABLE memories DROP COLUMN confidence")
+        conn.execute("DELETE FROM memvault_migrations WHERE version = 3")
+    store = open_database_store(
+        server.app_url, tenant, server_key=ServerKey.parse(pgkit.SERVER_KEY, "the test key")
+    )
+    try:
+        assert PG_LATEST >= 3
+        with psycopg.connect(server.app_url) as conn:
+            (version,) = conn.execute("SELECT max(version) FROM memvault_migrations").fetchone()  # type: ignore[misc]
+            indexes = [r[0] for r in conn.execute("SELECT indexname FROM pg_indexes")]
+        assert version == PG_LATEST and "memories_status_confidence" in indexes
+        query = MemoryQuery(min_confidence=0.5, max_confidence=0.9)
+        found = {s.memory.content for s in store.query_memories(query)}
+        assert found == {f"memory {i}" for i, c in enumerate(SPREAD) if 0.5 <= c <= 0.9}
+        assert store.count_memories(query) == len(found) == 3
     finally:
         store.close()

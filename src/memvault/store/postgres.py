@@ -67,7 +67,6 @@ from memvault.store.codec import dump_memory
 from memvault.store.documents import document_json
 from memvault.store.pgmigrations import LATEST, MIGRATIONS
 from memvault.store.pgmigrations.p0002_recall_index import VECTORS_SQL
-from memvault.store.pgmigrations.p0003_confidence_index import CONFIDENCE
 from memvault.store.postgres_recall import PostgresRecallIndex, fold
 from memvault.store.serverkey import SERVER_KEY_ENV, ServerKey
 
@@ -241,8 +240,23 @@ def _any(column: str, values: Sequence[Any], params: list[Any]) -> str:
     return f"{column} = ANY(%s)"
 
 
-def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = True) -> str:
-    """The query's filters on ``memories m`` (ANDed), the tenant first."""
+#: A page sorts at most this many matches of its confidence bounds (read through their
+#: index); a bound matching more walks the status/created index instead
+#: (benchmarks/memory_filters.py).
+_CONFIDENCE_SORT_AT_MOST: Final = 2000
+
+
+def _where(
+    query: MemoryQuery,
+    tenant: str,
+    params: list[Any],
+    *,
+    text: bool = True,
+    walk_created: bool = False,
+) -> str:
+    """The query's filters on ``memories m`` (ANDed), the tenant first. With `walk_created`
+    the confidence bounds are written so that no index serves them ("+ 0"): a page of a broad
+    bound walks the status/created index newest first and stops after LIMIT matches."""
     clauses = ["m.tenant = %s"]
     params.append(tenant)
     if query.ids:
@@ -275,14 +289,14 @@ def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = T
     if query.exportable_only:
         clauses.append("m.exportable")
     if query.min_confidence is not None or query.max_confidence is not None:
-        # The stored `confidence.current` (PAM §8), only when it is a JSON number: the
-        # expression of the tenant/status/confidence index (migration 3), as written there.
-        number = CONFIDENCE.replace("document", "m.document")
+        # The stored `confidence.current` (PAM §8) when it is a JSON number: the generated
+        # column of migration 3, indexed after the tenant and the status.
+        column = "(m.confidence + 0)" if walk_created else "m.confidence"
         if query.min_confidence is not None:
-            clauses.append(f"{number} >= %s")
+            clauses.append(f"{column} >= %s")
             params.append(float(query.min_confidence))
         if query.max_confidence is not None:
-            clauses.append(f"{number} <= %s")
+            clauses.append(f"{column} <= %s")
             params.append(float(query.max_confidence))
     if query.readable_by is not None:
         clauses.append(
@@ -976,11 +990,33 @@ class PostgresStore(Store):
     def _memory_page_sql(self, query: MemoryQuery) -> tuple[str, list[Any]]:
         """The statement `query_memories` runs for a time-ordered page, with its parameters."""
         params: list[Any] = []
-        where = _where(query, self._tenant, params)
+        walk = self._broad_confidence_bounds(query)
+        where = _where(query, self._tenant, params, walk_created=walk)
         order = _ORDERS.get(query.order, _ORDERS["-created"])
         sql = f"SELECT m.document, m.decay_anchor FROM memories m WHERE {where} ORDER BY {order}"
         sql += _limit(query, params)
         return sql, params
+
+    def _broad_confidence_bounds(self, query: MemoryQuery) -> bool:
+        """Whether the query's confidence bounds match more than a page should sort: counted
+        (up to that cap) on the tenant/status/confidence index alone. The planner cannot
+        tell without fresh statistics, and sorting every match of a broad bound is slow."""
+        if query.min_confidence is None and query.max_confidence is None:
+            return False
+        if query.statuses == ():
+            return False
+        bounds = MemoryQuery(
+            statuses=query.statuses,
+            min_confidence=query.min_confidence,
+            max_confidence=query.max_confidence,
+        )
+        params: list[Any] = []
+        where = _where(bounds, self._tenant, params)
+        params.append(_CONFIDENCE_SORT_AT_MOST)
+        row = self._one(
+            f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} LIMIT %s) AS b", params
+        )
+        return int(row[0]) >= _CONFIDENCE_SORT_AT_MOST
 
     def count_memories(self, query: MemoryQuery) -> int:
         params: list[Any] = []
