@@ -81,7 +81,7 @@ class Ranking:
     #: Hybrid recall's second stage: how many of the full-text list's first hits that the
     #: vector list did not return get their exact cosine similarity from their stored vectors
     #: (0: none). They join the vector list's counted hits, scaled as they are.
-    rescore_depth: int = 50
+    rescore_depth: int = 10
     #: Multipliers by kind, to favour memories or messages.
     memory_weight: float = 1.0
     message_weight: float = 1.0
@@ -150,6 +150,8 @@ _CLOSERS: Final = " \t\r\n\"'”’»)]*_~"
 def asks_only(text: str) -> bool:
     """Whether every sentence of `text` is a question (ends with "?"): "Any tips for a shady
     balcony?" asks only; "We planted sunflowers. Any tips?" tells something too."""
+    if not text.rstrip(_CLOSERS).endswith(("?", "？")):
+        return False  # the last sentence tells: no need to split the rest
     sentences = [s.rstrip(_CLOSERS) for s in _SENTENCE_BREAK.split(text.strip())]
     sentences = [s for s in sentences if s]
     return bool(sentences) and all(s.endswith(("?", "？")) for s in sentences)
