@@ -449,3 +449,44 @@ def test_lines_after_a_named_piece_of_writing_are_that_writing() -> None:
         _extract("I wrote this poem, what do you think?\nI am the sea, I live in the rain.") == []
     )
     assert _extract("Escrevi esse poema, o que acha?\nEu sou o mar, eu moro na chuva.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I play the guitar", ("skill", "User plays the guitar")),
+        ("Toco violão", ("skill", "O usuário toca violão")),
+        ("Jogo xadrez desde criança", ("skill", "O usuário joga xadrez")),
+        ("I'm a beginner at chess", ("skill", "User is a beginner in chess")),
+        ("Sou iniciante em programação", ("skill", "O usuário é iniciante em programação")),
+        ("Falo um pouco de francês", ("skill", "O usuário fala um pouco de francês")),
+        ("I've been learning Korean for a year", ("goal", "User is learning Korean")),
+        ("Estou tentando parar de fumar", ("goal", "O usuário está tentando parar de fumar")),
+        ("I grew up in Porto", ("fact", "User grew up in Porto")),
+        ("Cresci em Belo Horizonte", ("fact", "O usuário cresceu em Belo Horizonte")),
+        ("I have a degree in economics", ("fact", "User has a degree in economics")),
+        ("Sou formada em direito", ("fact", "O usuário se formou em direito")),
+        ("I work in marketing", ("fact", "User works in marketing")),
+        ("Trabalho com marketing digital", ("fact", "O usuário trabalha com marketing digital")),
+        ("I'm married with three kids", ("relationship", "User is married with three kids")),
+        ("I'm single", ("relationship", "User is single")),
+    ],
+)
+def test_instruments_levels_studies_upbringing_fields_and_family_status_are_memories(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I studied it in school",
+        "I play with the settings",
+        "Estou tentando fazer o build",
+        "Estou tentando deixar o gráfico mais bonito.",
+        "Trabalho com isso há anos",
+    ],
+)
+def test_the_same_verbs_about_the_task_at_hand_yield_nothing(text: str) -> None:
+    assert _extract(text) == []

@@ -1213,6 +1213,76 @@ RULES: Final[tuple[Rule, ...]] = (
         r"work|finish work|work out|sleep)\s+(?P<v>[^,;!?]+)",
         _routine,
     ),
+    _r(
+        "en.skill.play",
+        "en",
+        "skill",
+        r"i\s+(?:can\s+)?play\s+(?P<q>(?:a (?:little )?bit of|some)\s+)?"
+        r"(?!(?:it|this|that|them|with|along|around|games?|a lot|the game|video games)\b)"
+        r"(?P<v>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:and|but|since|for|in|"
+        r"at|with|pretty|quite|very|really|well|badly|too)\b)",
+        "User plays {q} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.beginner",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:a\s+)?(?:complete\s+|total\s+|absolute\s+)?(?P<a>beginner|novice|newbie|"
+        r"intermediate)\s+(?:at|in|with)\s+" + _PLACE,
+        "User is a {a} in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.learning_for",
+        "en",
+        "goal",
+        rf"{_I_HAVE}\s+been\s+(?:learning|studying)\s+(?P<v>[^,;.!?]+?)\s+(?:for|since)\s+"
+        r"[^,;.!?]+",
+        "User is learning {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.grew_up",
+        "en",
+        "fact",
+        r"i\s+grew\s+up\s+(?P<p>in|on|near)\s+" + _WHERE,
+        "User grew up {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.studied",
+        "en",
+        "fact",
+        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from)|{_I_HAVE}\s+(?P<b>a "
+        r"(?:degree|masters?|master's|phd|bachelor's|diploma) in))\s+"
+        r"(?!(?:it|this|that|them|these|those|one|a lot|with)\b)" + _WHERE,
+        lambda m, c: _studied_en(m),
+    ),
+    _r(
+        "en.fact.work_in",
+        "en",
+        "fact",
+        r"i\s+(?:now\s+|currently\s+)?work\s+in\s+(?!(?:a|an|the|this|that|it|my)\b)"
+        r"(?P<v>[^,;.!?]+?)(?=\s+(?:and|but|so|since|for|now|at)\b|\s*[,;.!?]|\s*$)",
+        "User works in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.relationship.status",
+        "en",
+        "relationship",
+        rf"{_I_AM}\s+(?P<v>married|divorced|single|engaged|widowed|separated)"
+        r"(?:\s+with\s+(?P<w>(?:a|an|one|two|three|four|five|\d+)\s+(?:kids?|children|sons?|"
+        r"daughters?)))?(?=\s*(?:[,;.!]|$)|\s+(?:and|but|so|now)\b)",
+        lambda m, c: Hit(
+            " ".join(f"User is {m.group('v')} with {m.group('w') or ''}".split()).removesuffix(
+                " with"
+            ),
+            "marital",
+            fold(m.group("v")),
+        ),
+    ),
     # goal
     _r(
         "en.goal.career",
@@ -1755,8 +1825,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.skill.speak",
         "pt",
         "skill",
-        rf"{_EU}(?:também\s+)?falo\s+(?:fluentemente\s+)?(?P<v>{_LANG_LIST_PT})\b",
-        "O usuário fala {v}",
+        rf"{_EU}(?:também\s+)?falo\s+(?P<q>(?:fluentemente|um pouco de|um pouquinho de|bem|"
+        rf"o básico de|razoavelmente)\s+)?(?P<v>{_LANG_LIST_PT})\b",
+        "O usuário fala {q} {v}",
         slot=None,
         raw=("v",),
     ),
@@ -1802,6 +1873,62 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"{_EU}(?:já\s+)?sei\s+(?!se\b|que\b|lá\b|la\b|disso|não|nao)(?P<v>\w+(?:ar|er|ir)\b"
         r"[^,;.!?]*)",
         "O usuário sabe {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.play",
+        "pt",
+        "skill",
+        rf"{_EU}(?:também\s+)?(?P<a>toco|jogo)\s+(?!(?:um|uma|meu|minha|isso|isto|esse|essa|"
+        r"muito|bastante|com|no|na|todo|toda)\b)(?P<v>(?:o\s+|a\s+)?[\wçãõéíóúâêôà-]+"
+        r"(?:\s+[\wçãõéíóúâêôà-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:e|mas|desde|há|faz|muito|bem|"
+        r"mal|aos|pra|para)\b)",
+        lambda m, c: _play_pt(m),
+    ),
+    _r(
+        "pt.skill.beginner",
+        "pt",
+        "skill",
+        rf"{_EU}sou\s+(?P<a>iniciante|intermediári[oa]|novat[oa])\s+(?:em|no|na|com)\s+{_PLACE}",
+        "O usuário é {a} em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.grew_up",
+        "pt",
+        "fact",
+        rf"{_EU}cresci\s+(?P<p>em|no|na|nos|nas)\s+{_WHERE}",
+        "O usuário cresceu {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.graduated",
+        "pt",
+        "fact",
+        rf"{_EU}(?:sou\s+formad[oa]|me\s+formei|formei-me|sou\s+licenciad[oa]|sou\s+graduad[oa]|"
+        r"tenho\s+(?:graduação|licenciatura|mestrado|doutorado|formação))\s+(?:em|de)\s+" + _WHERE,
+        "O usuário se formou em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.work_field",
+        "pt",
+        "fact",
+        rf"{_EU}(?:agora\s+|atualmente\s+)?trabalho\s+(?P<p>com|na área de|na area de)\s+"
+        r"(?!(?:isso|isto|ele|ela|eles|elas|você|voce|vc)\b)(?P<v>[^,;.!?]+?)"
+        r"(?=\s+(?:e|mas|há|ha|desde|faz|então)\b|\s*[,;.!?]|\s*$)",
+        "O usuário trabalha {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.trying",
+        "pt",
+        "goal",
+        rf"{_EU}(?:estou|to|tô)\s+(?:tentando|a tentar)\s+(?!(?:{_REQUEST_VERBS_PT})\b)"
+        r"(?!(?:entender|resolver|fazer|rodar|compilar|instalar|configurar|achar|descobrir|"
+        r"lembrar|consertar|arrumar|deixar|melhorar|ajustar|colocar|tirar|decidir|escolher)\b)"
+        r"(?P<v>\w+(?:ar|er|ir)\b[^,;.!?]*)",
+        "O usuário está tentando {v}",
         slot=None,
     ),
     # goal
@@ -2247,3 +2374,23 @@ def _uses(match: re.Match[str], clause: str, language: str) -> Hit | None:
         change=bool(_CHANGE.search(clause)),
         derived=tuple(("environment", c, s_, k) for c, s_, k in rest),
     )
+
+
+def _studied_en(match: re.Match[str]) -> Hit | None:
+    """ "I studied economics", "I have a degree in law": what the person studied."""
+    value = clean(match.group("v"), "en")
+    if value is None:
+        return None
+    if match.group("b"):
+        return Hit(f"User has {match.group('b').lower()} {value}", None, _key(value))
+    verb = match.group("a").lower()
+    return Hit(f"User {verb} {value}", None, _key(value))
+
+
+def _play_pt(match: re.Match[str]) -> Hit | None:
+    """ "Toco violão", "jogo xadrez": an instrument or a game the person plays."""
+    value = clean(match.group("v"), "pt")
+    if value is None:
+        return None
+    verb = "toca" if match.group("a").lower() == "toco" else "joga"
+    return Hit(f"O usuário {verb} {value}", None, _key(value))
