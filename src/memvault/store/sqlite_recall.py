@@ -26,6 +26,7 @@ import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any, Final
 
 from memvault.model import Memory
@@ -239,15 +240,25 @@ def write_messages(
 
 
 def _write_message_rows(conn: Any, batches: Sequence[tuple[int, int, Sequence[MessageRow]]]) -> int:
-    passages: list[tuple[Any, ...]] = []
-    entries: list[tuple[Any, ...]] = []
+    """Two statements for every batch, their rows made by `zip` over each conversation's
+    columns (no Python loop over the passages: at 400,000 passages, a loop that built each
+    row's tuples cost the writing process about a second)."""
+    passages: list[Iterable[tuple[Any, ...]]] = []
+    entries: list[Iterable[tuple[Any, ...]]] = []
+    count = 0
     for handle, first, rows in batches:
-        for i, (message, part, role, who, at, text, words, context) in enumerate(rows, first):
-            passages.append((i, handle, message, part, role, who, at, text))
-            entries.append((i, text if words is None else words, context))
-    conn.executemany(_INSERT_MESSAGE, passages)
-    conn.executemany(_INSERT_FTS, entries)
-    return len(passages)
+        ids = range(first, first + len(rows))
+        messages, parts, roles, who, at, texts, words, contexts = zip(*rows, strict=True)
+        passages.append(
+            zip(ids, repeat(handle, len(rows)), messages, parts, roles, who, at, texts, strict=True)
+        )
+        if words.count(None) < len(words):  # analysed words that are not the text itself
+            texts = tuple(t if w is None else w for t, w in zip(texts, words, strict=True))
+        entries.append(zip(ids, texts, contexts, strict=True))
+        count += len(rows)
+    conn.executemany(_INSERT_MESSAGE, chain.from_iterable(passages))
+    conn.executemany(_INSERT_FTS, chain.from_iterable(entries))
+    return count
 
 
 def _vector_tables(conn: Any) -> list[str]:
