@@ -7,26 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from memvault.conversation_merge import conversation_row
-from memvault.store.migrations import LATEST
+from memvault.store.migrations import LATEST, m0004_recall_index
 from memvault.vault import Vault
 from vaultkit import PASSPHRASE, make_vault
 
-#: The recall_passages table as migrations 4 to 6 left it.
-_M0006_PASSAGES = """
-CREATE TABLE recall_passages (
-    id               INTEGER PRIMARY KEY,
-    kind             TEXT NOT NULL CHECK (kind IN ('memory', 'message')),
-    memory_seq       INTEGER,
-    conversation_id  TEXT,
-    message_id       TEXT,
-    part             INTEGER NOT NULL DEFAULT 0,
-    role             TEXT,
-    participant      TEXT,
-    platform         TEXT,
-    at_epoch         REAL,
-    text             TEXT NOT NULL
-)
-"""
+#: The recall_passages table as migrations 4 to 6 left it: migration 4's first statement.
+_M0006_PASSAGES = m0004_recall_index.SQL.split(";")[0]
+assert "CREATE TABLE recall_passages" in _M0006_PASSAGES
 
 
 def _conversation(cid: str, platform: str, said: list[tuple[str, str, str]]) -> dict[str, object]:
