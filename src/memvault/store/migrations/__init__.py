@@ -21,6 +21,7 @@ from memvault.store.migrations import (
     m0005_fts_secure_delete,
     m0006_aimem_export_cache,
     m0007_compact_message_passages,
+    m0008_one_memory_fulltext,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -49,5 +50,6 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
         m0007_compact_message_passages.SQL,
         m0007_compact_message_passages.run,
     ),
+    Migration(8, "one_memory_fulltext", m0008_one_memory_fulltext.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version
