@@ -634,8 +634,8 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def bulk_writes(self) -> Iterator[None]:
         """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
-        bulk load (`memvault.store.sqlite_recall.bulk_load`: its lookup index by conversation made
-        once at the end, not row by row), inside the caller's transaction."""
+        bulk load (`memvault.store.sqlite_recall.bulk_load`: larger full-text segments),
+        inside the caller's transaction."""
         with self.cache_limit(BULK_CACHE_KIB), self._lock:
             if self._depth:
                 with recall_index.bulk_load(self._conn):
