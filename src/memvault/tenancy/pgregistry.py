@@ -33,8 +33,9 @@ import orjson
 import psycopg
 
 from memvault.audit import GENESIS, AuditReport, entry_hash
-from memvault.store.base import AuditEntry, StoreError
+from memvault.store.base import AuditEntry, StoreError, StoreUnavailable
 from memvault.store.factory import database_connection as connect_checked
+from memvault.store.factory import database_connection_lost
 from memvault.store.factory import redact_database_url as redact
 from memvault.tenancy.registry import TenantRow, TokenRow, verify_chain
 
@@ -140,7 +141,11 @@ class PgRegistry:
             self._conn.close()
 
     def _error(self, exc: psycopg.Error) -> StoreError:
-        return StoreError(f"{redact(self._url)}: the server registry: {str(exc).strip()}")
+        text = f"{redact(self._url)}: the server registry: {str(exc).strip()}"
+        if database_connection_lost(exc):
+            # The next transaction connects again (a restarted database): 503, try again.
+            return StoreUnavailable(f"{text}; nothing is half-applied — try again in a moment")
+        return StoreError(text)
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
