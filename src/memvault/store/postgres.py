@@ -660,6 +660,9 @@ class PostgresStore(Store):
             )
         return StoreError(f"{redact(self._url)}: {text}")
 
+    def writing(self) -> bool:
+        return self._state.depth > 0
+
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
         """`Store.transaction`: nested ones are savepoints (none under savepoints=False)."""

@@ -660,6 +660,15 @@ class SQLiteStore(Store):
                 if not self._closed:
                     self._conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
 
+    def writing(self) -> bool:
+        # The lock is reentrant: this thread gets it at once when it holds it (or nobody does).
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._depth > 0
+        finally:
+            self._lock.release()
+
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
         """A write transaction (`Store.transaction`). A nested one is a savepoint, so a failure
