@@ -88,6 +88,7 @@ def test_a_restart_mid_transaction_fails_it_whole_and_gives_its_connection_back(
     store.set_meta("restart", "written")
     assert store.get_meta("restart") == "written"
 
+
 def test_a_restart_while_reads_are_idle_in_the_pool_is_not_seen_by_the_next_request(
     server: pgkit.PostgresServer, store: PostgresStore
 ) -> None:
