@@ -60,11 +60,13 @@ def test_a_restart_mid_transaction_fails_it_whole_and_gives_its_connection_back(
     it was given back), so the pool shrank with each restart until every request waited
     30 s for a connection that never came."""
     for n in range(3):
-        with pytest.raises(StoreUnavailable, match="nothing is half-applied"):
-            with store.transaction():
-                store.set_meta("restart", f"before {n}")
-                server.restart()
-                store.set_meta("restart", f"after {n}")
+        with (
+            pytest.raises(StoreUnavailable, match="nothing is half-applied"),
+            store.transaction(),
+        ):
+            store.set_meta("restart", f"before {n}")
+            server.restart()
+            store.set_meta("restart", f"after {n}")
         assert _serves_again(store) < SERVES_AGAIN_WITHIN
         assert store.get_meta("restart") is None  # the transaction left nothing
 

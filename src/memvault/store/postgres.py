@@ -434,7 +434,7 @@ _POOL_SLICE: Final = 2.0
 #: Options of every pooled connection: a connection attempt gives up after a few seconds, and
 #: TCP keepalives find a peer that vanished without closing (a host down, a network cut)
 #: within about a minute instead of the kernel's two hours.
-_CONNECT_OPTIONS: Final = {
+_CONNECT_OPTIONS: Final[dict[str, Any]] = {
     "connect_timeout": 5,
     "keepalives": 1,
     "keepalives_idle": 30,
