@@ -7,8 +7,8 @@ in benchmarks/extraction_set/ (per language and per memory type, dev and held-ou
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
 of the same message when the types are equal, its content holds every key and no forbidden
 string (case and diacritics folded); each expectation is matched once. Without `--llm-url` the
-offline rules extractor is measured. `--calibrate` prints each pattern's precision on the dev
-split and the confidence it maps to (the formula of `CALIBRATION` in rules.py). `--errors`
+offline rules extractor is measured. `--calibrate` fits the confidence model
+(`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors`
 lists misses and wrong proposals (use it on the dev split only: the held-out split is not for
 tuning).
 
@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from memvault.extract.base import Candidate, UserMessage
+from memvault.extract.confidence import FEATURES, PRIOR
 from memvault.extract.conversation_eval import Tally, load_conversations, score_conversations
 
 SET = Path(__file__).resolve().parent / "extraction_set" / "conversations.jsonl"
@@ -44,8 +45,52 @@ def _table(title: str, tally: Tally) -> None:
         f"  {'overall':<14}{sum(tally.proposed.values()):>9}{sum(tally.correct.values()):>9}"
         f"{sum(tally.expected.values()):>9}{sum(tally.found.values()):>7}"
         f"{tally.precision():>11.2f}{tally.recall():>8.2f}{tally.f1():>7.2f}"
-        f"   confidence AUC {tally.auc():.2f}"
+        f"   confidence AUC {_auc(tally)}"
     )
+
+
+def _auc(tally: Tally) -> str:
+    """The AUC with its 95 % bootstrap interval and how many wrong proposals it rests on;
+    "n/a" when there is no wrong (or no right) proposal to separate."""
+    wrong, total = tally.wrong_count, len(tally.confidences)
+    auc, interval = tally.auc(), tally.auc_interval()
+    if auc is None or interval is None:
+        return f"n/a ({wrong} wrong of {total})"
+    return f"{auc:.2f} [{interval[0]:.2f}, {interval[1]:.2f}] ({wrong} wrong of {total})"
+
+
+def fit(rows: list[tuple[dict[str, float], bool]], l2: float = 1.0) -> dict[str, float]:
+    """Logistic regression (Newton's method) of right/wrong on the features, L2-regularised
+    toward `PRIOR` (weights set by reasoning before any fit): a feature the dev split never
+    shows keeps its prior weight instead of falling to 0; the bias is not penalised."""
+    import numpy as np
+
+    names = list(FEATURES)
+    x = np.array([[1.0] + [f.get(n, 0.0) for n in names] for f, _ in rows])
+    y = np.array([1.0 if ok else 0.0 for _, ok in rows])
+    prior = np.array([0.0] + [PRIOR[n] for n in names])
+    w = prior.copy()
+    penalty = np.eye(x.shape[1]) * l2
+    penalty[0, 0] = 0.0
+    for _ in range(50):
+        p = 1.0 / (1.0 + np.exp(-x @ w))
+        gradient = x.T @ (p - y) + penalty @ (w - prior)
+        hessian = x.T @ (x * (p * (1 - p))[:, None]) + penalty + 1e-9 * np.eye(x.shape[1])
+        w -= np.linalg.solve(hessian, gradient)
+    return {"bias": round(float(w[0]), 2)} | {
+        n: round(float(v), 2) for n, v in zip(names, w[1:], strict=True)
+    }
+
+
+def _calibrate(tally: Tally) -> None:
+    """Fit the confidence model on the dev split's proposals and print `WEIGHTS`."""
+    rows = [(dict(c.features), ok) for c, ok in tally.judged]
+    wrong = sum(1 for _, ok in rows if not ok)
+    print(f"\nconfidence model fitted on the dev split ({len(rows)} proposals, {wrong} wrong):")
+    print("WEIGHTS: Final[Mapping[str, float]] = {")
+    for name, value in fit(rows).items():
+        print(f'    "{name}": {value},')
+    print("}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--calibrate",
         action="store_true",
-        help="print each pattern's precision on the dev split and the confidence it maps to",
+        help="fit the confidence model on the dev split and print its weights",
     )
     parser.add_argument("--llm-url", help="an OpenAI-compatible endpoint (…/v1)")
     parser.add_argument("--llm-model", default="", help="the model name for --llm-url")
@@ -92,12 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 _table(f"{split} · {lang} · {n} user messages", tallies[lang])
         if args.calibrate and split == "dev":
-            every = tallies["all"]
-            print("\npattern precision on the dev split → confidence")
-            for pattern in sorted(every.pattern_fired):
-                fired, right = every.pattern_fired[pattern], every.pattern_correct[pattern]
-                confidence = round(0.5 + 0.45 * (right + 1) / (fired + 2), 2)
-                print(f'    "{pattern}": {confidence},  # {right}/{fired}')
+            _calibrate(tallies["all"])
         if args.errors:
             for mid, label, text in tallies["all"].misses:
                 print(f"  MISS  {mid}  {label:<40} {text[:90]!r}")

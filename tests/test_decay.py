@@ -324,3 +324,87 @@ def test_aimem_5_1_dna_never_decayed_deleted_or_superseded_by_background_work(
             assert vault.verify_audit().ok
         finally:
             vault.close()
+
+
+# -- decay counts from when a thing was said (PAM §8.1) ---------------------------------------
+
+
+def test_pam_8_1_decay_counts_from_valid_from_when_a_memory_was_said_before_it_was_recorded(
+    vault: Vault,
+) -> None:
+    """A statement made 100 days before the vault recorded it has already decayed 100 days."""
+    said = T0 - timedelta(days=100)
+    fact = vault.add(
+        "Lives in Porto", "fact", decay_model="time_linear", valid_from=said, now=T0
+    ).memory
+    assert fact.temporal.created_at == "2026-01-01T00:00:00Z"
+    vault.decay(now=T0)
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.7)  # type: ignore[union-attr]
+
+
+def test_pam_8_1_decay_falls_back_to_created_at_without_valid_from(vault: Vault) -> None:
+    fact = vault.add("Lives in Braga", "fact", decay_model="time_linear", now=T0).memory
+    vault.decay(now=T0 + timedelta(days=50))
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.8)  # type: ignore[union-attr]
+
+
+def test_pam_8_1_a_valid_from_in_the_future_does_not_decay_yet(vault: Vault) -> None:
+    later = T0 + timedelta(days=30)
+    fact = vault.add(
+        "Lives in Faro", "fact", decay_model="time_linear", valid_from=later, now=T0
+    ).memory
+    report = vault.decay(now=T0 + timedelta(days=10))
+    assert report.updated == 0
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.9)  # type: ignore[union-attr]
+
+
+def test_pam_8_1_reinforcement_resets_decay_to_when_the_statement_was_made_again(
+    vault: Vault,
+) -> None:
+    """PAM §8.1: decay counts from the last reinforcement — the time the statement was made
+    again (its `valid_from`), not the time the vault heard about it."""
+    first = T0 - timedelta(days=300)
+    again = T0 - timedelta(days=100)
+    fact = vault.add(
+        "Lives in Évora", "fact", decay_model="time_linear", valid_from=first, now=T0
+    ).memory
+    reinforced = vault.add("lives in évora", "fact", valid_from=again, now=T0).memory
+    conf = reinforced.confidence
+    assert conf.last_reinforced == "2025-09-23T00:00:00Z"  # type: ignore[union-attr]
+    assert conf.current == pytest.approx(0.92)  # type: ignore[union-attr]
+    vault.decay(now=T0)  # 100 days after the statement was made again
+    assert vault.get(fact.id).confidence.current == pytest.approx(0.72)  # type: ignore[union-attr]
+
+
+def test_pam_8_1_a_reinforcement_said_before_the_memory_counts_from_the_memory(
+    vault: Vault,
+) -> None:
+    said = T0 - timedelta(days=10)
+    vault.add("Lives in Tavira", "fact", decay_model="time_linear", valid_from=said, now=T0)
+    older = vault.add("Lives in Tavira", "fact", valid_from=T0 - timedelta(days=400), now=T0)
+    assert older.memory.confidence.last_reinforced == "2025-12-22T00:00:00Z"  # type: ignore[union-attr]
+
+
+def test_pam_8_1_extracted_memories_decay_from_their_message_time(vault: Vault) -> None:
+    """Extraction sets `valid_from` to the message's time, and decay counts from it; a later
+    message saying it again reinforces at that message's time."""
+    from memvault.extract.evaluation import conversation_of
+    from memvault.extract.pipeline import run
+
+    vault.update_settings(default_decay_model="time_linear")
+    said = "2025-09-23T00:00:00Z"  # 100 days before T0
+    vault.put_conversation(conversation_of("c1", [("user", "I run a lot.", said)]))
+    run(vault, now=T0)
+    (memory,) = vault.list(MemoryQuery(limit=None)).items
+    assert (memory.temporal.valid_from, memory.temporal.created_at) == (
+        said,
+        "2026-01-01T00:00:00Z",
+    )
+    vault.decay(now=T0)
+    assert vault.get(memory.id).confidence.current == pytest.approx(
+        memory.confidence.initial - 0.2  # type: ignore[union-attr,operator]
+    )
+    again = "2025-12-02T00:00:00Z"  # 30 days before T0
+    vault.put_conversation(conversation_of("c2", [("user", "I run a lot.", again)]))
+    run(vault, now=T0 + timedelta(days=1))
+    assert vault.get(memory.id).confidence.last_reinforced == again  # type: ignore[union-attr]

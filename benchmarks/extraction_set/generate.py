@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import supplement
 import templates as t
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
@@ -122,6 +123,47 @@ def build() -> list[dict[str, Any]]:
                     "split": split,
                     "lang": lang,
                     "participants": speakers,
+                    "messages": messages,
+                }
+            )
+    out.extend(_supplement())
+    return out
+
+
+def _supplement() -> list[dict[str, Any]]:
+    """The hand-written dev conversations of `supplement.py`, after the generated ones (the
+    generated conversations, and so the held-out split, stay byte for byte the same)."""
+    out: list[dict[str, Any]] = []
+    for lang, conversations in (("en", supplement.EN), ("pt", supplement.PT)):
+        for number, turns in enumerate(conversations):
+            base = f"2025-{1 + number % 12:02d}-{10 + number:02d}T"
+            messages: list[dict[str, Any]] = []
+            for turn, (text, expects) in enumerate(turns):
+                messages.append(
+                    {
+                        "role": "user",
+                        "text": text,
+                        "at": f"{base}{9 + turn:02d}:00:00Z",
+                        "expect": [
+                            {"type": type, "key": list(keys), "forbid": list(forbid)}
+                            for type, keys, forbid in expects
+                        ],
+                    }
+                )
+                messages.append(
+                    {
+                        "role": "assistant",
+                        "text": t.ASSISTANT[(number + turn) % len(t.ASSISTANT)],
+                        "at": f"{base}{9 + turn:02d}:00:30Z",
+                        "expect": [],
+                    }
+                )
+            out.append(
+                {
+                    "id": f"{lang}-extra-{number:03d}",
+                    "split": "dev",
+                    "lang": lang,
+                    "participants": [],
                     "messages": messages,
                 }
             )

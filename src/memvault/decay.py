@@ -10,7 +10,9 @@ the implementation (§8.1). memvault's rates live in the vault settings (`DecayS
 
 where ``a`` is the *decay anchor* — the confidence the memory had when it was last reinforced
 (``confidence.initial`` if it never was) — and ``days`` the time since
-``confidence.last_reinforced`` (``temporal.created_at`` if never reinforced). Decay is a pure
+``confidence.last_reinforced``, or, if never reinforced, since the memory was said:
+``temporal.valid_from`` (an extracted memory's message time) when present, else
+``temporal.created_at`` (when the vault recorded it). Decay is a pure
 function of those values, so running it twice, or late, gives the same result; it never raises
 a confidence above the anchor, and never lowers one below the floor (a memory whose anchor is
 already below the floor stays where it is).
@@ -18,7 +20,8 @@ already below the floor stays where it is).
 Reinforcement (the same content stated again, PAM §6 dedup) restores the decayed confidence to
 its anchor and then moves it a fixed fraction of the way to 1.0:
 ``r = b + (1 − b) · step`` with ``b = max(anchor, current)``; ``r`` becomes the new anchor and
-``last_reinforced`` becomes now.
+``last_reinforced`` becomes the time the statement was made again (its message's time, never
+later than now nor earlier than the memory's own).
 
 Defaults (documented in docs/vault.md): linear 0.002 per day, half-life 180 days, floor 0.1,
 reinforcement step 0.2.

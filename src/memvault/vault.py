@@ -363,15 +363,26 @@ def _tags_of(memory: Memory) -> tuple[str, ...]:
     return memory.tags if isinstance(memory.tags, tuple) else ()
 
 
-def _stated_at(memory: Memory, at: str) -> str:
-    """When an incoming duplicate was stated: its last_reinforced, else its created_at, never
-    later than now."""
+def _said_at(memory: Memory) -> str:
+    """When a memory was said: `temporal.valid_from` (the message's time, for an extracted
+    memory) when it has one, else `temporal.created_at` (when the vault recorded it)."""
+    start = memory.temporal.valid_from
+    return start if isinstance(start, str) else memory.temporal.created_at
+
+
+def _decay_start(memory: Memory) -> str:
+    """Where decay counts from (PAM §8.1 "time since last reinforcement"): the last
+    reinforcement, else when the memory was said (`_said_at`)."""
     conf = memory.confidence
-    stated = (
-        conf.last_reinforced
-        if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str)
-        else memory.temporal.created_at
-    )
+    if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str):
+        return conf.last_reinforced
+    return _said_at(memory)
+
+
+def _stated_at(memory: Memory, at: str) -> str:
+    """When an incoming duplicate was stated: its last_reinforced, else when it was said
+    (`_said_at`), never later than now."""
+    stated = _decay_start(memory)
     try:
         return stated if parse_timestamp(stated) <= parse_timestamp(at) else at
     except ValueError:
@@ -662,8 +673,9 @@ class Vault:
 
         Add a memory, or reinforce the active memory that already has the same content hash
         (PAM §6; never a twin): its confidence rises (`memvault.decay.reinforced_confidence`),
-        `confidence.last_reinforced` and `temporal.updated_at` become now, and new tags are
-        added to its tags; nothing else changes.
+        `temporal.updated_at` becomes now, `confidence.last_reinforced` becomes when the
+        statement was made (`valid_from` when given and not later than now, else now), and new
+        tags are added to its tags; nothing else changes.
 
         New memories get `confidence.initial` = `confidence` (default: settings
         ``default_confidence``, 0.9) and `decay_model` (default: "none" for DNA-class memories,
@@ -738,7 +750,9 @@ class Vault:
             existing = self._active_twin(digest)
             if existing is not None:
                 self._require(existing.memory, actor, "write", "reinforce")
-                reinforced = self._reinforce(existing, tag_list, at, settings)
+                reinforced = self._reinforce(
+                    existing, tag_list, at, settings, _stated_at(memory, at)
+                )
                 self._store.update_memory(reinforced)
                 self._audit.append([self._reinforce_entry(reinforced.memory, actor, "add")], at)
                 return AddResult(reinforced.memory, created=False, reinforced=True)
@@ -772,7 +786,7 @@ class Vault:
             anchor = settings.default_confidence
         value = reinforced_confidence(anchor, current, settings.reinforce_step)
         # Never earlier than the memory itself (an imported duplicate may be older).
-        when = _later(reinforced_at or at, memory.temporal.created_at) or at
+        when = _later(reinforced_at or at, _said_at(memory)) or at
         if conf is None:
             conf = Confidence(initial=value, current=value, decay_model=None, last_reinforced=when)
         else:
@@ -1863,11 +1877,7 @@ class Vault:
             if anchor is None:
                 unchanged += 1
                 continue
-            since_text = (
-                conf.last_reinforced
-                if isinstance(conf.last_reinforced, str)
-                else memory.temporal.created_at
-            )
+            since_text = _decay_start(memory)
             if since_text in since_cache:
                 since = since_cache[since_text]
             else:

@@ -89,6 +89,9 @@ class Candidate:
     #: Who the memory is about when a conversation has several named people (their name);
     #: None for the vault's person. Reconciliation never merges different subjects.
     subject: str | None = None
+    #: What the confidence was computed from (`memvault.extract.confidence.features`), for
+    #: calibration and reports; not stored with the memory.
+    features: Mapping[str, float] = field(default_factory=dict)
 
     @property
     def single_valued(self) -> bool:

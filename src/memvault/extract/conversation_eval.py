@@ -3,9 +3,15 @@
 
 A proposed memory matches an expected one of the *same message* when the types are equal, its
 content contains every key and none of the forbidden strings (case and diacritics folded);
-each expected memory is matched at most once. Precision, recall and F1 are counted per
+each expected memory is matched at most once, each proposal at most once, and as many pairs
+are made as can be (a maximum matching: a proposal that could answer two expectations never
+takes the only proposal another one could use). Precision, recall and F1 are counted per
 language and per memory type; the confidence ROC AUC says how well a proposal's confidence
-ranks matched proposals above unmatched ones (0.5: no better than chance).
+ranks matched proposals above unmatched ones (0.5: no better than chance; undefined — None —
+when all proposals are right or all wrong, with a bootstrap interval for small counts).
+
+`tally_message` is the one scoring of one message's proposals, used here and by the
+single-message labeled set (`memvault.extract.evaluation`).
 
 Each conversation goes through a real PAM conversation document (§25), named speakers in
 ``participants`` and each message's ``raw_metadata.speaker``, so the extractor reads exactly
@@ -14,11 +20,12 @@ what an import would give it.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -29,13 +36,19 @@ __all__ = [
     "Conversation",
     "Expected",
     "Tally",
+    "auc_interval",
+    "conversation_of",
     "load_conversations",
+    "match",
+    "read_labeled",
     "roc_auc",
     "score_conversations",
     "stored",
+    "tally_message",
 ]
 
 Extractor = Callable[[list[UserMessage]], Iterable[Candidate]]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +97,8 @@ class Tally:
     pattern_correct: Counter[str] = field(default_factory=Counter)
     misses: list[tuple[str, str, str]] = field(default_factory=list)
     wrong: list[tuple[str, str, str]] = field(default_factory=list)
+    #: Every proposal with whether it was right (for fitting the confidence model).
+    judged: list[tuple[Candidate, bool]] = field(default_factory=list)
 
     def precision(self, type: str | None = None) -> float:
         proposed = self.proposed[type] if type else sum(self.proposed.values())
@@ -99,99 +114,202 @@ class Tally:
         p, r = self.precision(type), self.recall(type)
         return 2 * p * r / (p + r) if p + r else 0.0
 
-    def auc(self) -> float:
+    def auc(self) -> float | None:
         return roc_auc(self.confidences)
+
+    def auc_interval(self) -> tuple[float, float] | None:
+        return auc_interval(self.confidences)
+
+    @property
+    def wrong_count(self) -> int:
+        return sum(1 for _, ok in self.confidences if not ok)
 
     @property
     def types(self) -> list[str]:
         return sorted(set(self.proposed) | set(self.expected))
 
 
-def roc_auc(pairs: Sequence[tuple[float, bool]]) -> float:
+def roc_auc(pairs: Sequence[tuple[float, bool]]) -> float | None:
     """The probability that a random right proposal has a higher confidence than a random
-    wrong one (ties count half); 1.0 when there are no wrong ones, 0.5 with no right ones."""
+    wrong one (ties count half); None when there are no wrong ones or no right ones (nothing
+    to separate: a set without wrong proposals says nothing about confidence)."""
     right = [c for c, ok in pairs if ok]
     wrong = [c for c, ok in pairs if not ok]
-    if not wrong:
-        return 1.0
-    if not right:
-        return 0.5
+    if not wrong or not right:
+        return None
     wins = sum((r > w) + 0.5 * (r == w) for r in right for w in wrong)
     return wins / (len(right) * len(wrong))
 
 
-def load_conversations(path: Path) -> list[Conversation]:
-    """Read the set; a malformed line raises ValueError naming the line."""
-    out: list[Conversation] = []
+def auc_interval(
+    pairs: Sequence[tuple[float, bool]], *, rounds: int = 2000, seed: int = 0
+) -> tuple[float, float] | None:
+    """A 95 % percentile bootstrap interval of `roc_auc` (proposals resampled with
+    replacement; resamples without both right and wrong ones are left out). None when the
+    AUC itself is undefined. Deterministic for a given seed."""
+    if roc_auc(pairs) is None:
+        return None
+    rng = random.Random(seed)
+    values: list[float] = []
+    for _ in range(rounds):
+        value = roc_auc([pairs[rng.randrange(len(pairs))] for _ in pairs])
+        if value is not None:
+            values.append(value)
+    values.sort()
+    return values[int(0.025 * len(values))], values[min(len(values) - 1, int(0.975 * len(values)))]
+
+
+def match(expected: Sequence[Expected], proposals: Sequence[Candidate]) -> dict[int, int]:
+    """A maximum matching of expectations to proposals ({expectation index: proposal index}),
+    each used at most once (augmenting paths; the sets are a handful per message)."""
+    edges = [[j for j, c in enumerate(proposals) if want.matches(c)] for want in expected]
+    owner: dict[int, int] = {}  # proposal -> expectation
+
+    def place(i: int, seen: set[int]) -> bool:
+        for j in edges[i]:
+            if j in seen:
+                continue
+            seen.add(j)
+            if j not in owner or place(owner[j], seen):
+                owner[j] = i
+                return True
+        return False
+
+    for i in range(len(expected)):
+        place(i, set())
+    return {i: j for j, i in owner.items()}
+
+
+def tally_message(
+    tally: Tally,
+    message_id: str,
+    text: str,
+    expected: Sequence[Expected],
+    proposals: Sequence[Candidate],
+) -> None:
+    """Count one message: its expectations, its proposals, which match (`match`), the
+    (confidence, right) pairs, per-pattern hits, and the misses and wrong proposals."""
+    pairs = match(expected, proposals)
+    used = set(pairs.values())
+    for index, want in enumerate(expected):
+        tally.expected[want.type] += 1
+        if index in pairs:
+            tally.found[want.type] += 1
+        else:
+            tally.misses.append((message_id, f"{want.type}:{','.join(want.keys)}", text))
+    for index, candidate in enumerate(proposals):
+        right = index in used
+        tally.proposed[candidate.type] += 1
+        tally.confidences.append((candidate.confidence, right))
+        tally.judged.append((candidate, right))
+        tally.pattern_fired[candidate.pattern] += 1
+        if right:
+            tally.correct[candidate.type] += 1
+            tally.pattern_correct[candidate.pattern] += 1
+        else:
+            label = f"{candidate.type} {candidate.confidence}: {candidate.content}"
+            tally.wrong.append((message_id, label, text))
+
+
+def read_labeled(path: Path, parse: Callable[[dict[str, Any]], T], what: str) -> list[T]:
+    """Each non-blank line of a JSONL file through `parse`; a line that is not JSON or lacks
+    a field raises ValueError naming the file, the line and `what` it should be."""
+    out: list[T] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
         try:
-            data: dict[str, Any] = orjson.loads(line)
-            messages = tuple(
-                Message(
-                    str(m["role"]),
-                    str(m["text"]),
-                    str(m["at"]),
-                    m.get("speaker"),
-                    tuple(
-                        Expected(
-                            str(x["type"]),
-                            tuple(str(k) for k in x["key"]),
-                            tuple(str(f) for f in x.get("forbid", ())),
-                        )
-                        for x in m["expect"]
-                    ),
-                )
-                for m in data["messages"]
-            )
-            out.append(
-                Conversation(
-                    str(data["id"]),
-                    str(data["split"]),
-                    str(data["lang"]),
-                    tuple(data.get("participants", ())),
-                    messages,
-                )
-            )
+            out.append(parse(orjson.loads(line)))
         except (orjson.JSONDecodeError, KeyError, TypeError) as exc:
-            raise ValueError(f"{path}:{number}: not a labeled conversation ({exc})") from None
+            raise ValueError(f"{path}:{number}: not {what} ({exc})") from None
     return out
+
+
+def _expected(data: dict[str, Any]) -> Expected:
+    return Expected(
+        str(data["type"]),
+        tuple(str(k) for k in data["key"]),
+        tuple(str(f) for f in data.get("forbid", ())),
+    )
+
+
+def _conversation(data: dict[str, Any]) -> Conversation:
+    messages = tuple(
+        Message(
+            str(m["role"]),
+            str(m["text"]),
+            str(m["at"]),
+            m.get("speaker"),
+            tuple(_expected(x) for x in m["expect"]),
+        )
+        for m in data["messages"]
+    )
+    return Conversation(
+        str(data["id"]),
+        str(data["split"]),
+        str(data["lang"]),
+        tuple(data.get("participants", ())),
+        messages,
+    )
+
+
+def load_conversations(path: Path) -> list[Conversation]:
+    """Read the set; a malformed line raises ValueError naming the line."""
+    return read_labeled(path, _conversation, "a labeled conversation")
+
+
+def conversation_of(
+    conversation_id: str,
+    messages: Sequence[tuple[str, str, str] | tuple[str, str, str, str | None]],
+    *,
+    platform: str = "manual",
+    participants: Sequence[str] = (),
+) -> StoredConversation:
+    """A valid PAM conversation document (§25) of these (role, text, created_at[, speaker])
+    messages; message ids ``<conversation_id>-m<n>``. Named `participants` (people of a group
+    conversation) are listed with role ``user``, and a message's speaker goes to its
+    ``raw_metadata.speaker`` — exactly what an import gives the extractor."""
+    created = messages[0][2] if messages else "2026-01-01T00:00:00Z"
+    items: list[dict[str, Any]] = []
+    for n, (role, text, at, *rest) in enumerate(messages, 1):
+        message: dict[str, Any] = {
+            "id": f"{conversation_id}-m{n}",
+            "role": role,
+            "content": {"type": "text", "text": text},
+            "created_at": at,
+        }
+        if rest and rest[0]:
+            message["raw_metadata"] = {"speaker": rest[0]}
+        items.append(message)
+    document: dict[str, Any] = {
+        "schema": "portable-ai-memory-conversation",
+        "schema_version": "1.0",
+        "id": conversation_id,
+        "provider": {"name": platform},
+        "temporal": {"created_at": created},
+        "messages": items,
+    }
+    if participants:
+        document["participants"] = [{"role": "assistant", "name": None}] + [
+            {"role": "user", "name": name} for name in participants
+        ]
+    return StoredConversation(
+        id=conversation_id,
+        platform=platform,
+        document=document,
+        created_at=created,
+        updated_at=messages[-1][2] if messages else None,
+        message_count=len(messages),
+    )
 
 
 def stored(conversation: Conversation, *, platform: str = "manual") -> StoredConversation:
     """The conversation as a PAM conversation document (§25); message ids ``<id>-m<n>``."""
-    cid = f"eval-{conversation.id}"
-    participants: list[dict[str, Any]] = [{"role": "assistant", "name": None}]
-    participants += [{"role": "user", "name": name} for name in conversation.participants]
-    messages: list[dict[str, Any]] = []
-    for n, m in enumerate(conversation.messages, 1):
-        message: dict[str, Any] = {
-            "id": f"{cid}-m{n}",
-            "role": m.role,
-            "content": {"type": "text", "text": m.text},
-            "created_at": m.at,
-        }
-        if m.speaker:
-            message["raw_metadata"] = {"speaker": m.speaker}
-        messages.append(message)
-    first = conversation.messages[0].at
-    document: dict[str, Any] = {
-        "schema": "portable-ai-memory-conversation",
-        "schema_version": "1.0",
-        "id": cid,
-        "provider": {"name": platform},
-        "temporal": {"created_at": first},
-        "participants": participants,
-        "messages": messages,
-    }
-    return StoredConversation(
-        id=cid,
+    return conversation_of(
+        f"eval-{conversation.id}",
+        [(m.role, m.text, m.at, m.speaker) for m in conversation.messages],
         platform=platform,
-        document=document,
-        created_at=first,
-        updated_at=conversation.messages[-1].at,
-        message_count=len(messages),
+        participants=conversation.participants,
     )
 
 
@@ -215,26 +333,5 @@ def score_conversations(
             for n, message in enumerate(conversation.messages, 1):
                 mid = f"{doc.id}-m{n}"
                 found = by_message.get(mid, [])
-                used: set[int] = set()
-                for want in message.expect:
-                    tally.expected[want.type] += 1
-                    for index, candidate in enumerate(found):
-                        if index not in used and want.matches(candidate):
-                            used.add(index)
-                            tally.found[want.type] += 1
-                            break
-                    else:
-                        label = f"{want.type}:{','.join(want.keys)}"
-                        tally.misses.append((mid, label, message.text))
-                for index, candidate in enumerate(found):
-                    right = index in used
-                    tally.proposed[candidate.type] += 1
-                    tally.confidences.append((candidate.confidence, right))
-                    tally.pattern_fired[candidate.pattern] += 1
-                    if right:
-                        tally.correct[candidate.type] += 1
-                        tally.pattern_correct[candidate.pattern] += 1
-                    else:
-                        label = f"{candidate.type} {candidate.confidence}: {candidate.content}"
-                        tally.wrong.append((mid, label, message.text))
+                tally_message(tally, mid, message.text, message.expect, found)
     return tallies

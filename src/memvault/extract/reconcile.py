@@ -612,7 +612,15 @@ def apply(
                 assert action.key is not None
                 target = ids.get(action.key, action.key)
                 existing = vault.get(target)
-                vault.add(existing.content, existing.type, tags=candidate.tags, now=now)
+                # Reinforced when the message said it again, not when extraction ran: decay
+                # counts from there (PAM §8.1).
+                vault.add(
+                    existing.content,
+                    existing.type,
+                    tags=candidate.tags,
+                    valid_from=_instant(candidate.source.created_at),
+                    now=now,
+                )
                 _record_source(vault, target, candidate)
                 result.reinforced.append(target)
                 memory_id = target

@@ -9,23 +9,25 @@ a third-person `Candidate`:
 - Portuguese statements stay Portuguese: ``eu moro em Lisboa`` → ``O usuário mora em Lisboa``
   (the user's own words are kept; no translation is attempted). ``metadata.language`` says which.
 
-The confidence of each pattern is calibrated on the labeled set in ``tests/extraction_eval/``
-(see `CALIBRATION` and docs/extraction.md). Nothing here touches the network or the vault.
+The confidence of each statement comes from what predicts a right one (`confidence`: the kind of
+pattern, a value about the task at hand or the assistant, hedges, length…), fitted on the dev
+split of ``benchmarks/extraction_set`` (docs/extraction.md). Nothing here touches the network or
+the vault.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Final
 
 from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
+from memvault.extract.confidence import features, score
 from memvault.extract.framing import own_words
 
 __all__ = [
-    "CALIBRATION",
     "EXTRACTOR",
     "RULES",
     "Rule",
@@ -37,112 +39,6 @@ __all__ = [
 
 #: PAM §11 `provenance.extractor` of rule-extracted memories.
 EXTRACTOR: Final = f"memvault-rules/{__version__}"
-DEFAULT_CONFIDENCE: Final = 0.7
-
-#: Precision of each pattern measured on the tuning part of the labeled set
-#: (`python benchmarks/extraction.py --calibrate`), mapped to a confidence:
-#: 0.5 + 0.45 × (tp + 1) / (n + 2) — Laplace-smoothed so a pattern seen twice is not "certain".
-#: Patterns missing here (never fired on the set) get `DEFAULT_CONFIDENCE`.
-CALIBRATION: Final[Mapping[str, float]] = {
-    "en.context.just": 0.8,  # 1/1
-    "en.context.state": 0.84,  # 2/2
-    "en.context.this_period": 0.8,  # 1/1
-    "en.environment.my_device": 0.8,  # 1/1
-    "en.environment.on": 0.8,  # 1/1
-    "en.environment.remote": 0.8,  # 1/1
-    "en.environment.use": 0.84,  # 2/2
-    "en.fact.allergic": 0.8,  # 1/1
-    "en.fact.born": 0.8,  # 1/1
-    "en.fact.diet": 0.8,  # 1/1
-    "en.fact.have_condition": 0.8,  # 1/1
-    "en.fact.live": 0.86,  # 3/3
-    "en.fact.moved": 0.8,  # 1/1
-    "en.fact.no_longer_live": 0.8,  # 1/1
-    "en.fact.work_at": 0.84,  # 2/2
-    "en.goal.goal_is": 0.8,  # 1/1
-    "en.goal.learning": 0.8,  # 1/1
-    "en.goal.training": 0.8,  # 1/1
-    "en.goal.trying": 0.84,  # 2/2
-    "en.goal.want": 0.84,  # 2/2
-    "en.identity.age": 0.8,  # 1/1
-    "en.identity.from": 0.8,  # 1/1
-    "en.identity.name": 0.84,  # 2/2
-    "en.identity.nationality": 0.8,  # 1/1
-    "en.identity.occupation": 0.88,  # 4/4
-    "en.identity.pronouns": 0.8,  # 1/1
-    "en.instruction.always": 0.8,  # 1/1
-    "en.instruction.call_me": 0.8,  # 1/1
-    "en.instruction.dont": 0.8,  # 1/1
-    "en.instruction.from_now_on": 0.8,  # 1/1
-    "en.instruction.never": 0.8,  # 1/1
-    "en.instruction.when_you": 0.8,  # 1/1
-    "en.preference.dislike": 0.84,  # 2/2
-    "en.preference.fan": 0.8,  # 1/1
-    "en.preference.favorite": 0.8,  # 1/1
-    "en.preference.like": 0.8,  # 1/1
-    "en.preference.not_fan": 0.8,  # 1/1
-    "en.preference.prefer": 0.84,  # 2/2
-    "en.project.maintain": 0.8,  # 1/1
-    "en.project.my_project": 0.8,  # 1/1
-    "en.project.working_on": 0.86,  # 3/3
-    "en.relationship.count": 0.8,  # 1/1
-    "en.relationship.married": 0.8,  # 1/1
-    "en.relationship.my_x_is": 0.8,  # 1/1
-    "en.relationship.my_x_name": 0.84,  # 2/2
-    "en.relationship.named": 0.8,  # 1/1
-    "en.skill.been_doing": 0.8,  # 1/1
-    "en.skill.good_at": 0.84,  # 2/2
-    "en.skill.know_how": 0.8,  # 1/1
-    "en.skill.speak": 0.8,  # 1/1
-    "en.skill.years": 0.8,  # 1/1
-    "pt.context.just": 0.8,  # 1/1
-    "pt.context.state": 0.8,  # 1/1
-    "pt.context.this_period": 0.8,  # 1/1
-    "pt.environment.my_device": 0.8,  # 1/1
-    "pt.environment.remote": 0.8,  # 1/1
-    "pt.environment.use": 0.8,  # 1/1
-    "pt.fact.allergic": 0.8,  # 1/1
-    "pt.fact.born": 0.8,  # 1/1
-    "pt.fact.diet": 0.8,  # 1/1
-    "pt.fact.live": 0.86,  # 3/3
-    "pt.fact.moved": 0.8,  # 1/1
-    "pt.fact.no_longer_live": 0.8,  # 1/1
-    "pt.fact.work_at": 0.8,  # 1/1
-    "pt.goal.goal_is": 0.8,  # 1/1
-    "pt.goal.learning": 0.8,  # 1/1
-    "pt.goal.saving": 0.8,  # 1/1
-    "pt.goal.training": 0.8,  # 1/1
-    "pt.goal.want": 0.8,  # 1/1
-    "pt.identity.age": 0.8,  # 1/1
-    "pt.identity.from": 0.8,  # 1/1
-    "pt.identity.name": 0.84,  # 2/2
-    "pt.identity.nationality": 0.8,  # 1/1
-    "pt.identity.occupation": 0.86,  # 3/3
-    "pt.instruction.call_me": 0.8,  # 1/1
-    "pt.instruction.dont": 0.8,  # 1/1
-    "pt.instruction.from_now_on": 0.8,  # 1/1
-    "pt.instruction.never": 0.8,  # 1/1
-    "pt.instruction.verb_always": 0.8,  # 1/1
-    "pt.preference.dislike": 0.8,  # 1/1
-    "pt.preference.favorite_f": 0.8,  # 1/1
-    "pt.preference.hate": 0.8,  # 1/1
-    "pt.preference.like": 0.8,  # 1/1
-    "pt.preference.love": 0.8,  # 1/1
-    "pt.preference.prefer": 0.84,  # 2/2
-    "pt.project.my_project": 0.8,  # 1/1
-    "pt.project.working_on": 0.84,  # 2/2
-    "pt.relationship.count": 0.8,  # 1/1
-    "pt.relationship.married": 0.8,  # 1/1
-    "pt.relationship.meu": 0.8,  # 1/1
-    "pt.relationship.minha": 0.8,  # 1/1
-    "pt.relationship.named_m": 0.8,  # 1/1
-    "pt.skill.good_at": 0.8,  # 1/1
-    "pt.skill.know_how": 0.8,  # 1/1
-    "pt.skill.program": 0.8,  # 1/1
-    "pt.skill.speak": 0.8,  # 1/1
-    "pt.skill.years": 0.8,  # 1/1
-}
-
 # -- clauses ---------------------------------------------------------------------------------
 
 _SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
@@ -150,7 +46,25 @@ _SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
 #: Also after a colon that introduces one ("Quick update: I moved to Lisbon").
 _CLAUSE_JOIN: Final = re.compile(
     r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
-    r"tenho|trabalho|prefiro|gosto|estou)\b)",
+    r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
+    r"nasci|corro|curto|me mudei|mudei)\b)",
+    re.IGNORECASE,
+)
+#: English verbs that open a statement of their own when they follow "and" or a comma without
+#: a subject ("I live in Lisbon and work at Nubank", "…, speak German"): the subject "I" is
+#: shared. Portuguese first-person verbs carry their subject and are in `_CLAUSE_JOIN`.
+_SHARED_SUBJECT: Final = re.compile(
+    r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:live|work|speak|love|like|hate|"
+    r"dislike|prefer|use|own|study|teach|moved|relocated|enjoy|grew up|was born|have been|"
+    r"have|don't|do not|am|maintain|run|code|program)\b)",
+    re.IGNORECASE,
+)
+#: A left part whose verb may govern the coordinated one ("I want to live in Lisbon and work
+#: at Google": both are wishes): it is not split.
+_GOVERNING: Final = re.compile(
+    r"\b(?:want|wants|wanna|gonna|will|would|'ll|'d|can|could|should|must|might|may|"
+    r"need|plan|planning|hope|hoping|try|trying|going|used|wish|let me|help me|"
+    r"(?:like|love|prefer|hate|have|decided|learn|learning) to)\b",
     re.IGNORECASE,
 )
 _FILLER: Final = re.compile(
@@ -208,13 +122,36 @@ _CHANGE: Final = re.compile(
 )
 
 
+def _shared_subject(clause: str) -> Iterator[str]:
+    """A clause cut before each verb that shares its subject ("I live in Lisbon and work at
+    Nubank" → "I live in Lisbon", "I work at Nubank"); one value with "and" in it ("rock and
+    roll", "Procter and Gamble", "Bosnia and Herzegovina") has no verb after it and stays
+    whole. Only a first-person statement is cut, and not one that is rejected as a whole or
+    whose verb governs the next ("I want to live … and work …")."""
+    parts = _SHARED_SUBJECT.split(clause)
+    body = _FILLER.sub("", parts[0]).strip()
+    if (
+        len(parts) == 1
+        or not re.match(r"i\b|i'm\b", body, re.IGNORECASE)
+        or _GOVERNING.search(parts[0])
+        or rejection(clause) is not None
+    ):
+        yield clause
+        return
+    yield parts[0]
+    for part in parts[1:]:
+        yield "I " + part
+
+
 def clauses(text: str) -> Iterator[str]:
-    """The clauses of a message: sentences, split again before a new first-person clause."""
+    """The clauses of a message: sentences, split again before a new first-person clause and
+    before a verb that shares the subject of the one before."""
     for sentence in _SENTENCE.split(text):
         for clause in _CLAUSE_JOIN.split(sentence):
-            stripped = clause.strip()
-            if stripped:
-                yield stripped
+            for part in _shared_subject(clause.strip()):
+                stripped = part.strip()
+                if stripped:
+                    yield stripped
 
 
 def rejection(clause: str) -> str | None:
@@ -544,10 +481,13 @@ _NAT_WORDS: Final = frozenset(
 )
 _PLACE: Final = r"(?P<v>[^;.!?]+)"
 #: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
+#: "and"/"e" before a last capitalized word joins one name: Bosnia and Herzegovina.
 _WHERE: Final = (
-    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and|now|these days|because|but|last|"
+    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|now|"
+    r"these days|because|but|last|"
     r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
-    r"desde|há|ha|perto|e|agora|porque|mas|faz|hoje em dia|no ano|ano passado|este ano|"
+    r"desde|há|ha|perto|e(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|agora|porque|mas|faz|"
+    r"hoje em dia|no ano|ano passado|este ano|"
     r"em (?:19|20)\d\d|em (?:janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|"
     r"outubro|novembro|dezembro))\b|\s*[,;.!?]|\s*$)"
 )
@@ -556,7 +496,9 @@ _SMALL_NUMBERS_EN: Final = r"a|an|one|two|three|four|five|six|\d+"
 _SMALL_NUMBERS_PT: Final = r"um|uma|dois|duas|três|tres|quatro|cinco|seis|\d+"
 #: "I want to …" that asks for help right now rather than stating a goal.
 _REQUEST_VERBS_EN: Final = (
-    r"know|ask|understand|see|check|make sure|find out|confirm|clarify|start|begin|thank|"
+    r"know|ask|understand|see|check|make sure|find out|confirm|clarify|thank|"
+    # "start over", "begin with the intro" ask for help now; "start a podcast" is a goal.
+    r"(?:start|begin)(?! (?:a|an|my|our) (?!new (?:chat|conversation|thread))\w)|"
     r"try (?:this|that|it)|be clear|say|mention|add|continue|go back|change|rewrite|fix|"
     r"write (?:an? )?(?:email|letter|message|reply|text|post|note)|send|share|tell you|"
     r"compare|test|debug|convert|translate|summarize|get (?:a|an|the|some|your)|have "
@@ -567,7 +509,8 @@ _REQUEST_VERBS_EN: Final = (
     r"improve (?:this|the|my) (?:text|code|email|paragraph|essay)"
 )
 _REQUEST_VERBS_PT: Final = (
-    r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|começar|agradecer|"
+    r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|agradecer|"
+    r"começar(?! (?:um|uma|meu|minha) (?!nova conversa|novo chat)\w)|"
     r"dizer|mencionar|adicionar|continuar|voltar|mudar|reescrever|corrigir|escrever (?:um|uma) "
     r"(?:e-?mail|carta|mensagem|resposta|texto|post)|enviar|mandar|compartilhar|comparar|"
     r"testar|traduzir|resumir|que você|que voce|que vc|uma|um|falar sobre|discutir|"
@@ -648,18 +591,24 @@ def _name_only(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(f"User's name is {name}", "name", fold(name))
 
 
+_CONTRACTIONS: Final = (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas "))
+
+
+def _em(place: str) -> tuple[str, str]:
+    """("em" + the place, the place without its article): "em" contracts with an article —
+    em o Porto → no Porto, em a Bahia → na Bahia."""
+    lowered = place.lower()
+    for article, contraction in _CONTRACTIONS:
+        if lowered.startswith(article):
+            return contraction + place[len(article) :], place[len(article) :]
+    return "em " + place, place
+
+
 def _residence_pt(match: re.Match[str], clause: str) -> Hit | None:
     place = clean(match.group("v"), "pt")
     if place is None:
         return None
-    lowered = place.lower()
-    # "em" + article contracts: em o Porto → no Porto, em a Bahia → na Bahia.
-    for article, contraction in (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas ")):
-        if lowered.startswith(article):
-            place_text = contraction + place[len(article) :]
-            break
-    else:
-        place_text = "em " + place
+    place_text, _ = _em(place)
     negative = bool(
         re.search(r"\b(?:já não|ja nao|não .* mais|nao .* mais|deixei de)", clause, re.I)
     )
@@ -1804,17 +1753,8 @@ def _moved_pt(match: re.Match[str], clause: str) -> Hit | None:
     place = clean(match.group("v"), "pt")
     if place is None:
         return None
-    lowered = place.lower()
-    for article, contraction in (("o ", "no "), ("a ", "na "), ("os ", "nos "), ("as ", "nas ")):
-        if lowered.startswith(article):
-            return Hit(
-                f"O usuário mora {contraction}{place[len(article) :]}",
-                "residence",
-                _key(place[len(article) :]),
-                True,
-                True,
-            )
-    return Hit(f"O usuário mora em {place}", "residence", _key(place), True, True)
+    place_text, bare = _em(place)
+    return Hit(f"O usuário mora {place_text}", "residence", _key(bare), True, True)
 
 
 def _project_pt(match: re.Match[str], clause: str) -> Hit | None:
@@ -1869,7 +1809,14 @@ _FEMININE: Final = re.compile(
 )
 
 
+#: "de" and "em" contract with a following article: "não gosta de o novo layout" is written
+#: "não gosta do novo layout".
+_PT_CONTRACTION: Final = re.compile(r"\b(de|em) (o|a|os|as) ")
+_PT_CONTRACTED: Final = {"de": "d", "em": "n"}
+
+
 def _agree_pt(content: str) -> str:
+    content = _PT_CONTRACTION.sub(lambda m: f"{_PT_CONTRACTED[m.group(1)]}{m.group(2)} ", content)
     return _FEMININE.sub("A usuária é ", content)
 
 
@@ -1882,19 +1829,13 @@ def _about(content: str, speaker: str, language: str) -> str:
     return re.sub(r"^User\b", speaker, content)
 
 
-def _confidence(rule: Rule, hit: Hit, text: str, dropped: str | None) -> float:
-    """The pattern's calibrated precision, lowered for what makes a statement less likely to
-    be the person's own settled fact: a long captured value (a fragment of something
-    longer), a long message (pasted material), material left out around it (code, pastes)."""
-    confidence = CALIBRATION.get(rule.id, DEFAULT_CONFIDENCE)
-    words = len((hit.value or hit.content).split())
-    if words > 5:
-        confidence -= 0.02 * (words - 5)
-    if len(text) > 280:
-        confidence -= 0.1
-    if dropped is not None:
-        confidence -= 0.1
-    return round(max(0.3, min(confidence, 0.95)), 2)
+def _features(
+    rule: Rule, hit: Hit, clause: str, text: str, dropped: str | None
+) -> dict[str, float]:
+    """What the confidence of this statement is computed from (`confidence.features`): the
+    captured value (or the statement after its subject and verb)."""
+    value = hit.value if hit.value else hit.content.split(" ", 2)[-1]
+    return features(rule.type, value, clause, text, dropped is not None)
 
 
 def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
@@ -1922,7 +1863,8 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
         if (rule.type, content) in seen:
             continue
         seen.add((rule.type, content))
-        confidence = _confidence(rule, hit, text, dropped)
+        inputs = _features(rule, hit, clause, text, dropped)
+        confidence = score(inputs)
         candidate = Candidate(
             type=rule.type,
             content=content,
@@ -1939,6 +1881,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             tags=_tags(rule),
             evidence=clause,
             subject=speaker,
+            features=inputs,
         )
         found.append(candidate)
         for d_type, d_content, d_slot, d_value in hit.derived:

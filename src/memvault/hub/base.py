@@ -16,17 +16,21 @@ restores the memory exactly; a file without it is read by the format's own rules
 from __future__ import annotations
 
 import copy
+import os
 import re
+import shutil
+import tempfile
 import unicodedata
-from abc import ABC, abstractmethod
+import zipfile
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 from zoneinfo import ZoneInfo
 
+from memvault.atomic import write_atomic
 from memvault.canonical import content_hash
 from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.importers.base import ImportFormatError
@@ -103,18 +107,27 @@ class Exported:
     tally: Tally
 
 
-class Exporter(ABC):
+#: PAM memory objects or relations, as JSON objects.
+Records = Sequence[Mapping[str, Any]]
+#: One file's bytes, or each file's by its relative path (a tree).
+Encoded = bytes | dict[str, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Exporter:
     """One format's writer. `name` is the ``--format`` name, `version` the format version
-    written."""
+    written; `encode(memories, relations, now, tally)` gives the format's bytes (a tree is
+    written as a directory, or as a zip file when the output's name ends in .zip) and counts
+    in `tally` what is mapped and lost."""
 
     name: str
     version: str
+    encode: Callable[[Records, Records, datetime, Tally], Encoded]
 
-    @abstractmethod
     def write(
         self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
+        memories: Records,
+        relations: Records,
         output: Path,
         *,
         now: datetime,
@@ -122,9 +135,41 @@ class Exporter(ABC):
     ) -> Tally:
         """Write PAM memory objects and relations as the format at `output` (complete or not
         at all: a temporary name renamed at the end). Returns the tally."""
+        if output.exists() and not overwrite:
+            raise HubError(f"{output} exists; give --overwrite to replace it")
+        tally = Tally(self.name, self.version, "export")
+        encoded = self.encode(memories, relations, now, tally)
+        if isinstance(encoded, bytes):
+            write_atomic(output, encoded)
+        else:
+            write_tree(output, encoded)
+        return tally
 
-    def tally(self) -> Tally:
-        return Tally(self.name, self.version, "export")
+
+def write_tree(output: Path, files: Mapping[str, bytes]) -> None:
+    """`files` (relative path: bytes) as the directory `output`, or as a zip file when its
+    name ends in .zip, replacing what is there: built under a temporary name beside it (an
+    owner-only directory), then renamed, so it is complete or not there at all."""
+    parent = output.parent if str(output.parent) else Path(".")
+    temporary = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=parent))
+    try:
+        written = temporary
+        if output.suffix.lower() == ".zip":
+            written = temporary / "files.zip"
+            with zipfile.ZipFile(written, "w", zipfile.ZIP_DEFLATED) as archive:
+                for path, data in sorted(files.items()):
+                    archive.writestr(path, data)
+        else:
+            for path, data in files.items():
+                (temporary / path).parent.mkdir(parents=True, exist_ok=True)
+                (temporary / path).write_bytes(data)
+        if output.is_dir():
+            shutil.rmtree(output)
+        elif output.exists():
+            output.unlink()
+        os.replace(written, output)
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
 
 
 # -- helpers ----------------------------------------------------------------------------------

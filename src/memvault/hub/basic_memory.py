@@ -26,11 +26,7 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import re
-import shutil
-import tempfile
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -45,8 +41,9 @@ from .base import (
     PAM_TYPES,
     RELATION_TYPES,
     RESIDUE,
+    Encoded,
     Exporter,
-    HubError,
+    Records,
     Tally,
     check_size,
     memory_id,
@@ -540,46 +537,10 @@ def _render(out: _Out) -> str:
     return "\n".join(head) + "\n\n" + body + "\n"
 
 
-class BasicMemoryExporter(Exporter):
-    name = NAME
-    version = VERSION
-
-    def write(
-        self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
-        output: Path,
-        *,
-        now: datetime,
-        overwrite: bool = False,
-    ) -> Tally:
-        if output.exists() and not overwrite:
-            raise HubError(f"{output} exists; give --overwrite to replace it")
-        tally = self.tally()
-        files = note_files(memories, relations, tally)
-        parent = output.parent if str(output.parent) else Path(".")
-        temporary = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=parent))
-        try:
-            if output.suffix.lower() == ".zip":
-                written = temporary / "notes.zip"
-                with zipfile.ZipFile(written, "w", zipfile.ZIP_DEFLATED) as archive:
-                    for path, text in sorted(files.items()):
-                        archive.writestr(path, text)
-            else:
-                written = temporary / "notes"
-                for path, text in files.items():
-                    (written / path).parent.mkdir(parents=True, exist_ok=True)
-                    (written / path).write_text(text, encoding="utf-8")
-                written.mkdir(exist_ok=True)
-            if output.is_dir():
-                shutil.rmtree(output)
-            elif output.exists():
-                output.unlink()
-            os.replace(written, output)
-        finally:
-            shutil.rmtree(temporary, ignore_errors=True)
-        return tally
+def _encode(memories: Records, relations: Records, now: datetime, tally: Tally) -> Encoded:
+    files = note_files(memories, relations, tally)
+    return {path: text.encode() for path, text in files.items()}
 
 
 IMPORTER: Final = BasicMemoryImporter()
-EXPORTER: Final = BasicMemoryExporter()
+EXPORTER: Final = Exporter(NAME, VERSION, _encode)

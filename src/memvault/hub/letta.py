@@ -29,21 +29,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
 from memvault import jsonread
-from memvault.atomic import write_atomic
 from memvault.importers.base import ImportContext, ImporterId, ImportFormatError
 from memvault.importers.ids import stable_id
 from memvault.sources import Target
 
 from .base import (
     RESIDUE,
+    Encoded,
     Exporter,
-    HubError,
+    Records,
     Tally,
     memory_id,
     pam_memory,
@@ -480,28 +479,12 @@ def agent_file(
     }  # fmt: skip
 
 
-class LettaExporter(Exporter):
-    name = NAME
-    version = VERSION
-
-    def write(
-        self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
-        output: Path,
-        *,
-        now: datetime,
-        overwrite: bool = False,
-    ) -> Tally:
-        if output.exists() and not overwrite:
-            raise HubError(f"{output} exists; give --overwrite to replace it")
-        tally = self.tally()
-        document = agent_file(memories, now, tally)
-        if relations:
-            tally.lost["relations (blocks have none)"] += len(relations)
-        write_atomic(output, orjson.dumps(document, option=orjson.OPT_INDENT_2))
-        return tally
+def _encode(memories: Records, relations: Records, now: datetime, tally: Tally) -> Encoded:
+    document = agent_file(memories, now, tally)
+    if relations:
+        tally.lost["relations (blocks have none)"] += len(relations)
+    return orjson.dumps(document, option=orjson.OPT_INDENT_2)
 
 
 IMPORTER: Final = LettaImporter()
-EXPORTER: Final = LettaExporter()
+EXPORTER: Final = Exporter(NAME, VERSION, _encode)

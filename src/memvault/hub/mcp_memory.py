@@ -27,13 +27,11 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
 from memvault import jsonread
-from memvault.atomic import write_atomic
 from memvault.importers.base import ImportContext, ImporterId, ImportFormatError
 from memvault.importers.memory_text import guess_type
 from memvault.sources import Target
@@ -41,8 +39,9 @@ from memvault.sources import Target
 from .base import (
     RELATION_TYPES,
     RESIDUE,
+    Encoded,
     Exporter,
-    HubError,
+    Records,
     Tally,
     memory_id,
     pam_memory,
@@ -119,6 +118,30 @@ def _anchor_type(entity_type: str) -> str:
     return "relationship" if entity_type.lower() in _PEOPLE else "context"
 
 
+def _entity_memory(
+    content: str,
+    id: str,
+    type: str,
+    now: str,
+    entity: Mapping[str, Any],
+    role: Mapping[str, Any],
+) -> dict[str, Any]:
+    """A memory the server's `entity` holds (its anchor or an observation), with where it
+    came from in its metadata (`role`: what the memory is in the entity)."""
+    name, kind = entity["name"], entity["entityType"]
+    return pam_memory(
+        content,
+        id=id,
+        type=type,
+        created_at=now,
+        platform=NAME,
+        extraction_method="llm_inference",
+        extracted_at=now,
+        tags=[t for t in [tag(kind)] if t],
+        metadata={META: {"entity": name, "entityType": kind, **role, "time_source": "import"}},
+    )
+
+
 def read_graph(text: str, where: str, now: str, tally: Tally) -> HubRead:
     """A graph file's text as PAM memories and relations (module docstring)."""
     entities, lines, other = parse_lines(text, where)
@@ -150,25 +173,13 @@ def read_graph(text: str, where: str, now: str, tally: Tally) -> HubRead:
             anchor_memory[name] = restored_anchor
             tally.mapped["memories (from their residue)"] += 1
         elif extra is None:
-            anchor = pam_memory(
+            anchor = _entity_memory(
                 name,
-                id=memory_id(NAME, "entity", name),
-                type=_anchor_type(kind),
-                created_at=now,
-                platform=NAME,
-                extraction_method="llm_inference",
-                extracted_at=now,
-                tags=[t for t in [tag(kind)] if t],
-                metadata={
-                    META: {
-                        "entity": name,
-                        "entityType": kind,
-                        "role": "anchor",
-                        "position": number,
-                        "relations": [],
-                        "time_source": "import",
-                    }
-                },
+                memory_id(NAME, "entity", name),
+                _anchor_type(kind),
+                now,
+                entity,
+                {"role": "anchor", "position": number, "relations": []},
             )
             memories.append(anchor)
             anchors[name] = anchor["id"]
@@ -186,24 +197,13 @@ def read_graph(text: str, where: str, now: str, tally: Tally) -> HubRead:
                 tally.mapped["memories (from their residue)"] += 1
                 continue
             memories.append(
-                pam_memory(
+                _entity_memory(
                     observation,
-                    id=memory_id(NAME, "observation", name, observation),
-                    type=guess_type(observation),
-                    created_at=now,
-                    platform=NAME,
-                    extraction_method="llm_inference",
-                    extracted_at=now,
-                    tags=[t for t in [tag(kind)] if t],
-                    metadata={
-                        META: {
-                            "entity": name,
-                            "entityType": kind,
-                            "role": "observation",
-                            "index": index,
-                            "time_source": "import",
-                        }
-                    },
+                    memory_id(NAME, "observation", name, observation),
+                    guess_type(observation),
+                    now,
+                    entity,
+                    {"role": "observation", "index": index},
                 )
             )
             tally.mapped["observations"] += 1
@@ -349,26 +349,9 @@ def dump_lines(records: Sequence[Mapping[str, Any]]) -> bytes:
     return b"".join(orjson.dumps(record) + b"\n" for record in records)
 
 
-class McpMemoryExporter(Exporter):
-    name = NAME
-    version = VERSION
-
-    def write(
-        self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
-        output: Path,
-        *,
-        now: datetime,
-        overwrite: bool = False,
-    ) -> Tally:
-        if output.exists() and not overwrite:
-            raise HubError(f"{output} exists; give --overwrite to replace it")
-        tally = self.tally()
-        data = dump_lines(graph_lines(memories, relations, tally))
-        write_atomic(output, data)
-        return tally
+def _encode(memories: Records, relations: Records, now: datetime, tally: Tally) -> Encoded:
+    return dump_lines(graph_lines(memories, relations, tally))
 
 
 IMPORTER: Final = McpMemoryImporter()
-EXPORTER: Final = McpMemoryExporter()
+EXPORTER: Final = Exporter(NAME, VERSION, _encode)

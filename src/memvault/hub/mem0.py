@@ -33,21 +33,20 @@ import io
 import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any, Final
 
 import orjson
 
 from memvault import jsonread
-from memvault.atomic import write_atomic
 from memvault.importers.base import ImportContext, ImporterId, ImportFormatError
 from memvault.importers.memory_text import guess_type
 from memvault.sources import Entry, Target
 
 from .base import (
     RESIDUE,
+    Encoded,
     Exporter,
-    HubError,
+    Records,
     Tally,
     file_limit,
     pam_memory,
@@ -389,28 +388,12 @@ def get_all_items(memories: Sequence[Mapping[str, Any]], tally: Tally) -> list[d
     return items
 
 
-class Mem0Exporter(Exporter):
-    name = NAME
-    version = VERSION
-
-    def write(
-        self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
-        output: Path,
-        *,
-        now: datetime,
-        overwrite: bool = False,
-    ) -> Tally:
-        if output.exists() and not overwrite:
-            raise HubError(f"{output} exists; give --overwrite to replace it")
-        tally = self.tally()
-        items = get_all_items(memories, tally)
-        if relations:
-            tally.lost["relations (mem0 links no memories)"] += len(relations)
-        write_atomic(output, orjson.dumps({"results": items}, option=orjson.OPT_INDENT_2))
-        return tally
+def _encode(memories: Records, relations: Records, now: datetime, tally: Tally) -> Encoded:
+    items = get_all_items(memories, tally)
+    if relations:
+        tally.lost["relations (mem0 links no memories)"] += len(relations)
+    return orjson.dumps({"results": items}, option=orjson.OPT_INDENT_2)
 
 
 IMPORTER: Final = Mem0Importer()
-EXPORTER: Final = Mem0Exporter()
+EXPORTER: Final = Exporter(NAME, VERSION, _encode)

@@ -30,11 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import re
-import shutil
-import tempfile
-import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,8 +47,10 @@ from .base import (
     PAM_TYPES,
     RELATION_TYPES,
     RESIDUE,
+    Encoded,
     Exporter,
     HubError,
+    Records,
     Tally,
     check_size,
     pam_memory,
@@ -663,48 +661,9 @@ def bundle_files(
     return files
 
 
-class PortableMemoryExporter(Exporter):
-    name = NAME
-    version = VERSION
-
-    def write(
-        self,
-        memories: Sequence[Mapping[str, Any]],
-        relations: Sequence[Mapping[str, Any]],
-        output: Path,
-        *,
-        now: datetime,
-        overwrite: bool = False,
-    ) -> Tally:
-        if output.exists() and not overwrite:
-            raise HubError(f"{output} exists; give --overwrite to replace it")
-        tally = self.tally()
-        files = bundle_files(memories, relations, now, tally)
-        parent = output.parent if str(output.parent) else Path(".")
-        temporary = Path(tempfile.mkdtemp(prefix=f".{output.name}.", dir=parent))
-        try:
-            if output.suffix.lower() == ".zip":
-                packed = temporary / "bundle.zip"
-                with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
-                    for path, data in sorted(files.items()):
-                        archive.writestr(path, data)
-                written = packed
-            else:
-                for path, data in files.items():
-                    (temporary / path).parent.mkdir(parents=True, exist_ok=True)
-                    (temporary / path).write_bytes(data)
-                written = temporary
-            if output.exists():
-                if output.is_dir():
-                    shutil.rmtree(output)
-                else:
-                    output.unlink()
-            os.replace(written, output)
-        finally:
-            if temporary.exists():
-                shutil.rmtree(temporary)
-        return tally
+def _encode(memories: Records, relations: Records, now: datetime, tally: Tally) -> Encoded:
+    return bundle_files(memories, relations, now, tally)
 
 
 IMPORTER: Final = PortableMemoryImporter()
-EXPORTER: Final = PortableMemoryExporter()
+EXPORTER: Final = Exporter(NAME, VERSION, _encode)

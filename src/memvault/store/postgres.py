@@ -48,6 +48,7 @@ from psycopg import errors as pgerrors
 from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, VaultExists, VaultNotFound
 from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timestamp_epoch
 from memvault.store import postgres_recall as recall
+from memvault.store import tables
 from memvault.store.base import (
     AuditEntry,
     ExportRecord,
@@ -62,8 +63,8 @@ from memvault.store.base import (
     StoreError,
     StoreUnavailable,
 )
-from memvault.store.codec import dump_memory, load_memory
-from memvault.store.documents import document_frame, document_json, load_document
+from memvault.store.codec import dump_memory
+from memvault.store.documents import document_json
 from memvault.store.pgmigrations import LATEST, MIGRATIONS
 from memvault.store.pgmigrations.p0002_recall_index import VECTORS_SQL
 from memvault.store.postgres_recall import PostgresRecallIndex, fold
@@ -940,9 +941,7 @@ class PostgresStore(Store):
             self._index(recall.index_memories, updated, fresh=False)
         return len(updated)
 
-    @staticmethod
-    def _stored(row: Any) -> StoredMemory:
-        return StoredMemory(load_memory(row[0]), row[1])
+    _stored = staticmethod(tables.read_memory)
 
     def get_memory(self, memory_id: str) -> StoredMemory | None:
         row = self._one(
@@ -1071,18 +1070,13 @@ class PostgresStore(Store):
         return [str(r[0]) for r in rows]
 
     def memory_hashes(self) -> Iterator[tuple[str, str]]:
-        last = 0
-        while True:
-            rows = self._all(
-                "SELECT id, content_hash, seq FROM memories WHERE tenant = %s AND seq > %s "
-                "ORDER BY seq LIMIT 5000",
-                (self._tenant, last),
-            )
-            for memory_id, content_hash, _ in rows:
-                yield str(memory_id), str(content_hash)
-            if len(rows) < 5000:
-                return
-            last = int(rows[-1][2])
+        sql = (
+            "SELECT id, content_hash, seq FROM memories WHERE tenant = %s AND seq > %s "
+            "ORDER BY seq LIMIT 5000"
+        )
+        rows = tables.pages(lambda last: self._all(sql, (self._tenant, last)), size=5000, key=2)
+        for memory_id, content_hash, _ in rows:
+            yield str(memory_id), str(content_hash)
 
     def delete_memory(self, memory_id: str) -> bool:
         t = self._tenant
@@ -1182,18 +1176,10 @@ class PostgresStore(Store):
     # -- relations ------------------------------------------------------------------------
 
     def _relation_row(self, relation: Relation) -> tuple[Any, ...]:
-        return (
-            self._tenant,
-            relation.id,
-            relation.from_,
-            relation.to,
-            relation.type,
-            relation.created_at,
-            orjson.dumps(relation.to_json()).decode(),
-        )
+        return (self._tenant, *tables.relation_values(relation))
 
     _INSERT_RELATION: Final = (
-        "INSERT INTO relations (tenant, id, from_id, to_id, type, created_at, document) "
+        f"INSERT INTO relations (tenant, {tables.RELATION_COLUMNS}) "
         "VALUES (%s, %s, %s, %s, %s, %s, %s)"
     )
 
@@ -1224,18 +1210,14 @@ class PostgresStore(Store):
         return [Relation.from_json(orjson.loads(r[0])) for r in rows]
 
     def iter_relations(self) -> Iterator[Relation]:
-        last = 0
-        while True:
-            rows = self._all(
-                "SELECT document, seq FROM relations WHERE tenant = %s AND seq > %s "
-                "ORDER BY seq LIMIT 1000",
-                (self._tenant, last),
-            )
-            for row in rows:
-                yield Relation.from_json(orjson.loads(row[0]))
-            if len(rows) < 1000:
-                return
-            last = int(rows[-1][1])
+        sql = (
+            "SELECT document, seq FROM relations WHERE tenant = %s AND seq > %s "
+            "ORDER BY seq LIMIT 1000"
+        )
+        for row in tables.pages(
+            lambda last: self._all(sql, (self._tenant, last)), size=1000, key=1
+        ):
+            yield Relation.from_json(orjson.loads(row[0]))
 
     def relation_stats(self) -> dict[str, int]:
         rows = self._all(
@@ -1247,23 +1229,10 @@ class PostgresStore(Store):
 
     # -- conversations and embeddings -----------------------------------------------------
 
-    _CONVERSATION_COLUMNS: Final = (
-        "id, platform, title, created_at, updated_at, message_count, extra_index, document"
-    )
+    _CONVERSATION_COLUMNS: Final = tables.CONVERSATION_COLUMNS
 
     def _conversation_row(self, c: StoredConversation) -> tuple[Any, ...]:
-        extra = orjson.dumps(dict(c.extra_index), option=orjson.OPT_SORT_KEYS).decode()
-        return (
-            self._tenant,
-            c.id,
-            c.platform,
-            c.title,
-            c.created_at,
-            c.updated_at,
-            c.message_count,
-            extra,
-            document_frame(c.document),
-        )
+        return (self._tenant, *tables.conversation_values(c))
 
     _INSERT_CONVERSATION: Final = (
         f"INSERT INTO conversations (tenant, {_CONVERSATION_COLUMNS}) "
@@ -1333,18 +1302,7 @@ class PostgresStore(Store):
         )
         return [str(r[0]) for r in rows]
 
-    @staticmethod
-    def _conversation(row: Any) -> StoredConversation:
-        return StoredConversation(
-            id=row[0],
-            platform=row[1],
-            title=row[2],
-            created_at=row[3],
-            updated_at=row[4],
-            message_count=int(row[5]),
-            extra_index=orjson.loads(row[6]),
-            document=load_document(bytes(row[7])),
-        )
+    _conversation = staticmethod(tables.read_conversation)
 
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(
@@ -1361,18 +1319,12 @@ class PostgresStore(Store):
         return None if row is None else document_json(bytes(row[0]))
 
     def iter_conversations(self) -> Iterator[StoredConversation]:
-        last = 0
-        while True:
-            rows = self._all(
-                f"SELECT {self._CONVERSATION_COLUMNS}, seq FROM conversations "
-                "WHERE tenant = %s AND seq > %s ORDER BY seq LIMIT 200",
-                (self._tenant, last),
-            )
-            for row in rows:
-                yield self._conversation(row)
-            if len(rows) < 200:
-                return
-            last = int(rows[-1][8])
+        sql = (
+            f"SELECT {tables.CONVERSATION_COLUMNS}, seq FROM conversations "
+            "WHERE tenant = %s AND seq > %s ORDER BY seq LIMIT 200"
+        )
+        for row in tables.pages(lambda last: self._all(sql, (self._tenant, last)), size=200, key=8):
+            yield tables.read_conversation(row)
 
     def count_conversations(self, platform: str | None = None) -> int:
         if platform is None:
@@ -1385,44 +1337,23 @@ class PostgresStore(Store):
         return int(row[0])
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
-        storage = None if embedding.storage is None else orjson.dumps(dict(embedding.storage))
         self._write(
-            "INSERT INTO embeddings (tenant, memory_id, model, id, dimensions, created_at, "
-            "vector, storage) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
+            f"INSERT INTO embeddings (tenant, {tables.EMBEDDING_COLUMNS}) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) "
             "ON CONFLICT (tenant, memory_id, model) DO UPDATE SET id = excluded.id, "
             "dimensions = excluded.dimensions, created_at = excluded.created_at, "
             "vector = excluded.vector, storage = excluded.storage",
-            (
-                self._tenant,
-                embedding.memory_id,
-                embedding.model,
-                embedding.id,
-                embedding.dimensions,
-                embedding.created_at,
-                embedding.vector,
-                None if storage is None else storage.decode(),
-            ),
+            (self._tenant, *tables.embedding_values(embedding)),
             "embedding",
         )
 
     def get_embedding(self, memory_id: str) -> StoredEmbedding | None:
         row = self._one(
-            "SELECT id, memory_id, model, dimensions, created_at, vector, storage "
-            "FROM embeddings WHERE tenant = %s AND memory_id = %s "
-            "ORDER BY created_at DESC, seq DESC LIMIT 1",
+            f"SELECT {tables.EMBEDDING_COLUMNS} FROM embeddings "
+            "WHERE tenant = %s AND memory_id = %s ORDER BY created_at DESC, seq DESC LIMIT 1",
             (self._tenant, memory_id),
         )
-        if row is None:
-            return None
-        return StoredEmbedding(
-            id=row[0],
-            memory_id=row[1],
-            model=row[2],
-            dimensions=int(row[3]),
-            created_at=row[4],
-            vector=None if row[5] is None else bytes(row[5]),
-            storage=None if row[6] is None else orjson.loads(row[6]),
-        )
+        return None if row is None else tables.read_embedding(row)
 
     # -- per-memory AIMEM state -------------------------------------------------------------
 
@@ -1461,76 +1392,31 @@ class PostgresStore(Store):
 
     def record_export(self, record: ExportRecord) -> None:
         self._write(
-            "INSERT INTO exports (tenant, export_id, direction, export_type, at, format, "
-            "base_export_id, since, checksum, memory_count, path) "
+            f"INSERT INTO exports (tenant, {tables.EXPORT_COLUMNS}) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) "
             "ON CONFLICT (tenant, export_id, direction) DO UPDATE SET "
             "export_type = excluded.export_type, at = excluded.at, format = excluded.format, "
             "base_export_id = excluded.base_export_id, since = excluded.since, "
             "checksum = excluded.checksum, memory_count = excluded.memory_count, "
             "path = excluded.path",
-            (
-                self._tenant,
-                record.export_id,
-                record.direction,
-                record.export_type,
-                record.at,
-                record.format,
-                record.base_export_id,
-                record.since,
-                record.checksum,
-                record.memory_count,
-                record.path,
-            ),
+            (self._tenant, *tables.export_values(record)),
             "export",
         )
 
     def list_exports(self) -> list[ExportRecord]:
         rows = self._all(
-            "SELECT export_id, direction, export_type, at, format, base_export_id, since, "
-            "checksum, memory_count, path FROM exports WHERE tenant = %s ORDER BY at, seq",
+            f"SELECT {tables.EXPORT_COLUMNS} FROM exports WHERE tenant = %s ORDER BY at, seq",
             (self._tenant,),
         )
-        return [
-            ExportRecord(
-                export_id=r[0],
-                direction=r[1],
-                export_type=r[2],
-                at=r[3],
-                format=r[4],
-                base_export_id=r[5],
-                since=r[6],
-                checksum=r[7],
-                memory_count=int(r[8]),
-                path=r[9],
-            )
-            for r in rows
-        ]
+        return [tables.read_export(r) for r in rows]
 
-    _AUDIT_COLUMNS: Final = (
-        "seq, at, actor, action, memory_id, content_hash, details, prev_hash, hash"
-    )
+    _AUDIT_COLUMNS: Final = tables.AUDIT_COLUMNS
 
     def append_audit(self, entry: AuditEntry) -> None:
         self.append_audit_many([entry])
 
     def append_audit_many(self, entries: Iterable[AuditEntry]) -> None:
-        dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
-        rows = [
-            (
-                self._tenant,
-                e.seq,
-                e.at,
-                e.actor,
-                e.action,
-                e.memory_id,
-                e.content_hash,
-                dumps(dict(e.details), option=sort_keys).decode(),
-                e.prev_hash,
-                e.hash,
-            )
-            for e in entries
-        ]
+        rows = [(self._tenant, *row) for row in tables.audit_values(entries)]
         with self.transaction():
             self._many(
                 f"INSERT INTO audit_log (tenant, {self._AUDIT_COLUMNS}) "
@@ -1539,19 +1425,7 @@ class PostgresStore(Store):
                 "audit log",
             )
 
-    @staticmethod
-    def _audit(row: Any) -> AuditEntry:
-        return AuditEntry(
-            seq=int(row[0]),
-            at=row[1],
-            actor=row[2],
-            action=row[3],
-            memory_id=row[4],
-            content_hash=row[5],
-            details=orjson.loads(row[6]),
-            prev_hash=row[7],
-            hash=row[8],
-        )
+    _audit = staticmethod(tables.read_audit)
 
     def last_audit(self) -> AuditEntry | None:
         row = self._one(
@@ -1562,18 +1436,14 @@ class PostgresStore(Store):
         return None if row is None else self._audit(row)
 
     def iter_audit(self) -> Iterator[AuditEntry]:
-        last = -1
-        while True:
-            rows = self._all(
-                f"SELECT {self._AUDIT_COLUMNS} FROM audit_log WHERE tenant = %s AND seq > %s "
-                "ORDER BY seq LIMIT 5000",
-                (self._tenant, last),
-            )
-            for row in rows:
-                yield self._audit(row)
-            if len(rows) < 5000:
-                return
-            last = int(rows[-1][0])
+        sql = (
+            f"SELECT {tables.AUDIT_COLUMNS} FROM audit_log WHERE tenant = %s AND seq > %s "
+            "ORDER BY seq LIMIT 5000"
+        )
+        rows = tables.pages(
+            lambda last: self._all(sql, (self._tenant, last)), size=5000, key=0, after=-1
+        )
+        return map(tables.read_audit, rows)
 
     def audit_entries(
         self,
@@ -1644,27 +1514,18 @@ class PostgresStore(Store):
                     f"set (${SERVER_KEY_ENV})"
                 )
             private = self._server_key.open(bytes(row[3]), context)
-        return KeyRecord(
-            key_id=row[0],
-            algorithm=row[1],
-            public_key=bytes(row[2]),
-            private_key=private,
-            created_at=row[4],
-            did=row[5],
-        )
+        return tables.read_key(row, private)
 
     def get_key(self, key_id: str) -> KeyRecord | None:
         row = self._one(
-            "SELECT key_id, algorithm, public_key, private_key, created_at, did FROM keys "
-            "WHERE tenant = %s AND key_id = %s",
+            f"SELECT {tables.KEY_COLUMNS} FROM keys WHERE tenant = %s AND key_id = %s",
             (self._tenant, key_id),
         )
         return None if row is None else self._key(row)
 
     def list_keys(self) -> list[KeyRecord]:
         rows = self._all(
-            "SELECT key_id, algorithm, public_key, private_key, created_at, did FROM keys "
-            "WHERE tenant = %s ORDER BY created_at, key_id",
+            f"SELECT {tables.KEY_COLUMNS} FROM keys WHERE tenant = %s ORDER BY created_at, key_id",
             (self._tenant,),
         )
         return [self._key(r) for r in rows]

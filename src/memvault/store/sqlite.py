@@ -55,6 +55,7 @@ from memvault.model import (
 )
 from memvault.paths import FILE_MODE, private_umask, restrict_file
 from memvault.store import sqlite_recall as recall_index
+from memvault.store import tables
 from memvault.store.base import (
     AuditEntry,
     CachedChunk,
@@ -72,8 +73,8 @@ from memvault.store.base import (
     StoreUnavailable,
     WrongPassphrase,
 )
-from memvault.store.codec import dump_memory, load_memory
-from memvault.store.documents import document_frame, document_json, load_document
+from memvault.store.codec import dump_memory
+from memvault.store.documents import document_json
 from memvault.store.migrations import LATEST, MIGRATIONS
 from memvault.store.sqlite_recall import SQLiteRecallIndex
 
@@ -1115,9 +1116,7 @@ class SQLiteStore(Store):
                 state[str(memory_id)] = (int(seq), fts, by_seq[int(seq)], tuple(values))
         return state
 
-    @staticmethod
-    def _stored(row: Any) -> StoredMemory:
-        return StoredMemory(load_memory(row[0]), row[1])
+    _stored = staticmethod(tables.read_memory)
 
     def get_memory(self, memory_id: str) -> StoredMemory | None:
         row = self._one("SELECT document, decay_anchor FROM memories WHERE id = ?", (memory_id,))
@@ -1330,17 +1329,11 @@ class SQLiteStore(Store):
         return [str(r[0]) for r in rows]
 
     def memory_hashes(self) -> Iterator[tuple[str, str]]:
-        last = 0
-        while True:
-            rows = self._all(
-                "SELECT id, content_hash, seq FROM memories WHERE seq > ? ORDER BY seq LIMIT 5000",
-                (last,),
-            )
-            for memory_id, content_hash, _ in rows:
-                yield str(memory_id), str(content_hash)
-            if len(rows) < 5000:
-                return
-            last = int(rows[-1][2])
+        sql = "SELECT id, content_hash, seq FROM memories WHERE seq > ? ORDER BY seq LIMIT 5000"
+        for memory_id, content_hash, _ in tables.pages(
+            lambda last: self._all(sql, (last,)), size=5000, key=2
+        ):
+            yield str(memory_id), str(content_hash)
 
     def delete_memory(self, memory_id: str) -> bool:
         with self.transaction():
@@ -1492,34 +1485,20 @@ class SQLiteStore(Store):
 
     # -- relations ------------------------------------------------------------------------
 
-    @staticmethod
-    def _relation_row(relation: Relation) -> tuple[Any, ...]:
-        return (
-            relation.id,
-            relation.from_,
-            relation.to,
-            relation.type,
-            relation.created_at,
-            orjson.dumps(relation.to_json()).decode(),
-        )
+    _relation_row = staticmethod(tables.relation_values)
+    _INSERT_RELATION: Final = (
+        f"INSERT INTO relations ({tables.RELATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+    )
 
     def insert_relation(self, relation: Relation) -> None:
-        self._write(
-            "INSERT INTO relations (id, from_id, to_id, type, created_at, document) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            self._relation_row(relation),
-        )
+        self._write(self._INSERT_RELATION, self._relation_row(relation))
 
     def insert_relations(self, relations: Iterable[Relation]) -> int:
         """Insert many relations in one statement batch (importers)."""
         rows = [self._relation_row(r) for r in relations]
         with self.transaction():
             try:
-                self._conn.executemany(
-                    "INSERT INTO relations (id, from_id, to_id, type, created_at, document) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    rows,
-                )
+                self._conn.executemany(self._INSERT_RELATION, rows)
             except sqlcipher3.IntegrityError as exc:
                 raise IntegrityViolation(f"relation: {exc}") from None
         return len(rows)
@@ -1542,17 +1521,9 @@ class SQLiteStore(Store):
         return [Relation.from_json(orjson.loads(r[0])) for r in rows]
 
     def iter_relations(self) -> Iterator[Relation]:
-        last = 0
-        while True:
-            rows = self._all(
-                "SELECT document, rowid FROM relations WHERE rowid > ? ORDER BY rowid LIMIT 1000",
-                (last,),
-            )
-            for row in rows:
-                yield Relation.from_json(orjson.loads(row[0]))
-            if len(rows) < 1000:
-                return
-            last = int(rows[-1][1])
+        sql = "SELECT document, rowid FROM relations WHERE rowid > ? ORDER BY rowid LIMIT 1000"
+        for row in tables.pages(lambda last: self._all(sql, (last,)), size=1000, key=1):
+            yield Relation.from_json(orjson.loads(row[0]))
 
     def relation_stats(self) -> dict[str, int]:
         rows = self._all("SELECT type, count(*) FROM relations GROUP BY type ORDER BY 2 DESC, 1")
@@ -1561,16 +1532,8 @@ class SQLiteStore(Store):
     # -- conversations and embeddings -----------------------------------------------------
 
     def put_conversation(self, conversation: StoredConversation) -> bool:
-        frame = document_frame(conversation.document)
-        extra = orjson.dumps(dict(conversation.extra_index), option=orjson.OPT_SORT_KEYS).decode()
-        row = (
-            conversation.platform,
-            conversation.title,
-            conversation.created_at,
-            conversation.updated_at,
-            conversation.message_count,
-            extra,
-        )
+        values = tables.conversation_values(conversation)
+        row, frame = values[1:7], values[7]
         with self.transaction():
             existing = self._one(
                 "SELECT platform, title, created_at, updated_at, message_count, extra_index, "
@@ -1585,13 +1548,13 @@ class SQLiteStore(Store):
             ):
                 return False
             self._conn.execute(
-                "INSERT INTO conversations (platform, title, created_at, updated_at, "
-                "message_count, extra_index, document, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                f"INSERT INTO conversations ({tables.CONVERSATION_COLUMNS}) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (id) DO UPDATE SET platform = excluded.platform, "
                 "title = excluded.title, created_at = excluded.created_at, "
                 "updated_at = excluded.updated_at, message_count = excluded.message_count, "
                 "extra_index = excluded.extra_index, document = excluded.document",
-                (*row, frame, conversation.id),
+                values,
             )
             recall_index.index_conversations(
                 self._conn,
@@ -1622,27 +1585,13 @@ class SQLiteStore(Store):
         """Insert conversations known to be absent (`conversation_ids`): one statement for
         the batch, no read-back; a present id fails the transaction."""
         batch = list(conversations)
-        rows = [
-            (
-                c.id,
-                c.platform,
-                c.title,
-                c.created_at,
-                c.updated_at,
-                c.message_count,
-                orjson.dumps(dict(c.extra_index), option=orjson.OPT_SORT_KEYS).decode()
-                if c.extra_index
-                else "{}",
-                document_frame(c.document),
-            )
-            for c in batch
-        ]
+        rows = [tables.conversation_values(c) for c in batch]
         with self.transaction():
             before = self._conn.total_changes
             try:
                 self._conn.executemany(
-                    "INSERT INTO conversations (id, platform, title, created_at, updated_at, "
-                    "message_count, extra_index, document) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO conversations ({tables.CONVERSATION_COLUMNS}) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     rows,
                 )
             except sqlcipher3.IntegrityError:
@@ -1653,22 +1602,8 @@ class SQLiteStore(Store):
                 self._conn, [(c.id, c.platform, c.document) for c in batch], fresh=True
             )
 
-    @staticmethod
-    def _conversation(row: Any) -> StoredConversation:
-        return StoredConversation(
-            id=row[0],
-            platform=row[1],
-            title=row[2],
-            created_at=row[3],
-            updated_at=row[4],
-            message_count=int(row[5]),
-            extra_index=orjson.loads(row[6]),
-            document=load_document(row[7]),
-        )
-
-    _CONVERSATION_COLUMNS: Final = (
-        "id, platform, title, created_at, updated_at, message_count, extra_index, document"
-    )
+    _conversation = staticmethod(tables.read_conversation)
+    _CONVERSATION_COLUMNS: Final = tables.CONVERSATION_COLUMNS
 
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(
@@ -1683,18 +1618,14 @@ class SQLiteStore(Store):
         return None if row is None else document_json(row[0])
 
     def iter_conversations(self) -> Iterator[StoredConversation]:
-        last = 0
-        while True:
-            rows = self._all(
-                f"SELECT {self._CONVERSATION_COLUMNS}, rowid FROM conversations "
-                "WHERE rowid > ? ORDER BY rowid LIMIT 200",
-                (last,),
-            )
-            for row in rows:
-                yield self._conversation(row)
-            if len(rows) < 200:
-                return
-            last = int(rows[-1][8])
+        sql = (
+            f"SELECT {tables.CONVERSATION_COLUMNS}, rowid FROM conversations "
+            "WHERE rowid > ? ORDER BY rowid LIMIT 200"
+        )
+        return map(
+            tables.read_conversation,
+            tables.pages(lambda last: self._all(sql, (last,)), size=200, key=8),
+        )
 
     def count_conversations(self, platform: str | None = None) -> int:
         if platform is None:
@@ -1704,38 +1635,19 @@ class SQLiteStore(Store):
         )
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
-        storage = None if embedding.storage is None else orjson.dumps(dict(embedding.storage))
         self._write(
-            "INSERT OR REPLACE INTO embeddings (id, memory_id, model, dimensions, created_at, "
-            "vector, storage) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (
-                embedding.id,
-                embedding.memory_id,
-                embedding.model,
-                embedding.dimensions,
-                embedding.created_at,
-                embedding.vector,
-                None if storage is None else storage.decode(),
-            ),
+            f"INSERT OR REPLACE INTO embeddings ({tables.EMBEDDING_COLUMNS}) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            tables.embedding_values(embedding),
         )
 
     def get_embedding(self, memory_id: str) -> StoredEmbedding | None:
         row = self._one(
-            "SELECT id, memory_id, model, dimensions, created_at, vector, storage "
-            "FROM embeddings WHERE memory_id = ? ORDER BY created_at DESC, rowid DESC LIMIT 1",
+            f"SELECT {tables.EMBEDDING_COLUMNS} FROM embeddings WHERE memory_id = ? "
+            "ORDER BY created_at DESC, rowid DESC LIMIT 1",
             (memory_id,),
         )
-        if row is None:
-            return None
-        return StoredEmbedding(
-            id=row[0],
-            memory_id=row[1],
-            model=row[2],
-            dimensions=int(row[3]),
-            created_at=row[4],
-            vector=None if row[5] is None else bytes(row[5]),
-            storage=None if row[6] is None else orjson.loads(row[6]),
-        )
+        return None if row is None else tables.read_embedding(row)
 
     # -- per-memory AIMEM state (a trigger deletes it with the memory: migration 3) --------
 
@@ -1884,113 +1796,46 @@ class SQLiteStore(Store):
 
     def record_export(self, record: ExportRecord) -> None:
         self._write(
-            "INSERT OR REPLACE INTO exports (export_id, direction, export_type, at, format, "
-            "base_export_id, since, checksum, memory_count, path) "
+            f"INSERT OR REPLACE INTO exports ({tables.EXPORT_COLUMNS}) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                record.export_id,
-                record.direction,
-                record.export_type,
-                record.at,
-                record.format,
-                record.base_export_id,
-                record.since,
-                record.checksum,
-                record.memory_count,
-                record.path,
-            ),
+            tables.export_values(record),
         )
 
     def list_exports(self) -> list[ExportRecord]:
-        rows = self._all(
-            "SELECT export_id, direction, export_type, at, format, base_export_id, since, "
-            "checksum, memory_count, path FROM exports ORDER BY at, rowid"
-        )
-        return [
-            ExportRecord(
-                export_id=r[0],
-                direction=r[1],
-                export_type=r[2],
-                at=r[3],
-                format=r[4],
-                base_export_id=r[5],
-                since=r[6],
-                checksum=r[7],
-                memory_count=int(r[8]),
-                path=r[9],
-            )
-            for r in rows
-        ]
+        rows = self._all(f"SELECT {tables.EXPORT_COLUMNS} FROM exports ORDER BY at, rowid")
+        return [tables.read_export(r) for r in rows]
 
     _AUDIT_INSERT: Final = (
-        "INSERT INTO audit_log (seq, at, actor, action, memory_id, content_hash, details, "
-        "prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        f"INSERT INTO audit_log ({tables.AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     )
-    _AUDIT_COLUMNS: Final = (
-        "seq, at, actor, action, memory_id, content_hash, details, prev_hash, hash"
-    )
+    _AUDIT_COLUMNS: Final = tables.AUDIT_COLUMNS
 
     def append_audit(self, entry: AuditEntry) -> None:
         self.append_audit_many([entry])
 
     def append_audit_many(self, entries: Iterable[AuditEntry]) -> None:
-        rows: list[tuple[Any, ...]] = []
-        # Entries of a batch share their details objects: serialize each one once (the
-        # object is held, so its id stays its own).
-        texts: dict[int, tuple[Any, str]] = {}
-        dumps, sort_keys = orjson.dumps, orjson.OPT_SORT_KEYS
-        for e in entries:
-            details = e.details
-            known = texts.get(id(details))
-            if known is None:
-                text = dumps(dict(details), option=sort_keys).decode()
-                texts[id(details)] = (details, text)
-            else:
-                text = known[1]
-            row = (e.seq, e.at, e.actor, e.action, e.memory_id, e.content_hash, text)
-            rows.append((*row, e.prev_hash, e.hash))
+        rows = tables.audit_values(entries)
         with self.transaction():
             try:
                 self._conn.executemany(self._AUDIT_INSERT, rows)
             except sqlcipher3.IntegrityError as exc:
                 raise IntegrityViolation(f"audit log: {exc}") from None
 
-    @staticmethod
-    def _audit(row: Any) -> AuditEntry:
-        return AuditEntry(
-            seq=int(row[0]),
-            at=row[1],
-            actor=row[2],
-            action=row[3],
-            memory_id=row[4],
-            content_hash=row[5],
-            details=orjson.loads(row[6]),
-            prev_hash=row[7],
-            hash=row[8],
-        )
+    _audit = staticmethod(tables.read_audit)
 
     def last_audit(self) -> AuditEntry | None:
         row = self._one(f"SELECT {self._AUDIT_COLUMNS} FROM audit_log ORDER BY seq DESC LIMIT 1")
         return None if row is None else self._audit(row)
 
     def iter_audit(self) -> Iterator[AuditEntry]:
-        last: int | None = None
-        while True:
-            if last is None:
-                rows = self._all(
-                    f"SELECT {self._AUDIT_COLUMNS} FROM audit_log ORDER BY seq LIMIT 5000"
-                )
-            else:
-                rows = self._all(
-                    f"SELECT {self._AUDIT_COLUMNS} FROM audit_log WHERE seq > ? "
-                    "ORDER BY seq LIMIT 5000",
-                    (last,),
-                )
-            for row in rows:
-                yield self._audit(row)
-            if len(rows) < 5000:
-                return
-            last = int(rows[-1][0])
+        def page(last: int | None) -> list[Any]:
+            after, params = ("", ()) if last is None else ("WHERE seq > ? ", (last,))
+            return self._all(
+                f"SELECT {tables.AUDIT_COLUMNS} FROM audit_log {after}ORDER BY seq LIMIT 5000",
+                params,
+            )
+
+        return map(tables.read_audit, tables.pages(page, size=5000, key=0, after=None))
 
     def audit_entries(
         self,
@@ -2025,35 +1870,20 @@ class SQLiteStore(Store):
 
     def put_key(self, key: KeyRecord) -> None:
         self._write(
-            "INSERT OR REPLACE INTO keys (key_id, algorithm, public_key, private_key, "
-            "created_at, did) VALUES (?, ?, ?, ?, ?, ?)",
+            f"INSERT OR REPLACE INTO keys ({tables.KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
             (key.key_id, key.algorithm, key.public_key, key.private_key, key.created_at, key.did),
         )
 
     @staticmethod
     def _key(row: Any) -> KeyRecord:
-        return KeyRecord(
-            key_id=row[0],
-            algorithm=row[1],
-            public_key=bytes(row[2]),
-            private_key=None if row[3] is None else bytes(row[3]),
-            created_at=row[4],
-            did=row[5],
-        )
+        return tables.read_key(row, None if row[3] is None else bytes(row[3]))
 
     def get_key(self, key_id: str) -> KeyRecord | None:
-        row = self._one(
-            "SELECT key_id, algorithm, public_key, private_key, created_at, did FROM keys "
-            "WHERE key_id = ?",
-            (key_id,),
-        )
+        row = self._one(f"SELECT {tables.KEY_COLUMNS} FROM keys WHERE key_id = ?", (key_id,))
         return None if row is None else self._key(row)
 
     def list_keys(self) -> list[KeyRecord]:
-        rows = self._all(
-            "SELECT key_id, algorithm, public_key, private_key, created_at, did FROM keys "
-            "ORDER BY created_at, key_id"
-        )
+        rows = self._all(f"SELECT {tables.KEY_COLUMNS} FROM keys ORDER BY created_at, key_id")
         return [self._key(r) for r in rows]
 
     # -- maintenance ----------------------------------------------------------------------

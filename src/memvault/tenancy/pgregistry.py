@@ -25,19 +25,30 @@ few indexed statements.
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
-import orjson
 import psycopg
 
-from memvault.audit import GENESIS, AuditReport, entry_hash
+from memvault.audit import AuditReport
 from memvault.store.base import AuditEntry, StoreError, StoreUnavailable
 from memvault.store.factory import database_connection as connect_checked
 from memvault.store.factory import database_connection_lost
 from memvault.store.factory import redact_database_url as redact
-from memvault.tenancy.registry import TenantRow, TokenRow, verify_chain
+from memvault.tenancy.registry import (
+    AUDIT_COLUMNS,
+    NEW_TOKEN_COLUMNS,
+    TOKEN_COLUMNS,
+    OneConnection,
+    TenantRow,
+    TokenRow,
+    audit_values,
+    chained_entry,
+    read_audit,
+    read_token,
+    token_values,
+    verify_chain,
+)
 
 __all__ = ["REGISTRY_TABLES", "PgRegistry"]
 
@@ -84,24 +95,18 @@ CREATE POLICY {table}_registry ON {table}
     USING (current_setting('memvault.scope', true) = 'registry')
     WITH CHECK (current_setting('memvault.scope', true) = 'registry');
 """
-_TOKEN_COLUMNS: Final = "id, tenant, identity, scopes, created_at, rotated_at, revoked_at"
 
 
-def _token(row: Any) -> TokenRow:
-    return TokenRow(row[0], row[1], row[2], tuple(orjson.loads(row[3])), row[4], row[5], row[6])
-
-
-class PgRegistry:
+class PgRegistry(OneConnection):
     """The registry in the database at a URL. `open` creates its tables when absent."""
 
     def __init__(
         self, conn: psycopg.Connection[Any], url: str, allow_superuser: bool | None = None
     ) -> None:
+        super().__init__()
         self._conn = conn
         self._url = url
         self._allow = allow_superuser
-        self._lock = threading.RLock()
-        self._depth = 0
 
     @classmethod
     def open(cls, url: str, *, allow_superuser: bool | None = None) -> PgRegistry:
@@ -148,43 +153,30 @@ class PgRegistry:
         return StoreError(text)
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One transaction (nested calls join it), under the registry's lock, in the
-        registry's scope."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            try:
-                if self._conn.closed:  # the server restarted or dropped it: connect again
-                    self._conn = connect_checked(self._url, allow_superuser=self._allow)
-                self._conn.execute(_SCOPE)
-            except psycopg.Error as exc:
-                with contextlib.suppress(psycopg.Error):
-                    self._conn.rollback()
-                raise self._error(exc) from None
-            self._depth = 1
-            try:
-                yield
-            except psycopg.Error as exc:
-                self._depth = 0
-                with contextlib.suppress(psycopg.Error):
-                    self._conn.rollback()
-                raise self._error(exc) from None
-            except BaseException:
-                self._depth = 0
-                with contextlib.suppress(psycopg.Error):
-                    self._conn.rollback()
-                raise
-            self._depth = 0
-            try:
-                self._conn.commit()
-            except psycopg.Error as exc:
-                raise self._error(exc) from None
+    def _outermost(self) -> Iterator[None]:
+        """A transaction in the registry's scope."""
+        try:
+            if self._conn.closed:  # the server restarted or dropped it: connect again
+                self._conn = connect_checked(self._url, allow_superuser=self._allow)
+            self._conn.execute(_SCOPE)
+        except psycopg.Error as exc:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.rollback()
+            raise self._error(exc) from None
+        try:
+            yield
+        except psycopg.Error as exc:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.rollback()
+            raise self._error(exc) from None
+        except BaseException:
+            with contextlib.suppress(psycopg.Error):
+                self._conn.rollback()
+            raise
+        try:
+            self._conn.commit()
+        except psycopg.Error as exc:
+            raise self._error(exc) from None
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self.transaction():
@@ -234,40 +226,32 @@ class PgRegistry:
 
     def add_token(self, row: TokenRow, key_hash: str) -> None:
         self._exec(
-            "INSERT INTO server_tokens (id, tenant, key_hash, identity, scopes, created_at) "
-            "VALUES (%s, %s, %s, %s, %s, %s)",
-            (
-                row.id,
-                row.tenant,
-                key_hash,
-                row.identity,
-                orjson.dumps(sorted(row.scopes)).decode(),
-                row.created_at,
-            ),
+            f"INSERT INTO server_tokens ({NEW_TOKEN_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s)",
+            token_values(row, key_hash),
         )
 
     def token_by_hash(self, key_hash: str) -> TokenRow | None:
         row = self._one(
-            f"SELECT {_TOKEN_COLUMNS} FROM server_tokens WHERE key_hash = %s", (key_hash,)
+            f"SELECT {TOKEN_COLUMNS} FROM server_tokens WHERE key_hash = %s", (key_hash,)
         )
-        return None if row is None else _token(row)
+        return None if row is None else read_token(row)
 
     def get_token(self, token_id: str) -> TokenRow | None:
-        row = self._one(f"SELECT {_TOKEN_COLUMNS} FROM server_tokens WHERE id = %s", (token_id,))
-        return None if row is None else _token(row)
+        row = self._one(f"SELECT {TOKEN_COLUMNS} FROM server_tokens WHERE id = %s", (token_id,))
+        return None if row is None else read_token(row)
 
     def tokens(self, tenant: str | None = None) -> list[TokenRow]:
         if tenant is None:
             rows = self._all(
-                f"SELECT {_TOKEN_COLUMNS} FROM server_tokens ORDER BY tenant, created_at, id"
+                f"SELECT {TOKEN_COLUMNS} FROM server_tokens ORDER BY tenant, created_at, id"
             )
         else:
             rows = self._all(
-                f"SELECT {_TOKEN_COLUMNS} FROM server_tokens WHERE tenant = %s "
+                f"SELECT {TOKEN_COLUMNS} FROM server_tokens WHERE tenant = %s "
                 "ORDER BY created_at, id",
                 (tenant,),
             )
-        return [_token(r) for r in rows]
+        return [read_token(r) for r in rows]
 
     def replace_hash(self, token_id: str, key_hash: str, at: str) -> None:
         self._exec(
@@ -292,40 +276,21 @@ class PgRegistry:
             row = self._conn.execute(
                 "SELECT value FROM server_meta WHERE key = %s FOR UPDATE", (_HEAD,)
             ).fetchone()
-            head = None if row is None else str(row[0])
-            seq, prev = (0, GENESIS) if head is None else (int(head.split()[0]), head.split()[1])
-            seq += 1
-            details = dict(details)
-            digest = entry_hash(
-                seq=seq,
-                at=at,
-                actor=actor,
-                action=action,
-                memory_id=None,
-                content_hash=None,
-                details=details,
-                prev_hash=prev,
-            )
+            entry = chained_entry(None if row is None else str(row[0]), actor, action, details, at)
             self._conn.execute(
-                "INSERT INTO server_audit (seq, at, actor, action, details, prev_hash, hash) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (seq, at, actor, action, orjson.dumps(details).decode(), prev, digest),
+                f"INSERT INTO server_audit ({AUDIT_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                audit_values(entry),
             )
             self._conn.execute(
                 "INSERT INTO server_meta (key, value) VALUES (%s, %s) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (_HEAD, f"{seq} {digest}"),
+                (_HEAD, f"{entry.seq} {entry.hash}"),
             )
-            return AuditEntry(seq, at, actor, action, None, None, details, prev, digest)
+            return entry
 
     def audit_entries(self) -> list[AuditEntry]:
-        rows = self._all(
-            "SELECT seq, at, actor, action, details, prev_hash, hash FROM server_audit ORDER BY seq"
-        )
-        return [
-            AuditEntry(int(r[0]), r[1], r[2], r[3], None, None, orjson.loads(r[4]), r[5], r[6])
-            for r in rows
-        ]
+        rows = self._all(f"SELECT {AUDIT_COLUMNS} FROM server_audit ORDER BY seq")
+        return [read_audit(r) for r in rows]
 
     def verify_audit(self) -> AuditReport:
         with self.transaction():

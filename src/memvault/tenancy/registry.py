@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
@@ -32,7 +32,23 @@ from memvault.store.base import AuditEntry, StoreError, WrongPassphrase
 from memvault.tenancy.keys import ServerKey
 from memvault.vault_inputs import format_timestamp
 
-__all__ = ["REGISTRY_NAME", "Registry", "TenantRow", "TokenRow", "now_text", "verify_chain"]
+__all__ = [
+    "AUDIT_COLUMNS",
+    "NEW_TOKEN_COLUMNS",
+    "REGISTRY_NAME",
+    "TOKEN_COLUMNS",
+    "OneConnection",
+    "Registry",
+    "TenantRow",
+    "TokenRow",
+    "audit_values",
+    "chained_entry",
+    "now_text",
+    "read_audit",
+    "read_token",
+    "token_values",
+    "verify_chain",
+]
 
 REGISTRY_NAME: Final = "registry.db"
 _FORMAT: Final = "memvault-server-registry"
@@ -91,21 +107,99 @@ class TokenRow:
     revoked_at: str | None
 
 
-_TOKEN_COLUMNS: Final = "id, tenant, identity, scopes, created_at, rotated_at, revoked_at"
+# The rows of tokens and of the audit log, the same in a registry file and in PostgreSQL
+# (`memvault.tenancy.pgregistry`); each keeps its SQL.
+
+#: The columns a token is read from (`read_token`).
+TOKEN_COLUMNS: Final = "id, tenant, identity, scopes, created_at, rotated_at, revoked_at"
+#: The columns a new token is written to (`token_values`).
+NEW_TOKEN_COLUMNS: Final = "id, tenant, key_hash, identity, scopes, created_at"
+AUDIT_COLUMNS: Final = "seq, at, actor, action, details, prev_hash, hash"
 
 
-def _token(row: Any) -> TokenRow:
+def read_token(row: Any) -> TokenRow:
     return TokenRow(row[0], row[1], row[2], tuple(orjson.loads(row[3])), row[4], row[5], row[6])
 
 
-class Registry:
+def token_values(row: TokenRow, key_hash: str) -> tuple[Any, ...]:
+    """`NEW_TOKEN_COLUMNS` of a token: the hash of its key, never the key."""
+    scopes = orjson.dumps(sorted(row.scopes)).decode()
+    return (row.id, row.tenant, key_hash, row.identity, scopes, row.created_at)
+
+
+def read_audit(row: Any) -> AuditEntry:
+    """A server audit entry from its `AUDIT_COLUMNS`."""
+    return AuditEntry(
+        int(row[0]), row[1], row[2], row[3], None, None, orjson.loads(row[4]), row[5], row[6]
+    )
+
+
+def audit_values(entry: AuditEntry) -> tuple[Any, ...]:
+    """`AUDIT_COLUMNS` of a server audit entry."""
+    details = orjson.dumps(entry.details).decode()
+    return (entry.seq, entry.at, entry.actor, entry.action, details, entry.prev_hash, entry.hash)
+
+
+def _digest(entry: AuditEntry) -> str:
+    return entry_hash(
+        seq=entry.seq,
+        at=entry.at,
+        actor=entry.actor,
+        action=entry.action,
+        memory_id=None,
+        content_hash=None,
+        details=entry.details,
+        prev_hash=entry.prev_hash,
+    )
+
+
+def chained_entry(
+    head: str | None, actor: str, action: str, details: Mapping[str, Any], at: str
+) -> AuditEntry:
+    """The entry that follows the chain whose last entry `head` names (``"<seq> <hash>"``;
+    None: the chain is empty); its own head is ``f"{entry.seq} {entry.hash}"``."""
+    seq, prev = (0, GENESIS) if head is None else (int(head.split()[0]), head.split()[1])
+    entry = AuditEntry(seq + 1, at, actor, action, None, None, dict(details), prev, "")
+    return replace(entry, hash=_digest(entry))
+
+
+class OneConnection:
+    """A registry's one connection, used under a lock: `transaction` opens a transaction
+    (nested calls join it); `_outermost` begins and ends it on the database."""
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._depth = 0
+
+    def _outermost(self) -> contextlib.AbstractContextManager[None]:
+        raise NotImplementedError
+
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction (nested calls join it), under the registry's lock."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._depth = 1
+            try:
+                with self._outermost():
+                    yield
+            finally:
+                self._depth = 0
+
+
+class Registry(OneConnection):
     """The registry file of a server home. `open` creates it when absent."""
 
     def __init__(self, conn: Any, path: Path) -> None:
+        super().__init__()
         self._conn = conn
         self._path = path
-        self._lock = threading.RLock()
-        self._depth = 0
 
     @classmethod
     def open(cls, home: Path, key: ServerKey) -> Registry:
@@ -157,26 +251,14 @@ class Registry:
             self._conn.close()
 
     @contextlib.contextmanager
-    def transaction(self) -> Iterator[None]:
-        """One write transaction (nested calls join it), under the registry's lock."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            self._conn.execute("BEGIN IMMEDIATE")
-            self._depth = 1
-            try:
-                yield
-            except BaseException:
-                self._depth = 0
-                self._conn.execute("ROLLBACK")
-                raise
-            self._depth = 0
-            self._conn.execute("COMMIT")
+    def _outermost(self) -> Iterator[None]:
+        self._conn.execute("BEGIN IMMEDIATE")  # a write transaction
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
         with self._lock:
@@ -225,35 +307,27 @@ class Registry:
     def add_token(self, row: TokenRow, key_hash: str) -> None:
         with self.transaction():
             self._conn.execute(
-                "INSERT INTO tokens (id, tenant, key_hash, identity, scopes, created_at) "
-                "VALUES (?,?,?,?,?,?)",
-                (
-                    row.id,
-                    row.tenant,
-                    key_hash,
-                    row.identity,
-                    orjson.dumps(sorted(row.scopes)).decode(),
-                    row.created_at,
-                ),
+                f"INSERT INTO tokens ({NEW_TOKEN_COLUMNS}) VALUES (?,?,?,?,?,?)",
+                token_values(row, key_hash),
             )
 
     def token_by_hash(self, key_hash: str) -> TokenRow | None:
-        row = self._one(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE key_hash = ?", (key_hash,))
-        return None if row is None else _token(row)
+        row = self._one(f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE key_hash = ?", (key_hash,))
+        return None if row is None else read_token(row)
 
     def get_token(self, token_id: str) -> TokenRow | None:
-        row = self._one(f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE id = ?", (token_id,))
-        return None if row is None else _token(row)
+        row = self._one(f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE id = ?", (token_id,))
+        return None if row is None else read_token(row)
 
     def tokens(self, tenant: str | None = None) -> list[TokenRow]:
         if tenant is None:
-            rows = self._all(f"SELECT {_TOKEN_COLUMNS} FROM tokens ORDER BY tenant, created_at")
+            rows = self._all(f"SELECT {TOKEN_COLUMNS} FROM tokens ORDER BY tenant, created_at")
         else:
             rows = self._all(
-                f"SELECT {_TOKEN_COLUMNS} FROM tokens WHERE tenant = ? ORDER BY created_at",
+                f"SELECT {TOKEN_COLUMNS} FROM tokens WHERE tenant = ? ORDER BY created_at",
                 (tenant,),
             )
-        return [_token(r) for r in rows]
+        return [read_token(r) for r in rows]
 
     def replace_hash(self, token_id: str, key_hash: str, at: str) -> None:
         with self.transaction():
@@ -274,40 +348,21 @@ class Registry:
     def audit(self, actor: str, action: str, details: Mapping[str, Any], at: str) -> AuditEntry:
         """Append one chained entry (inside the caller's transaction, if any)."""
         with self.transaction():
-            head = self.get_meta(_HEAD)
-            seq, prev = (0, GENESIS) if head is None else (int(head.split()[0]), head.split()[1])
-            seq += 1
-            details = dict(details)
-            digest = entry_hash(
-                seq=seq,
-                at=at,
-                actor=actor,
-                action=action,
-                memory_id=None,
-                content_hash=None,
-                details=details,
-                prev_hash=prev,
-            )
+            entry = chained_entry(self.get_meta(_HEAD), actor, action, details, at)
             self._conn.execute(
-                "INSERT INTO audit (seq, at, actor, action, details, prev_hash, hash) "
-                "VALUES (?,?,?,?,?,?,?)",
-                (seq, at, actor, action, orjson.dumps(details).decode(), prev, digest),
+                f"INSERT INTO audit ({AUDIT_COLUMNS}) VALUES (?,?,?,?,?,?,?)",
+                audit_values(entry),
             )
             self._conn.execute(
                 "INSERT INTO meta (key, value) VALUES (?, ?) "
                 "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (_HEAD, f"{seq} {digest}"),
+                (_HEAD, f"{entry.seq} {entry.hash}"),
             )
-            return AuditEntry(seq, at, actor, action, None, None, details, prev, digest)
+            return entry
 
     def audit_entries(self) -> list[AuditEntry]:
-        rows = self._all(
-            "SELECT seq, at, actor, action, details, prev_hash, hash FROM audit ORDER BY seq"
-        )
-        return [
-            AuditEntry(r[0], r[1], r[2], r[3], None, None, orjson.loads(r[4]), r[5], r[6])
-            for r in rows
-        ]
+        rows = self._all(f"SELECT {AUDIT_COLUMNS} FROM audit ORDER BY seq")
+        return [read_audit(r) for r in rows]
 
     def verify_audit(self) -> AuditReport:
         """Recompute the chain (`verify_chain`)."""
@@ -325,17 +380,7 @@ def verify_chain(entries: list[AuditEntry], head: str | None) -> AuditReport:
             problems.append(f"entry {expected} removed or out of order (found {entry.seq})")
         if entry.prev_hash != prev:
             problems.append(f"entry {entry.seq}: the link to the previous entry is broken")
-        recomputed = entry_hash(
-            seq=entry.seq,
-            at=entry.at,
-            actor=entry.actor,
-            action=entry.action,
-            memory_id=None,
-            content_hash=None,
-            details=entry.details,
-            prev_hash=entry.prev_hash,
-        )
-        if recomputed != entry.hash:
+        if _digest(entry) != entry.hash:
             problems.append(f"entry {entry.seq} was altered: its hash does not match")
         prev, expected, last = entry.hash, entry.seq + 1, entry
     if head != (None if last is None else f"{last.seq} {last.hash}"):
