@@ -432,11 +432,11 @@ _pools_lock = threading.Lock()
 _POOL_WAIT: Final = 30.0
 #: Seconds of one wait for a pooled connection (`PostgresStore._getconn`).
 _POOL_SLICE: Final = 2.0
-#: Options of every pooled connection: a connection attempt gives up after a few seconds, and
+#: Options of every pooled connection: a connection attempt gives up after 10 s (a busy host), and
 #: TCP keepalives find a peer that vanished without closing (a host down, a network cut)
 #: within about a minute instead of the kernel's two hours.
 _CONNECT_OPTIONS: Final[dict[str, Any]] = {
-    "connect_timeout": 5,
+    "connect_timeout": 10,
     "keepalives": 1,
     "keepalives_idle": 30,
     "keepalives_interval": 5,
