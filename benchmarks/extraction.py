@@ -1,7 +1,7 @@
 """Precision, recall, F1 and confidence ROC AUC of memory extraction on the conversation set
 in benchmarks/extraction_set/ (per language and per memory type, dev and held-out splits).
 
-    .venv/bin/python benchmarks/extraction.py [--split dev|heldout|all] [--errors]
+    .venv/bin/python benchmarks/extraction.py [--split dev|heldout|all] [--only TEXT] [--errors]
     .venv/bin/python benchmarks/extraction.py --llm-url URL --llm-model NAME
 
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
@@ -10,7 +10,8 @@ string (case and diacritics folded); each expectation is matched once. Without `
 offline rules extractor is measured. `--calibrate` fits the confidence model
 (`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors`
 lists misses and wrong proposals (use it on the dev split only: the held-out split is not for
-tuning).
+tuning). `--only TEXT` keeps the conversations whose id contains TEXT (`--only blind`: the
+blind held-out supplement alone, `en-blind-*` and `pt-blind-*`).
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -96,6 +97,9 @@ def _calibrate(tally: Tally) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
+    parser.add_argument(
+        "--only", metavar="TEXT", help="only the conversations whose id contains TEXT"
+    )
     parser.add_argument("--errors", action="store_true", help="list misses and wrong proposals")
     parser.add_argument(
         "--calibrate",
@@ -118,13 +122,18 @@ def main(argv: list[str] | None = None) -> int:
         return extract_messages(messages)
 
     conversations = load_conversations(SET)
+    if args.only:
+        conversations = [c for c in conversations if args.only in c.id]
     users = sum(1 for c in conversations for m in c.messages if m.role == "user")
     print(
-        f"set: {SET.name}, {len(conversations)} conversations, {users} user messages; "
+        f"set: {SET.name}{f' (ids containing {args.only!r})' if args.only else ''}, "
+        f"{len(conversations)} conversations, {users} user messages; "
         f"extractor: {'llm ' + args.llm_url if args.llm_url else 'rules'}"
     )
     for split in ("dev", "heldout") if args.split == "all" else (args.split,):
         part = [c for c in conversations if c.split == split]
+        if not part:
+            continue
         tallies = score_conversations(part, extract)
         for lang in ("en", "pt", "all"):
             if lang in tallies:

@@ -164,6 +164,7 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
     "get_conversation": (lambda w: w.agent.get_conversation("conv-001"), "conversation"),
     "conversations": (lambda w: list(w.agent.conversations()), "conversations"),
     "count_conversations": (lambda w: w.agent.count_conversations(), "conversations"),
+    "conversation_page": (lambda w: w.agent.conversation_page(), "conversations"),
     "put_conversation": (lambda w: w.agent.put_conversation(_conversation("c2")), "conversat"),
     "put_conversations": (
         lambda w: w.agent.put_conversations([_conversation("c2")]),

@@ -135,6 +135,24 @@ def test_list_filters(ids: dict[str, str]) -> None:
     assert len(keys("--status", "all")) == 20
 
 
+def test_list_filters_by_confidence_pam_8(ids: dict[str, str]) -> None:
+    """--min-confidence/--max-confidence bound the stored confidence.current (inclusive)."""
+    names = {v: k for k, v in ids.items()}
+    assert {names[str(m["id"])] for m in listed("--max-confidence", "0.7")} == {"macos"}
+    assert len(listed("--min-confidence", "0.7")) == 19
+    assert {
+        names[str(m["id"])] for m in listed("--min-confidence", "0.6", "-t", "environment")
+    } == {
+        "macos",
+        "debian",
+    }
+    table = ok("list", "--max-confidence", "0.6").stdout
+    assert "Work laptop runs macOS" in table and "0.6" in table
+    crossed = refused("list", "--min-confidence", "0.9", "--max-confidence", "0.1", code=2)
+    assert "min_confidence 0.9 is above max_confidence 0.1" in crossed
+    assert "--min-confidence" in refused("list", "--min-confidence", "1.5", code=2)
+
+
 def test_list_pages_newest_first(ids: dict[str, str]) -> None:
     first = ok("list", "--limit", "8", "--json").json()
     second = ok("list", "--limit", "8", "--offset", "8", "--json").json()

@@ -169,9 +169,39 @@ def test_the_evaluation_set_is_large_bilingual_and_mostly_without_memories() -> 
     assert any(len(c.participants) > 1 for c in conversations)
 
 
+def test_the_blind_heldout_supplement_is_heldout_bilingual_and_mostly_without_memories() -> None:
+    """The hand-written blind part of the held-out split: about 300 user messages, half in each
+    language, named speakers in some conversations, most messages with no memory."""
+    blind = [c for c in load_conversations(SET) if "-blind-" in c.id]
+    assert {c.split for c in blind} == {"heldout"}
+    for lang in ("en", "pt"):
+        users = [m for c in blind if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 150, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+        assert any(len(c.participants) > 1 for c in blind if c.lang == lang), lang
+
+
+def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only() -> None:
+    """`benchmarks/extraction.py --only blind` measures the blind supplement alone: its
+    counts in the header, held-out tables only (the supplement has no dev conversation)."""
+    blind = [c for c in load_conversations(SET) if "blind" in c.id]
+    users = sum(1 for c in blind for m in c.messages if m.role == "user")
+    script = ROOT / "benchmarks" / "extraction.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--only", "blind"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"{len(blind)} conversations, {users} user messages" in done.stdout
+    assert "heldout · en" in done.stdout and "heldout · pt" in done.stdout
+    assert "dev ·" not in done.stdout
+
+
 @pytest.mark.parametrize("split", ["dev", "heldout"])
 def test_rules_meet_precision_and_recall_targets_in_each_language(split: str) -> None:
-    part = [c for c in load_conversations(SET) if c.split == split]
+    """Targets of the template splits. The blind held-out supplement (`*-blind-*` ids, written
+    after tuning) is measured apart: its figures, below these targets, are in
+    docs/extraction.md; `test_the_blind_heldout_supplement_is_...` checks its shape."""
+    part = [c for c in load_conversations(SET) if c.split == split and "-blind-" not in c.id]
     tallies = score_conversations(part, lambda messages: extract_messages(messages))
     for lang in ("en", "pt"):
         assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from exchangekit import official_conversation, put_conversation
+from memvault.store.base import StoredConversation
 from serverkit import BACKENDS, Home, app_for, client, server_home
 
 
@@ -63,6 +64,29 @@ def test_list_filters_and_pages(alice: TestClient) -> None:
     assert {m["type"] for m in page["memories"]} == {"fact"}
     prefs = alice.get("/v1/memories", params=[("type", "preference"), ("tag", "numbers")])
     assert prefs.json()["total"] == 0
+
+
+def test_list_filters_by_confidence_bounds_pam_8(alice: TestClient) -> None:
+    """`min_confidence`/`max_confidence` bound the stored confidence.current (inclusive);
+    out-of-range bounds and a minimum above the maximum answer 422 problem+json."""
+    for value in (0.2, 0.5, 0.8, 0.95):
+        add(alice, f"sure to {value}", confidence=value)
+
+    def contents(**params: object) -> set[str]:
+        page = alice.get("/v1/memories", params=params).json()
+        assert page["total"] == len(page["memories"])
+        return {m["content"] for m in page["memories"]}
+
+    assert contents(min_confidence=0.8) == {"sure to 0.8", "sure to 0.95"}
+    assert contents(max_confidence=0.5) == {"sure to 0.2", "sure to 0.5"}
+    assert contents(min_confidence=0.3, max_confidence=0.9) == {"sure to 0.5", "sure to 0.8"}
+    for params in ({"min_confidence": 1.5}, {"max_confidence": -0.1}, {"min_confidence": "x"}):
+        refused = alice.get("/v1/memories", params=params)
+        assert refused.status_code == 422, params
+        assert refused.headers["content-type"].startswith("application/problem+json")
+    crossed = alice.get("/v1/memories", params={"min_confidence": 0.9, "max_confidence": 0.1})
+    assert crossed.status_code == 422
+    assert "min_confidence 0.9 is above max_confidence 0.1" in crossed.json()["detail"]
 
 
 def test_edit_patch_changes_only_what_it_names(alice: TestClient) -> None:
@@ -169,6 +193,48 @@ def test_conversations_list_and_get(home: Home, alice: TestClient) -> None:
     word = document["messages"][0]["content"]["text"].split()[0]
     messages = alice.get("/v1/recall", params={"q": word, "kind": "messages"}).json()
     assert messages["results"][0]["conversation_id"] == "conv-1"
+
+
+def test_conversations_list_pages_many_conversations_newest_first(
+    home: Home, alice: TestClient
+) -> None:
+    """600 conversations, listed 100 at a time (from the store's columns, never the
+    documents): every one once, newest first, with the total; a platform filter pages too."""
+    from memvault.tenancy import OWNER, Principal
+
+    vault = home.tenants.session(Principal("alice", OWNER, frozenset(), "t"))
+    batch = []
+    for i in range(600):
+        document = official_conversation(f"conv-{i:04d}", title=f"Talk {i}")
+        document["temporal"]["created_at"] = (
+            f"2025-{1 + i % 12:02d}-{1 + i % 28:02d}T10:{i % 60:02d}:00Z"
+        )
+        if i % 4 == 0:
+            document["provider"]["name"] = "chatgpt"
+        batch.append(
+            StoredConversation(
+                id=document["id"],
+                platform=document["provider"]["name"],
+                document=document,
+                title=document["title"],
+                created_at=document["temporal"]["created_at"],
+                message_count=len(document["messages"]),
+            )
+        )
+    vault.put_conversations(batch)
+    expected = [c.id for c in sorted(batch, key=lambda c: (c.created_at, c.id), reverse=True)]
+    listed: list[str] = []
+    for offset in range(0, 700, 100):
+        page = alice.get("/v1/conversations", params={"limit": 100, "offset": offset}).json()
+        assert (page["total"], page["offset"], page["limit"]) == (600, offset, 100)
+        listed += [c["id"] for c in page["conversations"]]
+    assert listed == expected
+    chatgpt = alice.get("/v1/conversations", params={"platform": "chatgpt", "limit": 1000}).json()
+    assert chatgpt["total"] == 150
+    assert [c["id"] for c in chatgpt["conversations"]] == [
+        i for i in expected if int(i[5:]) % 4 == 0
+    ]
+    assert alice.get("/v1/conversations", params={"limit": 0}).status_code == 422
 
 
 def test_erase_a_conversation_removes_it_and_its_messages_aimem_5_2(

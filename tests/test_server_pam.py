@@ -133,3 +133,88 @@ def test_pam_9_agent_token_exports_only_what_it_may_read(home: Home) -> None:
     agent = home.agent(tenant, "agent-y", "bundle:export")
     store = store_of(call(home, agent, "GET", "/v1/pam/export").content)
     assert [m["content"] for m in store["memories"]] == ["Shared with the agent."]  # type: ignore[attr-defined]
+
+
+def post_export(home: Home, key: str, body: object) -> httpx.Response:
+    return call(home, key, "POST", "/v1/pam/export", orjson.dumps(body))
+
+
+def test_pam_18_export_signed_with_the_vault_key_verifies(home: Home) -> None:
+    """`sign=true` (GET or POST) signs memory-store.json with the vault's key (PAM §18): the
+    library verifies it against that key; without a key to sign with, 404 and nothing is
+    exported; an agent's token may not sign with the owner's key (403)."""
+    from memvault.crypto.keys import SigningKey
+    from memvault.crypto.signing import verify_document
+
+    tenant, key = fresh(home)
+    vault = vault_of(home, tenant)
+    vault.add("Signed and sealed.", "fact")
+    assert call(home, key, "GET", "/v1/pam/export?sign=true").status_code == 404
+    signing = SigningKey.new("Ed25519")
+    vault.add_key(signing.to_record(), owner_did=True)
+    for response in (
+        call(home, key, "GET", "/v1/pam/export?sign=true"),
+        post_export(home, key, {"sign": True}),
+    ):
+        assert response.status_code == 200, response.text
+        assert response.headers["PAM-Signed"] == "true"
+        verdict = verify_document(store_of(response.content), expected_key=signing.public_key)
+        assert verdict.ok, verdict.reason
+    unsigned = call(home, key, "GET", "/v1/pam/export")
+    assert unsigned.headers["PAM-Signed"] == "false"
+    assert store_of(unsigned.content).get("signature") is None
+    agent = home.agent(tenant, "agent-y", "bundle:export")
+    assert call(home, agent, "GET", "/v1/pam/export?sign=true").status_code == 403
+
+
+def test_pam_21_1_export_encrypted_to_a_passphrase_or_recipient_decrypts(home: Home) -> None:
+    """POST /v1/pam/export with `encrypt` answers the zip encrypted with age (PAM §21.1): a
+    passphrase or an X25519 recipient, given in the body; the library decrypts it to the
+    export, signed as well when asked."""
+    from memvault.crypto.agefile import decrypt, generate_identity, is_age
+    from memvault.crypto.keys import SigningKey
+    from memvault.crypto.signing import verify_document
+
+    tenant, key = fresh(home)
+    vault = vault_of(home, tenant)
+    vault.add("Kept under lock.", "fact")
+    vault.add_key(SigningKey.new("Ed25519").to_record())
+    sealed = post_export(home, key, {"sign": True, "encrypt": {"passphrase": "open sesame"}})
+    assert sealed.status_code == 200, sealed.text
+    assert sealed.headers["content-type"] == "application/age"
+    assert sealed.headers["content-disposition"].endswith('.zip.age"')
+    assert is_age(sealed.content[:64])
+    store = store_of(decrypt(sealed.content, passphrase="open sesame"))
+    assert [m["content"] for m in store["memories"]] == ["Kept under lock."]  # type: ignore[attr-defined]
+    assert verify_document(store).ok
+    identity, recipient = generate_identity()
+    to_recipient = post_export(home, key, {"encrypt": {"recipients": [recipient]}})
+    assert to_recipient.status_code == 200, to_recipient.text
+    plain = store_of(decrypt(to_recipient.content, identities=[identity]))
+    assert plain.get("signature") is None and len(plain["memories"]) == 1  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"encrypt": {"passphrase": "x", "recipients": ["age1x"]}}, "recipients"),
+        ({"encrypt": {}}, "encrypt"),
+        ({"encrypt": {"passphrase": ""}}, "passphrase"),
+        ({"encrypt": {"recipients": ["not-a-recipient"]}}, "recipient"),
+        ({"key": "ed25519"}, "key"),
+        ({"sign": "yes"}, "sign"),
+        ({"unknown": 1}, "unknown"),
+    ],
+)
+def test_pam_export_refuses_a_bad_protection_request_with_422(
+    home: Home, body: dict[str, object], field: str
+) -> None:
+    """A protection request that cannot be honoured is 422 problem+json naming the field;
+    nothing is exported (the export registry is unchanged)."""
+    tenant, key = fresh(home)
+    vault_of(home, tenant).add("Nothing leaves.", "fact")
+    response = post_export(home, key, body)
+    assert response.status_code == 422, response.text
+    assert response.headers["content-type"] == "application/problem+json"
+    assert field in response.text
+    assert vault_of(home, tenant).exports() == []

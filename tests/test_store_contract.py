@@ -7,6 +7,7 @@ all or nothing, one writer at a time, and reads on other threads never wait for 
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -17,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memvault.model import Owner, Relation
+from memvault.model import Memory, Owner, Relation
 from memvault.store.base import (
     AuditEntry,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -30,6 +32,7 @@ from memvault.store.base import (
     StoredMemory,
     StoreError,
 )
+from memvault.store.sqlite import SQLiteStore
 from storekit import BACKENDS, NewStore, answered_during_write
 from vaultkit import pam_memory, stored
 
@@ -201,6 +204,52 @@ def test_query_filters(store: Store) -> None:
     assert q(ids=(ids[0], ids[2])) == {ids[0]}
     assert q(text="pref") == {ids[1]}
     assert store.count_memories(MemoryQuery(types=("fact",), statuses=None)) == 5
+
+
+def test_query_confidence_bounds_are_inclusive_on_the_stored_current_value_pam_8(
+    store: Store,
+) -> None:
+    """min/max confidence test the stored `confidence.current` (PAM §8), bounds included;
+    a memory without a numeric current value matches no bound, and the bounds combine with
+    the other filters, paging and counting."""
+    items = [stored(f"confident {c}", confidence=c) for c in (0.1, 0.5, 0.75, 0.9, 1.0)]
+    bare = pam_memory("no confidence block").to_json()
+    del bare["confidence"]
+    nulled = pam_memory("a null current value").to_json()
+    nulled["confidence"]["current"] = None
+    odd = [StoredMemory(Memory.from_json(bare), None), StoredMemory(Memory.from_json(nulled), None)]
+    old = stored("archived and sure", confidence=0.95, status="archived")
+    store.insert_memories([*items, *odd, old])
+    ids = {s.memory.content: s.memory.id for s in [*items, *odd, old]}
+
+    def q(**kw: object) -> set[str]:
+        found = store.query_memories(MemoryQuery(limit=None, **kw))  # type: ignore[arg-type]
+        assert store.count_memories(MemoryQuery(**kw)) == len(found)  # type: ignore[arg-type]
+        return {s.memory.content for s in found}
+
+    assert q(min_confidence=0.75) == {"confident 0.75", "confident 0.9", "confident 1.0"}
+    assert q(max_confidence=0.5) == {"confident 0.1", "confident 0.5"}
+    assert q(min_confidence=0.5, max_confidence=0.9) == {
+        "confident 0.5",
+        "confident 0.75",
+        "confident 0.9",
+    }
+    assert q(min_confidence=0.0) == {f"confident {c}" for c in (0.1, 0.5, 0.75, 0.9, 1.0)}
+    assert q(min_confidence=0.91, max_confidence=0.99) == set()
+    assert q(min_confidence=0.9, statuses=None) == {
+        "confident 0.9",
+        "confident 1.0",
+        "archived and sure",
+    }
+    assert q(min_confidence=0.9, text="sure", statuses=None) == {"archived and sure"}
+    ranked = store.search(MemoryQuery(text="confident", min_confidence=0.9, order="relevance"))
+    assert {h.memory.memory.content for h in ranked} == {"confident 0.9", "confident 1.0"}
+    page = store.query_memories(MemoryQuery(min_confidence=0.5, limit=2, offset=1))
+    assert len(page) == 2
+    assert {s.memory.id for s in store.iter_memories(MemoryQuery(max_confidence=0.1))} == {
+        ids["confident 0.1"]
+    }
+    assert set(store.memory_ids(MemoryQuery(max_confidence=0.1))) == {ids["confident 0.1"]}
 
 
 def test_query_order_limit_offset(store: Store) -> None:
@@ -393,6 +442,64 @@ def test_conversations(store: Store) -> None:
     assert store.put_conversation(replace(conversation, title="Hi")) is True
     assert [c.title for c in store.iter_conversations()] == ["Hi"]
     assert store.count_conversations() == 1
+
+
+def test_conversation_summaries_page_newest_first_from_columns_only(store: Store) -> None:
+    """Many conversations listed a page at a time, newest first (by created_at, those without
+    one last, ties by id descending), of one platform or all, with the count matching; the
+    pages come from the columns: a conversation whose document cannot be read still lists."""
+    rng = random.Random(22)
+    batch = []
+    for i in range(240):
+        day = rng.randrange(1, 29)
+        created = None if i % 17 == 0 else f"2025-02-{day:02d}T{i % 24:02d}:00:00Z"
+        batch.append(
+            StoredConversation(
+                id=f"conv-{i:04d}",
+                platform="chatgpt" if i % 3 else "claude",
+                document={"id": f"conv-{i:04d}", "messages": [{"role": "user", "content": "x"}]},
+                title=f"Conversation {i}",
+                created_at=created,
+                message_count=i % 5,
+            )
+        )
+    with store.transaction():
+        store.add_conversations(batch)
+
+    def newest_first(items: list[StoredConversation]) -> list[str]:
+        ordered = sorted(items, key=lambda c: (c.created_at or "", c.id), reverse=True)
+        return [c.id for c in ordered]
+
+    for platform in (None, "claude"):
+        expected = newest_first([c for c in batch if platform in (None, c.platform)])
+        pages = [
+            store.conversation_summaries(platform, limit=50, offset=offset)
+            for offset in range(0, len(expected) + 50, 50)
+        ]
+        assert [s.id for page in pages for s in page] == expected
+        assert store.count_conversations(platform) == len(expected)
+        assert store.conversation_summaries(platform, limit=None) == [
+            s for page in pages for s in page
+        ]
+    first = store.conversation_summaries(limit=1)[0]
+    source = next(c for c in batch if c.id == first.id)
+    assert first == ConversationSummary(
+        source.id,
+        source.platform,
+        source.title,
+        source.created_at,
+        source.updated_at,
+        source.message_count,
+    )
+    assert store.conversation_summaries(limit=0) == []
+    assert store.conversation_summaries("gemini") == []
+    # Spoil one stored document: reading it would now fail, listing does not read it.
+    placeholder = "?" if isinstance(store, SQLiteStore) else "%s"
+    store._write(  # type: ignore[attr-defined]
+        f"UPDATE conversations SET document = {placeholder} WHERE id = {placeholder}",
+        (b"not a document", first.id),
+    )
+    assert store.conversation_summaries(limit=1) == [first]
 
 
 def test_delete_conversation_removes_it_and_its_messages_only(store: Store) -> None:

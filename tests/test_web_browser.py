@@ -4,6 +4,10 @@ request of its page (`webkit.Watched`)."""
 
 from __future__ import annotations
 
+import io
+import json
+import shutil
+import subprocess
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +16,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
+from memvault.crypto.keys import SigningKey
+from memvault.vault import Vault
 from webkit import (
     Served,
     Watched,
@@ -22,6 +28,26 @@ from webkit import (
     view,
     with_proposal,
 )
+
+
+def add_key(served: Served, signing: SigningKey) -> None:
+    """Give the served vault a signing key (through the library, as `memvault keys` does)."""
+    from vaultkit import PASSPHRASE
+
+    vault = Vault.open(served.home, PASSPHRASE)
+    try:
+        vault.add_key(signing.to_record(), owner_did=True)
+    finally:
+        vault.close()
+
+
+def add_memories(served: Served, contents: list[str]) -> None:
+    auth = {"Authorization": f"Bearer {served.token}"}
+    with httpx.Client(base_url=served.url, headers=auth) as client:
+        for content in contents:
+            client.post(
+                "/v1/memories", json={"content": content, "type": "fact"}
+            ).raise_for_status()
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +194,49 @@ def test_retract_a_memory_leaves_the_active_list_and_enters_the_audit_view_pam_7
     expect(retraction).to_contain_text("retracted")
 
 
+def test_the_confidence_filter_narrows_the_memory_list_from_the_keyboard_pam_8(
+    page: Watched, served: Served
+) -> None:
+    """The filter bar's labelled confidence bounds (stored confidence.current, inclusive):
+    typed and submitted with Enter, they narrow the list, survive paging, and show the same
+    total the API gives."""
+    p = page.page
+    auth = {"Authorization": f"Bearer {served.token}"}
+    levels = [0.3, 0.55, 0.7, 0.85, 0.95]
+    with httpx.Client(base_url=served.url, headers=auth) as client:
+        for i in range(60):
+            memory = {"content": f"memory {i}", "type": "fact", "confidence": levels[i % 5]}
+            client.post("/v1/memories", json=memory).raise_for_status()
+        client.post("/v1/memories", json={"content": "unsure", "type": "fact"}).raise_for_status()
+    view(p, served, "memories")
+    p.get_by_label("Confidence at least").fill("0.7")
+    p.get_by_label("Confidence at least").press("Enter")
+    p.wait_for_function("() => location.hash.includes('min_confidence=0.7')")
+    p.wait_for_load_state("networkidle")
+    expect(p.locator("#range")).to_have_text("1–37 of 37")  # 0.7, 0.85, 0.95 and the default 0.9
+    shown = [float(t) for t in p.locator("tbody td.num").all_inner_texts()]
+    assert len(shown) == 37 and min(shown) >= 0.7
+    expect(p.get_by_label("Confidence at least")).to_have_value("0.7")
+    p.get_by_label("Confidence at most").fill("0.85")
+    p.get_by_role("button", name="Filter").click()
+    expect(p.locator("#range")).to_have_text("1–24 of 24")
+    p.get_by_label("Confidence at least").fill("")
+    p.get_by_label("Confidence at most").fill("0.5")
+    p.get_by_label("Confidence at most").press("Enter")
+    expect(p.locator("#range")).to_have_text("1–12 of 12")
+    p.get_by_label("Confidence at most").fill("0.2")
+    p.get_by_label("Confidence at most").press("Enter")
+    expect(p.locator("#range")).to_have_text("No memories match.")
+    # Bounds that cross are stopped at the field, before any request.
+    p.get_by_label("Confidence at least").fill("0.9")
+    p.get_by_label("Confidence at most").fill("0.3")
+    p.get_by_label("Confidence at most").press("Enter")
+    assert p.evaluate("document.getElementById('f-max-conf').validationMessage") == (
+        "The upper bound is below the lower one."
+    )
+    assert "min_confidence=0.9" not in p.evaluate("location.hash")
+
+
 def test_download_a_pam_export_and_validate_it(
     page: Watched, served: Served, tmp_path: Path
 ) -> None:
@@ -183,6 +252,106 @@ def test_download_a_pam_export_and_validate_it(
         assert "memory-store.json" in archive.namelist()
     report = validate_path(saved)
     assert report.valid, report.findings
+
+
+def test_download_a_signed_pam_export_and_verify_its_signature_pam_18(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    """Move → "Sign with the vault's key" downloads a PAM export whose memory-store.json the
+    library verifies against the vault's key; it validates as a PAM export."""
+    from memvault.crypto.keys import SigningKey
+    from memvault.crypto.signing import verify_document
+    from memvault.formats.pam.validate import validate_path
+
+    signing = SigningKey.new("Ed25519")
+    add_key(served, signing)
+    p = page.page
+    add_memories(served, ["Signed in the browser", "Also signed"])
+    view(p, served, "move")
+    p.get_by_label("Sign with the vault's key (PAM §18)").check()
+    with p.expect_download() as download:
+        p.get_by_role("button", name="Download PAM export").click()
+    expect(p.locator("#protected-done")).to_have_text("Exported, signed.")
+    assert download.value.suggested_filename.endswith(".zip")
+    saved = tmp_path / "signed.zip"
+    download.value.save_as(saved)
+    with zipfile.ZipFile(saved) as archive:
+        store = json.loads(archive.read("memory-store.json"))
+    verdict = verify_document(store, expected_key=signing.public_key)
+    assert verdict.ok, verdict.reason
+    assert {m["content"] for m in store["memories"]} == {"Signed in the browser", "Also signed"}
+    report = validate_path(saved)
+    assert report.valid, report.findings
+
+
+def test_download_an_encrypted_pam_export_and_decrypt_it_pam_21_1(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    """Move → encrypted with a passphrase (typed into a password field, sent in the POST
+    body, never in an address) downloads an age file the library decrypts to the export;
+    then to an age recipient: the library and Debian's `age` CLI decrypt it with the
+    identity."""
+    from memvault.crypto.agefile import decrypt, generate_identity
+
+    p = page.page
+    add_memories(served, ["Sealed in the browser"])
+    view(p, served, "move")
+    urls: list[str] = []
+    p.on("request", lambda r: urls.append(r.url))
+    p.get_by_label("Encryption (age)").select_option("passphrase")
+    p.get_by_label("Passphrase").fill("correct horse battery")
+    with p.expect_download() as download:
+        p.get_by_role("button", name="Download PAM export").click()
+    expect(p.locator("#protected-done")).to_have_text("Exported, encrypted with age.")
+    assert download.value.suggested_filename.endswith(".zip.age")
+    sealed = tmp_path / "export.zip.age"
+    download.value.save_as(sealed)
+    assert not any("correct" in u for u in urls)
+    opened = decrypt(sealed.read_bytes(), passphrase="correct horse battery")
+    with zipfile.ZipFile(io.BytesIO(opened)) as archive:
+        store = json.loads(archive.read("memory-store.json"))
+    assert [m["content"] for m in store["memories"]] == ["Sealed in the browser"]
+    identity, recipient = generate_identity()
+    p.get_by_label("Encryption (age)").select_option("recipient")
+    expect(p.get_by_label("Passphrase")).to_be_hidden()
+    p.get_by_label("age recipient").fill(recipient)
+    with p.expect_download() as second:
+        p.get_by_role("button", name="Download PAM export").click()
+    to_recipient = tmp_path / "recipient.zip.age"
+    second.value.save_as(to_recipient)
+    with zipfile.ZipFile(
+        io.BytesIO(decrypt(to_recipient.read_bytes(), identities=[identity]))
+    ) as z:
+        assert "memory-store.json" in z.namelist()
+    # Debian's age opens it too (`make system-deps` installs it; tests/test_agefile.py).
+    key_file = tmp_path / "identity.txt"
+    key_file.write_text(identity + "\n")
+    age = shutil.which("age") or "age"
+    run = subprocess.run(
+        [age, "-d", "-i", str(key_file), str(to_recipient)], capture_output=True, timeout=60
+    )
+    assert run.returncode == 0, run.stderr
+    with zipfile.ZipFile(io.BytesIO(run.stdout)) as z:
+        assert json.loads(z.read("memory-store.json"))["memories"][0]["content"] == (
+            "Sealed in the browser"
+        )
+
+
+def test_a_signed_export_without_a_vault_key_says_why(page: Watched, served: Served) -> None:
+    """Signing when the vault has no key: the Move view shows the problem (404 from the
+    server, which the page expects here) and nothing is downloaded."""
+    p = page.page
+    view(p, served, "move")
+    p.get_by_label("Sign with the vault's key (PAM §18)").check()
+    p.get_by_role("button", name="Download PAM export").click()
+    expect(p.locator("#protected-export [role=alert]")).to_contain_text("key")
+    # The refusal the page expects, and the browser's own note of it; nothing else.
+    assert sorted(page.problems) == [
+        f"404: POST {served.url}/v1/pam/export",
+        "console error: Failed to load resource: the server responded with a status of 404 "
+        "(Not Found)",
+    ]
+    page.problems.clear()
 
 
 def test_assistant_texts_can_be_made_and_copied(

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import heldout_supplement
 import supplement
 import templates as t
 
@@ -127,6 +128,7 @@ def build() -> list[dict[str, Any]]:
                 }
             )
     out.extend(_supplement())
+    out.extend(_heldout_supplement())
     return out
 
 
@@ -164,6 +166,49 @@ def _supplement() -> list[dict[str, Any]]:
                     "split": "dev",
                     "lang": lang,
                     "participants": [],
+                    "messages": messages,
+                }
+            )
+    return out
+
+
+def _heldout_supplement() -> list[dict[str, Any]]:
+    """The blind held-out conversations of `heldout_supplement.py`, after every other one (so
+    the earlier conversations stay byte for byte the same). One-person chats get an assistant
+    reply after each user turn; group conversations name the speaker of each turn."""
+    out: list[dict[str, Any]] = []
+    for lang, conversations in (("en", heldout_supplement.EN), ("pt", heldout_supplement.PT)):
+        for number, (participants, turns) in enumerate(conversations):
+            base = f"2025-{1 + number % 12:02d}-{1 + number % 28:02d}T"
+            messages: list[dict[str, Any]] = []
+            for turn, (speaker, text, expects) in enumerate(turns):
+                message: dict[str, Any] = {"role": "user"}
+                if speaker:
+                    message["speaker"] = speaker
+                message |= {
+                    "text": text,
+                    "at": f"{base}{9 + turn:02d}:00:00Z",
+                    "expect": [
+                        {"type": type, "key": list(keys), "forbid": list(forbid)}
+                        for type, keys, forbid in expects
+                    ],
+                }
+                messages.append(message)
+                if not participants:
+                    messages.append(
+                        {
+                            "role": "assistant",
+                            "text": t.ASSISTANT[(number + turn) % len(t.ASSISTANT)],
+                            "at": f"{base}{9 + turn:02d}:00:30Z",
+                            "expect": [],
+                        }
+                    )
+            out.append(
+                {
+                    "id": f"{lang}-blind-{number:03d}",
+                    "split": "heldout",
+                    "lang": lang,
+                    "participants": list(participants),
                     "messages": messages,
                 }
             )

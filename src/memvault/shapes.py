@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from memvault.extract.explicit import Remembered
     from memvault.extract.review import Proposal
     from memvault.recall.engine import RecallResult
-    from memvault.store.base import StoredConversation
+    from memvault.store.base import ConversationSummary, StoredConversation
     from memvault.tenancy import TenantErasure, TenantInfo, TokenInfo
     from memvault.vault import AddResult, BatchResult, DecayReport, Page, SearchResult
 
@@ -180,7 +180,9 @@ def recall_json(query: str, result: RecallResult) -> dict[str, Any]:
     }
 
 
-def conversation_summary_json(conversation: StoredConversation) -> dict[str, Any]:
+def conversation_summary_json(
+    conversation: StoredConversation | ConversationSummary,
+) -> dict[str, Any]:
     """``{"id", "platform", "title", "created_at", "updated_at", "message_count"}``: a stored
     conversation without its messages (the PAM conversation document, §25, is the full
     shape)."""

@@ -112,6 +112,7 @@ from memvault.model import (
 )
 from memvault.store.base import (
     AuditEntry,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -181,6 +182,7 @@ __all__ = [
     "AuditReport",
     "BatchResult",
     "ConflictingInput",
+    "ConversationPage",
     "DNAProtected",
     "DecayReport",
     "DecaySettings",
@@ -274,6 +276,16 @@ class Page:
     """One page of `Vault.list`: the items and the total number of matches."""
 
     items: list[Memory]
+    total: int
+    offset: int = 0
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationPage:
+    """One page of `Vault.conversation_page`: summaries (no messages) and the total."""
+
+    items: list[ConversationSummary]
     total: int
     offset: int = 0
     limit: int | None = None
@@ -2095,6 +2107,22 @@ class Vault:
         conversations (of one platform, when given); AccessDenied for an agent."""
         require_privileged(self._actor, "count conversations")
         return self._store.count_conversations(platform)
+
+    def conversation_page(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> ConversationPage:
+        """``conversation_page(platform=None, *, limit=50, offset=0) -> ConversationPage``
+
+        One page of the stored conversations, newest first (by `created_at`, those without
+        one last), without their messages: read from the store's columns, so a page costs
+        the same however many conversations there are. AccessDenied for an agent."""
+        require_privileged(self._actor, "list conversations")
+        if limit is not None and limit < 0:
+            raise InvalidInput("limit must be ≥ 0", "limit")
+        if offset < 0:
+            raise InvalidInput("offset must be ≥ 0", "offset")
+        items = self._store.conversation_summaries(platform, limit=limit, offset=offset)
+        return ConversationPage(items, self._store.count_conversations(platform), offset, limit)
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
         """``conversation_ids(ids) -> set[str]``: those of `ids` the vault holds as

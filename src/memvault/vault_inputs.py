@@ -395,6 +395,16 @@ def check_query(query: object) -> MemoryQuery:
         raise InvalidInput("limit must be ≥ 0", "limit")
     if query.offset < 0:
         raise InvalidInput("offset must be ≥ 0", "offset")
+    low, high = query.min_confidence, query.max_confidence
+    if low is not None:
+        check_confidence(low, "min_confidence")
+    if high is not None:
+        check_confidence(high, "max_confidence")
+    if low is not None and high is not None and low > high:
+        raise InvalidInput(
+            f"min_confidence {low} is above max_confidence {high}: no memory could match",
+            "min_confidence",
+        )
     return query
 
 

@@ -34,7 +34,7 @@ export function headers(method: string, extra: Record<string, string> = {}): Rec
   return out;
 }
 
-async function problemOf(response: Response): Promise<ApiError> {
+export async function problemOf(response: Response): Promise<ApiError> {
   let body: Partial<Problem> = {};
   try {
     body = await response.json();

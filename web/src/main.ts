@@ -1,5 +1,5 @@
 import "./style.css";
-import { ApiError, api, get, query, setSession, upload } from "./api";
+import { ApiError, api, get, headers, problemOf, query, setSession, upload } from "./api";
 import type { Session } from "./api";
 
 // ---------------------------------------------------------------------------------------
@@ -247,21 +247,31 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
   const tag = params.get("tag") ?? "";
   const since = params.get("since") ?? "";
   const until = params.get("until") ?? "";
+  // Confidence bounds (inclusive) on the stored confidence.current (PAM §8).
+  const minConf = params.get("min_confidence") ?? "";
+  const maxConf = params.get("max_confidence") ?? "";
+  const filters = { type, status, platform, tag, since, until, min_confidence: minConf, max_confidence: maxConf };
   const offset = Number(params.get("offset") ?? "0") || 0;
-  const page = await get<Json>(
-    "/v1/memories" + query({ type, status, platform, tag, since, until, limit: PAGE, offset }),
-  );
+  const page = await get<Json>("/v1/memories" + query({ ...filters, limit: PAGE, offset }));
   const typeSel = select("f-type", meta.memory_types, type, "any type");
   const statusSel = select("f-status", [...meta.statuses, "all"], status);
   const platformIn = input("f-platform", platform, { placeholder: "chatgpt" });
   const tagIn = input("f-tag", tag);
   const sinceIn = input("f-since", since, { type: "date" });
   const untilIn = input("f-until", until, { type: "date" });
+  const bound = { type: "number", min: 0, max: 1, step: 0.05, inputmode: "decimal", class: "narrow" };
+  const minIn = input("f-min-conf", minConf, { ...bound, placeholder: "0" });
+  const maxIn = input("f-max-conf", maxConf, { ...bound, placeholder: "1" });
+  maxIn.addEventListener("input", () => maxIn.setCustomValidity(""));
   const form = h(
     "form",
     { class: "filters", role: "search", "aria-label": "Filter memories", onsubmit: (e: Event) => {
       e.preventDefault();
-      go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value }));
+      // A lower bound above the upper one could match nothing: say so at the field.
+      const crossed = minIn.value !== "" && maxIn.value !== "" && Number(minIn.value) > Number(maxIn.value);
+      maxIn.setCustomValidity(crossed ? "The upper bound is below the lower one." : "");
+      if (!maxIn.reportValidity()) return;
+      go("#/memories" + query({ type: typeSel.value, status: statusSel.value, platform: platformIn.value.trim(), tag: tagIn.value.trim(), since: sinceIn.value, until: untilIn.value, min_confidence: minIn.value, max_confidence: maxIn.value }));
     } },
     field("Type", typeSel),
     field("Status", statusSel),
@@ -269,10 +279,12 @@ async function memoriesView(params: URLSearchParams): Promise<void> {
     field("Tag", tagIn),
     field("Created from", sinceIn),
     field("Created until", untilIn),
+    field("Confidence at least", minIn),
+    field("Confidence at most", maxIn),
     h("div", { class: "field actions" }, h("button", { type: "submit" }, "Filter")),
   );
   const total: number = page.total;
-  const here = (o: number): string => "#/memories" + query({ type, status, platform, tag, since, until, offset: o || undefined });
+  const here = (o: number): string => "#/memories" + query({ ...filters, offset: o || undefined });
   const pager = h(
     "nav",
     { class: "pager", "aria-label": "Pages" },
@@ -801,6 +813,76 @@ function summaryOf(body: Json): HTMLElement {
   return list;
 }
 
+/** Save a fetched file under the name the server gave it (Content-Disposition). */
+function saveBlob(blob: Blob, disposition: string | null, fallback: string): void {
+  const name = /filename="([^"]+)"/.exec(disposition ?? "")?.[1] ?? fallback;
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+// A signed and/or age-encrypted PAM export (PAM §18, §21.1). The passphrase or recipient
+// goes in a POST body, never in an address.
+function protectedExport(): HTMLElement {
+  const sign = h("input", { id: "p-sign", name: "sign", type: "checkbox" }) as HTMLInputElement;
+  const how = select("p-encrypt", ["none", "passphrase", "recipient"], "none");
+  for (const [v, label] of [["none", "Not encrypted"], ["passphrase", "With a passphrase"], ["recipient", "To an age recipient (age1…)"]]) {
+    how.querySelector(`option[value="${v}"]`)!.textContent = label;
+  }
+  const secret = input("p-passphrase", "", { type: "password", autocomplete: "new-password" });
+  const recipient = input("p-recipient", "", { autocomplete: "off", spellcheck: "false", placeholder: "age1…" });
+  const secretField = field("Passphrase", secret);
+  const recipientField = field("age recipient", recipient);
+  const sync = (): void => {
+    secretField.hidden = how.value !== "passphrase";
+    recipientField.hidden = how.value !== "recipient";
+    secret.required = how.value === "passphrase";
+    recipient.required = how.value === "recipient";
+  };
+  how.addEventListener("change", sync);
+  sync();
+  const out = h("div", { "aria-live": "polite" });
+  const button = h("button", { type: "submit" }, "Download PAM export") as HTMLButtonElement;
+  return h(
+    "form",
+    { id: "protected-export", "aria-labelledby": "h-protect", onsubmit: async (e: Event) => {
+      e.preventDefault();
+      const body: Json = { sign: sign.checked };
+      if (how.value === "passphrase") body.encrypt = { passphrase: secret.value };
+      if (how.value === "recipient") body.encrypt = { recipients: [recipient.value.trim()] };
+      button.disabled = true;
+      out.replaceChildren(h("p", {}, "Exporting…"));
+      try {
+        const response = await fetch("/v1/pam/export", {
+          method: "POST",
+          credentials: "same-origin",
+          headers: headers("POST", { "Content-Type": "application/json" }),
+          body: JSON.stringify(body),
+        });
+        if (!response.ok) throw await problemOf(response);
+        saveBlob(await response.blob(), response.headers.get("Content-Disposition"), "pam-export.zip");
+        const what = [response.headers.get("PAM-Signed") === "true" ? "signed" : "", body.encrypt ? "encrypted with age" : ""].filter(Boolean).join(" and ");
+        out.replaceChildren(h("p", { id: "protected-done" }, `Exported${what ? `, ${what}` : ""}.`));
+        secret.value = "";
+      } catch (err) {
+        out.replaceChildren(errorBox(err));
+      } finally {
+        button.disabled = false;
+      }
+    } },
+    h("h3", { id: "h-protect" }, "Signed or encrypted PAM export"),
+    h("div", { class: "check" }, sign, h("label", { for: "p-sign" }, "Sign with the vault's key (PAM §18)")),
+    field("Encryption (age)", how),
+    secretField,
+    recipientField,
+    button,
+    out,
+  );
+}
+
 function moveView(): void {
   const file = h("input", { id: "u-file", name: "file", type: "file", required: true }) as HTMLInputElement;
   const kind = select("u-kind", ["provider", "pam", "aimem"], "provider");
@@ -842,6 +924,7 @@ function moveView(): void {
       h("li", {}, h("a", { href: "/v1/pam/export", download: "", id: "dl-pam" }, "PAM export (zip)"), " — memory-store.json, conversations and embeddings (PAM v1.0)."),
       h("li", {}, h("a", { href: "/v1/brain/export", download: "memvault.aimem.json", id: "dl-aimem" }, "AIMEM bundle"), " — signed when the vault has a signing key."),
     ),
+    protectedExport(),
   );
   const textsOut = h("div");
   const target = select("x-target", ["system-prompt", "chatgpt", "claude", "gemini"], "chatgpt");

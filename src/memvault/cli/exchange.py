@@ -44,6 +44,7 @@ from memvault.cli.signing import (
     age_identities,
     age_passphrase,
 )
+from memvault.errors import AmbiguousId
 from memvault.findings import SIGNATURE_WARNING
 from memvault.importers.detect import load
 from memvault.vault import Vault
@@ -76,27 +77,22 @@ def export_hooks(
     recipients: list[str] | None = None,
 ) -> ExportHooks:
     """Signing (`export --sign`, with a vault key, §18) and encryption (`export --encrypt` to a
-    passphrase or `--recipient age1…`, §21.1) for `export_vault`."""
-    from memvault.crypto.agefile import AgeError, encryptor
-    from memvault.crypto.keys import SigningKey
-    from memvault.crypto.signing import signer
-    from memvault.exchange import ExportHooks
+    passphrase or `--recipient age1…`, §21.1) for `export_vault` (`memvault.exchange.protection`),
+    its refusals worded for the command line."""
+    from memvault.crypto.agefile import AgeError
+    from memvault.exchange.protection import export_hooks as protection_hooks
 
-    sign_hook = None
-    if sign:
-        from memvault.cli.signing import chosen_key
-
-        record = chosen_key(vault, key)
-        did = vault.owner.did
-        owner_did = did if isinstance(did, str) else None
-        sign_hook = signer(SigningKey.from_record(record), owner_did=owner_did)
-    encrypt_hook = None
-    if passphrase is not None or recipients:
-        try:
-            encrypt_hook = encryptor(passphrase=passphrase, recipients=recipients or ())
-        except AgeError as exc:
-            fail(str(exc), EXIT_USAGE)
-    return ExportHooks(sign=sign_hook, encrypt=encrypt_hook)
+    try:
+        return protection_hooks(
+            vault, sign=sign, key=key, passphrase=passphrase, recipients=recipients or ()
+        )
+    except AmbiguousId as exc:
+        if key is not None:
+            raise
+        ids = ", ".join(exc.candidates)
+        fail(f"the vault has {len(exc.candidates)} keys; choose one with --key ({ids})", EXIT_USAGE)
+    except AgeError as exc:
+        fail(str(exc), EXIT_USAGE)
 
 
 def import_hooks(

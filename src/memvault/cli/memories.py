@@ -119,6 +119,29 @@ SinceFilter = Annotated[
         "UTC unless an offset is given).",
     ),
 ]
+MinConfidenceFilter = Annotated[
+    float | None,
+    typer.Option(
+        "--min-confidence",
+        metavar="X",
+        min=0.0,
+        max=1.0,
+        show_default=False,
+        help="Only memories whose confidence.current is at least X (0 to 1; the value the "
+        "last decay run stored, PAM §8).",
+    ),
+]
+MaxConfidenceFilter = Annotated[
+    float | None,
+    typer.Option(
+        "--max-confidence",
+        metavar="X",
+        min=0.0,
+        max=1.0,
+        show_default=False,
+        help="Only memories whose confidence.current is at most X (0 to 1).",
+    ),
+]
 LimitOption = Annotated[
     int, typer.Option("--limit", "-n", min=0, help="At most this many (0: no limit).")
 ]
@@ -134,6 +157,9 @@ def build_query(
     since: str | None,
     limit: int,
     offset: int,
+    *,
+    min_confidence: float | None = None,
+    max_confidence: float | None = None,
 ) -> MemoryQuery:
     """A `MemoryQuery` from the filter options. Filter values that can never match (a type or
     status PAM does not have, a date that is not one) are usage errors, not empty results."""
@@ -167,6 +193,8 @@ def build_query(
         tags=tuple(tags or ()),
         platforms=tuple(platforms or ()),
         created_since=created_since,
+        min_confidence=min_confidence,
+        max_confidence=max_confidence,
         limit=limit or None,
         offset=offset,
     )
@@ -275,6 +303,8 @@ def list_memories(
     tags: TagFilter = None,
     platforms: PlatformFilter = None,
     since: SinceFilter = None,
+    min_confidence: MinConfidenceFilter = None,
+    max_confidence: MaxConfidenceFilter = None,
     limit: LimitOption = 50,
     offset: OffsetOption = 0,
     home: HomeOption = None,
@@ -284,11 +314,22 @@ def list_memories(
 ) -> None:
     """List memories, newest first (active ones unless --status says otherwise).
 
-    Example: memvault list --type preference --tag food --since 2025-01-01
+    Example: memvault list --type preference --tag food --since 2025-01-01 --min-confidence 0.7
 
     With --json: {"total", "offset", "limit", "memories": [PAM memory objects]}.
     """
-    query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
+    query = build_query(
+        types,
+        custom_types,
+        statuses,
+        tags,
+        platforms,
+        since,
+        limit,
+        offset,
+        min_confidence=min_confidence,
+        max_confidence=max_confidence,
+    )
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         page = vault.list(query)

@@ -278,12 +278,8 @@ def list_conversations(
     """
     options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
-        rows = [
-            shapes.conversation_summary_json(c)
-            for c in vault.conversations()
-            if platform is None or c.platform == platform
-        ]
-    rows.sort(key=lambda r: str(r["created_at"] or ""), reverse=True)
+        page = vault.conversation_page(platform, limit=None)
+    rows = [shapes.conversation_summary_json(c) for c in page.items]
     if as_json:
         print_json(rows)
         return

@@ -100,6 +100,11 @@ class MemoryQuery:
     created_until: datetime | None = None
     updated_since: datetime | None = None
     exportable_only: bool = False
+    #: bounds (inclusive) on the stored `confidence.current` (PAM §8): the value the last
+    #: decay run wrote, the one lists show and exports carry — not one decayed to this
+    #: moment. A memory without a numeric `confidence.current` matches no bound.
+    min_confidence: float | None = None
+    max_confidence: float | None = None
     #: only memories this agent entity may read (PAM §9): visibility "public", or "shared"
     #: with a grant to the entity that includes "read". None: no access filter (the owner).
     readable_by: str | None = None
@@ -188,6 +193,18 @@ class StoredEmbedding:
     #: little-endian float32
     vector: bytes | None
     storage: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    """A stored conversation without its document: what a list of conversations shows."""
+
+    id: str
+    platform: str
+    title: str | None
+    created_at: str | None
+    updated_at: str | None
+    message_count: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -483,6 +500,14 @@ class Store(ABC):
     @abstractmethod
     def count_conversations(self, platform: str | None = None) -> int:
         """How many conversations are stored (of `platform` only, when given)."""
+
+    @abstractmethod
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        """One page of stored conversations (of `platform` only, when given), newest first:
+        by `created_at` descending (those without one last), then by id descending. Read
+        from the conversations' columns, never from their documents."""
 
     @abstractmethod
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:

@@ -51,6 +51,7 @@ from memvault.store import postgres_recall as recall
 from memvault.store import tables
 from memvault.store.base import (
     AuditEntry,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -273,6 +274,17 @@ def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = T
         params.append(_dt_epoch(query.updated_since))
     if query.exportable_only:
         clauses.append("m.exportable")
+    if query.min_confidence is not None or query.max_confidence is not None:
+        # The stored `confidence.current` (PAM §8), only when it is a JSON number.
+        # `json` (not `jsonb`): parsing the text is cheaper than converting it.
+        value = "m.document::json #> '{confidence,current}'"
+        number = f"(CASE WHEN json_typeof({value}) = 'number' THEN ({value})::text::float8 END)"
+        if query.min_confidence is not None:
+            clauses.append(f"{number} >= %s")
+            params.append(float(query.min_confidence))
+        if query.max_confidence is not None:
+            clauses.append(f"{number} <= %s")
+            params.append(float(query.max_confidence))
     if query.readable_by is not None:
         clauses.append(
             "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.readers @> %s::text[]))"
@@ -1335,6 +1347,23 @@ class PostgresStore(Store):
                 (self._tenant, platform),
             )
         return int(row[0])
+
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        # Columns only: the (TOASTed) documents are never read.
+        params: list[Any] = [self._tenant]
+        where = "tenant = %s"
+        if platform is not None:
+            where += " AND platform = %s"
+            params.append(platform)
+        rows = self._all(
+            "SELECT id, platform, title, created_at, updated_at, message_count "
+            f"FROM conversations WHERE {where} "
+            "ORDER BY coalesce(created_at, '') COLLATE \"C\" DESC, id DESC LIMIT %s OFFSET %s",
+            [*params, limit, offset],
+        )
+        return [ConversationSummary(*row) for row in rows]
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
         self._write(

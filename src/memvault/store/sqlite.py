@@ -59,6 +59,7 @@ from memvault.store import tables
 from memvault.store.base import (
     AuditEntry,
     CachedChunk,
+    ConversationSummary,
     ExportRecord,
     IntegrityViolation,
     KeyRecord,
@@ -385,6 +386,7 @@ def _where(
         params.append(_dt_epoch(query.updated_since))
     if query.exportable_only:
         clauses.append(f"{m}exportable = 1")
+    clauses.extend(_confidence_bounds(query, params))
     if query.readable_by is not None:
         clauses.append(
             f"({m}visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
@@ -402,6 +404,28 @@ def _where(
                 f"{column} IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)"
             )
             params.append(match)
+    return clauses
+
+
+#: The stored `confidence.current`, only when it is a number (never a string that would
+#: compare above every number). No index: a bound is tested on the rows the other filters'
+#: indexes yield, newest first, so a page stops after LIMIT matches (docs/vault.md).
+_CONFIDENCE: Final = (
+    "(CASE json_type(m.document, '$.confidence.current') WHEN 'real' THEN "
+    "json_extract(m.document, '$.confidence.current') WHEN 'integer' THEN "
+    "json_extract(m.document, '$.confidence.current') END)"
+)
+
+
+def _confidence_bounds(query: MemoryQuery, params: list[Any]) -> list[str]:
+    """Conditions for the query's confidence bounds (inclusive; PAM §8)."""
+    clauses: list[str] = []
+    if query.min_confidence is not None:
+        clauses.append(f"{_CONFIDENCE} >= ?")
+        params.append(float(query.min_confidence))
+    if query.max_confidence is not None:
+        clauses.append(f"{_CONFIDENCE} <= ?")
+        params.append(float(query.max_confidence))
     return clauses
 
 
@@ -1633,6 +1657,19 @@ class SQLiteStore(Store):
         return int(
             self._one("SELECT count(*) FROM conversations WHERE platform = ?", (platform,))[0]
         )
+
+    def conversation_summaries(
+        self, platform: str | None = None, *, limit: int | None = 50, offset: int = 0
+    ) -> list[ConversationSummary]:
+        # The document is the row's last column: a scan of the others never reads it.
+        where, params = ("WHERE platform = ?", [platform]) if platform is not None else ("", [])
+        rows = self._all(
+            "SELECT id, platform, title, created_at, updated_at, message_count "
+            f"FROM conversations {where} ORDER BY coalesce(created_at, '') DESC, id DESC "
+            "LIMIT ? OFFSET ?",
+            [*params, -1 if limit is None else limit, offset],
+        )
+        return [ConversationSummary(*row) for row in rows]
 
     def put_embedding(self, embedding: StoredEmbedding) -> None:
         self._write(

@@ -26,19 +26,15 @@ def list_conversations(
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> JSONAnswer:
     """`{"total", "offset", "limit", "conversations": [{"id", "platform", "title",
-    "created_at", "updated_at", "message_count"}]}`."""
-    rows = [
-        shapes.conversation_summary_json(c)
-        for c in vault.conversations()
-        if platform is None or c.platform == platform
-    ]
-    rows.sort(key=lambda r: (str(r["created_at"] or ""), str(r["id"])), reverse=True)
+    "created_at", "updated_at", "message_count"}]}`: one page, newest first (those without
+    `created_at` last), read without loading any conversation's messages."""
+    page = vault.conversation_page(platform, limit=limit, offset=offset)
     return answer(
         {
-            "total": len(rows),
+            "total": page.total,
             "offset": offset,
             "limit": limit,
-            "conversations": rows[offset : offset + limit],
+            "conversations": [shapes.conversation_summary_json(c) for c in page.items],
         }
     )
 

@@ -113,11 +113,30 @@ def list_memories(
     platform: Annotated[list[str] | None, Query()] = None,
     since: Annotated[str | None, Query(description="ISO 8601 date or time")] = None,
     until: Annotated[str | None, Query(description="created before: ISO 8601 date or time")] = None,
+    min_confidence: Annotated[
+        float | None,
+        Query(
+            ge=0.0,
+            le=1.0,
+            description="only memories whose stored confidence.current is at least this "
+            "(PAM §8; the value the last decay run wrote)",
+        ),
+    ] = None,
+    max_confidence: Annotated[
+        float | None,
+        Query(
+            ge=0.0,
+            le=1.0,
+            description="only memories whose stored confidence.current is at most this",
+        ),
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=2**62)] = 0,
 ) -> JSONAnswer:
     """`{"total", "offset", "limit", "memories"}`: active memories unless `status` says
-    otherwise (`all`: any status); an agent's token sees only what it may read (PAM §9)."""
+    otherwise (`all`: any status); an agent's token sees only what it may read (PAM §9).
+    Confidence bounds are inclusive; a memory without a confidence value matches none, and a
+    minimum above the maximum is refused (422)."""
     statuses = list(status or ["active"])
     query = MemoryQuery(
         types=tuple(type or ()),
@@ -127,6 +146,8 @@ def list_memories(
         platforms=tuple(platform or ()),
         created_since=None if since is None else _moment(since, "since"),
         created_until=None if until is None else _moment(until, "until"),
+        min_confidence=min_confidence,
+        max_confidence=max_confidence,
         limit=limit,
         offset=offset,
     )

@@ -1,8 +1,12 @@
 """PAM v1.0 over HTTP: a tenant's memory exported as a PAM zip (full, or incremental since
 the last export or a moment, PAM §16) and a PAM export imported in one transaction.
 
-- ``GET /v1/pam/export?incremental=&since=`` — ``application/zip``: memory-store.json,
-  conversations, embeddings (PAM §15)
+- ``GET /v1/pam/export?incremental=&since=&sign=&key=`` — ``application/zip``:
+  memory-store.json, conversations, embeddings (PAM §15), signed with a vault key on request
+  (PAM §18)
+- ``POST /v1/pam/export`` — the same, asked for in a JSON body that may also ask for age
+  encryption to a passphrase or to recipients (PAM §21.1): ``application/age`` then. A
+  passphrase never travels in a URL (where logs and browser history keep it).
 - ``POST /v1/pam/import`` — a zip of an export, or a lone memory-store.json; 200 with what was
   imported, 422 with the findings of an invalid one
 
@@ -20,10 +24,14 @@ from typing import IO, Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field
 
-from memvault.exchange.pam import export_vault, import_into_vault
+from memvault.errors import InvalidInput
+from memvault.exchange.pam import ExportHooks, export_vault, import_into_vault
+from memvault.exchange.protection import export_hooks
 from memvault.formats.pam import STORE_FILE
 from memvault.server import bodies
+from memvault.server.bodies import body_schema, json_body, validated
 from memvault.server.deps import session_for
 from memvault.vault import Vault
 
@@ -32,6 +40,8 @@ __all__ = ["router"]
 router = APIRouter(tags=["PAM"])
 
 _BLOCK = 1 << 16
+#: The media type of an age file (age-encryption.org/v1).
+_AGE = "application/age"
 _ZIP_MAGIC = b"PK\x03\x04"
 
 
@@ -44,6 +54,56 @@ def _stream_and_remove(path: Path, workdir: Path) -> Iterator[bytes]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+Exporter = Annotated[Vault, Depends(session_for("bundle:export"))]
+
+
+class Encryption(BaseModel):
+    """age encryption of the export (PAM §21.1): to a passphrase or to X25519 recipients."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    passphrase: str | None = Field(default=None, description="an age passphrase (scrypt)")
+    recipients: list[str] = Field(default_factory=list, description="age X25519 recipients")
+
+
+class ExportRequest(BaseModel):
+    """What to export and how to protect it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    incremental: bool = Field(default=False, description="only what changed since the last export")
+    since: str | None = Field(default=None, description="only what changed at or after this time")
+    sign: bool = Field(default=False, description="sign with a vault key (PAM §18)")
+    key: str | None = Field(default=None, description="the vault key to sign with")
+    encrypt: Encryption | None = None
+
+
+def _exported(
+    vault: Vault, hooks: ExportHooks, *, incremental: bool, since: str | None
+) -> StreamingResponse:
+    """Export into a private temporary directory and stream the file, removed once sent."""
+    encrypted = hooks.encrypt is not None
+    workdir = Path(tempfile.mkdtemp(prefix="memvault-pam-"))
+    try:
+        target = workdir / ("export.zip.age" if encrypted else "export.zip")
+        result = export_vault(vault, target, incremental=incremental, since=since, hooks=hooks)
+    except BaseException:
+        shutil.rmtree(workdir, ignore_errors=True)
+        raise
+    name = f"pam-{result.export_id}.zip" + (".age" if encrypted else "")
+    headers = {
+        "Content-Disposition": f'attachment; filename="{name}"',
+        "PAM-Export-Id": result.export_id,
+        "PAM-Export-Type": result.export_type,
+        "PAM-Signed": "true" if result.signed else "false",
+    }
+    return StreamingResponse(
+        _stream_and_remove(target, workdir),
+        media_type=_AGE if encrypted else "application/zip",
+        headers=headers,
+    )
+
+
 @router.get(
     "/v1/pam/export",
     response_class=StreamingResponse,
@@ -51,31 +111,57 @@ def _stream_and_remove(path: Path, workdir: Path) -> Iterator[bytes]:
     summary="Export the tenant's memory as a PAM zip (full or incremental, PAM §16)",
 )
 def export_pam(
-    vault: Annotated[Vault, Depends(session_for("bundle:export"))],
+    vault: Exporter,
     incremental: Annotated[
         bool, Query(description="only what changed since the last export (PAM §16)")
     ] = False,
     since: Annotated[
         str | None, Query(description="only what changed at or after this ISO 8601 time")
     ] = None,
+    sign: Annotated[
+        bool, Query(description="sign memory-store.json with a vault key (PAM §18)")
+    ] = False,
+    key: Annotated[
+        str | None,
+        Query(
+            description="with sign: the vault key (id, a unique part of one, or its "
+            "algorithm); default: the only key, or the owner's DID key"
+        ),
+    ] = None,
 ) -> StreamingResponse:
     """A zip of a PAM export. Memories marked `exportable: false` are never in it; an
-    agent's token exports what the agent may read, and never a delta."""
-    workdir = Path(tempfile.mkdtemp(prefix="memvault-pam-"))
-    try:
-        target = workdir / "export.zip"
-        result = export_vault(vault, target, incremental=incremental, since=since)
-    except BaseException:
-        shutil.rmtree(workdir, ignore_errors=True)
-        raise
-    headers = {
-        "Content-Disposition": f'attachment; filename="pam-{result.export_id}.zip"',
-        "PAM-Export-Id": result.export_id,
-        "PAM-Export-Type": result.export_type,
-    }
-    return StreamingResponse(
-        _stream_and_remove(target, workdir), media_type="application/zip", headers=headers
+    agent's token exports what the agent may read, and never a delta. Signing uses the
+    owner's keys: an agent's token is refused (403). For an encrypted export, POST."""
+    hooks = export_hooks(vault, sign=sign, key=key)
+    return _exported(vault, hooks, incremental=incremental, since=since)
+
+
+@router.post(
+    "/v1/pam/export",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/zip": {}, _AGE: {}}}},
+    summary="Export as a PAM zip, signed and/or age-encrypted as the body asks (PAM §18, §21.1)",
+    openapi_extra=body_schema(ExportRequest),
+)
+def export_pam_protected(vault: Exporter, body: Annotated[Any, Depends(json_body)]) -> Any:
+    """The export `GET /v1/pam/export` makes, asked for in a JSON body: `sign` (and `key`)
+    as there, and `encrypt`: `{"passphrase": "…"}` or `{"recipients": ["age1…"]}` — then
+    the answer is the zip encrypted with age (`application/age`, `pam-<id>.zip.age`).
+    Secrets go in the body, never in the URL."""
+    asked = validated(ExportRequest, body)
+    encryption = asked.encrypt
+    hooks = export_hooks(
+        vault,
+        sign=asked.sign,
+        key=asked.key,
+        passphrase=None if encryption is None else encryption.passphrase,
+        recipients=() if encryption is None else encryption.recipients,
     )
+    if encryption is not None and hooks.encrypt is None:
+        raise InvalidInput(
+            "encrypt: give a passphrase or at least one age recipient (PAM §21.1)", "encrypt"
+        )
+    return _exported(vault, hooks, incremental=asked.incremental, since=asked.since)
 
 
 async def _body(request: Request) -> IO[bytes]:

@@ -1,0 +1,146 @@
+"""The memory list's confidence filter at scale (issue #22): one page and its total, with and
+without `min_confidence`/`max_confidence`, on a vault of 100,000 memories.
+
+```sh
+.venv/bin/python benchmarks/memory_filters.py                  # 100,000 memories, SQLite
+.venv/bin/python benchmarks/memory_filters.py --backend postgres
+.venv/bin/python benchmarks/memory_filters.py --memories 20000
+```
+
+A store — a personal vault's SQLite file, or a tenant of a throwaway PostgreSQL 15 started by
+the test harness (tests/pgkit.py) — gets `--memories` of storegen's memories
+(benchmarks/storegen.py, whose confidence values spread over [0.1, 1]). Each case lists the
+first page (50, newest first) and counts every match — what `Vault.list` asks the store for
+`GET /v1/memories` — `--runs` times; the peer, measured in the same run, is the same list
+without a confidence bound. It prints the median wall time and the CPU time of this process
+(on PostgreSQL the server's work is in the wall time only), the ratio to the peer, and on
+SQLite the query plan of the filtered page (the bound rides on the status/created index: no
+index of its own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+from memvault.store.base import MemoryQuery, Store, StoredMemory  # noqa: E402
+from memvault.store.codec import memory_from_json  # noqa: E402
+from memvault.store.sqlite import _CONFIDENCE  # noqa: E402
+from memvault.unit_of_work import decay_anchor_of  # noqa: E402
+from storegen import build_memories  # noqa: E402
+
+CASES: dict[str, MemoryQuery] = {
+    "no bound (peer)": MemoryQuery(),
+    "min 0.5": MemoryQuery(min_confidence=0.5),
+    "min 0.9": MemoryQuery(min_confidence=0.9),
+    "max 0.2": MemoryQuery(max_confidence=0.2),
+    "0.4-0.6, type fact": MemoryQuery(min_confidence=0.4, max_confidence=0.6, types=("fact",)),
+    "min 0.999 (rare)": MemoryQuery(min_confidence=0.999),
+}
+
+
+def fill(store: Store, n: int) -> None:
+    documents = build_memories(n, 0)
+    for start in range(0, n, 10_000):
+        batch = []
+        for document in documents[start : start + 10_000]:
+            memory = memory_from_json(document)
+            batch.append(StoredMemory(memory, decay_anchor_of(memory)))
+        with store.transaction():
+            store.insert_memories(batch)
+
+
+@contextmanager
+def opened(backend: str, tmp: Path) -> Iterator[Store]:
+    if backend == "sqlite":
+        from storekit import new_sqlite_store
+
+        store = new_sqlite_store(tmp)
+        try:
+            yield store
+        finally:
+            store.close()
+        return
+    import pgkit
+    from memvault.store.factory import create_database_store
+    from memvault.store.serverkey import ServerKey
+
+    server = pgkit.start_server("filters", pgkit.DEBIAN_BIN, vector=False)
+    try:
+        key = ServerKey.parse(pgkit.SERVER_KEY, "the benchmark's server key")
+        store = create_database_store(server.app_url, "bench", server_key=key)
+        try:
+            yield store
+        finally:
+            store.close()
+    finally:
+        server.stop()
+
+
+def listed(store: Store, query: MemoryQuery) -> int:
+    """The page and the total, as `Vault.list` asks for them."""
+    store.query_memories(query)
+    return store.count_memories(query)
+
+
+def cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--memories", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--backend", choices=("sqlite", "postgres"), default="sqlite")
+    args = parser.parse_args(argv)
+    plan: list[Any] = []
+    with tempfile.TemporaryDirectory() as tmp, opened(args.backend, Path(tmp)) as store:
+        fill(store, args.memories)
+        rows: list[tuple[str, int, float, float]] = []
+        for name, query in CASES.items():
+            listed(store, query)  # warm the caches
+            walls, cpus = [], []
+            for _ in range(args.runs):
+                w, c = time.perf_counter(), cpu()
+                total = listed(store, query)
+                walls.append(time.perf_counter() - w)
+                cpus.append(cpu() - c)
+            rows.append((name, total, statistics.median(walls), statistics.median(cpus)))
+        if args.backend == "sqlite":
+            plan = store._all(  # type: ignore[attr-defined]
+                "EXPLAIN QUERY PLAN SELECT m.document FROM memories m WHERE m.status IN ('active')"
+                f" AND {_CONFIDENCE} >= 0.9 "
+                "ORDER BY m.created_epoch DESC, m.seq DESC LIMIT 50",
+                (),
+            )
+    peer_wall, peer_cpu = rows[0][2], rows[0][3]
+    print(
+        f"{args.backend}: {args.memories:,} memories, {args.runs} runs, "
+        f"load {os.getloadavg()[0]:.2f}"
+    )
+    print(f"{'case':<22} {'matches':>8} {'wall ms':>8} {'cpu ms':>8} {'x peer (cpu)':>13}")
+    for name, total, wall, used in rows:
+        ratio = used / peer_cpu if peer_cpu else float("nan")
+        print(f"{name:<22} {total:>8,} {wall * 1e3:>8.1f} {used * 1e3:>8.1f} {ratio:>13.2f}")
+    print(f"peer wall {peer_wall * 1e3:.1f} ms")
+    if plan:
+        print("plan of the filtered page:", "; ".join(str(r[-1]) for r in plan))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
