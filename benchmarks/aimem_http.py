@@ -10,8 +10,10 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
 2. Starts the server as `memvault serve` runs it — `create_app` on uvicorn, one process, on
    127.0.0.1 — over a fresh server home with two tenants, and measures from the client:
    ``POST /v1/brain/import`` of each bundle (streamed upload), the same import again (§2.9:
-   a no-op), ``GET /v1/brain/export/stream`` (first byte, whole stream) and
-   ``GET /v1/brain/export``. The server's peak RSS is its VmHWM when the run ends; its CPU
+   a no-op), ``GET /v1/brain/export/stream`` (first byte, whole stream: right after the
+   import, again with nothing changed, and after one memory written with ``POST
+   /v1/memories``) and ``GET /v1/brain/export``. The server's peak RSS is its VmHWM, printed
+   at start, after each step and when the run ends; its CPU
    time (all threads, from /proc) per request says what the server costs when other work
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
@@ -226,7 +228,8 @@ def run(
             with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
                 backend = "sqlite" if database_url is None else "postgres"
                 print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}, "
-                      f"tenants on {backend}")  # fmt: skip
+                      f"tenants on {backend}; server RSS at start "
+                      f"{fmt_bytes(peak_rss(proc.pid))}")  # fmt: skip
                 for label, key, bundle, n in (
                     ("big", keys["big"], big_bundle, chunks),
                     ("small", keys["small"], small_bundle, small),
@@ -241,27 +244,38 @@ def run(
                     figures[f"import_{label}_chunks_per_cpu_s"] = n / max(cpu, 1e-3)
                     print(f"    POST /v1/brain/import           {rate:>9,.0f} chunks/s "
                           f"({imported.seconds:.2f} s; server CPU {cpu:.2f} s: "
-                          f"{n / max(cpu, 1e-3):,.0f} chunks per CPU-second)")  # fmt: skip
+                          f"{n / max(cpu, 1e-3):,.0f} chunks per CPU-second; peak RSS so far "
+                          f"{fmt_bytes(peak_rss(proc.pid))})")  # fmt: skip
                     again = post(client, key, bundle)
                     check("import again", again)
                     print(f"    POST again (§2.9 no-op)         {n / again.seconds:>9,.0f} "
                           f"chunks/s ({again.seconds:.2f} s)")  # fmt: skip
-                    # The first export maps every memory and keeps each chunk's bytes and
-                    # the bundle's records; the next one, with nothing changed, sends those
-                    # records again under a new envelope (its checksum known at once).
-                    for when in ("first", "next"):
+                    # The first export after the import reads the chunk bytes the import
+                    # kept; the next one, with nothing changed, sends the same records again
+                    # under a new envelope (its checksum known at once); one after a single
+                    # memory write maps that memory and reads the rest.
+                    for when in ("first", "next", "write"):
+                        if when == "write":
+                            added = client.post(
+                                "/v1/memories",
+                                json={"content": f"one more memory {label}", "type": "fact"},
+                                headers={"Authorization": f"Bearer {key}"},
+                            )
+                            if added.status_code not in (200, 201):
+                                raise RuntimeError(f"memory write: HTTP {added.status_code}")
                         cpu = cpu_seconds(proc.pid)
                         stream = fetch(client, key, "/v1/brain/export/stream")
                         cpu = cpu_seconds(proc.pid) - cpu
                         check("stream", stream)
-                        suffix = "_cold" if when == "first" else ""
+                        suffix = {"first": "_cold", "next": "", "write": "_after_write"}[when]
                         figures[f"first_byte_{label}{suffix}_ms"] = stream.first_byte * 1000
                         figures[f"stream_{label}{suffix}_s"] = stream.seconds
                         print(f"    GET /v1/brain/export/stream ({when + ')':<6} first byte "
                               f"{stream.first_byte * 1000:>7,.0f} ms, all {stream.seconds:.2f} s "
                               f"({stream.lines - 1:,} records, {fmt_bytes(stream.size)}; first "
                               f"byte at {100 * stream.first_byte / stream.seconds:.0f} % of "
-                              f"the total; server CPU {cpu:.2f} s)")  # fmt: skip
+                              f"the total; server CPU {cpu:.2f} s; peak RSS so far "
+                              f"{fmt_bytes(peak_rss(proc.pid))})")  # fmt: skip
                     whole = fetch(client, key, "/v1/brain/export")
                     check("export", whole)
                     figures[f"export_{label}_s"] = whole.seconds

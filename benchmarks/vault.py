@@ -56,7 +56,7 @@ import orjson
 from memvault.model import MEMORY_TYPES, Memory
 from memvault.store.base import MemoryQuery, StoredMemory
 from memvault.store.codec import memory_from_json
-from memvault.store.sqlite import CACHE_KIB, DEFAULT_PAGE_SIZE, SQLiteStore, fts_query
+from memvault.store.sqlite import CACHE_KIB, DEFAULT_PAGE_SIZE, SQLiteStore
 from memvault.vault import Vault
 from peers import fmt_bytes, fmt_ratio
 from storegen import PLATFORMS, STATUSES, TAGS, build_memories
@@ -433,6 +433,19 @@ def search_texts(terms: SearchTerms, count: int) -> list[tuple[str, list[str]]]:
         ("search PT without accents", _cycle([_fold(w) for w in pt_all], count)),
         ("search two words", _cycle(terms.two_words, count)),
     ]
+
+
+_WORD = re.compile(r"(\w+)(\*?)")
+
+
+def fts_query(text: str, statuses: tuple[str, ...]) -> str | None:
+    """The plain schema's FTS5 query: every word (AND), a starred word as a prefix, the
+    status an indexed column."""
+    terms = [f'"{word}"' + ("*" if star else "") for word, star in _WORD.findall(text)]
+    if not terms:
+        return None
+    query = "{content summary tags} : (" + " ".join(terms) + ")"
+    return query + " AND status : (" + " OR ".join(f'"{s}"' for s in statuses) + ")"
 
 
 def plain_search(conn: sqlite3.Connection, text: str) -> int:

@@ -219,8 +219,9 @@ def test_aimem_5_1_explicit_erasure_is_honoured_for_dna_class_memories(vault: Va
 def test_aimem_5_2_migration_5_turns_on_fts5_secure_delete_in_an_older_vault(
     tmp_path: Path,
 ) -> None:
-    """A vault made by memvault 0.1.0 (schema 2) is migrated on opening: both full-text
-    indexes get FTS5's `secure-delete` (migration 5), and an erasure in it leaves no copy."""
+    """A vault made by memvault 0.1.0 (schema 2) is migrated on opening: the full-text index
+    gets FTS5's `secure-delete` (migration 5; the memories' own index it was also set on is
+    gone since migration 8), and an erasure in it leaves no copy."""
     import shutil
 
     from memvault.store.migrations import LATEST
@@ -232,9 +233,8 @@ def test_aimem_5_2_migration_5_turns_on_fts5_secure_delete_in_an_older_vault(
     with Vault.open(home, passphrase) as vault:
         assert vault.store.schema_version == LATEST >= 5
         with vault.store.index_connection() as conn:  # type: ignore[attr-defined]
-            for table in ("memories_fts", "recall_fts"):
-                config = dict(conn.execute(f"SELECT k, v FROM {table}_config").fetchall())
-                assert config.get("secure-delete") == 1, table
+            config = dict(conn.execute("SELECT k, v FROM recall_fts_config").fetchall())
+            assert config.get("secure-delete") == 1
         memory = vault.add(CONTENT, "fact").memory
         assert vault.erase(memory.id).durable
         assert recoverable(database_path(home), passphrase, SECRET.encode()) == 0

@@ -30,7 +30,8 @@ from memvault.store.base import (
     WrongPassphrase,
 )
 from memvault.store.migrations import LATEST, MIGRATIONS
-from memvault.store.sqlite import DEFAULT_KDF_ITER, KDF_ITER_ENV, SQLiteStore, fts_query
+from memvault.store.sqlite import DEFAULT_KDF_ITER, KDF_ITER_ENV, SQLiteStore
+from memvault.store.sqlite_memory_text import memory_match
 from storekit import answered_during_write
 from vaultkit import PASSPHRASE, make_store, raw_bytes, stored
 
@@ -256,9 +257,9 @@ def test_search_candidate_cap_ranks_recent_matches(store: SQLiteStore) -> None:
 
 
 def test_search_equals_a_plain_bm25_reference(tmp_path: Path) -> None:
-    """Every way `search` narrows its candidates (status in the index; other filters as a list
-    of passing memories; none) ranks exactly what a plain query does: bm25 of the words over
-    every match, the filters tested on each memory, the `search_candidates` newest kept."""
+    """`search` ranks exactly what a plain query of the memory passages of the recall index
+    does (migration 8): bm25 over every match, the filters tested on each memory, the
+    `search_candidates` newest passages kept."""
     import random
 
     rng = random.Random(7)
@@ -294,29 +295,38 @@ def test_search_equals_a_plain_bm25_reference(tmp_path: Path) -> None:
             seq_of[m.memory.id]
             for m in s.query_memories(replace(query, text=None, limit=None, offset=0))
         }
+        text = query.text or ""
         scores = s.execute_raw(
-            "SELECT rowid, bm25(memories_fts, 1.0, 1.0, 1.0, 0.0) FROM memories_fts "
-            "WHERE memories_fts MATCH ?",
-            (fts_query(query.text or ""),),
+            "SELECT f.rowid, p.memory_seq, bm25(recall_fts, 1.0, 0.5) FROM recall_fts f "
+            "JOIN recall_passages p ON p.id = f.rowid WHERE recall_fts MATCH ? "
+            "AND p.kind = 'memory'",
+            (s._read(lambda conn, text=text: memory_match(conn, text)),),
         )
-        candidates = sorted((r for r in scores if r[0] in passing), key=lambda r: -r[0])
-        ranked = sorted(candidates[: s.search_candidates], key=lambda r: (r[1], -r[0]))
+        candidates = sorted((r for r in scores if r[1] in passing), key=lambda r: -r[0])
+        ranked = sorted(candidates[: s.search_candidates], key=lambda r: (r[2], -r[1]))
         end = None if query.limit is None else query.offset + query.limit
-        expected = [(seq, -score) for seq, score in ranked[query.offset : end]]
+        expected = [(seq, -score) for _, seq, score in ranked[query.offset : end]]
         got = [(seq_of[h.memory.memory.id], h.score) for h in s.search(query)]
         assert got == expected, query
     s.close()
 
 
-def test_fts_query_is_always_safe() -> None:
-    assert fts_query("") is None
-    assert fts_query("  ,;  ") is None
-    assert fts_query("a", ()) is None
-    assert fts_query('acao "lisboa" NOT x') == (
-        '{content summary tags} : ("acao" "lisboa" "NOT" "x")'
+def test_memory_match_is_always_safe_and_needs_every_word(store: SQLiteStore) -> None:
+    """The memory text query on the recall index (migration 8): every word by its stems (AND
+    of ORs), a starred word as a prefix, stop words only when nothing else is left, FTS5
+    syntax in the text taken as words."""
+
+    def match(text: str) -> str | None:
+        return store._read(lambda conn: memory_match(conn, text))
+
+    assert match("") is None
+    assert match("  ,;  ") is None
+    assert match('acao "lisboa" NOT x') == (
+        '{body context} : (("acao" OR "aca") AND ("lisboa" OR "lisbo") AND ("x"))'
     )
-    assert fts_query("caf*") == '{content summary tags} : ("caf"*)'
-    assert fts_query("x", ("active",)) == '{content summary tags} : ("x") AND status : ("active")'
+    assert match("caf*") == '{body context} : (("caf"*))'
+    assert match("the cafés") == '{body context} : (("cafe" OR "caf"))'
+    assert match("the") == '{body context} : (("the"))'
 
 
 # -- conversations ------------------------------------------------------------------------
@@ -394,6 +404,13 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
             f"DROP TABLE {t}"
             for t in ("recall_passages", "recall_fts", "recall_models", "recall_vectors")
         ),
+        # Version 1's full-text index of memories (migration 8 dropped it).
+        "CREATE VIEW memories_fts_source AS SELECT seq, json_extract(document, '$.content') "
+        "AS content, json_extract(document, '$.summary') AS summary, tags_text AS tags, status "
+        "FROM memories",
+        "CREATE VIRTUAL TABLE memories_fts USING fts5(content, summary, tags, status, "
+        "content = 'memories_fts_source', content_rowid = 'seq', "
+        "tokenize = 'unicode61 remove_diacritics 2')",
         "DELETE FROM schema_migrations WHERE version >= 2",
         "PRAGMA user_version = 1",
     ):

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import memvault.store.sqlite as sqlite_store
-from memvault.store.migrations import LATEST
+from memvault.store.migrations import LATEST, MIGRATIONS
 from memvault.vault import Vault
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -103,7 +103,7 @@ def _check_whole(home: Path, name: str) -> None:
         assert (stats["memories"], stats["conversations"]) == (memories, conversations)
         assert vault.verify_audit().ok
         assert vault.check_integrity() == []
-        assert [v for v, _, _ in vault.store.migrations()] == list(range(1, LATEST + 1))  # type: ignore[attr-defined]
+        assert [v for v, _, _ in vault.store.migrations()] == [m.version for m in MIGRATIONS]  # type: ignore[attr-defined]
 
 
 def _child(home: Path, passphrase: str, limit: int) -> subprocess.Popen[str]:

@@ -1090,10 +1090,11 @@ class Vault:
         """``search(text, query=None, *, order="relevance")
         -> list[SearchResult]``
 
-        Full-text search over content, summary and tags; case and diacritics are folded
-        ("acao" finds "ação", "Lisboa" finds "lisboa"). Every word must match; ``word*``
-        matches a prefix; punctuation is ignored. The query's filters, limit and offset apply
-        (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
+        Full-text search over content, summary and tags (the memory passages of the recall
+        index); case and diacritics are folded ("acao" finds "ação", "Lisboa" finds "lisboa")
+        and words match by their stems ("run" finds "running"). Every word must match;
+        ``word*`` matches a prefix; punctuation is ignored. The query's filters, limit and
+        offset apply (default: active memories, 50 results). `order` is "relevance" (bm25) or one of
         MemoryQuery's time orders ("-created", "created", "-updated", "updated")."""
         actor = self._actor
         check_search(text, order)

@@ -128,7 +128,15 @@ def export_download(
                 if plan.fence is not None:
                     with plan.fence.publishing():  # ErasedMeanwhile: read again
                         pass
-                checksum, blocks = writer.finish_stream()
+                if kept is None:
+                    checksum, blocks = writer.finish_stream()
+                else:
+                    # The kept records were hashed as they were kept: the checksum is their
+                    # digest plus the envelope, and the body is read from them (the spools
+                    # are not hashed or rewritten a second time).
+                    checksum = kept.checksum(writer.envelope)
+                    blocks = kept.blocks({**writer.envelope, "checksum": checksum}, writer.form)
+                    writer.abort()
             except BaseException:
                 if kept is not None:
                     kept.close()

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import re
 import threading
 import time
 from collections import Counter
@@ -77,6 +76,7 @@ from memvault.store.base import (
 from memvault.store.codec import dump_memory
 from memvault.store.documents import document_json
 from memvault.store.migrations import LATEST, MIGRATIONS
+from memvault.store.sqlite_memory_text import MEMORY_BM25, memory_match, text_clause
 from memvault.store.sqlite_recall import SQLiteRecallIndex
 
 __all__ = [
@@ -87,7 +87,6 @@ __all__ = [
     "SEARCH_CANDIDATES",
     "SQLiteStore",
     "default_kdf_iter",
-    "fts_query",
 ]
 
 #: SQLCipher 4's own default PBKDF2-HMAC-SHA512 iteration count.
@@ -128,7 +127,6 @@ _BUSY_POLL: Final = 0.001
 _SCRUB_WAIT: Final = 1.0
 #: Relevance search ranks at most this many matches (the most recently added ones).
 SEARCH_CANDIDATES: Final = 2000
-_TOKEN = re.compile(r"(\w+)(\*?)")
 #: From the first batch this big on, `insert_memory_batches` writes on a helper thread while
 #: the caller builds the next batch (a vault chunk holds up to 1,024, fewer when some of its
 #: memories reinforce others); smaller ones are written on the caller's thread, the helper
@@ -149,21 +147,6 @@ def default_kdf_iter() -> int:
     if value < 1:
         raise StoreError(f"{KDF_ITER_ENV} must be at least 1, not {value}")
     return value
-
-
-def fts_query(text: str, statuses: tuple[str, ...] | None = None) -> str | None:
-    """Turn user text into a safe FTS5 query over content, summary and tags: every word must
-    match (AND); a word ending in ``*`` matches as a prefix. Punctuation is ignored, so no
-    input is a syntax error. With `statuses`, only memories in one of them match (the status
-    is an indexed column too). Returns None when the text has no words, or no status is
-    allowed."""
-    terms = [f'"{word}"' + ("*" if star else "") for word, star in _TOKEN.findall(text)]
-    if not terms or statuses == ():
-        return None
-    query = "{content summary tags} : (" + " ".join(terms) + ")"
-    if statuses is not None:
-        query += " AND status : (" + " OR ".join(f'"{s}"' for s in statuses) + ")"
-    return query
 
 
 _epoch = timestamp_epoch
@@ -311,18 +294,6 @@ _STATUS: Final = _UPDATABLE.index("status")
 #: SQLite's index for the UNIQUE constraint on memories.id (migration 1).
 _ID_INDEX: Final = "sqlite_autoindex_memories_1"
 _TAGS_TEXT: Final = _UPDATABLE.index("tags_text")
-#: Index memories from the full-text source view (the same expressions 'rebuild' and
-#: 'integrity-check' use, so the index always agrees with them), for a range of seqs.
-_FTS_INSERT_FROM_SOURCE: Final = (
-    "INSERT INTO memories_fts (rowid, content, summary, tags, status) "
-    "SELECT seq, content, summary, tags, status FROM memories_fts_source"
-)
-_FTS_DELETE: Final = (
-    "INSERT INTO memories_fts (memories_fts, rowid, content, summary, tags, status) "
-    "VALUES ('delete', ?, ?, ?, ?, ?)"
-)
-#: bm25 column weights: content, summary, tags count; status does not.
-_BM25: Final = "bm25(memories_fts, 1.0, 1.0, 1.0, 0.0)"
 _TAG_INSERT: Final = "INSERT OR IGNORE INTO memory_tags (tag, memory_seq) VALUES (?, ?)"
 _TAG_INSERT_ROWS: Final = "INSERT OR IGNORE INTO memory_tags (tag, memory_seq) VALUES "
 #: Rows per multi-row statement (15 parameters each for memories: well under SQLite's
@@ -346,7 +317,12 @@ def _in(column: str, values: Sequence[Any], params: list[Any]) -> str:
 
 
 def _where(
-    query: MemoryQuery, params: list[Any], *, with_text: bool = True, ordered: bool = False
+    query: MemoryQuery,
+    params: list[Any],
+    *,
+    with_text: bool = True,
+    ordered: bool = False,
+    match: str | None = None,
 ) -> list[str]:
     """SQL conditions (ANDed) for the query's filters, on the memories table aliased ``m``.
 
@@ -395,14 +371,11 @@ def _where(
         )
         params.append(query.readable_by)
     if with_text and query.text is not None:
-        match = fts_query(query.text)
+        # `match`: the query's text as the recall index matches it (`_match`); None, no words.
         if match is None:
             clauses.append("0")
         else:
-            column = "+m.seq" if ordered else "m.seq"
-            clauses.append(
-                f"{column} IN (SELECT rowid FROM memories_fts WHERE memories_fts MATCH ?)"
-            )
+            clauses.append(text_clause("+m.seq" if ordered else "m.seq"))
             params.append(match)
     return clauses
 
@@ -1007,7 +980,6 @@ class SQLiteStore(Store):
                 conn.execute(sql, params)
         except sqlcipher3.IntegrityError:
             raise self._id_clash(prepared, base) from None
-        conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE seq > ?", (base,))
         for sql, params in _multi_row(_TAG_INSERT_ROWS, 2, prepared.tags):
             conn.execute(sql, params)
         if prepared.grants:
@@ -1051,8 +1023,6 @@ class SQLiteStore(Store):
         with self.transaction():
             old = self._index_state([m.memory.id for m in batch])
             updates: dict[tuple[int, ...], list[tuple[Any, ...]]] = {}
-            fts_delete: list[tuple[Any, ...]] = []
-            fts_insert: list[int] = []
             reindex: list[tuple[int, Memory, list[str]]] = []
             recall: list[tuple[int, Memory]] = []
             count = 0
@@ -1070,26 +1040,17 @@ class SQLiteStore(Store):
                     (*(row[1 + i] for i in changed), row[-1], seq)
                 )
                 new_fts = _fts_values(memory, tag_list)
-                if new_fts != old_fts:
-                    fts_delete.append((seq, *old_fts))
-                    fts_insert.append(seq)
                 if new_fts[:3] != old_fts[:3] or row[1:3] != old_columns[:2]:
                     recall.append((seq, memory))  # its words or its type changed
                 if new_fts[2] != old_fts[2] or set(_grants(memory)) != old_grants:
                     reindex.append((seq, memory, tag_list))
-            if fts_delete:
-                self._conn.executemany(_FTS_DELETE, fts_delete)
             for changed, rows in updates.items():
                 assignments = "".join(f"{_UPDATABLE[i]} = ?, " for i in changed)
                 self._conn.executemany(
                     f"UPDATE memories SET {assignments}document = ? WHERE seq = ?", rows
                 )
-            for start in range(0, len(fts_insert), _CHUNK):
-                params: list[Any] = []
-                where = _in("seq", fts_insert[start : start + _CHUNK], params)
-                self._conn.execute(f"{_FTS_INSERT_FROM_SOURCE} WHERE {where}", params)
             for start in range(0, len(reindex), _CHUNK):
-                params = []
+                params: list[Any] = []
                 where = _in("memory_seq", [r[0] for r in reindex[start : start + _CHUNK]], params)
                 self._conn.execute(f"DELETE FROM memory_tags WHERE {where}", params)
                 self._conn.execute(f"DELETE FROM memory_grants WHERE {where}", params)
@@ -1117,7 +1078,7 @@ class SQLiteStore(Store):
             chunk = ids[start : start + _CHUNK]
             params: list[Any] = []
             where = _in("m.id", chunk, params)
-            # The view's expressions (memories_fts_source), on the rows asked for.
+            # What the recall index analysed (content, summary), on the rows asked for.
             rows = self._all(
                 "SELECT m.seq, m.id, json_extract(m.document, '$.content'), "
                 f"json_extract(m.document, '$.summary'), {columns} "
@@ -1223,7 +1184,7 @@ class SQLiteStore(Store):
         if query.text is not None and query.order == "relevance":
             return [hit.memory for hit in self.search(query)]
         params: list[Any] = []
-        where = _and(_where(query, params, ordered=True))
+        where = _and(_where(query, params, ordered=True, match=self._match(query)))
         order = _ORDERS.get(query.order, _ORDERS["-created"])
         sql = f"SELECT m.document, m.decay_anchor FROM memories m WHERE {where} ORDER BY {order}"
         sql += _limit(query, params)
@@ -1231,78 +1192,60 @@ class SQLiteStore(Store):
 
     def count_memories(self, query: MemoryQuery) -> int:
         params: list[Any] = []
-        row = self._one(
-            f"SELECT count(*) FROM memories m WHERE {_and(_where(query, params))}", params
-        )
+        where = _and(_where(query, params, match=self._match(query)))
+        row = self._one(f"SELECT count(*) FROM memories m WHERE {where}", params)
         return int(row[0])
+
+    def _match(self, query: MemoryQuery) -> str | None:
+        """The FTS5 query on the recall index for the query's text (`memory_match`)."""
+        text = query.text
+        if text is None:
+            return None
+        return self._read(lambda conn: memory_match(conn, text))
 
     def search(self, query: MemoryQuery) -> list[SearchHit]:
         """Full-text search, bm25-ranked (``order="relevance"``) or in a time order (then
         every score is 0).
 
         Relevance ranking scores at most `search_candidates` matches: when a query matches
-        more memories than that (a very common word), the most recently added matches that
+        more memories than that (a very common word), the most recently indexed matches that
         pass the filters are the ones ranked. Queries matching fewer are ranked exactly. This
-        keeps every search within milliseconds at 100,000 memories (docs/vault.md)."""
+        keeps every search within milliseconds at 100,000 memories (docs/vault.md). The
+        match is on the memory passages of the recall index (`sqlite_memory_text`)."""
         if query.limit == 0:
+            return []
+        match = self._match(replace(query, text=query.text or ""))
+        if match is None or query.statuses == ():
             return []
         if query.order != "relevance" and query.order in _ORDERS:
             # Walk the time index and keep the matches: fast for common words (it stops after
             # `limit` hits) and for rare ones (the match set is tiny). No relevance score.
-            if fts_query(query.text or "", query.statuses) is None:
-                return []
             ordered_params: list[Any] = []
-            clauses = _where(query, ordered_params, ordered=True)
+            clauses = _where(query, ordered_params, ordered=True, match=match)
             sql = (
                 "SELECT m.document, m.decay_anchor, 0.0 FROM memories m "
                 f"WHERE {_and(clauses)} ORDER BY {_ORDERS[query.order]}"
             )
             sql += _limit(query, ordered_params)
             return [SearchHit(self._stored(r), 0.0) for r in self._all(sql, ordered_params)]
-        text = query.text or ""
-        filtered = fts_query(text, query.statuses)
-        words = fts_query(text)
-        if filtered is None or words is None:
-            return []
-        # bm25 scores the words only. (Put in the same match, the status filter would make
-        # bm25 count the memories with that status — every active one — on every query.)
-        scored = f"SELECT memories_fts.rowid AS seq, {_BM25} AS score FROM memories_fts"
-        others = _where(replace(query, statuses=None), [], with_text=False)
-        params: list[Any]
-        if others:
-            # A narrower filter (type, tag, platform, date, access…): the memories it lets
-            # through, listed once from their indexes, tested for each match newest first.
-            # ("+": SQLite would otherwise hand the list to FTS5, which runs the match again
-            # for every memory in it.)
-            sub: list[Any] = []
-            where = _and(_where(query, sub, with_text=False))
-            ctes = (
-                f"scored AS ({scored} WHERE memories_fts MATCH ? AND +memories_fts.rowid IN "
-                f"(SELECT m.seq FROM memories m WHERE {where}) "
-                "ORDER BY memories_fts.rowid DESC LIMIT ?)"
-            )
-            params = [words, *sub, self.search_candidates]
-        elif query.statuses is None:
-            ctes = (
-                f"scored AS ({scored} WHERE memories_fts MATCH ? "
-                "ORDER BY memories_fts.rowid DESC LIMIT ?)"
-            )
-            params = [words, self.search_candidates]
-        else:
-            # Status only (the usual "active"): the candidates come from the match with the
-            # status (an indexed column), newest first, rowids only; bm25 then scores the words
-            # over just those rows (from the oldest candidate's rowid on).
-            ctes = (
-                "candidates(seq) AS MATERIALIZED (SELECT rowid FROM memories_fts "
-                "WHERE memories_fts MATCH ? ORDER BY rowid DESC LIMIT ?), "
-                f"scored AS ({scored} WHERE memories_fts MATCH ? "
-                "AND memories_fts.rowid >= (SELECT min(seq) FROM candidates) "
-                "AND +memories_fts.rowid IN (SELECT seq FROM candidates))"
-            )
-            params = [filtered, self.search_candidates, words]
+        # The memory passages of the recall index that match, newest first, joined to their
+        # memories and filtered; bm25 scores the first `search_candidates` of them.
+        # CROSS JOIN: the match drives (FTS5 would run it again for every row it is probed
+        # with); "+" keeps SQLite walking the match, not a filter's index.
+        params: list[Any] = [match]
+        where = _and(_where(query, params, with_text=False))
+        params.append(self.search_candidates)
+        scored = (
+            f"SELECT p.memory_seq AS seq, {MEMORY_BM25} AS score FROM recall_fts "
+            "CROSS JOIN recall_passages p ON p.id = recall_fts.rowid "
+            "CROSS JOIN memories m ON m.seq = +p.memory_seq "
+            f"WHERE recall_fts MATCH ? AND p.kind = 'memory' AND {where} "
+            "ORDER BY recall_fts.rowid DESC LIMIT ?"
+        )
         top = _limit(query, params)
         sql = (
-            f"WITH {ctes}, top AS (SELECT seq, score FROM scored ORDER BY score, seq DESC{top}) "
+            f"WITH scored AS ({scored}), "
+            f"top AS (SELECT seq, score FROM scored ORDER BY score, seq DESC{top}) "
             "SELECT m.document, m.decay_anchor, top.score FROM top "
             "JOIN memories m ON m.seq = top.seq ORDER BY top.score, top.seq DESC"
         )
@@ -1318,14 +1261,15 @@ class SQLiteStore(Store):
         filters applied again, so a memory that stopped matching meanwhile is left out.
         Memories added after iteration started are not included."""
         params: list[Any] = []
-        where = _and(_where(query, params))
+        match = self._match(query)
+        where = _and(_where(query, params, match=match))
         seqs = [
             int(r[0])
             for r in self._all(f"SELECT m.seq FROM memories m WHERE {where} ORDER BY m.seq", params)
         ]
         for start in range(0, len(seqs), batch):
             params = []
-            clauses = _where(query, params)
+            clauses = _where(query, params, match=match)
             clauses.append(_in("m.seq", seqs[start : start + batch], params))
             # NOT INDEXED: look the rows up by seq, never by scanning a filter's index.
             rows = self._all(
@@ -1363,8 +1307,7 @@ class SQLiteStore(Store):
         with self.transaction():
             state = self._index_state([memory_id]).get(memory_id)
             if state is not None:
-                seq, fts, _, _ = state
-                self._conn.execute(_FTS_DELETE, (seq, *fts))
+                seq = state[0]
                 self._conn.execute("DELETE FROM memory_tags WHERE memory_seq = ?", (seq,))
                 self._conn.execute("DELETE FROM memory_grants WHERE memory_seq = ?", (seq,))
                 recall_index.remove_memories(self._conn, [seq])
@@ -1402,7 +1345,6 @@ class SQLiteStore(Store):
                 "exports": count("SELECT count(*) FROM exports"),
             }
             counts["passages"], counts["vectors"] = recall_index.remove_everything(conn)
-            conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('delete-all')")
             # The per-memory state first: the trigger on memories then finds nothing to do.
             for table in (
                 "aimem_chunks",
@@ -1431,7 +1373,6 @@ class SQLiteStore(Store):
             if self._depth:
                 return False
             with self.transaction():
-                self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('optimize')")
                 recall_index.optimize(self._conn)
             self._conn.execute(f"PRAGMA busy_timeout = {int(_SCRUB_WAIT * 1000)}")
             try:
@@ -1724,7 +1665,7 @@ class SQLiteStore(Store):
         after = 0
         while True:
             params: list[Any] = [producer]
-            where = _and([*_where(query, params), "m.seq > ?"])
+            where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
             params.extend((after, _CHUNK))
             rows = self._all(
                 "SELECT m.id, c.chunk_id, c.graph, c.refs, c.dna, c.exportable, c.block, "
@@ -1941,9 +1882,8 @@ class SQLiteStore(Store):
         problems += [str(r[0]) for r in self._all("PRAGMA cipher_integrity_check")]
         try:
             with self.transaction():
-                self._conn.execute(
-                    "INSERT INTO memories_fts (memories_fts, rank) VALUES ('integrity-check', 1)"
-                )
+                # Contentless: FTS5 checks its own structures (no content to compare).
+                self._conn.execute("INSERT INTO recall_fts (recall_fts) VALUES ('integrity-check')")
         except (sqlcipher3.Error, StoreError) as exc:
             problems.append(f"full-text index: {exc}")
         return problems
@@ -1979,11 +1919,6 @@ class SQLiteStore(Store):
                 orjson.dumps(self._cipher.to_json(), option=orjson.OPT_INDENT_2) + b"\n"
             )
         return True
-
-    def rebuild_fulltext(self) -> None:
-        """Rebuild the full-text index from the memories (repair tool)."""
-        with self.transaction():
-            self._conn.execute("INSERT INTO memories_fts (memories_fts) VALUES ('rebuild')")
 
     @contextlib.contextmanager
     def index_connection(self) -> Iterator[Any]:

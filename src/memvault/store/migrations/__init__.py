@@ -20,6 +20,7 @@ from memvault.store.migrations import (
     m0004_recall_index,
     m0005_fts_secure_delete,
     m0006_aimem_export_cache,
+    m0008_one_memory_fulltext,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -42,5 +43,6 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
     Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
     Migration(6, "aimem_export_cache", m0006_aimem_export_cache.SQL),
+    Migration(8, "one_memory_fulltext", m0008_one_memory_fulltext.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version
