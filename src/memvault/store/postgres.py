@@ -1386,36 +1386,39 @@ class PostgresStore(Store):
 
     # -- per-memory AIMEM state -------------------------------------------------------------
 
-    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._all(
-            "SELECT memory_id, digest FROM aimem_chunks WHERE tenant = %s AND memory_id = ANY(%s)",
-            (self._tenant, list(dict.fromkeys(memory_ids))),
-        )
+    def _pairs(self, sql: str, keys: Iterable[str]) -> dict[str, str]:
+        """The (key, value) rows `sql` selects for the tenant and `keys` (its two %s)."""
+        rows = self._all(sql, (self._tenant, list(dict.fromkeys(keys))))
         return {str(k): str(v) for k, v in rows}
+
+    def _put_pairs(self, sql: str, pairs: Mapping[str, str]) -> None:
+        """`sql` (tenant, key, value) for each of `pairs`, in one transaction."""
+        with self.transaction():
+            self._many(sql, [(self._tenant, k, v) for k, v in pairs.items()])
+
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT memory_id, digest FROM aimem_chunks WHERE tenant = %s AND memory_id = ANY(%s)"
+        return self._pairs(sql, memory_ids)
 
     def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
-        with self.transaction():
-            self._many(
-                "INSERT INTO aimem_chunks (tenant, memory_id, digest) VALUES (%s, %s, %s) "
-                "ON CONFLICT (tenant, memory_id) DO UPDATE SET digest = excluded.digest",
-                [(self._tenant, k, v) for k, v in digests.items()],
-            )
+        self._put_pairs(
+            "INSERT INTO aimem_chunks (tenant, memory_id, digest) VALUES (%s, %s, %s) "
+            "ON CONFLICT (tenant, memory_id) DO UPDATE SET digest = excluded.digest",
+            digests,
+        )
 
     def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._all(
-            "SELECT alias_id, memory_id FROM aimem_aliases WHERE tenant = %s "
-            "AND alias_id = ANY(%s)",
-            (self._tenant, list(dict.fromkeys(incoming_ids))),
+        sql = (
+            "SELECT alias_id, memory_id FROM aimem_aliases WHERE tenant = %s AND alias_id = ANY(%s)"
         )
-        return {str(k): str(v) for k, v in rows}
+        return self._pairs(sql, incoming_ids)
 
     def put_aliases(self, aliases: Mapping[str, str]) -> None:
-        with self.transaction():
-            self._many(
-                "INSERT INTO aimem_aliases (tenant, alias_id, memory_id) VALUES (%s, %s, %s) "
-                "ON CONFLICT (tenant, alias_id) DO UPDATE SET memory_id = excluded.memory_id",
-                [(self._tenant, k, v) for k, v in aliases.items()],
-            )
+        self._put_pairs(
+            "INSERT INTO aimem_aliases (tenant, alias_id, memory_id) VALUES (%s, %s, %s) "
+            "ON CONFLICT (tenant, alias_id) DO UPDATE SET memory_id = excluded.memory_id",
+            aliases,
+        )
 
     # -- exports, audit, keys ---------------------------------------------------------------
 
