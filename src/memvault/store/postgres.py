@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -375,9 +376,12 @@ def _connection_lost(exc: psycopg.Error) -> bool:
 
 def _connect(url: str) -> psycopg.Connection[Any]:
     try:
-        return psycopg.connect(url, connect_timeout=10)
+        return psycopg.connect(url, **_CONNECT_OPTIONS)
     except psycopg.Error as exc:
-        raise StoreError(f"cannot connect to {redact(url)}: {str(exc).strip()}") from None
+        text = f"cannot connect to {redact(url)}: {str(exc).strip()}"
+        if _connection_lost(exc):  # down or restarting: worth trying again (HTTP 503)
+            raise StoreUnavailable(text) from None
+        raise StoreError(text) from None
 
 
 def connect_checked(url: str, *, allow_superuser: bool | None = None) -> psycopg.Connection[Any]:
@@ -452,6 +456,18 @@ _pools: dict[tuple[str, bool], _SharedPool] = {}
 _pools_lock = threading.Lock()
 #: Seconds a statement waits for a pooled connection.
 _POOL_WAIT: Final = 30.0
+#: Seconds of one wait for a pooled connection (`PostgresStore._getconn`).
+_POOL_SLICE: Final = 2.0
+#: Options of every pooled connection: a connection attempt gives up after 10 s (a busy host), and
+#: TCP keepalives find a peer that vanished without closing (a host down, a network cut)
+#: within about a minute instead of the kernel's two hours.
+_CONNECT_OPTIONS: Final[dict[str, Any]] = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
 
 
 def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
@@ -467,6 +483,7 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 version = _vector_version(conn, url)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
                 url,
+                kwargs=dict(_CONNECT_OPTIONS),
                 min_size=1,
                 max_size=max(2, size),
                 open=False,
@@ -633,9 +650,7 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self._error(exc) from None
         finally:
-            with contextlib.suppress(Exception):
-                conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     def vectors_unavailable(self) -> str | None:
         return None if self.vectors else recall.NO_VECTORS
@@ -671,6 +686,9 @@ class PostgresStore(Store):
                 "nothing is half-applied — try again in a moment"
             )
         return StoreError(f"{redact(self._url)}: {text}")
+
+    def writing(self) -> bool:
+        return self._state.depth > 0
 
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
@@ -739,24 +757,50 @@ class PostgresStore(Store):
             finally:
                 state.conn, state.depth, state.flat = None, 0, False
         finally:
-            with contextlib.suppress(Exception):
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     # -- helpers --------------------------------------------------------------------------
 
     def _getconn(self) -> psycopg.Connection[Any]:
+        """A pooled connection, checked alive, within `_POOL_WAIT` seconds (StoreUnavailable
+        after). Asked for in slices: after a database restart every idle connection is
+        broken and the pool's attempts to replace them may give up while the database is
+        still starting; a waiter no attempt serves would wait out its whole timeout, so each
+        slice that comes to nothing sweeps the broken idle connections away and asks again
+        (which makes the pool grow back)."""
+        deadline = time.monotonic() + _POOL_WAIT
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                conn: psycopg.Connection[Any] = self._pool.getconn(
+                    timeout=max(0.01, min(_POOL_SLICE, left))
+                )
+                return conn
+            except psycopg_pool.PoolClosed:
+                raise StoreError("the vault is closed") from None
+            except psycopg_pool.PoolTimeout:
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(
+                        f"no connection to {redact(self._url)} came free in "
+                        f"{_POOL_WAIT:.0f} s (the pool is exhausted or the server is "
+                        "unreachable)"
+                    ) from None
+            with contextlib.suppress(psycopg_pool.PoolClosed):
+                self._pool.check()
+
+    def _give_back(self, conn: psycopg.Connection[Any]) -> None:
+        """Return `conn` to the pool, rolled back. Always returned, even when the rollback
+        fails: a connection the server dropped (a restart) fails it, and one kept out of the
+        pool would shrink it for good — after a few restarts every request would wait for a
+        connection that never comes. The pool replaces a broken one."""
         try:
-            conn: psycopg.Connection[Any] = self._pool.getconn(timeout=_POOL_WAIT)
-            return conn
-        except psycopg_pool.PoolClosed:
-            raise StoreError("the vault is closed") from None
-        except psycopg_pool.PoolTimeout:
-            raise StoreUnavailable(
-                f"no connection to {redact(self._url)} came free in {_POOL_WAIT:.0f} s "
-                "(the pool is exhausted or the server is unreachable)"
-            ) from None
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                conn.rollback()
+        except psycopg.Error:
+            pass
+        finally:
+            with contextlib.suppress(psycopg_pool.PoolClosed, ValueError):
+                self._pool.putconn(conn)
 
     def _read(self, run: Callable[[psycopg.Connection[Any]], _T]) -> _T:
         """`run` on this thread's transaction, or on a pooled connection in a transaction of
@@ -776,9 +820,7 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self._error(exc) from None
         finally:
-            with contextlib.suppress(Exception):
-                conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self._read(lambda c: c.execute(sql, params).fetchall())

@@ -664,8 +664,8 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def bulk_writes(self) -> Iterator[None]:
         """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
-        bulk load (`memvault.store.sqlite_recall.bulk_load`: its lookup index by conversation made
-        once at the end, not row by row), inside the caller's transaction."""
+        bulk load (`memvault.store.sqlite_recall.bulk_load`: larger full-text segments),
+        inside the caller's transaction."""
         with self.cache_limit(BULK_CACHE_KIB), self._lock:
             if self._depth:
                 with recall_index.bulk_load(self._conn):
@@ -687,6 +687,15 @@ class SQLiteStore(Store):
             finally:
                 if not self._closed:
                     self._conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
+
+    def writing(self) -> bool:
+        # The lock is reentrant: this thread gets it at once when it holds it (or nobody does).
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._depth > 0
+        finally:
+            self._lock.release()
 
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
@@ -2077,7 +2086,11 @@ def _open_connection(
                 conn.execute(f"PRAGMA cipher_hmac_algorithm = {cipher.hmac_algorithm}")
             try:
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except sqlcipher3.DatabaseError:
+            except sqlcipher3.DatabaseError as exc:
+                if _is_full(exc):
+                    # SQLite makes its WAL index and log beside the file before the first
+                    # read: on a full disk that fails, and the key was never tried.
+                    raise _full_at_open(exc, path) from None
                 raise WrongPassphrase(
                     f"wrong passphrase: it does not decrypt the vault at {path.parent}{note}"
                 ) from None
@@ -2108,6 +2121,25 @@ def _is_full(exc: Exception) -> bool:
     """SQLITE_FULL, or the I/O error a write past RLIMIT_FSIZE (EFBIG) gives."""
     text = str(exc)
     return "disk is full" in text or "disk I/O error" in text
+
+
+def _is_disk_full(path: Path) -> bool:
+    """Whether the filesystem holding `path` has no block left for this user."""
+    try:
+        stat = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stat.f_bavail == 0
+
+
+def _full_at_open(exc: Exception, path: Path) -> StoreFull:
+    full = _is_disk_full(path)
+    return StoreFull(
+        f"the disk holding the vault at {path.parent} is {'full' if full else 'full or failing'} "
+        f"({exc}): the vault cannot be opened, because SQLite writes its log beside "
+        f"{path.name} before the first read; nothing was changed. Free some space on that "
+        "filesystem (`df` shows it) and try again"
+    )
 
 
 def _is_busy(exc: Exception) -> bool:

@@ -22,6 +22,7 @@ from memvault.store.migrations import (
     m0004_recall_index,
     m0005_fts_secure_delete,
     m0006_aimem_export_cache,
+    m0007_compact_message_passages,
     m0008_one_memory_fulltext,
     m0010_confidence_index,
 )
@@ -43,11 +44,17 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(1, "initial", m0001_initial.SQL),
     Migration(2, "compressed_conversations", m0002_compressed_conversations.SQL),
     Migration(3, "aimem_state", m0003_aimem_state.SQL),
-    Migration(4, "recall_index", m0004_recall_index.SQL, m0004_recall_index.run),
+    Migration(4, "recall_index", m0004_recall_index.SQL),
     Migration(5, "fts_secure_delete", m0005_fts_secure_delete.SQL),
     Migration(6, "aimem_export_cache", m0006_aimem_export_cache.SQL),
-    # 7 and 9 are reserved; `SQLiteStore` applies whichever a vault has not recorded.
+    Migration(
+        7,
+        "compact_message_passages",
+        m0007_compact_message_passages.SQL,
+        m0007_compact_message_passages.run,
+    ),
     Migration(8, "one_memory_fulltext", m0008_one_memory_fulltext.SQL),
+    # 9 is reserved; `SQLiteStore` applies whichever migration a vault has not recorded.
     Migration(10, "confidence_index", m0010_confidence_index.SQL),
 )
 LATEST: Final = max(m.version for m in MIGRATIONS)
