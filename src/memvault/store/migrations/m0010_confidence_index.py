@@ -26,5 +26,5 @@ CONFIDENCE: Final = (
 )
 
 SQL: Final = f"""
-CREATE INDEX memories_status_confidence ON memories (status, {CONFIDENCE});
+CREATE INDEX IF NOT EXISTS memories_status_confidence ON memories (status, {CONFIDENCE});
 """
