@@ -13,9 +13,10 @@ the test harness (tests/pgkit.py) — gets `--memories` of storegen's memories
 first page (50, newest first) and counts every match — what `Vault.list` asks the store for
 `GET /v1/memories` — `--runs` times; the peer, measured in the same run, is the same list
 without a confidence bound. It prints the median wall time and the CPU time of this process
-(on PostgreSQL the server's work is in the wall time only), the ratio to the peer, and on
-SQLite the query plan of the filtered page (the bound rides on the status/created index: no
-index of its own).
+(on PostgreSQL the server's work is in the wall time only), the ratio to the peer, and the
+query plans of a narrow and a broad bound's page (the narrow one read through the
+status/confidence index and sorted, the broad one walking the status/created index) and of a
+broad bound's total (the status/confidence index alone).
 """
 
 from __future__ import annotations
@@ -38,7 +39,6 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from memvault.store.base import MemoryQuery, Store, StoredMemory  # noqa: E402
 from memvault.store.codec import memory_from_json  # noqa: E402
-from memvault.store.sqlite import _CONFIDENCE  # noqa: E402
 from memvault.unit_of_work import decay_anchor_of  # noqa: E402
 from storegen import build_memories  # noqa: E402
 
@@ -96,6 +96,17 @@ def listed(store: Store, query: MemoryQuery) -> int:
     return store.count_memories(query)
 
 
+def _where_of(store: Store, query: MemoryQuery, params: list[Any]) -> str:
+    """The WHERE clause the store counts `query`'s matches with."""
+    if store.__class__.__name__ == "SQLiteStore":
+        from memvault.store import sqlite
+
+        return sqlite._and(sqlite._where(query, params))
+    from memvault.store import postgres
+
+    return postgres._where(query, store._tenant, params)  # type: ignore[attr-defined]
+
+
 def cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -120,13 +131,16 @@ def main(argv: list[str] | None = None) -> int:
                 walls.append(time.perf_counter() - w)
                 cpus.append(cpu() - c)
             rows.append((name, total, statistics.median(walls), statistics.median(cpus)))
-        if args.backend == "sqlite":
-            plan = store._all(  # type: ignore[attr-defined]
-                "EXPLAIN QUERY PLAN SELECT m.document FROM memories m WHERE m.status IN ('active')"
-                f" AND {_CONFIDENCE} >= 0.9 "
-                "ORDER BY m.created_epoch DESC, m.seq DESC LIMIT 50",
-                (),
-            )
+        # The plans of a narrow and a broad bound's page, and of a broad bound's total.
+        explain = "EXPLAIN QUERY PLAN" if args.backend == "sqlite" else "EXPLAIN"
+        for name in ("max 0.2", "min 0.5"):
+            sql, params = store._memory_page_sql(CASES[name])  # type: ignore[attr-defined]
+            steps = store._all(f"{explain} {sql}", params)  # type: ignore[attr-defined]
+            plan.append((f"page, {name}", [str(r[-1]).strip() for r in steps]))
+        params = []
+        where = _where_of(store, MemoryQuery(statuses=("active",), min_confidence=0.5), params)
+        steps = store._all(f"{explain} SELECT count(*) FROM memories m WHERE {where}", params)  # type: ignore[attr-defined]
+        plan.append(("total, min 0.5", [str(r[-1]).strip() for r in steps]))
     peer_wall, peer_cpu = rows[0][2], rows[0][3]
     print(
         f"{args.backend}: {args.memories:,} memories, {args.runs} runs, "
@@ -137,8 +151,8 @@ def main(argv: list[str] | None = None) -> int:
         ratio = used / peer_cpu if peer_cpu else float("nan")
         print(f"{name:<22} {total:>8,} {wall * 1e3:>8.1f} {used * 1e3:>8.1f} {ratio:>13.2f}")
     print(f"peer wall {peer_wall * 1e3:.1f} ms")
-    if plan:
-        print("plan of the filtered page:", "; ".join(str(r[-1]) for r in plan))
+    for name, steps in plan:
+        print(f"plan ({name}):", "; ".join(steps))
     return 0
 
 

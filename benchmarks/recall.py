@@ -61,6 +61,8 @@ PASSPHRASE = "benchmark passphrase"
 SYSTEMS = ("bm25", "fts", "vector", "hybrid")
 VECTORS = ("vector", "hybrid")
 SCOPES = ("conversation", "vault")
+#: Splits printed: tuning looks at "dev" alone (`--splits dev`), the held-out one only reports.
+SPLITS = ("dev", "heldout", "all")
 KINDS = ("fact", "paraphrase", "when", "two_turn")
 CUTS = (1, 5, 10)
 K = 10
@@ -437,7 +439,12 @@ def _group_label(group: str) -> str:
     return {"two_turn": "two-turn"}.get(group, group)
 
 
-def report(results: Sequence[Result], data: RecallSet, say: Callable[[str], None] = print) -> None:
+def report(
+    results: Sequence[Result],
+    data: RecallSet,
+    say: Callable[[str], None] = print,
+    splits: Sequence[str] = SPLITS,
+) -> None:
     systems = list(dict.fromkeys(r.system for r in results))
     scopes = list(dict.fromkeys(r.scope for r in results))
     by = {(r.system, r.scope): r for r in results}
@@ -447,7 +454,7 @@ def report(results: Sequence[Result], data: RecallSet, say: Callable[[str], None
             if scope == "conversation"
             else "over the whole vault (no conversation filter)"
         )
-        for split in ("dev", "heldout", "all"):
+        for split in splits:
             say(f"\n== {title} — split {split} ==")
             head = f"{'group':<12}{'n':>5}  " + "  ".join(
                 f"{s:>7} R@1  R@5 R@10  MRR" for s in systems
@@ -479,7 +486,7 @@ def report(results: Sequence[Result], data: RecallSet, say: Callable[[str], None
                         for _, m in multi
                     )
                 )
-        if "bm25" in systems:
+        if "bm25" in systems and list(splits) == list(SPLITS):
             peer = by[("bm25", scope)].table["all"]["all"]
             for system in systems:
                 if system == "bm25":
@@ -636,6 +643,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--scopes", default=",".join(SCOPES), help="conversation, vault")
     parser.add_argument(
+        "--splits",
+        default=",".join(SPLITS),
+        help="the splits printed, of dev, heldout, all: `--splits dev` while tuning keeps "
+        "the held-out figures out of sight (--json still holds every split)",
+    )
+    parser.add_argument(
         "--conversations",
         type=int,
         default=None,
@@ -688,6 +701,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for name in scopes:
         if name not in SCOPES:
             parser.error(f"--scopes: unknown scope {name!r} (known: {', '.join(SCOPES)})")
+    splits = [s for s in args.splits.split(",") if s]
+    for name in splits:
+        if name not in SPLITS:
+            parser.error(f"--splits: unknown split {name!r} (known: {', '.join(SPLITS)})")
     data = load_set(args.set)
     if args.conversations is not None or args.questions is not None:
         data = subset(data, args.conversations or 10**6, args.questions)
@@ -713,7 +730,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             with embedding(args, systems, parser) as embed_args:
                 results = quality(data, systems, scopes, args.format, embed_args, workdir)
-            report(results, data)
+            report(results, data, splits=splits)
             figures = results_json(results)
         if args.json:
             args.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")

@@ -4,10 +4,12 @@ fields a round trip must keep), and the comparison of memories across a round tr
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
 
+from clikit import ok, refused, snapshot
 from memvault.canonical import content_hash
 from memvault.formats.pam.schema import validate_memories
 
@@ -88,3 +90,22 @@ def essentials(memory: Mapping[str, Any]) -> dict[str, Any]:
 
 def by_id(memories: Iterable[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
     return {str(m["id"]): essentials(m) for m in memories}
+
+
+def listed() -> list[dict[str, Any]]:
+    """Every memory of the vault, of any status, as `memvault list --json` gives them."""
+    memories: list[dict[str, Any]] = ok("list", "--status", "all", "--limit", "0", "--json").json()[
+        "memories"
+    ]
+    return memories
+
+
+def import_refused(path: Path, fmt: str, said: str) -> None:
+    """`memvault import PATH --from FMT` into a new vault holding one memory is refused,
+    saying `said` and that nothing was imported, and leaves the vault as it was."""
+    ok("init")
+    ok("add", "Likes jazz", "-t", "preference")
+    before = snapshot()
+    message = refused("import", path, "--from", fmt)
+    assert said in message and "nothing was imported" in message
+    assert snapshot() == before

@@ -10,13 +10,14 @@ import json
 import random
 import re
 import tracemalloc
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
 import jsonschema_rs
+import pytest
 
 from memvault import pam
 from memvault.importers.base import (
@@ -153,6 +154,20 @@ class Arrived:
         text = _json(leaf)
         return any((name, text) in self.pairs for name in names)
 
+    def check(
+        self, name: str, where: tuple[Any, ...], leaf: Any, renamed: Mapping[str, Iterable[str]]
+    ) -> None:
+        """Assert that the provider value `leaf` (at `where` in file `name`) arrived: a
+        timestamp as the same instant, a field under its own name or one of its PAM names
+        (`renamed`), an array item anywhere."""
+        key = where[-1]
+        if instant(leaf) is not None:
+            assert instant(leaf) in self.instants, (name, where, leaf)
+        elif isinstance(key, str):  # the field arrives under its name or its PAM name
+            assert self.member((key, *renamed.get(key, ())), leaf), (name, where, leaf)
+        else:
+            assert self.value(leaf), (name, where, leaf)
+
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
@@ -190,6 +205,13 @@ REPLACEMENTS: list[Any] = [
 ]
 
 
+def each_layout(tmp_path: Path, gen: Generator) -> Iterator[tuple[str, Path]]:
+    """The generated export written in each of the generator's layouts, a folder each."""
+    for layout in gen.LAYOUTS:
+        (tmp_path / layout).mkdir()
+        yield layout, gen.write(tmp_path / layout, layout)
+
+
 def check_damaged_values(
     tmp_path: Path, gen: Generator, importer: Importer, rounds: int = 120, seed: int = 2026
 ) -> dict[str, int]:
@@ -222,6 +244,15 @@ def check_damaged_values(
 
 
 # -- progress and memory ------------------------------------------------------------------------
+
+
+def refused(importer: Importer, path: Path, expected: str) -> None:
+    """Reading `path` fails with an ImportFormatError whose message starts with the path and
+    matches the pattern `expected`."""
+    with pytest.raises(ImportFormatError) as caught:
+        read(importer, path)
+    assert str(caught.value).startswith(str(path))
+    assert re.search(expected, str(caught.value)), str(caught.value)
 
 
 def progress_of(importer: Importer, path: Path) -> list[int]:

@@ -83,6 +83,24 @@ class PostgresServer:
         """An autocommit connection as the superuser (for setting up and for checking)."""
         return psycopg.connect(self.url("postgres", database=database), autocommit=True)
 
+    def restart(self) -> None:
+        """A crash and a start (`pg_ctl restart -m immediate`): every connection is dropped,
+        and the server is back, after its crash recovery, when this returns."""
+        _run_as_postgres(
+            [
+                str(self.bin_dir / "pg_ctl"),
+                "-D",
+                str(self.data),
+                "-l",
+                str(self.root / "server.log"),
+                "-m",
+                "immediate",
+                "-w",
+                "restart",
+            ],
+            detached=True,
+        )
+
     def stop(self) -> None:
         if self.data.exists():
             _run_as_postgres(
@@ -96,9 +114,18 @@ def _as_postgres() -> bool:
     return os.geteuid() == 0
 
 
-def _run_as_postgres(args: list[str], *, check: bool = True) -> None:
+def _run_as_postgres(args: list[str], *, check: bool = True, detached: bool = False) -> None:
+    """Run a PostgreSQL program as the ``postgres`` user. `detached`: without pipes (a
+    postmaster it starts would hold them open, and the call would never return)."""
     if _as_postgres():
         args = ["runuser", "-u", "postgres", "--", *args]
+    if detached:
+        done = subprocess.run(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False, timeout=120
+        )
+        if check and done.returncode != 0:
+            raise RuntimeError(f"{' '.join(args)} failed with exit status {done.returncode}")
+        return
     result = subprocess.run(args, capture_output=True, text=True, check=False)
     if check and result.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")

@@ -5,6 +5,7 @@ real uvicorn server on a free loopback port."""
 
 from __future__ import annotations
 
+import itertools
 import socket
 import threading
 import time
@@ -25,6 +26,7 @@ import storekit
 from memvault.server.app import create_app
 from memvault.server.config import ServerConfig
 from memvault.tenancy import Tenants
+from memvault.vault import Vault
 
 SERVER_KEY = "k" * 64
 #: Where a test server's tenants live: `server_home`'s `backend`.
@@ -85,6 +87,34 @@ class Home:
         """A new owner key of `tenant` with only `scopes`."""
         _, api_key = self.tenants.issue(tenant, scopes=scopes)
         return api_key
+
+    def fresh(self) -> tuple[str, str]:
+        """A new tenant (name, owner key): an empty vault for one test."""
+        name = f"t{next(_FRESH)}"
+        _, key = self.tenants.create(name)
+        self.keys[name] = {"owner": key}
+        return name, key
+
+    def vault(self, tenant: str) -> Vault:
+        """The owner's session of `tenant`'s vault, to look at what a request did."""
+        return self.tenants._vault(tenant)
+
+
+_FRESH = itertools.count(1)
+
+
+def home_on_each_backend(names: tuple[str, ...] = ("alice", "bob")) -> Any:
+    """A module-scoped ``home`` fixture: a `server_home` with the tenants `names` on each of
+    `BACKENDS` (``home = home_on_each_backend()`` in a test module)."""
+
+    @pytest.fixture(scope="module", params=BACKENDS)
+    def home(
+        tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+    ) -> Iterator[Home]:
+        with server_home(tmp_path_factory.mktemp("server"), names, request.param) as made:
+            yield made
+
+    return home
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import shutil
 import stat
@@ -297,3 +298,20 @@ def test_pam_21_1_truncated_age_file_is_a_clear_error(
     with pytest.raises(SourceError) as caught:
         open_target(cut, age_identities=[secret])
     assert caught.value.code == "age-decrypt"
+
+
+def test_pam_21_1_too_much_scrypt_work_is_refused_for_that_not_as_a_wrong_passphrase() -> None:
+    """age accepts an scrypt work factor up to 16 times what takes a second on this machine,
+    measured anew at each decryption (a busy machine can measure itself slow: the refusal
+    is tried again before it is believed). A file asking for 2^40 is beyond any machine:
+    the error says so, and does not blame the passphrase."""
+    data = agefile.encrypt(b'{"a": 1}', passphrase="pw")
+    header = re.search(rb"-> scrypt (\S+) (\d+)", data)
+    assert header is not None
+    greedy = data.replace(header.group(0), b"-> scrypt " + header.group(1) + b" 40")
+    with pytest.raises(agefile.AgeDecryptError) as caught:
+        agefile.decrypt(greedy, passphrase="pw")
+    message = str(caught.value)
+    assert "key derivation (scrypt) asks for more work than this machine accepts" in message
+    assert "wrong passphrase" not in message
+    assert agefile.decrypt(data, passphrase="pw") == b'{"a": 1}'

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Any
 
 import pytest
 import typer
@@ -154,3 +155,24 @@ def test_the_console_script_help_reads_as_written(argv: tuple[str, ...]) -> None
     assert proc.returncode in (0, 2), proc.stderr
     text = proc.stdout + proc.stderr
     assert "Usage:" in text and defects(text) == []
+
+
+def _options(path: tuple[str, ...]) -> list[str]:
+    command: Any = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    return [p.opts[0] for p in command.params if p.opts and p.opts[0].startswith("--")]
+
+
+@pytest.mark.parametrize("path", COMMANDS, ids=lambda p: " ".join(p) or "memvault")
+def test_vault_and_server_options_stand_together(path: tuple[str, ...]) -> None:
+    """A command that opens the vault takes --home, --passphrase-file and --as together, in
+    that order, ahead of --json (`common.vault_command` puts them where the command's
+    `options` parameter is); a tenants command likewise --server-home, --server-key-file."""
+    options = _options(path)
+    for group in (["--home", "--passphrase-file", "--as"], ["--server-home", "--server-key-file"]):
+        if group[-1] in options:
+            start = options.index(group[0])
+            assert options[start : start + len(group)] == group, options
+    if "--as" in options and "--json" in options:
+        assert options.index("--json") > options.index("--as"), options

@@ -10,14 +10,22 @@ them, and the summary counts must equal what the tables say.
 from __future__ import annotations
 
 import ast
-import importlib
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Final
+
+from conformancekit import (
+    CODE_REF,
+    KEBAB,
+    SECTION,
+    TEST_REF,
+    ConformanceDoc,
+    defined_tests,
+    resolve,
+)
 
 REPO: Final = Path(__file__).resolve().parents[1]
 DOC: Final = REPO / "docs" / "conformance-aimem.md"
@@ -26,54 +34,12 @@ TESTS: Final = REPO / "tests"
 AIMEM_SRC: Final = REPO / "src" / "memvault" / "formats" / "aimem"
 CORPUS: Final = TESTS / "aimem_corpus"
 
-TEST_REF: Final = re.compile(r"\b(test_\w+\.py)::(\w+)")
-CODE_REF: Final = re.compile(r"`([a-z][a-z0-9_]*):([A-Za-z_][\w.]*)`")
 CORPUS_REF: Final = re.compile(r"corpus:((?:valid|invalid)/[\w.-]+)")
-KEBAB: Final = re.compile(r"`([a-z][a-z0-9]*(?:-[a-z0-9]+)+)`")
-SECTION: Final = re.compile(r"§(\d+(?:\.\d+)*)")
 AIMEM_MODULES: Final = ("checksum", "validate", "reader", "writer", "cose", "errors")
 STATUSES: Final = ("tested", "partial", "planned", "gap")
 
 
-@dataclass(frozen=True)
-class Row:
-    id: str
-    sections: str
-    requirement: str
-    level: str
-    implemented: str
-    tests: str
-    status: str
-
-
-@cache
-def doc_text() -> str:
-    return DOC.read_text(encoding="utf-8")
-
-
-@cache
-def rows() -> tuple[Row, ...]:
-    found = []
-    for line in doc_text().splitlines():
-        if not line.startswith("| AIMEM-"):
-            continue
-        cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
-        assert len(cells) == 7, f"a row needs 7 cells (is there a stray '|'?): {line[:80]}"
-        found.append(Row(*cells))
-    return tuple(found)
-
-
-@cache
-def defined_tests() -> dict[str, set[str]]:
-    names: dict[str, set[str]] = {}
-    for path in TESTS.glob("test_*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        names[path.name] = {
-            node.name
-            for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test_")
-        }
-    return names
+CONFORMANCE: Final = ConformanceDoc(DOC, "AIMEM-", "aimem", STATUSES)
 
 
 @cache
@@ -93,37 +59,12 @@ def manifest() -> dict[str, Any]:
     return data
 
 
-def resolve(module: str, qualname: str) -> Any:
-    name = f"memvault.formats.aimem.{module}" if module in AIMEM_MODULES else f"memvault.{module}"
-    obj: Any = importlib.import_module(name)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def citation(sections: str) -> re.Pattern[str]:
-    """What a test name contains when it cites one of `sections`: `aimem_2_8_` for §2.8, or
-    a parent section (`aimem_2_` but not `aimem_2_9_`)."""
-    options = []
-    for section in SECTION.findall(sections):
-        parts = section.split(".")
-        options.append(f"aimem_{'_'.join(parts)}_")
-        options += [f"aimem_{'_'.join(parts[:k])}_(?!\\d)" for k in range(1, len(parts))]
-    return re.compile("|".join(options))
-
-
-def status_kind(row: Row) -> str:
-    kind = next((s for s in STATUSES if row.status.startswith(s)), None)
-    assert kind is not None, f"{row.id}: unknown status {row.status!r}"
-    return kind
-
-
 def test_aimem_conformance_rows_are_well_formed() -> None:
-    ids = [row.id for row in rows()]
+    ids = [row.id for row in CONFORMANCE.rows]
     assert len(ids) >= 50, len(ids)
     duplicates = [i for i, n in Counter(ids).items() if n > 1]
     assert not duplicates, duplicates
-    for row in rows():
+    for row in CONFORMANCE.rows:
         assert re.fullmatch(r"AIMEM-\d+(\.\d+)?-[a-z]", row.id), row.id
         assert row.level in ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT"), (row.id, row.level)
         sections = SECTION.findall(row.sections)
@@ -133,23 +74,24 @@ def test_aimem_conformance_rows_are_well_formed() -> None:
 
 def test_aimem_conformance_named_tests_exist() -> None:
     known = defined_tests()
-    named = TEST_REF.findall(doc_text())
+    named = TEST_REF.findall(CONFORMANCE.text)
     assert len(named) > 40
     missing = [f"{f}::{t}" for f, t in named if t not in known.get(f, set())]
     assert not missing, f"docs/conformance-aimem.md names tests that do not exist: {missing}"
 
 
 def test_aimem_conformance_named_functions_exist() -> None:
-    refs = [ref for row in rows() for ref in CODE_REF.findall(row.implemented)]
+    refs = [ref for row in CONFORMANCE.rows for ref in CODE_REF.findall(row.implemented)]
     assert len(refs) > 30
     for module, qualname in refs:
-        resolve(module, qualname)
+        package = "memvault.formats.aimem." if module in AIMEM_MODULES else "memvault."
+        resolve([package + module], qualname)
 
 
 def test_aimem_conformance_named_codes_are_emitted_and_documented() -> None:
     known = emitted_codes()
     documented = set(re.findall(r"^\| `([a-z0-9-]+)` \|", CODES_DOC.read_text(), re.M))
-    for row in rows():
+    for row in CONFORMANCE.rows:
         for code in KEBAB.findall(row.implemented):
             assert code in known, f"{row.id}: {code!r} is not emitted by memvault.formats.aimem"
             assert code in documented, f"{row.id}: {code!r} is not in docs/aimem.md"
@@ -180,7 +122,7 @@ def test_aimem_conformance_corpus_references_hold() -> None:
     """A corpus file a row names exists with a code the row lists (invalid) or as valid."""
     data = manifest()
     named: set[str] = set()
-    for row in rows():
+    for row in CONFORMANCE.rows:
         row_codes = set(KEBAB.findall(row.implemented))
         for rel in CORPUS_REF.findall(row.tests):
             named.add(rel)
@@ -195,15 +137,9 @@ def test_aimem_conformance_corpus_references_hold() -> None:
 
 
 def test_aimem_conformance_tested_rows_cite_their_section() -> None:
-    for row in rows():
-        kind = status_kind(row)
-        named = [t for _, t in TEST_REF.findall(row.tests)]
-        if kind in ("tested", "partial"):
-            assert named, f"{row.id} is {row.status!r} but names no test"
-            cites = citation(row.sections)
-            assert any(cites.search(name + "_") for name in named), (
-                f"{row.id}: none of {named} cites {row.sections}"
-            )
+    for row in CONFORMANCE.rows:
+        kind = CONFORMANCE.kind(row)
+        named = CONFORMANCE.named_tests(row, ("tested", "partial"))
         if kind in ("planned", "partial"):
             assert re.search(r"(planned|partial): \w+", row.status), f"{row.id}: say what brings it"
         if kind == "planned":
@@ -211,7 +147,7 @@ def test_aimem_conformance_tested_rows_cite_their_section() -> None:
 
 
 def test_aimem_conformance_summary_counts_match() -> None:
-    summary = " ".join(doc_text().split())
+    summary = " ".join(CONFORMANCE.text.split())
     match = re.search(
         r"\*\*Summary:\*\* (\d+) requirements — (\d+) implemented and tested, (\d+) in part "
         r".*?, (\d+) planned, (\d+) gaps",
@@ -219,8 +155,8 @@ def test_aimem_conformance_summary_counts_match() -> None:
     )
     assert match, "the summary line changed shape"
     total, tested, partial, planned, gaps = map(int, match.groups())
-    kinds = Counter(status_kind(row) for row in rows())
-    assert total == len(rows())
+    kinds = Counter(CONFORMANCE.kind(row) for row in CONFORMANCE.rows)
+    assert total == len(CONFORMANCE.rows)
     assert (tested, partial, planned, gaps) == (
         kinds["tested"],
         kinds["partial"],

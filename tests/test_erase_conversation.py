@@ -111,9 +111,11 @@ def _rows(vault: Vault, cid: str) -> tuple[list[bytes], list[bytes]]:
             bytes(r[0])
             for r in conn.execute("SELECT document FROM conversations WHERE id <> ?", (cid,))
         ]
+        # A message's passage names its conversation through recall_conversations.
+        handle = "(SELECT id FROM recall_conversations WHERE conversation_id = ?)"
         for kind_is_mine, sql in (
-            (True, "conversation_id = ? AND kind = 'message'"),
-            (False, "NOT (conversation_id IS ? AND kind = 'message')"),
+            (True, f"conversation = {handle} AND kind = 'message'"),
+            (False, f"NOT (conversation IS {handle} AND kind = 'message')"),
         ):
             texts = conn.execute(f"SELECT text FROM recall_passages WHERE {sql}", (cid,))
             vectors = conn.execute(

@@ -115,9 +115,12 @@ def test_aimem_5_2_an_export_published_before_the_erasure_holds_the_vault_as_it_
 def test_aimem_5_2_an_export_gives_up_while_erasures_keep_committing(
     vault: Vault, tmp_path: Path
 ) -> None:
-    """An erasure committing during every attempt (here: the export's own encryption step
-    erases one more memory each time, before the output is renamed into place): after
-    `ATTEMPTS` tries the export fails with ExportError and nothing is left at the target."""
+    """An erasure the erasure gate cannot hold back committing during every attempt (here:
+    the export's own encryption step, on the export's thread, erases one more memory each
+    time, before the output is renamed into place — the last attempt too, although it holds
+    the vault's write lock): after `ATTEMPTS` tries the export fails with ExportError and
+    nothing is left at the target. Erasures from other threads wait for the export instead
+    (tests/test_erasure_continual_race.py)."""
     memories = [vault.add(f"Erase me {n}", "fact").memory for n in range(ATTEMPTS)]
     attempts: list[str] = []
 

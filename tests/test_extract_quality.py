@@ -181,6 +181,18 @@ def test_the_blind_heldout_supplement_is_heldout_bilingual_and_mostly_without_me
         assert any(len(c.participants) > 1 for c in blind if c.lang == lang), lang
 
 
+def test_the_realistic_dev_supplement_is_dev_bilingual_and_mostly_without_memories() -> None:
+    """The hand-written realistic part of the dev split (`*-real-*`): about 250 user messages,
+    half in each language, named speakers in some conversations, most messages with no memory."""
+    real = [c for c in load_conversations(SET) if "-real-" in c.id]
+    assert {c.split for c in real} == {"dev"}
+    for lang in ("en", "pt"):
+        users = [m for c in real if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 110, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+        assert any(len(c.participants) > 1 for c in real if c.lang == lang), lang
+
+
 def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only() -> None:
     """`benchmarks/extraction.py --only blind` measures the blind supplement alone: its
     counts in the header, held-out tables only (the supplement has no dev conversation)."""

@@ -275,3 +275,218 @@ def test_pam_11_memories_written_by_a_run_have_complete_provenance(tmp_path: Pat
         assert pt.confidence.decay_model == vault.settings.default_decay_model  # type: ignore[union-attr]
     finally:
         vault.close()
+
+
+# -- first-person statements as real chats phrase them (benchmarks/extraction_set/realistic_dev.py)
+
+
+def test_comma_separated_self_statements_each_become_a_memory() -> None:
+    found = _extract(
+        "A bit about me: I'm 41, I live in Galway, I work as a secondary school teacher"
+    )
+    assert ("identity", "User is 41 years old") in found
+    assert ("fact", "User lives in Galway") in found
+    assert ("identity", "User is a secondary school teacher") in found
+    found = _extract("Tenho 45 anos, sou de Manaus e moro em São Paulo.")
+    assert ("identity", "O usuário tem 45 anos") in found
+    assert ("identity", "O usuário é de Manaus") in found
+    assert ("fact", "O usuário mora em São Paulo") in found
+
+
+def test_a_question_after_a_comma_does_not_hide_the_statement_before_it() -> None:
+    assert _extract("I love Terry Pratchett, can you do it in his style?") == [
+        ("preference", "User likes Terry Pratchett")
+    ]
+    assert _extract("Tenho asma desde criança, é seguro correr no frio?") == [
+        ("fact", "O usuário tem asma")
+    ]
+    assert ("identity", "O usuário tem 30 anos") in _extract(
+        "gente, eu tenho 30 anos e nunca fui pra Europa, bora?"
+    )
+
+
+def test_a_hypothetical_before_a_comma_still_rejects_the_whole_sentence() -> None:
+    assert _extract("If I were you, I would live in Lisbon.") == []
+    assert _extract("Se eu fosse rico, eu moraria em Paris.") == []
+
+
+def test_an_aside_or_a_consequence_after_a_comma_is_not_part_of_the_statement() -> None:
+    assert _extract("I'm a nurse btw, if that changes anything for immigration") == [
+        ("identity", "User is a nurse")
+    ]
+    assert _extract("ok so for the trip, I'm vegan so no steakhouse please") == [
+        ("fact", "User is vegan")
+    ]
+    assert _extract("eu topo! falo italiano, então Itália seria fácil") == [
+        ("skill", "O usuário fala italiano")
+    ]
+
+
+def test_a_skill_stated_with_how_long_or_how_well_is_a_skill() -> None:
+    assert _extract("I've played the piano since I was six, mostly classical") == [
+        ("skill", "User has played the piano since they were six")
+    ]
+    assert ("skill", "User has been using SQL for two years") in _extract(
+        "For real context, I'm actually 27 and I've only been using SQL for two years"
+    )
+    assert _extract("I know Lightroom really well but Photoshop not so much") == [
+        ("skill", "User knows Lightroom really well")
+    ]
+    assert _extract("I speak a bit of Spanish myself") == [
+        ("skill", "User speaks a bit of Spanish")
+    ]
+    assert _extract("I speak Yoruba and English at home") == [
+        ("skill", "User speaks Yoruba and English")
+    ]
+    assert _extract("Na real eu mexo com Excel avançado todo dia") == [
+        ("skill", "O usuário trabalha com Excel avançado")
+    ]
+
+
+def test_a_habit_with_how_often_is_a_fact_in_the_third_person() -> None:
+    assert _extract("I go to the gym four times a week, mostly weightlifting") == [
+        ("fact", "User goes to the gym four times a week")
+    ]
+    assert _extract("I run about 20 km a week") == [("fact", "User runs about 20 km a week")]
+    assert _extract("I also sing in a choir on Thursdays") == [
+        ("fact", "User sings in a choir on Thursdays")
+    ]
+
+
+def test_a_role_held_for_years_or_with_an_aside_is_an_occupation() -> None:
+    assert _extract("I've been a professional photographer for eight years, mostly weddings") == [
+        ("identity", "User is a professional photographer")
+    ]
+    assert _extract("Trabalho como designer gráfico há sete anos") == [
+        ("identity", "O usuário é designer gráfico")
+    ]
+    assert _extract("Trabalhava no Itaú mas agora estou no Nubank, como analista de risco") == [
+        ("identity", "O usuário é analista de risco no Nubank"),
+        ("fact", "O usuário trabalha no Nubank"),
+    ]
+
+
+def test_a_student_at_a_university_is_not_employed_there() -> None:
+    found = _extract("I'm a second-year medical student at King's College London")
+    assert [t for t, _ in found] == ["identity"]
+
+
+def test_studies_diet_conditions_and_what_one_does_not_have_are_facts() -> None:
+    assert _extract("Estou fazendo mestrado em linguística na Unicamp") == [
+        ("fact", "O usuário faz mestrado em linguística na Unicamp")
+    ]
+    assert _extract("eu não como carne, lembrem-se") == [("fact", "O usuário não come carne")]
+    assert _extract("I'm gluten free, so somewhere with options please") == [
+        ("fact", "User is gluten free")
+    ]
+    assert _extract("I don't have a car and I don't want one") == [
+        ("fact", "User doesn't have a car")
+    ]
+    assert _extract("I work at a small logistics startup in Rotterdam, we ship a lot") == [
+        ("fact", "User works at a small logistics startup in Rotterdam")
+    ]
+
+
+def test_living_somewhere_for_years_or_as_a_family_is_a_residence_but_a_flat_is_not() -> None:
+    assert ("fact", "User lives in Manchester") in _extract(
+        "I'm originally from Lagos but I've lived in Manchester for ten years"
+    )
+    assert _extract("Moramos em Curitiba, então pode sugerir lugares daqui") == [
+        ("fact", "O usuário mora em Curitiba")
+    ]
+    assert _extract("we live in a flat so it's a problem with the neighbours") == []
+
+
+def test_starting_to_learn_joining_a_company_and_a_trip_are_goals_and_changes() -> None:
+    assert _extract("I'm 52 and I just started learning the guitar") == [
+        ("identity", "User is 52 years old"),
+        ("goal", "User is learning the guitar"),
+    ]
+    assert _extract("Comecei a aprender japonês mês passado") == [
+        ("goal", "O usuário está aprendendo japonês")
+    ]
+    assert _extract("Update: I accepted the offer and I'm joining Adyen in September") == [
+        ("fact", "User is joining Adyen")
+    ]
+    assert ("goal", "User is going to Paris in June") in _extract(
+        "Honestly I'm going to Paris for real in June"
+    )
+
+
+def test_running_a_marathon_or_changing_jobs_is_a_goal_running_the_script_is_a_request() -> None:
+    assert _extract("I want to run a marathon before I turn 40") == [
+        ("goal", "User wants to run a marathon before they turn 40")
+    ]
+    assert _extract("I want to run the script again") == []
+    assert _extract("Quero mudar de emprego até o fim do ano") == [
+        ("goal", "O usuário quer mudar de emprego até o fim do ano")
+    ]
+    assert _extract("Quero mudar o título") == []
+    assert _extract("Quero aprender Power BI esse ano") == [
+        ("goal", "O usuário quer aprender Power BI esse ano")
+    ]
+
+
+def test_getting_something_to_work_is_the_task_at_hand_not_a_goal() -> None:
+    assert _extract("I'm trying to get pre-commit to run black on save") == []
+
+
+def test_two_tools_each_with_its_own_use_are_two_memories_a_list_is_one() -> None:
+    assert _extract("I use Poetry for dependencies and VS Code as my editor") == [
+        ("environment", "User uses Poetry"),
+        ("environment", "User uses VS Code"),
+    ]
+    assert _extract("Uso Node 20 e TypeScript") == [
+        ("environment", "O usuário usa Node 20 e TypeScript")
+    ]
+    assert _extract("Não uso mais o Windows, mudei para o Ubuntu") == [
+        ("environment", "O usuário usa Ubuntu")
+    ]
+
+
+def test_lines_after_a_named_piece_of_writing_are_that_writing() -> None:
+    assert (
+        _extract("I wrote this poem, what do you think?\nI am the sea, I live in the rain.") == []
+    )
+    assert _extract("Escrevi esse poema, o que acha?\nEu sou o mar, eu moro na chuva.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I play the guitar", ("skill", "User plays the guitar")),
+        ("Toco violão", ("skill", "O usuário toca violão")),
+        ("Jogo xadrez desde criança", ("skill", "O usuário joga xadrez")),
+        ("I'm a beginner at chess", ("skill", "User is a beginner in chess")),
+        ("Sou iniciante em programação", ("skill", "O usuário é iniciante em programação")),
+        ("Falo um pouco de francês", ("skill", "O usuário fala um pouco de francês")),
+        ("I've been learning Korean for a year", ("goal", "User is learning Korean")),
+        ("Estou tentando parar de fumar", ("goal", "O usuário está tentando parar de fumar")),
+        ("I grew up in Porto", ("fact", "User grew up in Porto")),
+        ("Cresci em Belo Horizonte", ("fact", "O usuário cresceu em Belo Horizonte")),
+        ("I have a degree in economics", ("fact", "User has a degree in economics")),
+        ("Sou formada em direito", ("fact", "O usuário se formou em direito")),
+        ("I work in marketing", ("fact", "User works in marketing")),
+        ("Trabalho com marketing digital", ("fact", "O usuário trabalha com marketing digital")),
+        ("I'm married with three kids", ("relationship", "User is married with three kids")),
+        ("I'm single", ("relationship", "User is single")),
+    ],
+)
+def test_instruments_levels_studies_upbringing_fields_and_family_status_are_memories(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I studied it in school",
+        "I play with the settings",
+        "Estou tentando fazer o build",
+        "Estou tentando deixar o gráfico mais bonito.",
+        "Trabalho com isso há anos",
+    ],
+)
+def test_the_same_verbs_about_the_task_at_hand_yield_nothing(text: str) -> None:
+    assert _extract(text) == []

@@ -62,10 +62,13 @@ def test_kill_9_of_the_server_mid_import_loses_no_acknowledged_write_on_postgres
 def test_postgresql_restarted_mid_request_answers_503_with_retry_after_and_reconnects() -> None:
     """In-flight requests fail only as 503 problem+json with Retry-After; a 2xx follows each
     restart (the server reconnected by itself); nothing acknowledged is lost."""
-    out = _campaign("--backend", "postgres", "--only", "pg-restart", "--pg-restarts", "2")
+    out = _campaign("--backend", "postgres", "--only", "pg-restart", "--pg-restarts", "4")
     row = _row(out, "pg_ctl restart")
     assert row[4] == "0"
-    assert "median" in row[6]
+    # Served again after every restart within the bound (a hang bound, not a timing): the
+    # campaign fails a restart with no 2xx within 30 s; the slowest is printed as "max".
+    slowest = float(row[6].split("max ")[1].removesuffix(" s"))
+    assert slowest < 30
 
 
 @pytest.mark.slow

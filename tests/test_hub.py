@@ -119,6 +119,25 @@ def test_every_format_exports_an_empty_vault(home: Path, tmp_path: Path, name: s
     assert summary["carried"]["mapped"] == {} and out.exists()
 
 
+@pytest.mark.parametrize("name", ["mem", "basic-memory"])
+def test_a_directory_export_is_owner_only_and_replaces_the_old_one(
+    home: Path, tmp_path: Path, name: str
+) -> None:
+    """A tree format written as a directory is built under a temporary name and renamed:
+    owner-only, as every export (docs/formats.md); with --overwrite it replaces what was
+    there, nothing of the old directory kept and no temporary name left behind."""
+    ok("init")
+    ok("add", "Likes jazz", "-t", "preference")
+    out = tmp_path / "exports" / "out"
+    out.mkdir(parents=True)
+    (out / "stale.txt").write_text("from before")
+    refused("export", "--format", name, "-o", out)
+    ok("export", "--format", name, "-o", out, "--overwrite")
+    assert out.stat().st_mode & 0o777 == 0o700
+    assert not (out / "stale.txt").exists() and any(out.rglob("*"))
+    assert [p.name for p in out.parent.iterdir()] == ["out"]
+
+
 def test_convert_writes_a_format_as_pam_files_and_says_what_it_left_out(
     tmp_path: Path,
 ) -> None:

@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clikit import home as home
-from clikit import ok, refused, snapshot
+from clikit import ok
 from hubgen import letta as gen
-from hubkit import by_id, pam_memories
+from hubkit import by_id, import_refused, listed, pam_memories
 from memvault.formats.pam.schema import validate_memories
 from memvault.hub.base import Tally
 from memvault.hub.letta import agent_file, decode, read_document
@@ -26,10 +26,6 @@ MOMENT = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
 def _tally() -> Tally:
     return Tally("letta", "2", "import")
-
-
-def _listed() -> list[dict]:
-    return ok("list", "--status", "all", "--limit", "0", "--json").json()["memories"]
 
 
 @pytest.mark.parametrize("twice", [False, True])
@@ -45,7 +41,7 @@ def test_v2_agent_file_blocks_become_memories(home: Path, tmp_path: Path, twice:
     assert summary["carried"]["mapped"]["messages (as a conversation)"] == 1
     assert summary["carried"]["lost"]["tools"] == 1
     assert any("archival memory" in w for w in summary["warnings"])
-    stored = {m["metadata"]["letta"]["label"]: m for m in _listed()}
+    stored = {m["metadata"]["letta"]["label"]: m for m in listed()}
     persona = stored["persona"]
     assert persona["type"] == "custom" and persona["custom_type"] == "agent_persona"
     assert persona["temporal"]["created_at"] == "2026-05-02T10:00:00Z"
@@ -156,11 +152,6 @@ def test_letta_to_pam_to_letta_gives_back_the_same_blocks(seed: int, blocks: int
 def test_hostile_agent_files_are_refused_with_the_vault_unchanged(
     home: Path, tmp_path: Path, content: str, said: str
 ) -> None:
-    ok("init")
-    ok("add", "Likes jazz", "-t", "preference")
-    before = snapshot()
     path = tmp_path / "bad.af"
     path.write_text(content)
-    message = refused("import", path, "--from", "letta")
-    assert said in message and "nothing was imported" in message
-    assert snapshot() == before
+    import_refused(path, "letta", said)

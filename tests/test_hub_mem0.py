@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clikit import home as home
-from clikit import ok, refused, snapshot
+from clikit import ok
 from hubgen import mem0 as gen
-from hubkit import by_id, pam_memories
+from hubkit import by_id, import_refused, listed, pam_memories
 from memvault.canonical import content_hash
 from memvault.formats.pam.schema import validate_memories
 from memvault.hub.base import Tally
@@ -40,17 +40,13 @@ def _tally() -> Tally:
     return Tally("mem0", "2.0", "import")
 
 
-def _listed() -> list[dict]:
-    return ok("list", "--status", "all", "--limit", "0", "--json").json()["memories"]
-
-
 def test_get_all_output_imports_with_the_pam_hash_recomputed(home: Path, tmp_path: Path) -> None:
     path = tmp_path / "mem0.json"
     path.write_text(json.dumps(FACTS_EXAMPLE))
     ok("init")
     summary = ok("import", path, "--json").json()
     assert summary["format"] == "mem0" and summary["memories"]["new"] == 1
-    [memory] = _listed()
+    [memory] = listed()
     assert memory["id"] == "3f1c9a52-8d0e-4c1b-9a57-2b6f0c8e1d44"
     assert memory["content_hash"] == content_hash("Prefers window seats on long flights")
     assert memory["metadata"]["mem0"]["hash"] == gen.md5("Prefers window seats on long flights")
@@ -93,7 +89,7 @@ def test_openmemory_export_zip_maps_states_apps_and_categories(home: Path, tmp_p
         tables = json.loads(archive.read("memories.json"))
     expected = {"active": "active", "paused": "deprecated", "archived": "archived",
                 "deleted": "retracted"}  # fmt: skip
-    stored = {m["id"]: m for m in _listed()}
+    stored = {m["id"]: m for m in listed()}
     for row in tables["memories"]:
         memory = stored[row["id"]]
         assert memory["status"] == expected[row["state"]]
@@ -174,11 +170,6 @@ def test_memories_not_active_are_not_exported_and_counted() -> None:
 def test_hostile_mem0_files_are_refused_with_the_vault_unchanged(
     home: Path, tmp_path: Path, document: str, said: str
 ) -> None:
-    ok("init")
-    ok("add", "Likes jazz", "-t", "preference")
-    before = snapshot()
     path = tmp_path / "mem0.json"
     path.write_text(document)
-    message = refused("import", path, "--from", "mem0")
-    assert said in message and "nothing was imported" in message
-    assert snapshot() == before
+    import_refused(path, "mem0", said)

@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clikit import home as home
-from clikit import ok, refused, snapshot
+from clikit import ok
 from hubgen import portable_memory as gen
-from hubkit import by_id, pam_memories
+from hubkit import by_id, import_refused, listed, pam_memories
 from memvault.formats.pam.schema import validate_memories
 from memvault.hub.base import Tally
 from memvault.hub.portable_memory import (
@@ -34,10 +34,6 @@ MOMENT = __import__("datetime").datetime(2026, 6, 1, 12, tzinfo=__import__("date
 
 def _tally() -> Tally:
     return Tally("mem", "1.1.0", "import")
-
-
-def _listed() -> list[dict]:
-    return ok("list", "--status", "all", "--limit", "0", "--json").json()["memories"]
 
 
 def test_canonical_json_reproduces_the_published_sample_bytes() -> None:
@@ -89,8 +85,8 @@ def test_generated_bundle_imports_episodes_links_and_other_kinds(
     assert carried["mapped"]["episodes"] == 5 and carried["mapped"]["episode links"] == 2
     assert carried["lost"]["episodes tombstoned (not imported)"] == 1
     assert carried["lost"]["secretRef records (never imported: they are vault references)"] == 1
-    listed = _listed()
-    by_episode = {m["metadata"]["mem"].get("id"): m for m in listed if "id" in m["metadata"]["mem"]}
+    found = listed()
+    by_episode = {m["metadata"]["mem"].get("id"): m for m in found if "id" in m["metadata"]["mem"]}
     assert episodes[4]["id"] not in by_episode
     assert by_episode[episodes[3]["id"]]["status"] == "retracted"
     first = by_episode[episodes[0]["id"]]
@@ -98,9 +94,9 @@ def test_generated_bundle_imports_episodes_links_and_other_kinds(
     assert first["temporal"]["created_at"] == episodes[0]["ingestionTime"]
     assert first["temporal"]["valid_from"] == episodes[0]["eventTime"]
     assert first["confidence"]["current"] == episodes[0]["confidence"]
-    contents = {m["content"] for m in listed}
+    contents = {m["content"] for m in found}
     assert "units: metric" in contents and "Name: Olena. Lives in Kyiv." in contents
-    assert not any("••42" in json.dumps(m) or "bank PIN" in json.dumps(m) for m in listed)
+    assert not any("••42" in json.dumps(m) or "bank PIN" in json.dumps(m) for m in found)
 
 
 def test_a_tombstone_retracts_the_memory_the_vault_holds(home: Path, tmp_path: Path) -> None:
@@ -114,7 +110,7 @@ def test_a_tombstone_retracts_the_memory_the_vault_holds(home: Path, tmp_path: P
         "import", gen.write(tmp_path / "b.mem", later, tombstones=[gen.tombstone(target)]), "--json"
     ).json()
     assert summary["retracted"] == 1
-    [gone] = [m for m in _listed() if m["metadata"]["mem"].get("id") == target]
+    [gone] = [m for m in listed() if m["metadata"]["mem"].get("id") == target]
     assert gone["status"] == "retracted"
 
 
@@ -234,9 +230,4 @@ def test_hostile_bundles_are_refused_with_the_vault_unchanged(
     home: Path, tmp_path: Path, case: str, said: str
 ) -> None:
     """Spec §4 step 1: a bundle that does not verify MUST NOT half-apply."""
-    ok("init")
-    ok("add", "Likes jazz", "-t", "preference")
-    before = snapshot()
-    message = refused("import", _hostile(tmp_path, case), "--from", "mem")
-    assert said in message and "nothing was imported" in message
-    assert snapshot() == before
+    import_refused(_hostile(tmp_path, case), "mem", said)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import anyio
 import httpx
 import httpx2
 from mcp import Client
@@ -19,33 +19,22 @@ from mcp.client.streamable_http import streamable_http_client
 
 from clikit import home as home
 from clikit import ok
+from mcpkit import call as _call
+from mcpkit import drive
+from mcpkit import refused as _refused
 from serverkit import Home, app_for, auth, running, server_home
 from test_server_cli import serving
 
 
 def _drive(url: str, key: str, body: Callable[[Client], Awaitable[None]]) -> None:
-    async def main() -> None:
+    @asynccontextmanager
+    async def connect() -> AsyncIterator[Client]:
         async with httpx2.AsyncClient(headers=auth(key), timeout=60) as http:
             transport = streamable_http_client(f"{url}/mcp", http_client=http)
             async with Client(transport, cache=None) as client:
-                await body(client)
+                yield client
 
-    anyio.run(main)
-
-
-async def _call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
-
-
-async def _refused(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error
-    text = result.content[0].text  # type: ignore[union-attr]
-    assert isinstance(text, str)
-    return text
+    drive(connect, body)
 
 
 def _serve(home: Home) -> Any:

@@ -10,13 +10,14 @@ import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
-import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from mcpkit import call as _call
+from mcpkit import drive
+from mcpkit import refused as _refused
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault
 
 MEMVAULT = str(Path(sys.executable).with_name("memvault"))
@@ -33,26 +34,7 @@ def _params(home: Path, *args: str) -> StdioServerParameters:
 
 
 def _drive(params: StdioServerParameters, body: Callable[[Client], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with Client(params, cache=None, read_timeout_seconds=60) as client:
-            await body(client)
-
-    anyio.run(main)
-
-
-async def _call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
-    result = await client.call_tool(tool, arguments)
-    assert not result.is_error, result.content
-    assert isinstance(result.structured_content, dict)
-    return result.structured_content
-
-
-async def _refused(client: Client, tool: str, **arguments: Any) -> str:
-    result = await client.call_tool(tool, arguments)
-    assert result.is_error
-    text = result.content[0].text  # type: ignore[union-attr]
-    assert isinstance(text, str) and "Traceback" not in text
-    return text
+    drive(lambda: Client(params, cache=None, read_timeout_seconds=60), body)
 
 
 @pytest.fixture

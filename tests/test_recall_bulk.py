@@ -1,5 +1,5 @@
-"""The recall index's bulk load (an import): its lookup index by conversation is made once at
-the end rather than kept up row by row, and is there whenever something needs it."""
+"""The recall index's writes of message passages (an import): each conversation one row and
+a range of passage ids (migration 7), and FTS5's larger segments while a bulk load runs."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from memvault.store import sqlite_recall as recall_index
 from memvault.store.sqlite import SQLiteStore
 from vaultkit import make_store
 
-INDEX = "recall_passages_conversation"
 PER_CONVERSATION = 100
 
 
@@ -38,74 +37,108 @@ def _rows(first: int, count: int, word: str = "harbour") -> list[tuple[Any, ...]
     return rows
 
 
-def _has_index(conn: Any) -> bool:
-    row = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?", (INDEX,))
-    return row.fetchone() is not None
-
-
-def _lookup_plan(conn: Any) -> str:
-    rows = conn.execute(
-        "EXPLAIN QUERY PLAN SELECT id FROM recall_passages WHERE conversation_id = ?", ("c0",)
+def _conversation_rows(conn: Any) -> list[tuple[Any, ...]]:
+    return conn.execute(
+        "SELECT id, conversation_id, platform, first_id, last_id FROM recall_conversations "
+        "ORDER BY id"
     ).fetchall()
-    return " ".join(str(r[-1]) for r in rows)
 
 
-def test_a_bulk_load_makes_the_conversation_index_once_at_its_end(store: SQLiteStore) -> None:
-    count = recall_index.BULK_DEFER_ROWS + 5_000
+def test_a_conversation_s_message_passages_are_one_range_of_ids_under_its_row(
+    store: SQLiteStore,
+) -> None:
+    """Migration 7: a message's passage carries its conversation as a small integer, not its
+    id and platform; the conversation's row holds the range of its passages' ids."""
     with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
-        for at in range(0, count, 5_000):
-            recall_index.write_analysed(conn, _rows(at // PER_CONVERSATION, 5_000))
-        assert not _has_index(conn)  # past the threshold: not kept up row by row
+        recall_index.write_analysed(conn, _rows(0, 3 * PER_CONVERSATION))
     with store.index_connection() as conn:
-        assert _has_index(conn)
-        assert INDEX in _lookup_plan(conn)
-        found = conn.execute(
-            "SELECT count(*) FROM recall_passages WHERE conversation_id = ?", ("c000007",)
-        ).fetchone()[0]
-        assert found == PER_CONVERSATION
+        assert _conversation_rows(conn) == [
+            (1, "c000000", "chatgpt", 1, 100),
+            (2, "c000001", "chatgpt", 101, 200),
+            (3, "c000002", "chatgpt", 201, 300),
+        ]
+        stored = conn.execute(
+            "SELECT DISTINCT conversation, conversation_id, platform FROM recall_passages "
+            "WHERE id BETWEEN 101 AND 200"
+        ).fetchall()
+        assert stored == [(2, None, None)]
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_a_small_bulk_load_keeps_the_index_row_by_row(store: SQLiteStore) -> None:
+def test_a_conversation_filter_reads_its_range_of_passage_ids(store: SQLiteStore) -> None:
+    """The filter is a range of the primary key (no index over conversations to keep up as
+    an import writes), checked against the conversation too."""
+    from memvault.recall.indexes import Scope
+
     with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
-        recall_index.write_analysed(conn, _rows(0, 1_000))
-        assert _has_index(conn)
+        recall_index.write_analysed(conn, _rows(0, 3 * PER_CONVERSATION))
+    with store.index_connection() as conn:
+        where, params = recall_index._where(conn, Scope(conversation="c000001"))
+        query = (
+            "SELECT p.id FROM recall_passages p LEFT JOIN memories m ON m.seq = p.memory_seq "
+            f"WHERE {where}"
+        )
+        found = [r[0] for r in conn.execute(query, params)]
+        assert found == list(range(101, 201))
+        plan = " ".join(str(r[-1]) for r in conn.execute(f"EXPLAIN QUERY PLAN {query}", params))
+        assert "INTEGER PRIMARY KEY (rowid>? AND rowid<?)" in plan, plan
 
 
-def test_a_conversation_indexed_again_inside_a_bulk_load_finds_its_index_there(
+def test_a_conversation_indexed_again_gets_new_passages_and_its_old_ones_go(
     store: SQLiteStore,
 ) -> None:
-    count = recall_index.BULK_DEFER_ROWS
     with store.transaction(), store.bulk_writes(), store.index_connection() as conn:
-        recall_index.write_analysed(conn, _rows(0, count))
-        assert not _has_index(conn)
+        recall_index.write_analysed(conn, _rows(0, 5 * PER_CONVERSATION))
         document = {"messages": [{"id": "new", "role": "user", "content": "lighthouse keeper"}]}
         recall_index.index_conversations(conn, [("c000003", "chatgpt", document)], fresh=False)
-        assert _has_index(conn)
-        recall_index.write_analysed(conn, _rows(count // PER_CONVERSATION, count))
-        assert _has_index(conn)  # needed once: kept for the rest of the load
     with store.index_connection() as conn:
         texts = conn.execute(
-            "SELECT text FROM recall_passages WHERE conversation_id = ?", ("c000003",)
+            "SELECT p.text FROM recall_passages p JOIN recall_conversations c "
+            "ON c.id = p.conversation WHERE c.conversation_id = ?",
+            ("c000003",),
         ).fetchall()
         assert [t[0] for t in texts] == ["lighthouse keeper"]
+        assert conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0] == 401
+        assert conn.execute(
+            "SELECT first_id, last_id FROM recall_conversations WHERE conversation_id = ?",
+            ("c000003",),
+        ).fetchone() == (501, 501)
+
+
+def test_passages_added_to_a_conversation_later_widen_its_range(store: SQLiteStore) -> None:
+    """Passages given for a conversation the index holds (`RecallIndex.add_passages`) join it:
+    its range grows over whatever lies between, and the filter still keeps only its own."""
+    from memvault.recall.indexes import Scope
+
+    with store.transaction(), store.index_connection() as conn:
+        recall_index.write_analysed(conn, _rows(0, 2 * PER_CONVERSATION))
+        recall_index.write_analysed(conn, _rows(0, 3))  # c000000 again, ids 201-203
+    with store.index_connection() as conn:
+        assert conn.execute(
+            "SELECT first_id, last_id FROM recall_conversations WHERE conversation_id = ?",
+            ("c000000",),
+        ).fetchone() == (1, 203)
+        where, params = recall_index._where(conn, Scope(conversation="c000000"))
+        found = conn.execute(
+            "SELECT count(*) FROM recall_passages p LEFT JOIN memories m "
+            f"ON m.seq = p.memory_seq WHERE {where}",
+            params,
+        ).fetchone()[0]
+        assert found == PER_CONVERSATION + 3
 
 
 def test_a_failed_bulk_load_leaves_the_index_as_it_was(store: SQLiteStore) -> None:
-    dropped = []
     with (
         pytest.raises(RuntimeError, match="interrupted"),
         store.transaction(),
         store.bulk_writes(),
         store.index_connection() as conn,
     ):
-        recall_index.write_analysed(conn, _rows(0, recall_index.BULK_DEFER_ROWS))
-        dropped.append(not _has_index(conn))
+        recall_index.write_analysed(conn, _rows(0, 1_000))
         raise RuntimeError("interrupted")
-    assert dropped == [True]
     with store.index_connection() as conn:
-        assert _has_index(conn)
         assert conn.execute("SELECT count(*) FROM recall_passages").fetchone()[0] == 0
+        assert _conversation_rows(conn) == []
 
 
 def _hash_size(conn: Any) -> int | None:

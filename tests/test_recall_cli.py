@@ -180,8 +180,9 @@ def test_recall_right_after_an_import_before_any_embedding(home: Path, tmp_path:
 def test_the_previous_schemas_vault_is_indexed_by_the_migration_and_by_reindex(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """tests/fixtures/vault-0.1.0 predates the recall index: opening it runs migration 4,
-    which indexes its memories and conversations; `memvault reindex` rebuilds the same."""
+    """tests/fixtures/vault-0.1.0 predates the recall index: opening it runs migrations 4 to
+    7, the last of which indexes its memories and conversations; `memvault reindex` rebuilds
+    the same."""
     copy = tmp_path / "vault"
     shutil.copytree(FIXTURES / "vault-0.1.0", copy)
     with Vault.open(copy, FIXTURE_PASSPHRASE) as v:
@@ -250,8 +251,10 @@ def test_an_import_indexes_the_passages_a_reindex_builds(home: Path, tmp_path: P
     ok("init")
     ok("import", write_zip(gen.export(seed=5, count=8), tmp_path / "chatgpt-export.zip"))
     query = (
-        "SELECT kind, conversation_id, message_id, part, role, participant, platform, "
-        "at_epoch, text FROM recall_passages ORDER BY conversation_id, message_id, part"
+        "SELECT p.kind, c.conversation_id, p.message_id, p.part, p.role, p.participant, "
+        "c.platform, p.at_epoch, p.text FROM recall_passages p "
+        "JOIN recall_conversations c ON c.id = p.conversation "
+        "ORDER BY c.conversation_id, p.message_id, p.part"
     )
     with Vault.open(home, PASSPHRASE) as v, v.store.index_connection() as conn:  # type: ignore[attr-defined]
         imported = conn.execute(query).fetchall()

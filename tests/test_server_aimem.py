@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,42 +21,18 @@ from memvault.formats.aimem import bundle_checksum, canonical_bundle_bytes, vali
 from memvault.formats.aimem.cose import public_key_from_cose_key, verify_payload
 from memvault.formats.aimem.reader import bundle_bytes_stream
 from memvault.store.base import MemoryQuery
-from memvault.vault import Vault
-from serverkit import BACKENDS, Home, app_for, auth, client, running, server_home
+from serverkit import Home, app_for, auth, client, home_on_each_backend, running
 
 CORPUS = Path(__file__).parent / "aimem_corpus"
 MANIFEST = json.loads((CORPUS / "expected.json").read_text())
 BUNDLE = "application/aimem-bundle+json"
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def home(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> Iterator[Home]:
-    server = tmp_path_factory.mktemp("server")
-    with server_home(server, ("alice", "bob"), request.param) as made:
-        yield made
-
-
-_made = 0
-
-
-def fresh(home: Home) -> tuple[str, str]:
-    """A new tenant (name, owner key): an empty vault for one test."""
-    global _made
-    _made += 1
-    name = f"t{_made}"
-    _, key = home.tenants.create(name)
-    home.keys[name] = {"owner": key}
-    return name, key
-
-
-def vault_of(home: Home, tenant: str) -> Vault:
-    return home.tenants._vault(tenant)
+home = home_on_each_backend()
 
 
 def memory_count(home: Home, tenant: str) -> int:
-    return sum(1 for _ in vault_of(home, tenant).iter_memories(MemoryQuery(limit=None)))
+    return sum(1 for _ in home.vault(tenant).iter_memories(MemoryQuery(limit=None)))
 
 
 def post(home: Home, key: str, body: bytes, **headers: str) -> httpx.Response:
@@ -112,7 +87,7 @@ def test_aimem_3_2_invalid_corpus_file_answers_its_exact_status(
 def test_aimem_3_2_valid_corpus_file_imports_with_200(rel: str, home: Home, tmp_path: Path) -> None:
     """§3.2, §4 Level 2: every valid corpus file is ingested (200, every chunk inserted, none
     rejected); the NDJSON form of the same bundle is then an idempotent no-op (§2.9)."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     chunks = json.loads((CORPUS / rel).read_bytes()).get("chunks", [])
     first = post(home, key, corpus_body(rel, "json", tmp_path))
     assert first.status_code == 200, first.text
@@ -142,7 +117,7 @@ def test_aimem_2_8_stale_checksum_answers_409_before_anything_else(
 def test_aimem_2_2_is_pinned_string_false_is_422_not_true(home: Home) -> None:
     """§2.2: `is_pinned` MUST be a boolean: the string "false" refuses the bundle with 422
     naming the field (the reference server stores it as true), and nothing is imported."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     doc = bundle([chunk("a", "fine"), chunk("b", "pinned?", is_pinned="false")])
     response = post(home, key, orjson.dumps(doc))
     assert response.status_code == 422
@@ -156,7 +131,7 @@ def test_aimem_2_9_changed_chunk_same_created_at_is_rejected_not_skipped(home: H
     """§2.9 rule 2 / §5.4: a chunk whose content changed under the same `created_at` is
     rejected with a structured error (chunk id, field, rule, section) — not silently
     skipped as the reference server does — while the bundle's other chunks are imported."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     assert post(home, key, orjson.dumps(bundle([chunk("a", "the original")]))).status_code == 200
     changed = bundle([chunk("a", "the original, changed"), chunk("b", "a new one")])
     response = post(home, key, orjson.dumps(changed))
@@ -167,27 +142,27 @@ def test_aimem_2_9_changed_chunk_same_created_at_is_rejected_not_skipped(home: H
     assert rejected["chunk_id"] == "urn:aimem:memoryai-prod:a"
     assert rejected["field"] == "/chunks/0" and rejected["rule"] == "chunk-conflict"
     assert rejected["section"] == "§2.9" and "content" in rejected["detail"]
-    contents = {m.content for m in vault_of(home, tenant).iter_memories(MemoryQuery(limit=None))}
+    contents = {m.content for m in home.vault(tenant).iter_memories(MemoryQuery(limit=None))}
     assert contents == {"the original", "a new one"}
 
 
 def test_aimem_2_9_newer_created_at_is_updated(home: Home) -> None:
     """§2.9 rule 3 (memvault updates, docs/aimem-mapping.md): the same chunk with a newer
     `created_at` and changed content counts as updated, and the vault holds the new text."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     post(home, key, orjson.dumps(bundle([chunk("a", "old text")])))
     newer = chunk("a", "new text", created_at="2026-05-01T00:00:00Z")
     response = post(home, key, orjson.dumps(bundle([newer])))
     assert response.status_code == 200
     assert (response.json()["inserted"], response.json()["updated"]) == (0, 1)
-    [memory] = list(vault_of(home, tenant).iter_memories(MemoryQuery(limit=None)))
+    [memory] = list(home.vault(tenant).iter_memories(MemoryQuery(limit=None)))
     assert memory.content == "new text"
 
 
 def test_aimem_2_4_small_float_weight_5e_05_is_accepted(home: Home) -> None:
     """§2.4: 5e-05 is a number in [0, 1]: the bundle imports (the reference server answers
     409 because it hashes the number differently)."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     body = (CORPUS / "valid/weight-5e-05.aimem.json").read_bytes()
     assert b"5e-05" in body
     response = post(home, key, body)
@@ -201,7 +176,7 @@ def test_aimem_2_4_small_float_weight_5e_05_is_accepted(home: Home) -> None:
 def test_aimem_3_2_import_is_one_transaction_a_late_fault_applies_nothing(home: Home) -> None:
     """An import is one transaction: 2,500 valid chunks followed by an edge naming an unknown
     chunk (§2.4) answer 422 and leave the vault exactly as it was — not the first batches."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     post(home, key, orjson.dumps(bundle([chunk("kept", "already here")])))
     before = memory_count(home, tenant)
     doc = bundle([chunk(f"c{i}", f"memory {i}") for i in range(2500)])
@@ -224,7 +199,7 @@ def test_aimem_3_2_import_is_one_transaction_a_late_fault_applies_nothing(home: 
 def test_aimem_3_2_accepted_chunks_commit_together_beside_rejections(home: Home) -> None:
     """§2.9 rejects single chunks: with one conflicting chunk among 3,000, the 2,999 others
     are all committed (more than one store batch), and re-posting rejects the same chunk."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     post(home, key, orjson.dumps(bundle([chunk("c7", "first version")])))
     doc = bundle([chunk(f"c{i}", f"memory {i}") for i in range(3000)])
     response = post(home, key, orjson.dumps(doc))
@@ -250,7 +225,7 @@ def _seed(home: Home, key: str) -> None:
 def test_aimem_3_1_export_is_a_valid_bundle_with_its_media_type(home: Home) -> None:
     """§3.1: 200 with `application/aimem-bundle+json`; the body is a bundle that validates
     (checksum included) and holds every memory; re-importing it is a no-op (§4 Level 3)."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     _seed(home, key)
     response = get(home, key, "/v1/brain/export")
     assert response.status_code == 200
@@ -268,7 +243,7 @@ def test_aimem_3_1_stream_first_line_is_the_envelope_with_the_whole_checksum(hom
     """§3.1: NDJSON; the first line is the envelope without the arrays, carrying the
     checksum of the whole bundle; then one `_kind`-tagged record a line. The stream
     validates (its checksum verifies) and imports into another tenant."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     _seed(home, key)
     response = get(home, key, "/v1/brain/export/stream")
     assert response.status_code == 200
@@ -281,14 +256,14 @@ def test_aimem_3_1_stream_first_line_is_the_envelope_with_the_whole_checksum(hom
     report = validate_bundle(bundle_bytes_stream(response.content))
     assert report.valid and report.form == "ndjson"
     assert report.facts["checksum"] == envelope["checksum"]
-    _other, other_key = fresh(home)
+    _other, other_key = home.fresh()
     assert post(home, other_key, response.content).json()["inserted"] == 3
 
 
 def test_aimem_3_1_export_scopes_dna_only_and_since(home: Home) -> None:
     """§3.1 `scope=`/`since=`: DNA_ONLY holds the DNA-class memories only; SINCE those
     created or changed at or after `since` (declared in the envelope)."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     _seed(home, key)
     dna = get(home, key, "/v1/brain/export?scope=DNA_ONLY").json()
     assert [c["content"] for c in dna["chunks"]] == ["Prefers tea to coffee."]
@@ -360,9 +335,9 @@ def test_aimem_3_2_body_past_the_limit_is_413(home: Home) -> None:
 def test_aimem_3_agent_token_exports_only_what_it_may_read(home: Home) -> None:
     """An agent's token exports through the agent's session: the memories granted to it
     (PAM §9), never the owner's private ones."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     _seed(home, key)
-    vault = vault_of(home, tenant)
+    vault = home.vault(tenant)
     [shared] = [m for m in vault.iter_memories(MemoryQuery(limit=None)) if "tea" in m.content]
     vault.grant(shared.id, "agent-x", ["read"])
     agent_key = home.agent(tenant, "agent-x", "bundle:export")
@@ -378,9 +353,9 @@ def test_aimem_5_3_signature_header_round_trip_and_well_known_key(home: Home) ->
     over the canonical bundle) that verifies against `/.well-known/aimem-pubkey` (a
     COSE_Key); posted with the bundle to another tenant it verifies; a signature of other
     bytes is refused (422) unless allowed, and then audited."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     _seed(home, key)
-    vault_of(home, tenant).add_key(SigningKey.new("Ed25519").to_record())
+    home.vault(tenant).add_key(SigningKey.new("Ed25519").to_record())
     for url in ("/v1/brain/export", "/v1/brain/export/stream"):
         response = get(home, key, url)
         signature = base64.b64decode(response.headers["AIMEM-Signature"])
@@ -401,7 +376,7 @@ def test_aimem_5_3_signature_header_round_trip_and_well_known_key(home: Home) ->
         assert verify_payload(signature, canonical_bundle_bytes(doc), public).ok
     full = get(home, key, "/v1/brain/export")
     header = full.headers["AIMEM-Signature"]
-    other, other_key = fresh(home)
+    other, other_key = home.fresh()
     verified = post(home, other_key, full.content, **{"AIMEM-Signature": header})
     assert verified.status_code == 200 and verified.json()["signature"] == "verified"
     tampered = orjson.loads(full.content)
@@ -410,7 +385,7 @@ def test_aimem_5_3_signature_header_round_trip_and_well_known_key(home: Home) ->
     refused = post(home, other_key, orjson.dumps(tampered), **{"AIMEM-Signature": header})
     assert refused.status_code == 422
     assert refused.json()["errors"][0]["rule"] == "signature-invalid"
-    position = vault_of(home, other).audit_position()
+    position = home.vault(other).audit_position()
     with client(app_for(home), other_key) as http:
         allowed = http.post(
             "/v1/brain/import?allow_unverified=true",
@@ -418,18 +393,18 @@ def test_aimem_5_3_signature_header_round_trip_and_well_known_key(home: Home) ->
             headers={"AIMEM-Signature": header},
         )
     assert allowed.status_code == 200 and allowed.json()["signature"] == "invalid"
-    entries = vault_of(home, other).audit_entries(after_seq=position, actions=["signature"])
+    entries = home.vault(other).audit_entries(after_seq=position, actions=["signature"])
     assert [e.details["status"] for e in entries] == ["invalid"]
 
 
 def test_aimem_5_3_unsigned_import_skips_verification_and_audits_it(home: Home) -> None:
     """§5.3: a bundle posted without `AIMEM-Signature` is imported with the verification
     skipped, and that decision is an entry of the tenant's audit log."""
-    tenant, key = fresh(home)
-    position = vault_of(home, tenant).audit_position()
+    tenant, key = home.fresh()
+    position = home.vault(tenant).audit_position()
     response = post(home, key, orjson.dumps(bundle([chunk("a", "unsigned")])))
     assert response.json()["signature"] == "skipped"
-    entries = vault_of(home, tenant).audit_entries(after_seq=position, actions=["signature"])
+    entries = home.vault(tenant).audit_entries(after_seq=position, actions=["signature"])
     assert [e.details["status"] for e in entries] == ["skipped"]
     assert "unsigned" in entries[0].details["reason"]
 
@@ -437,7 +412,7 @@ def test_aimem_5_3_unsigned_import_skips_verification_and_audits_it(home: Home) 
 def test_aimem_5_3_garbled_signature_header_is_422(home: Home) -> None:
     """A header that is not base64 is a 422 naming the header; one that is not a COSE_Sign1
     refuses the bundle (422, signature-invalid); nothing is imported."""
-    tenant, key = fresh(home)
+    tenant, key = home.fresh()
     body = orjson.dumps(bundle([chunk("a", "x")]))
     assert post(home, key, body, **{"AIMEM-Signature": "***"}).status_code == 422
     response = post(home, key, body, **{"AIMEM-Signature": "AAAA"})
@@ -447,7 +422,7 @@ def test_aimem_5_3_garbled_signature_header_is_422(home: Home) -> None:
 
 
 def test_aimem_5_3_well_known_pubkey_404_without_a_key(home: Home) -> None:
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     response = get(home, key, "/.well-known/aimem-pubkey")
     assert response.status_code == 404
     assert response.headers["content-type"] == "application/problem+json"
@@ -459,7 +434,7 @@ def test_aimem_5_3_well_known_pubkey_404_without_a_key(home: Home) -> None:
 def test_aimem_3_through_uvicorn_corpus_statuses_and_stream(home: Home, tmp_path: Path) -> None:
     """A real uvicorn server on 127.0.0.1: a few corpus files get their statuses, and the
     NDJSON export streams back what was imported."""
-    _tenant, key = fresh(home)
+    _tenant, key = home.fresh()
     picks = {
         "valid/full.aimem.json": 200,
         "invalid/checksum-mismatch.aimem.json": 409,

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import zipfile
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -13,37 +12,13 @@ import orjson
 import pytest
 
 from memvault.store.base import MemoryQuery
-from memvault.vault import Vault
-from serverkit import BACKENDS, Home, app_for, auth, client, server_home
+from serverkit import Home, app_for, auth, client, home_on_each_backend
 
-
-@pytest.fixture(scope="module", params=BACKENDS)
-def home(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> Iterator[Home]:
-    server = tmp_path_factory.mktemp("server")
-    with server_home(server, ("alice", "bob"), request.param) as made:
-        yield made
-
-
-_made = 0
-
-
-def fresh(home: Home) -> tuple[str, str]:
-    global _made
-    _made += 1
-    name = f"p{_made}"
-    _, key = home.tenants.create(name)
-    home.keys[name] = {"owner": key}
-    return name, key
-
-
-def vault_of(home: Home, tenant: str) -> Vault:
-    return home.tenants._vault(tenant)
+home = home_on_each_backend()
 
 
 def contents(home: Home, tenant: str) -> set[str]:
-    return {m.content for m in vault_of(home, tenant).iter_memories(MemoryQuery(limit=None))}
+    return {m.content for m in home.vault(tenant).iter_memories(MemoryQuery(limit=None))}
 
 
 def call(home: Home, key: str, method: str, url: str, body: bytes = b"") -> httpx.Response:
@@ -61,8 +36,8 @@ def store_of(zipped: bytes) -> dict[str, object]:
 def test_pam_15_export_zip_imports_into_another_tenant(home: Home) -> None:
     """PAM §15 over HTTP: the export is a zip holding memory-store.json; posted to another
     tenant it imports every memory; posted again it is already imported (nothing done)."""
-    tenant, key = fresh(home)
-    vault = vault_of(home, tenant)
+    tenant, key = home.fresh()
+    vault = home.vault(tenant)
     vault.add("Prefers tea to coffee.", "preference")
     vault.add("Lives in Lisbon.", "fact")
     response = call(home, key, "GET", "/v1/pam/export")
@@ -71,7 +46,7 @@ def test_pam_15_export_zip_imports_into_another_tenant(home: Home) -> None:
     assert response.headers["PAM-Export-Type"] == "full"
     store = store_of(response.content)
     assert len(store["memories"]) == 2  # type: ignore[arg-type]
-    other, other_key = fresh(home)
+    other, other_key = home.fresh()
     imported = call(home, other_key, "POST", "/v1/pam/import", response.content)
     assert imported.status_code == 200, imported.text
     assert imported.json()["created"] == 2 and imported.json()["source"] == "request body"
@@ -83,8 +58,8 @@ def test_pam_15_export_zip_imports_into_another_tenant(home: Home) -> None:
 def test_pam_16_incremental_export_holds_what_changed(home: Home) -> None:
     """PAM §16 over HTTP: after a full export, `incremental=true` exports only what changed
     since, and names the full export as its base."""
-    tenant, key = fresh(home)
-    vault = vault_of(home, tenant)
+    tenant, key = home.fresh()
+    vault = home.vault(tenant)
     now = datetime.now(UTC)
     vault.add("First fact.", "fact", now=now - timedelta(hours=1))
     full = call(home, key, "GET", "/v1/pam/export")
@@ -100,9 +75,9 @@ def test_pam_16_incremental_export_holds_what_changed(home: Home) -> None:
 def test_pam_import_of_an_invalid_store_is_422_and_changes_nothing(home: Home) -> None:
     """An invalid memory-store (a memory without content) is refused whole with 422 and the
     finding; the vault is left as it was."""
-    tenant, key = fresh(home)
-    source, source_key = fresh(home)
-    vault_of(home, source).add("Something true.", "fact")
+    tenant, key = home.fresh()
+    source, source_key = home.fresh()
+    home.vault(source).add("Something true.", "fact")
     store = store_of(call(home, source_key, "GET", "/v1/pam/export").content)
     del store["memories"][0]["content"]  # type: ignore[index]
     response = call(home, key, "POST", "/v1/pam/import", orjson.dumps(store))
@@ -125,8 +100,8 @@ def test_pam_routes_401_without_credentials_403_without_the_scope(home: Home) ->
 
 def test_pam_9_agent_token_exports_only_what_it_may_read(home: Home) -> None:
     """PAM §9 over HTTP: an agent's token exports the memories granted to it, no others."""
-    tenant, _ = fresh(home)
-    vault = vault_of(home, tenant)
+    tenant, _ = home.fresh()
+    vault = home.vault(tenant)
     shared = vault.add("Shared with the agent.", "fact")
     vault.add("Private to the owner.", "fact")
     vault.grant(shared.memory.id, "agent-y", ["read"])
@@ -146,8 +121,8 @@ def test_pam_18_export_signed_with_the_vault_key_verifies(home: Home) -> None:
     from memvault.crypto.keys import SigningKey
     from memvault.crypto.signing import verify_document
 
-    tenant, key = fresh(home)
-    vault = vault_of(home, tenant)
+    tenant, key = home.fresh()
+    vault = home.vault(tenant)
     vault.add("Signed and sealed.", "fact")
     assert call(home, key, "GET", "/v1/pam/export?sign=true").status_code == 404
     signing = SigningKey.new("Ed25519")
@@ -175,8 +150,8 @@ def test_pam_21_1_export_encrypted_to_a_passphrase_or_recipient_decrypts(home: H
     from memvault.crypto.keys import SigningKey
     from memvault.crypto.signing import verify_document
 
-    tenant, key = fresh(home)
-    vault = vault_of(home, tenant)
+    tenant, key = home.fresh()
+    vault = home.vault(tenant)
     vault.add("Kept under lock.", "fact")
     vault.add_key(SigningKey.new("Ed25519").to_record())
     sealed = post_export(home, key, {"sign": True, "encrypt": {"passphrase": "open sesame"}})
@@ -211,10 +186,10 @@ def test_pam_export_refuses_a_bad_protection_request_with_422(
 ) -> None:
     """A protection request that cannot be honoured is 422 problem+json naming the field;
     nothing is exported (the export registry is unchanged)."""
-    tenant, key = fresh(home)
-    vault_of(home, tenant).add("Nothing leaves.", "fact")
+    tenant, key = home.fresh()
+    home.vault(tenant).add("Nothing leaves.", "fact")
     response = post_export(home, key, body)
     assert response.status_code == 422, response.text
     assert response.headers["content-type"] == "application/problem+json"
     assert field in response.text
-    assert vault_of(home, tenant).exports() == []
+    assert home.vault(tenant).exports() == []

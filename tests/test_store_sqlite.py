@@ -382,7 +382,7 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
     s.put_conversation(conversation)
     text = orjson.dumps(conversation.document, option=orjson.OPT_SORT_KEYS).decode()
     s.execute_raw("UPDATE conversations SET document = ?", (text,))
-    # Back to version 1: what the later migrations (2 changed no table; 3; 4; 6) added goes;
+    # Back to version 1: what the later migrations (2 changed no table; 3; 4; 6; 7) added goes;
     # it all comes back on opening.
     for statement in (
         *(
@@ -402,7 +402,13 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
         "DROP TABLE aimem_aliases",
         *(
             f"DROP TABLE {t}"
-            for t in ("recall_passages", "recall_fts", "recall_models", "recall_vectors")
+            for t in (
+                "recall_passages",
+                "recall_conversations",
+                "recall_fts",
+                "recall_models",
+                "recall_vectors",
+            )
         ),
         # Version 1's full-text index of memories (migration 8 dropped it).
         "CREATE VIEW memories_fts_source AS SELECT seq, json_extract(document, '$.content') "

@@ -12,9 +12,7 @@
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -30,7 +28,7 @@ from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_zip
 from storekit import answered_during_write
-from vaultkit import FAST_KDF, PASSPHRASE, make_vault
+from vaultkit import PASSPHRASE, make_vault, spawn_ready
 
 PER_WRITER = 2_000
 BATCH = 40
@@ -105,22 +103,7 @@ print("done", flush=True)
 
 
 def _spawn(home: Path, *args: object) -> subprocess.Popen[str]:
-    env = dict(os.environ, MEMVAULT_KDF_ITER=FAST_KDF)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(home), str(args[0]), str(args[1]), str(args[2])]
-        + [PASSPHRASE]
-        + [str(a) for a in args[3:]],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if line.strip() != "ready":
-        proc.kill()
-        raise AssertionError(f"the writer did not start: {line!r} {proc.communicate()[1]}")
-    return proc
+    return spawn_ready(CHILD, home, *args[:3], PASSPHRASE, *args[3:])
 
 
 def _expect(proc: subprocess.Popen[str], line: str) -> None:

@@ -10,12 +10,10 @@ kill offsets come from a fixed seed and are printed with any failure.
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -23,7 +21,7 @@ import pytest
 
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
-from vaultkit import FAST_KDF, PASSPHRASE, make_vault, pam_memory
+from vaultkit import PASSPHRASE, make_vault, pam_memory, spawn_ready
 
 BATCH = 10_000
 KILLS = 20
@@ -72,20 +70,7 @@ with Vault.open(home, passphrase) as vault:
 
 
 def _start(home: Path, tag: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, MEMVAULT_KDF_ITER=FAST_KDF)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(home), tag, str(BATCH), PASSPHRASE],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
-    assert proc.stdout is not None
-    line = proc.stdout.readline()
-    if line.strip() != "ready":
-        proc.kill()
-        raise AssertionError(f"the child did not start: {line!r} {proc.communicate()[1]}")
-    return proc
+    return spawn_ready(CHILD, home, tag, BATCH, PASSPHRASE)
 
 
 def _state(home: Path, tag: str) -> tuple[list[str], bool, int, int, int]:

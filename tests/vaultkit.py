@@ -3,6 +3,9 @@ and a check that what the vault wrote is valid PAM."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterable
 from pathlib import Path
@@ -109,3 +112,23 @@ def assert_valid_pam(memories: Iterable[Memory]) -> None:
 def raw_bytes(directory: Path) -> bytes:
     """Every byte of every file in the vault home (database, WAL, shared memory, params)."""
     return b"".join(p.read_bytes() for p in sorted(directory.iterdir()) if p.is_file())
+
+
+def spawn_ready(script: str, *args: object) -> subprocess.Popen[str]:
+    """A Python process running `script` with `args` (a vault it opens derives its key
+    fast), once it has printed "ready"; its stdout is a pipe of lines to read what it says
+    next."""
+    env = dict(os.environ, MEMVAULT_KDF_ITER=FAST_KDF)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, args)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    if line.strip() != "ready":
+        proc.kill()
+        raise AssertionError(f"the process did not start: {line!r} {proc.communicate()[1]}")
+    return proc

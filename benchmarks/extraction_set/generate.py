@@ -22,6 +22,7 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import heldout_supplement
+import realistic_dev
 import supplement
 import templates as t
 
@@ -129,6 +130,7 @@ def build() -> list[dict[str, Any]]:
             )
     out.extend(_supplement())
     out.extend(_heldout_supplement())
+    out.extend(_realistic_dev())
     return out
 
 
@@ -207,6 +209,50 @@ def _heldout_supplement() -> list[dict[str, Any]]:
                 {
                     "id": f"{lang}-blind-{number:03d}",
                     "split": "heldout",
+                    "lang": lang,
+                    "participants": list(participants),
+                    "messages": messages,
+                }
+            )
+    return out
+
+
+def _realistic_dev() -> list[dict[str, Any]]:
+    """The realistic dev conversations of `realistic_dev.py`, after every other one (so the
+    earlier conversations, the held-out split included, stay byte for byte the same). Shaped as
+    the blind held-out ones: one-person chats get an assistant reply after each user turn, group
+    conversations name the speaker of each turn."""
+    out: list[dict[str, Any]] = []
+    for lang, conversations in (("en", realistic_dev.EN), ("pt", realistic_dev.PT)):
+        for number, (participants, turns) in enumerate(conversations):
+            base = f"2025-{1 + (number + 5) % 12:02d}-{1 + (number * 3) % 28:02d}T"
+            messages: list[dict[str, Any]] = []
+            for turn, (speaker, text, expects) in enumerate(turns):
+                message: dict[str, Any] = {"role": "user"}
+                if speaker:
+                    message["speaker"] = speaker
+                message |= {
+                    "text": text,
+                    "at": f"{base}{9 + turn:02d}:00:00Z",
+                    "expect": [
+                        {"type": type, "key": list(keys), "forbid": list(forbid)}
+                        for type, keys, forbid in expects
+                    ],
+                }
+                messages.append(message)
+                if not participants:
+                    messages.append(
+                        {
+                            "role": "assistant",
+                            "text": t.ASSISTANT[(number + turn) % len(t.ASSISTANT)],
+                            "at": f"{base}{9 + turn:02d}:00:30Z",
+                            "expect": [],
+                        }
+                    )
+            out.append(
+                {
+                    "id": f"{lang}-real-{number:03d}",
+                    "split": "dev",
                     "lang": lang,
                     "participants": list(participants),
                     "messages": messages,

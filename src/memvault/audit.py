@@ -43,6 +43,7 @@ __all__ = [
     "AuditReport",
     "PendingEntry",
     "entry_hash",
+    "hash_of",
     "verify",
 ]
 
@@ -130,7 +131,8 @@ def _head(actor: str, action: str, at_json: bytes, details_json: bytes) -> tuple
     )
 
 
-def _hash_of(entry: AuditEntry) -> str:
+def hash_of(entry: AuditEntry) -> str:
+    """`entry_hash` of a stored entry: what its ``hash`` must be."""
     return entry_hash(
         seq=entry.seq,
         at=entry.at,
@@ -290,7 +292,7 @@ def verify(store: Store, *, check_memories: bool = True) -> AuditReport:
                 f"entry {entry.seq}: the link to the previous entry is broken (an entry before "
                 "it was removed, reordered or rewritten)"
             )
-        if _hash_of(entry) != entry.hash:
+        if hash_of(entry) != entry.hash:
             problems.append(f"entry {entry.seq} was altered: its hash does not match its fields")
         if entry.memory_id is not None:
             last_hash_by_memory[entry.memory_id] = (entry.action, entry.content_hash)

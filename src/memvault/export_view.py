@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Hashable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 from memvault.access import may, require_privileged
-from memvault.erasure_fence import ErasureFence
+from memvault.erasure_fence import ErasureFence, exporting
 from memvault.model import Memory, Relation
 from memvault.recall.exchange_vectors import ExportedVectors
 from memvault.store.base import (
@@ -47,6 +48,16 @@ class ExportView:
         """Taken before the export's first read: its output is published only if no erasure
         committed meanwhile (`memvault.erasure_fence`, AIMEM §5.2)."""
         return ErasureFence(self._store)
+
+    def exporting(self) -> AbstractContextManager[None]:
+        """Hold the vault's erasure gate shared for the export's whole run: erasures of this
+        process wait for it (`memvault.erasure_fence.exporting`, AIMEM §5.2)."""
+        return exporting(self._store)
+
+    def holding_writes(self) -> AbstractContextManager[None]:
+        """The vault's write lock (a transaction) for the block: no erasure of any process
+        commits meanwhile (an export's last attempt, `memvault.erasure_fence`)."""
+        return self._store.transaction()
 
     def count_memories(self, query: MemoryQuery) -> int:
         """How many memories `query` matches in the vault (the owner's count: an export

@@ -81,6 +81,7 @@ from memvault.erasure import (
     erase_everything_stored,
     erase_stored,
 )
+from memvault.erasure_fence import erasing
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
@@ -1674,7 +1675,7 @@ class Vault:
         memory (AIMEM §5.1)."""
         actor = self._actor
         at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
+        with erasing(self._store), self._store.transaction():  # exports first (AIMEM §5.2)
             memory = self._load(id).memory
             self._require(memory, actor, "delete", "erase")
             self._protect_dna(memory, actor, "delete")
@@ -1708,7 +1709,7 @@ class Vault:
         at = format_timestamp(_now(now, self._clock))
         erased: builtins.list[str] = []
         relations = 0
-        with self._store.transaction():
+        with erasing(self._store), self._store.transaction():
             for memory in self.erasure_request(ids):
                 entries, count = erase_stored(self._store, memory, self._actor, at)
                 self._audit.append(entries, at)
@@ -1729,7 +1730,7 @@ class Vault:
         unknown id."""
         self._require_owner(self._actor, "make an erasure request")
         at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
+        with erasing(self._store), self._store.transaction():
             entry, counts = erase_conversation_stored(self._store, conversation_id, self._actor)
             self._audit.append([entry], at)
         return ConversationErasure(
@@ -1750,7 +1751,7 @@ class Vault:
         counts. Owner only (PAM §9)."""
         self._require_owner(self._actor, "make an erasure request")
         at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
+        with erasing(self._store), self._store.transaction():
             entry, counts = erase_everything_stored(self._store, self._actor)
             self._audit.append([entry], at)
         return EverythingErasure(counts, self._store.scrub())

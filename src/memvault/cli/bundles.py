@@ -23,10 +23,11 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    print_warnings,
+    print_withheld,
     refuse_with_findings,
     usage_error,
 )
-from memvault.findings import SIGNATURE_WARNING
 
 # memvault.exchange and the AIMEM validator are imported where used: `memvault import` of a
 # provider export should not pay for loading them.
@@ -106,14 +107,9 @@ def export_aimem(
         f"{plural(result.entities, 'entity', 'entities')}, "
         f"{plural(result.embeddings, 'embedding')}."
     )
-    if result.withheld:
-        out.print(
-            f"  {plural(result.withheld, 'memory', 'memories')} marked exportable: false "
-            f"{'was' if result.withheld == 1 else 'were'} left out."
-        )
+    print_withheld(out, result.withheld)
     out.print(f"  producer {result.producer}, checksum {result.checksum}")
-    for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)
 
 
 def import_aimem(
@@ -145,9 +141,7 @@ def import_aimem(
             status = getattr(exc, "status", None)
             headline = f"{exc.headline} (status {status})" if status else exc.headline
             refuse_with_findings(headline, exc.findings, str(exc), error=exc)
-    for warning in result.warnings:
-        if warning.startswith(SIGNATURE_WARNING):
-            typer.echo(f"WARNING: {warning}", err=True)
+    loud_signature_warnings(result.warnings)
     for problem in result.rejected:
         typer.echo(f"error: chunk rejected: {problem}", err=True)
     if as_json:
@@ -165,11 +159,7 @@ def import_aimem(
             f"  {plural(result.relations, 'relation')}, {plural(result.embeddings, 'embedding')}; "
             f"signature: {result.signature}"
         )
-        for warning in result.warnings:
-            if warning.startswith(SIGNATURE_WARNING):
-                out.print(f"[bold red]WARNING: {escape(warning)}[/]")
-            else:
-                out.print(f"[yellow]warning:[/] {escape(warning)}")
+        print_warnings(out, result.warnings)
     if result.rejected:
         typer.echo(
             f"error: {plural(len(result.rejected), 'chunk')} rejected (listed above); the rest of "
@@ -234,8 +224,4 @@ def convert_interchange(
     )
     if result.checksum:
         out.print(f"  checksum {result.checksum}")
-    for warning in result.warnings:
-        if warning.startswith(SIGNATURE_WARNING):
-            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
-        else:
-            out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import functools
+import inspect
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, NoReturn, ParamSpec, TypeVar
 import orjson
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from memvault import local, shapes
 from memvault.errors import (
@@ -98,6 +100,61 @@ class VaultOptions:
     @property
     def root(self) -> Path:
         return local.find_home(self.home)
+
+
+def command_group(help: str) -> typer.Typer:
+    """A group of subcommands (`memvault keys …`): given no subcommand, it shows its help."""
+    return typer.Typer(
+        help=help, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]}
+    )
+
+
+#: The default of a `vault_command`'s ``options`` parameter, which the command line gives.
+COMMAND_LINE = VaultOptions()
+
+
+def grouped_options(
+    name: str, build: Callable[..., Any], **options: Any
+) -> Callable[[Callable[..., R]], Callable[..., R]]:
+    """A decorator for commands sharing a group of options: the command's parameter `name` is
+    given on the command line as `options` (parameter name: its ``Annotated`` type, each
+    defaulting to None), in its place in --help; the command gets ``build(**their values)``."""
+
+    def decorate(command: Callable[..., R]) -> Callable[..., R]:
+        signature = inspect.signature(command, eval_str=True)
+        parameters: list[inspect.Parameter] = []
+        for parameter in signature.parameters.values():
+            if parameter.name != name:
+                parameters.append(parameter)
+                continue
+            parameters += [
+                parameter.replace(name=option, annotation=annotation, default=None)
+                for option, annotation in options.items()
+            ]
+
+        @functools.wraps(command)
+        def run(*args: Any, **kwargs: Any) -> R:
+            given = {option: kwargs.pop(option, None) for option in options}
+            return command(*args, **{name: build(**given)}, **kwargs)
+
+        # What Typer reads the command line from.
+        run.__signature__ = signature.replace(parameters=parameters)  # type: ignore[attr-defined]
+        run.__annotations__ = {p.name: p.annotation for p in parameters}
+        run.__annotations__["return"] = signature.return_annotation
+        return run
+
+    return decorate
+
+
+#: A command that opens the vault: its ``options: VaultOptions = COMMAND_LINE`` parameter is
+#: given on the command line as --home, --passphrase-file and --as.
+vault_command = grouped_options(
+    "options",
+    VaultOptions,
+    home=HomeOption,
+    passphrase_file=PassphraseFileOption,
+    actor=ActorOption,
+)
 
 
 # -- output ---------------------------------------------------------------------------------
@@ -435,6 +492,27 @@ def refuse_with_findings(
     if len(findings) > SHOWN_FINDINGS:
         typer.echo(f"  … and {len(findings) - SHOWN_FINDINGS} more", err=True)
     raise typer.Exit(EXIT_REFUSED)
+
+
+def print_warnings(out: Console, warnings: Iterable[str]) -> None:
+    """A command's warnings after its summary; one about data whose signature does not verify
+    (`--allow-unverified`) in bold red (PAM §18.4)."""
+    from memvault.findings import SIGNATURE_WARNING
+
+    for warning in warnings:
+        if warning.startswith(SIGNATURE_WARNING):
+            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
+        else:
+            out.print(f"[yellow]warning:[/] {escape(warning)}")
+
+
+def print_withheld(out: Console, withheld: int) -> None:
+    """How many memories an export left out for being marked exportable: false (PAM §21.1)."""
+    if withheld:
+        verb = "was" if withheld == 1 else "were"
+        out.print(
+            f"  {plural(withheld, 'memory', 'memories')} marked exportable: false {verb} left out."
+        )
 
 
 def loud_signature_warnings(warnings: Sequence[str]) -> None:

@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import typer
 
-from memvault.cli.common import JsonOption, console, print_json, usage_error
+from memvault.cli.common import JsonOption, command_group, console, print_json, usage_error
 
 PANEL = "Vault"
 
-db_app = typer.Typer(
-    help="The PostgreSQL database of $MEMVAULT_DATABASE_URL: migrate its schema.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+db_app = command_group("The PostgreSQL database of $MEMVAULT_DATABASE_URL: migrate its schema.")
 
 
 def register(app: typer.Typer) -> None:

@@ -19,12 +19,10 @@ from rich.markup import escape
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_REFUSED,
     EXIT_USAGE,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     clip,
     console,
@@ -34,6 +32,7 @@ from memvault.cli.common import (
     print_json,
     short,
     usage_error,
+    vault_command,
 )
 from memvault.cli.tenants import ServerHomeOption, ServerKeyFileOption, erase_tenant
 
@@ -54,6 +53,7 @@ def _terminal() -> bool:
         return False
 
 
+@vault_command
 def erase(
     memory_ids: Annotated[
         list[str] | None,
@@ -74,9 +74,7 @@ def erase(
             "--yes", "-y", help="Do not ask for confirmation (needed without a terminal)."
         ),
     ] = False,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
     tenant: Annotated[
         str | None,
@@ -121,7 +119,6 @@ def erase(
             "nothing was erased",
             EXIT_USAGE,
         )
-    options = VaultOptions(home, passphrase_file, actor)
     if conversation is not None:
         _erase_conversation(options, conversation, yes, as_json)
         return

@@ -13,14 +13,12 @@ import typer
 from rich.markup import escape
 
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
     IMPORT_COMMITTED,
     NOTHING_IMPORTED,
     NOTHING_WRITTEN,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     bulk_command,
     check_timestamp,
@@ -32,9 +30,12 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    print_warnings,
+    print_withheld,
     refuse_with_findings,
     require_input,
     usage_error,
+    vault_command,
 )
 from memvault.cli.extracting import after_import_extraction, extract_needs_provider_export
 from memvault.cli.importing import FromOption, PlatformOption, choose, import_provider
@@ -45,7 +46,6 @@ from memvault.cli.signing import (
     age_passphrase,
 )
 from memvault.errors import AmbiguousId
-from memvault.findings import SIGNATURE_WARNING
 from memvault.importers.detect import load
 from memvault.vault import Vault
 
@@ -128,6 +128,7 @@ def _with_age_suffix(output: Path) -> Path:
 # -- export -----------------------------------------------------------------------------------
 
 
+@vault_command
 def export(
     output: Path | None = typer.Option(
         None,
@@ -250,9 +251,7 @@ def export(
         show_default=False,
         help="Encrypt to this age X25519 recipient (age1…) instead of a passphrase. Repeatable.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Export the vault as PAM v1.0. Memories marked exportable: false are never written.
@@ -266,7 +265,6 @@ def export(
     memvault export --since 2025-06-01T00:00:00Z --strip-platform-ids -o share/ ·
     memvault export --sign --encrypt -o backup.zip  (writes backup.zip.age)
     """
-    options = VaultOptions(home, passphrase_file, actor)
     if to is not None:
         export_target(to, output, budget, query, options, as_json)
         return
@@ -278,7 +276,7 @@ def export(
 
     if format in HUB_FORMATS:
         _hub_export(
-            format, output, overwrite, VaultOptions(home, passphrase_file, actor), as_json,
+            format, output, overwrite, options, as_json,
             scope=scope, stream=stream, producer=producer, with_embeddings=with_embeddings,
             incremental=incremental, since=since, strip_platform_ids=strip_platform_ids,
             sign=sign, encrypt=encrypt or encrypt_passphrase_file is not None or bool(recipient),
@@ -303,7 +301,7 @@ def export(
             usage_error(f"{other[0]} is for PAM exports, not --format aimem", other[0])
         export_aimem(
             output, scope, since, stream, producer, with_embeddings, overwrite,
-            VaultOptions(home, passphrase_file, actor), as_json,
+            options, as_json,
         )  # fmt: skip
         return
     if scope is not None or stream or producer is not None or with_embeddings:
@@ -363,18 +361,13 @@ def export(
     )
     if result.export_type == "incremental":
         out.print(f"  since {result.since}, base export {result.base_export_id or '—'}")
-    if result.withheld:
-        out.print(
-            f"  {plural(result.withheld, 'memory', 'memories')} marked exportable: false "
-            f"{'was' if result.withheld == 1 else 'were'} left out."
-        )
+    print_withheld(out, result.withheld)
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
     if result.signed:
         out.print("  signed (PAM §18); check it with `memvault verify`")
     if result.encrypted:
         out.print("  encrypted with age (PAM §21.1)")
-    for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)
 
 
 def _hub_export(
@@ -417,6 +410,7 @@ def export_target(
 # -- import -----------------------------------------------------------------------------------
 
 
+@vault_command
 def import_(
     path: Path = typer.Argument(
         ...,
@@ -484,9 +478,7 @@ def import_(
     ),
     age_passphrase_file: AgePassphraseFileOption = None,
     age_identity: AgeIdentityOption = None,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Import PAM documents into the vault, in one transaction: all of it or nothing.
@@ -526,7 +518,6 @@ def import_(
     from memvault.cli.bundles import import_aimem, sealed_bundle
 
     require_input(path)
-    options = VaultOptions(home, passphrase_file, actor)
     then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
@@ -577,9 +568,7 @@ def import_(
             as_json,
         )  # fmt: skip
         return
-    for warning in result.warnings:
-        if warning.startswith(SIGNATURE_WARNING):
-            typer.echo(f"WARNING: {warning}", err=True)
+    loud_signature_warnings(result.warnings)
     if as_json:
         print_json(result.to_json())
         return
@@ -602,11 +591,7 @@ def import_(
         f"{plural(result.conversations, 'conversation')}, "
         f"{plural(result.embeddings, 'embedding')}"
     )
-    for warning in result.warnings:
-        if warning.startswith(SIGNATURE_WARNING):
-            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
-        else:
-            out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)
 
 
 def _hub_importer(forced: str | None, providers: tuple[str, ...]) -> HubImporter | None:
@@ -701,8 +686,4 @@ def merge(
         f"{plural(result.conversations, 'conversation')}, {plural(result.embeddings, 'embedding')}."
     )
     out.print(f"  export id {result.export_id}, checksum {result.checksum}")
-    for warning in result.warnings:
-        if warning.startswith(SIGNATURE_WARNING):
-            out.print(f"[bold red]WARNING: {escape(warning)}[/]")
-        else:
-            out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)

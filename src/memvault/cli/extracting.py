@@ -18,10 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 from rich.table import Table
 
 from memvault.cli.common import (
-    ActorOption,
-    HomeOption,
+    COMMAND_LINE,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     bulk_command,
     clip,
@@ -31,6 +29,7 @@ from memvault.cli.common import (
     plural,
     print_json,
     usage_error,
+    vault_command,
 )
 from memvault.extract.settings import LLM_KEY_ENV, LLM_MODEL_ENV, LLM_URL_ENV
 
@@ -224,6 +223,7 @@ def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
         )
 
 
+@vault_command
 def extract(
     conversation: Annotated[
         str | None,
@@ -284,9 +284,7 @@ def extract(
             f"ones (at most {SHOWN_ROWS}) and a count of each kind.",
         ),
     ] = False,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Extract memories about you from the conversations in the vault.
@@ -303,7 +301,6 @@ def extract(
     from memvault.extract.pipeline import run, vault_embedder
     from memvault.recall.embedders import EMBED_KEY_ENV
 
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options) as vault:
         config = LLMConfig.from_env(llm_url, llm_model, timeout=llm_timeout, batch_size=batch_size)
         extractor: Extractor | None = LLMExtractor(config) if config is not None else None

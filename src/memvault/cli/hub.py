@@ -15,6 +15,7 @@ from memvault.cli.common import (
     fail,
     open_vault,
     print_json,
+    print_warnings,
 )
 from memvault.errors import VaultError
 from memvault.hub.base import Tally
@@ -55,8 +56,7 @@ def import_hub_file(path: str, importer: HubImporter, options: VaultOptions, as_
         f"updated, {result.unchanged} unchanged; {result.relations} relations"
     )
     _carried(result.tally)
-    for warning in result.warnings:
-        out.print(f"[yellow]warning:[/] {escape(warning)}")
+    print_warnings(out, result.warnings)
 
 
 def export_hub_file(

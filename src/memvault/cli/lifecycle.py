@@ -11,14 +11,13 @@ from rich.markup import escape
 
 from memvault import shapes
 from memvault.cli.common import (
-    ActorOption,
-    HomeOption,
+    COMMAND_LINE,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     console,
     open_vault,
     print_json,
+    vault_command,
 )
 from memvault.model import RELATION_TYPES, Memory
 from memvault.vault import Vault
@@ -36,73 +35,63 @@ def register(app: typer.Typer) -> None:
     app.command("relate", rich_help_panel=PANEL)(relate)
 
 
-def _transition(
-    change: Callable[..., Memory], memory_id: str, options: VaultOptions, as_json: bool
-) -> None:
-    """`change` is `Vault.retract`, `Vault.archive` or `Vault.deprecate`."""
-    with open_vault(options, arguments=True) as vault:
-        memory = change(vault, memory_id)
-    if as_json:
-        print_json(shapes.memory_json(memory))
-        return
-    console().print(f"[green]✓[/] Memory [bold]{memory.id}[/] is now {memory.effective_status}.")
+def _transition(change: Callable[[Vault, str], Memory], doc: str) -> Callable[..., None]:
+    """The command that makes one lifecycle transition: `change` is `Vault.retract`,
+    `Vault.archive` or `Vault.deprecate`; `doc` its help."""
+
+    @vault_command
+    def command(
+        memory_id: str = IdArgument,
+        options: VaultOptions = COMMAND_LINE,
+        as_json: JsonOption = False,
+    ) -> None:
+        with open_vault(options, arguments=True) as vault:
+            memory = change(vault, memory_id)
+        if as_json:
+            print_json(shapes.memory_json(memory))
+            return
+        status = memory.effective_status
+        console().print(f"[green]✓[/] Memory [bold]{memory.id}[/] is now {status}.")
+
+    command.__doc__ = doc
+    return command
 
 
-def retract(
-    memory_id: str = IdArgument,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
-    as_json: JsonOption = False,
-) -> None:
+retract = _transition(
+    Vault.retract,
     """Retract a memory: it was wrong (kept, never deleted).
 
     A retracted memory is kept (PAM §16.3) but no longer listed as active. Allowed from active
     or deprecated; retracted is final.
 
     Example: memvault retract 9b2e7c4a
-    """
-    _transition(Vault.retract, memory_id, VaultOptions(home, passphrase_file, actor), as_json)
-
-
-def archive(
-    memory_id: str = IdArgument,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
-    as_json: JsonOption = False,
-) -> None:
+    """,
+)
+archive = _transition(
+    Vault.archive,
     """Archive a memory: kept for history only.
 
     Allowed from active, superseded or deprecated; archived is final (PAM §7.1).
 
     Example: memvault archive 9b2e7c4a
-    """
-    _transition(Vault.archive, memory_id, VaultOptions(home, passphrase_file, actor), as_json)
-
-
-def deprecate(
-    memory_id: str = IdArgument,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
-    as_json: JsonOption = False,
-) -> None:
+    """,
+)
+deprecate = _transition(
+    Vault.deprecate,
     """Deprecate a memory: still valid, no longer prioritized.
 
     Allowed from active (PAM §7.1).
 
     Example: memvault deprecate 9b2e7c4a
-    """
-    _transition(Vault.deprecate, memory_id, VaultOptions(home, passphrase_file, actor), as_json)
+    """,
+)
 
 
+@vault_command
 def supersede(
     old: str = typer.Argument(..., metavar="OLD", help="The memory being replaced (id or prefix)."),
     new: str = typer.Argument(..., metavar="NEW", help="The memory replacing it (id or prefix)."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Replace memory OLD with memory NEW.
@@ -114,7 +103,6 @@ def supersede(
 
     With --json: {"superseded": PAM memory object, "relation": PAM relation object}.
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         relation = vault.supersede(old, new)
         superseded = vault.get(relation.to)
@@ -126,6 +114,7 @@ def supersede(
     )
 
 
+@vault_command
 def relate(
     from_id: str = typer.Argument(..., metavar="FROM", help="The source memory (id or prefix)."),
     to_id: str = typer.Argument(..., metavar="TO", help="The target memory (id or prefix)."),
@@ -139,9 +128,7 @@ def relate(
     confidence: float | None = typer.Option(
         None, "--confidence", metavar="0..1", show_default=False, help="How sure, in [0, 1]."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Record a typed relation FROM → TO (supports, contradicts, …).
@@ -154,7 +141,6 @@ def relate(
 
     With --json: the PAM relation object.
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         relation = vault.relate(from_id, to_id, relation_type, confidence=confidence)
     if as_json:

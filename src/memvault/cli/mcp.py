@@ -8,15 +8,14 @@ from pathlib import Path
 import typer
 
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     fail,
     open_vault,
     usage_error,
+    vault_command,
 )
 
 PANEL = "Agents"
@@ -26,6 +25,7 @@ def register(app: typer.Typer) -> None:
     app.command("mcp", rich_help_panel=PANEL)(mcp)
 
 
+@vault_command
 def mcp(
     allow_dir: list[Path] | None = typer.Option(
         None,
@@ -35,9 +35,7 @@ def mcp(
         help="A folder export_memory may write to and import_memory read from (repeatable). "
         "Without one, files are refused and content travels inline.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Serve the vault to an MCP client over stdio: tools remember, recall, forget,
@@ -65,6 +63,6 @@ def mcp(
     for folder in folders:
         if not folder.expanduser().is_dir():
             usage_error(f"{folder} is not a folder", "--allow-dir")
-    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+    with open_vault(options, arguments=True) as vault:
         server = build_server(fixed_session(vault), allowed=AllowedDirs(folders))
         server.run("stdio")

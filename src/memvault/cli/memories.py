@@ -17,12 +17,10 @@ from rich.table import Table
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
     SHORT_ID,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     clip,
     confidence_of,
@@ -34,6 +32,7 @@ from memvault.cli.common import (
     type_label,
     unique_prefixes,
     usage_error,
+    vault_command,
 )
 from memvault.model import (
     MEMORY_STATUSES,
@@ -203,6 +202,7 @@ def build_query(
 # -- add --------------------------------------------------------------------------------------
 
 
+@vault_command
 def add(
     text: str = typer.Argument(
         ..., metavar="TEXT", help="What to remember. '-' reads it from stdin."
@@ -251,9 +251,7 @@ def add(
         help="time_linear, time_exponential or none (PAM §8.1). Default: none for "
         "DNA-class memories, else the vault's setting.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Add a memory (the same content again reinforces it).
@@ -264,7 +262,6 @@ def add(
     Example: memvault add "Prefers tea over coffee" --type preference --tag drinks
     """
     content = sys.stdin.read() if text == "-" else text
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         result = vault.add(
             content,
@@ -296,6 +293,7 @@ def add(
 # -- list -------------------------------------------------------------------------------------
 
 
+@vault_command
 def list_memories(
     types: TypeFilter = None,
     custom_types: CustomTypeFilter = None,
@@ -307,9 +305,7 @@ def list_memories(
     max_confidence: MaxConfidenceFilter = None,
     limit: LimitOption = 50,
     offset: OffsetOption = 0,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List memories, newest first (active ones unless --status says otherwise).
@@ -330,7 +326,6 @@ def list_memories(
         min_confidence=min_confidence,
         max_confidence=max_confidence,
     )
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         page = vault.list(query)
         names = {} if as_json else unique_prefixes(vault, [m.id for m in page.items])
@@ -367,11 +362,10 @@ def list_memories(
 # -- show -------------------------------------------------------------------------------------
 
 
+@vault_command
 def show(
     memory_id: str = typer.Argument(..., metavar="ID", help="A memory id or a unique prefix."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Show every field of a memory and its relations.
@@ -380,7 +374,6 @@ def show(
 
     With --json: {"memory": PAM memory object, "relations": [PAM relation objects]}.
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         memory = vault.get(memory_id)
         relations = vault.relations(memory.id)
@@ -500,6 +493,7 @@ def _parse_revoke(spec: str) -> tuple[str, list[str] | None]:
     return spec, None
 
 
+@vault_command
 def edit(
     memory_id: str = typer.Argument(..., metavar="ID", help="A memory id or a unique prefix."),
     content: str | None = typer.Option(
@@ -546,9 +540,7 @@ def edit(
         metavar="ENTITY[:PERMS]",
         help="Take an agent's permissions away: all of them, or those listed (repeatable).",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Change a memory: content, type, tags, summary, access, grants.
@@ -586,7 +578,6 @@ def edit(
             "--revoke",
             EXIT_USAGE,
         )
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         full_id = vault.resolve(memory_id)
         before = _readable(vault, full_id)
@@ -628,6 +619,7 @@ def _changed_fields(before: Memory, after: Memory) -> list[str]:
 # -- search -----------------------------------------------------------------------------------
 
 
+@vault_command
 def search(
     query_text: str = typer.Argument(
         ...,
@@ -646,9 +638,7 @@ def search(
     newest: bool = typer.Option(
         False, "--newest", help="Order the best matches by creation time, newest first."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Search memories, best matches first: `memvault recall` over memories only.
@@ -663,7 +653,6 @@ def search(
     from memvault.recall.operations import recall_memories
 
     query = build_query(types, custom_types, statuses, tags, platforms, since, limit, offset)
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         hits = recall_memories(vault, query_text, query, newest=newest)
         names = {} if as_json else unique_prefixes(vault, [h.memory.id for h in hits])

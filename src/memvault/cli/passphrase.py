@@ -19,6 +19,7 @@ from memvault.cli.common import (
     JsonOption,
     PassphraseFileOption,
     VaultOptions,
+    command_group,
     console,
     fail,
     print_json,
@@ -29,11 +30,7 @@ from memvault.errors import VaultError
 
 PANEL = "Vault"
 
-passphrase_app = typer.Typer(
-    help="The passphrase the vault is encrypted with.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+passphrase_app = command_group("The passphrase the vault is encrypted with.")
 
 
 def register(app: typer.Typer) -> None:

@@ -20,27 +20,26 @@ from rich.table import Table
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_USAGE,
     SHORT_ID,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
     clip,
+    command_group,
     console,
     fail,
     open_vault,
     plural,
     print_json,
     usage_error,
+    vault_command,
 )
 
 PANEL = "Recall"
 
-conversations_app = typer.Typer(
-    help="Read the imported conversations: list, show one (branches included), search them.",
-    no_args_is_help=True,
+conversations_app = command_group(
+    "Read the imported conversations: list, show one (branches included), search them."
 )
 
 
@@ -86,6 +85,7 @@ def _check_choice(value: str, choices: tuple[str, ...], option: str) -> None:
         usage_error(f"{value!r} is not one of {', '.join(choices)}", option)
 
 
+@vault_command
 def recall(
     query: str | None = typer.Argument(
         None,
@@ -111,9 +111,7 @@ def recall(
         help='Many queries, one JSON object a line ({"query", "k", "conversation", …}); '
         "prints one JSON line per query.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Find the memories and conversation messages that answer a question.
@@ -132,7 +130,6 @@ def recall(
 
     _check_choice(kind, KINDS, "--kind")
     _check_choice(mode, MODES, "--mode")
-    options = VaultOptions(home, passphrase_file, actor)
     if batch is not None:
         if query is not None:
             usage_error("give either QUERY or --batch FILE, not both", "--batch")
@@ -261,13 +258,12 @@ def _batch_lines(path: Path) -> list[dict[str, Any]]:
 # -- conversations -----------------------------------------------------------------------------
 
 
+@vault_command
 def list_conversations(
     platform: str | None = typer.Option(
         None, "--platform", metavar="NAME", show_default=False, help="Only this platform."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List the stored conversations, newest first.
@@ -276,7 +272,6 @@ def list_conversations(
 
     With --json: [{"id", "platform", "title", "created_at", "updated_at", "message_count"}].
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         page = vault.conversation_page(platform, limit=None)
     rows = [shapes.conversation_summary_json(c) for c in page.items]
@@ -305,11 +300,10 @@ def list_conversations(
     out.print(plural(len(rows), "conversation"))
 
 
+@vault_command
 def show_conversation(
     conversation_id: str = typer.Argument(..., metavar="ID", help="The conversation's id."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Show a conversation's messages in order; each branch (a message answered more than
@@ -321,7 +315,6 @@ def show_conversation(
     """
     from memvault.recall.threads import thread
 
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         stored = vault.get_conversation(conversation_id)
     document = dict(stored.document)
@@ -345,12 +338,11 @@ def show_conversation(
             out.print(f"{indent}  {escape(text_line)}")
 
 
+@vault_command
 def search_conversations(
     query: str = typer.Argument(..., metavar="QUERY", help="What to find in the messages."),
     k: KOption = 10,
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Find the conversations whose messages answer QUERY, best first, with the best message
@@ -360,7 +352,6 @@ def search_conversations(
 
     With --json: [{"conversation_id", "title", "score", "message_id", "text"}].
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         result = vault.recall(query, k * 5, kind="messages")
     best: dict[str, Mapping[str, Any]] = {}
@@ -401,10 +392,9 @@ def search_conversations(
 # -- index maintenance -------------------------------------------------------------------------
 
 
+@vault_command
 def reindex(
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Rebuild the recall index from every memory and conversation in the vault.
@@ -415,7 +405,6 @@ def reindex(
 
     With --json: {"memories", "conversations"} (how many were indexed).
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         memories, conversations = vault.reindex()
     if as_json:
@@ -427,6 +416,7 @@ def reindex(
     )
 
 
+@vault_command
 def embed(
     model: str | None = typer.Option(
         None,
@@ -444,9 +434,7 @@ def embed(
         help="An OpenAI-compatible API's base URL (Ollama, llama.cpp, vLLM), e.g. "
         "http://localhost:11434/v1; its key, if any, from $MEMVAULT_EMBED_API_KEY.",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Compute the vectors that recall passages lack (incremental: only the missing ones).
@@ -470,7 +458,6 @@ def embed(
             if endpoint is not None
             else EmbedderSpec("local", model)
         )
-    options = VaultOptions(home, passphrase_file, actor)
     progress = Progress(TextColumn("embedding"), BarColumn(), MofNCompleteColumn(), transient=True)
     task = progress.add_task("embed", total=None)
 

@@ -20,17 +20,17 @@ from rich.console import Console
 from rich.markup import escape
 
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_OK,
     EXIT_REFUSED,
     EXIT_USAGE,
-    ActorOption,
-    HomeOption,
     JsonOption,
-    PassphraseFileOption,
     VaultOptions,
+    command_group,
     fail,
     open_vault,
     print_json,
+    vault_command,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
 from memvault.errors import AmbiguousId
@@ -51,10 +51,8 @@ def console() -> Console:
     return Console(highlight=False, soft_wrap=True, emoji=False)
 
 
-keys_app = typer.Typer(
-    help="Signing keys kept in the vault (PAM §18.2): generate, list, export the public part.",
-    no_args_is_help=True,
-    context_settings={"help_option_names": ["-h", "--help"]},
+keys_app = command_group(
+    "Signing keys kept in the vault (PAM §18.2): generate, list, export the public part."
 )
 
 
@@ -168,6 +166,7 @@ def _record_json(record: KeyRecord) -> dict[str, Any]:
 
 
 @keys_app.command("generate")
+@vault_command
 def keys_generate(
     algorithm: str = typer.Option(
         "Ed25519",
@@ -189,9 +188,7 @@ def keys_generate(
         help="Make the new key's did:key the owner's DID (Ed25519, ES256, ES384), so exports "
         "carry a DID their signatures verify against (PAM §17).",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Create a signing key and keep it in the vault.
@@ -216,7 +213,7 @@ def keys_generate(
     record = key.to_record()
     # arguments=True: a key the vault refuses (a duplicate id, no did:key for --owner-did)
     # is the command line's fault, exit 2; an agent's --as is refused, exit 1.
-    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+    with open_vault(options, arguments=True) as vault:
         owner = vault.add_key(record, owner_did=owner_did)
         current_did = owner.did if isinstance(owner.did, str) else None
     if as_json:
@@ -241,14 +238,13 @@ def keys_generate(
 
 
 @keys_app.command("list")
+@vault_command
 def keys_list(
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List the vault's signing keys: id, algorithm, DID and creation time."""
-    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
+    with open_vault(options) as vault:
         records = vault.keys()
     if as_json:
         print_json([_record_json(r) for r in records])
@@ -265,6 +261,7 @@ def keys_list(
 
 
 @keys_app.command("export-public")
+@vault_command
 def keys_export_public(
     key: str = typer.Argument(..., metavar="KEY", help="Key id, or a unique part of one."),
     output: Path | None = typer.Option(
@@ -281,9 +278,7 @@ def keys_export_public(
         metavar="FORMAT",
         help="pem (SubjectPublicKeyInfo), jwk, or block (as in signature.public_key).",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
@@ -295,7 +290,7 @@ def keys_export_public(
     """
     if form not in ("pem", "jwk", "block"):
         fail(f"unknown format {form!r}; use pem, jwk or block", EXIT_USAGE)
-    with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
+    with open_vault(options) as vault:
         record = chosen_key(vault, key)
     from memvault.crypto import keys
 
@@ -343,6 +338,7 @@ def chosen_key(vault: Vault, wanted: str | None) -> KeyRecord:
 # -- sign -------------------------------------------------------------------------------------
 
 
+@vault_command
 def sign(
     file: Path = typer.Argument(
         ...,
@@ -376,9 +372,7 @@ def sign(
         show_default=False,
         help="signature.signed_at (ISO 8601). Default: now. Never before export_date (§18.5).",
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Sign a PAM memory-store (PAM §18) or an AIMEM bundle (§5.3) with a key from the vault.
@@ -400,7 +394,7 @@ def sign(
     from memvault.formats.aimem.errors import BundleError
 
     def signing_key() -> SigningKey:
-        with open_vault(VaultOptions(home, passphrase_file, actor)) as vault:
+        with open_vault(options) as vault:
             record = chosen_key(vault, key)
         return SigningKey.from_record(record)  # an unusable key: exit 1 (common.report)
 

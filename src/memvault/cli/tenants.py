@@ -8,6 +8,7 @@ key); 2 usage (a bad name, scope or agent id, no server key).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,7 +16,15 @@ import typer
 from rich.markup import escape
 
 from memvault import shapes
-from memvault.cli.common import HomeOption, JsonOption, console, print_json, vault_errors
+from memvault.cli.common import (
+    HomeOption,
+    JsonOption,
+    command_group,
+    console,
+    grouped_options,
+    print_json,
+    vault_errors,
+)
 from memvault.tenancy.keys import SERVER_KEY_ENV, SERVER_KEY_FILE_ENV
 from memvault.tenancy.principal import SCOPES
 
@@ -67,10 +76,9 @@ AgentOption = Annotated[
     ),
 ]
 
-tenants_app = typer.Typer(
-    help="A server's tenants (one vault each, in a server home or the PostgreSQL database of "
-    "$MEMVAULT_DATABASE_URL) and their API keys.",
-    no_args_is_help=True,
+tenants_app = command_group(
+    "A server's tenants (one vault each, in a server home or the PostgreSQL database of "
+    "$MEMVAULT_DATABASE_URL) and their API keys."
 )
 
 
@@ -93,6 +101,30 @@ def open_tenants(server_home: Path | None, server_key_file: Path | None) -> Tena
         return Tenants.open(server_home, key_file=server_key_file)
 
 
+@dataclass(frozen=True, slots=True)
+class ServerOptions:
+    """Where a server's tenants are and how to unlock them (--server-home,
+    --server-key-file)."""
+
+    server_home: Path | None = None
+    server_key_file: Path | None = None
+
+    def open(self) -> Tenants:
+        return open_tenants(self.server_home, self.server_key_file)
+
+
+#: The default of a `server_command`'s ``server`` parameter, which the command line gives.
+SERVER_COMMAND_LINE = ServerOptions()
+#: A command on a server's tenants: its ``server: ServerOptions = SERVER_COMMAND_LINE``
+#: parameter is given on the command line as --server-home and --server-key-file.
+server_command = grouped_options(
+    "server",
+    ServerOptions,
+    server_home=ServerHomeOption,
+    server_key_file=ServerKeyFileOption,
+)
+
+
 def _show_key(token: TokenInfo, api_key: str, as_json: bool, what: str) -> None:
     if as_json:
         print_json(shapes.token_key_json(token, api_key))
@@ -107,12 +139,12 @@ def _show_key(token: TokenInfo, api_key: str, as_json: bool, what: str) -> None:
 
 
 @tenants_app.command("create")
+@server_command
 def create(
     name: Annotated[str, typer.Argument(help="The tenant's name (lowercase, digits, - or _).")],
     scope: ScopeOption = None,
     as_agent: AgentOption = None,
-    server_home: ServerHomeOption = None,
-    server_key_file: ServerKeyFileOption = None,
+    server: ServerOptions = SERVER_COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Create a tenant (an empty encrypted vault) and print its first API key, once.
@@ -121,18 +153,18 @@ def create(
 
     With --json: {"tenant", "api_key", "scopes", "token_id", "identity"}.
     """
-    with open_tenants(server_home, server_key_file) as tenants, vault_errors(arguments=True):
+    with server.open() as tenants, vault_errors(arguments=True):
         info, api_key = tenants.create(name, scopes=scope, identity=as_agent or "owner")
     _show_key(info.tokens[0], api_key, as_json, f"Created tenant {escape(name)}")
 
 
 @tenants_app.command("issue")
+@server_command
 def issue(
     name: Annotated[str, typer.Argument(help="The tenant.")],
     scope: ScopeOption = None,
     as_agent: AgentOption = None,
-    server_home: ServerHomeOption = None,
-    server_key_file: ServerKeyFileOption = None,
+    server: ServerOptions = SERVER_COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Issue another API key for a tenant (its owner's, or an agent's with --as-agent).
@@ -141,22 +173,22 @@ def issue(
 
     With --json: {"tenant", "api_key", "scopes", "token_id", "identity"}.
     """
-    with open_tenants(server_home, server_key_file) as tenants, vault_errors(arguments=True):
+    with server.open() as tenants, vault_errors(arguments=True):
         token, api_key = tenants.issue(name, scopes=scope, identity=as_agent or "owner")
     _show_key(token, api_key, as_json, "Issued")
 
 
 @tenants_app.command("list")
+@server_command
 def list_tenants(
-    server_home: ServerHomeOption = None,
-    server_key_file: ServerKeyFileOption = None,
+    server: ServerOptions = SERVER_COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """List the tenants and their tokens (ids, identities, scopes; never a key).
 
     With --json: {"tenants": [{"name", "owner_id", "created_at", "tokens": [...]}]}.
     """
-    with open_tenants(server_home, server_key_file) as tenants:
+    with server.open() as tenants:
         listed = tenants.list()
     if as_json:
         print_json(shapes.tenants_json(listed))
@@ -175,17 +207,17 @@ def list_tenants(
 
 
 @tenants_app.command("revoke")
+@server_command
 def revoke(
     token_id: Annotated[str, typer.Argument(metavar="TOKEN_ID", help="The token's id (tok_…).")],
-    server_home: ServerHomeOption = None,
-    server_key_file: ServerKeyFileOption = None,
+    server: ServerOptions = SERVER_COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Revoke a token: its API key stops working at once.
 
     With --json: the token {"id", "tenant", "identity", "scopes", …, "revoked_at"}.
     """
-    with open_tenants(server_home, server_key_file) as tenants, vault_errors(arguments=True):
+    with server.open() as tenants, vault_errors(arguments=True):
         token = tenants.revoke(token_id)
     if as_json:
         print_json(shapes.token_json(token))
@@ -194,17 +226,17 @@ def revoke(
 
 
 @tenants_app.command("rotate")
+@server_command
 def rotate(
     token_id: Annotated[str, typer.Argument(metavar="TOKEN_ID", help="The token's id (tok_…).")],
-    server_home: ServerHomeOption = None,
-    server_key_file: ServerKeyFileOption = None,
+    server: ServerOptions = SERVER_COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Give a token a new API key (same id, identity and scopes); the old key stops working.
 
     With --json: {"tenant", "api_key", "scopes", "token_id", "identity"}.
     """
-    with open_tenants(server_home, server_key_file) as tenants, vault_errors(arguments=True):
+    with server.open() as tenants, vault_errors(arguments=True):
         api_key = tenants.rotate(token_id)
         [token] = [t for t in tenants.tokens() if t.id == token_id]
     _show_key(token, api_key, as_json, "Rotated")

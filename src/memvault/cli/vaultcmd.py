@@ -9,6 +9,7 @@ from rich.table import Table
 
 from memvault import shapes
 from memvault.cli.common import (
+    COMMAND_LINE,
     EXIT_REFUSED,
     SHORT_ID,
     ActorOption,
@@ -25,6 +26,7 @@ from memvault.cli.common import (
     print_json,
     text_of,
     unique_prefixes,
+    vault_command,
 )
 
 PANEL = "Vault"
@@ -97,10 +99,9 @@ def init(
 # -- stats ------------------------------------------------------------------------------------
 
 
+@vault_command
 def stats(
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Count what the vault holds.
@@ -112,7 +113,7 @@ def stats(
 
     With --json: the counts as an object (see README).
     """
-    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+    with open_vault(options, arguments=True) as vault:
         numbers = vault.stats()
     if as_json:
         print_json(shapes.stats_json(numbers))
@@ -164,13 +165,12 @@ def _size(size: object) -> str:
 # -- decay ------------------------------------------------------------------------------------
 
 
+@vault_command
 def decay(
     dry_run: bool = typer.Option(
         False, "--dry-run", help="Compute and report the changes, write nothing."
     ),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Apply confidence decay (PAM §8) to active memories.
@@ -183,7 +183,6 @@ def decay(
 
     With --json: {"at", "examined", "updated", "protected", "unchanged", "dry_run"}.
     """
-    options = VaultOptions(home, passphrase_file, actor)
     with open_vault(options, arguments=True) as vault:
         # The owner's decay is background work ("system"); an agent's session stays its own.
         report = vault.background().decay(dry_run=dry_run)
@@ -207,15 +206,14 @@ audit_app = typer.Typer(
 
 
 @audit_app.callback(invoke_without_command=True)
+@vault_command
 def audit(
     ctx: typer.Context,
     memory_id: str | None = typer.Option(
         None, "--memory", "-m", metavar="ID", help="Only the entries of this memory (id or prefix)."
     ),
     limit: int = typer.Option(20, "--limit", "-n", min=0, help="The last N entries (0: all)."),
-    home: HomeOption = None,
-    passphrase_file: PassphraseFileOption = None,
-    actor: ActorOption = None,
+    options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
     """Show the audit log (or check it: `memvault audit verify`).
@@ -229,9 +227,9 @@ def audit(
     "content_hash", "details", "prev_hash", "hash"}.
     """
     if ctx.invoked_subcommand is not None:
-        ctx.obj = {"options": VaultOptions(home, passphrase_file, actor), "json": as_json}
+        ctx.obj = {"options": options, "json": as_json}
         return
-    with open_vault(VaultOptions(home, passphrase_file, actor), arguments=True) as vault:
+    with open_vault(options, arguments=True) as vault:
         entries = vault.audit_log(memory_id=memory_id, limit=limit or None)
         if not as_json:
             mentioned = [e.memory_id for e in entries]

@@ -20,6 +20,7 @@ import base64
 import binascii
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
@@ -139,10 +140,17 @@ def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[
         raise AgeError("decrypt with a passphrase or with identities (one of the two)")
     try:
         if passphrase is not None:
-            return bytes(pyrage.passphrase.decrypt(data, passphrase))
+            return _decrypt_with_passphrase(data, passphrase)
         return bytes(pyrage.decrypt(data, _identities(identities)))
     except pyrage.DecryptError as exc:
         detail = str(exc).rstrip(".")
+        if passphrase is not None and _EXCESSIVE_WORK in str(exc):
+            raise AgeDecryptError(
+                "cannot decrypt the age file here: its passphrase's key derivation (scrypt) "
+                "asks for more work than this machine accepts now — it was made on a much "
+                "faster machine, or this one is very busy. Try again when it is less busy, "
+                f"or decrypt it with the `age` command ({detail})"
+            ) from None
         if passphrase is not None:
             if not needs_passphrase(data):
                 raise AgeDecryptError(
@@ -155,6 +163,31 @@ def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[
         raise AgeDecryptError(
             f"cannot decrypt the age file with the given identities ({detail})"
         ) from None
+
+
+#: How pyrage says a file's scrypt work factor is over what it accepts.
+_EXCESSIVE_WORK: Final = "Excessive work parameter"
+#: Attempts at a passphrase decryption refused for excessive work (see below).
+_WORK_ATTEMPTS: Final = 4
+
+
+def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
+    """pyrage's passphrase decryption, tried again when it refuses the file's work factor.
+
+    age (rage) accepts an scrypt work factor up to 16 times what takes about a second here,
+    and measures that second anew at each decryption by timing a tiny scrypt (about a
+    millisecond). On a busy machine the thread may be descheduled during that millisecond:
+    the machine looks many times slower than it is, and a file this very machine encrypted
+    a moment ago is refused as "excessive work". A new measurement a moment later is a
+    fair one, so the refusal is tried again a few times before it is believed."""
+    for attempt in range(_WORK_ATTEMPTS):
+        try:
+            return bytes(pyrage.passphrase.decrypt(data, passphrase))
+        except pyrage.DecryptError as exc:
+            if _EXCESSIVE_WORK not in str(exc) or attempt == _WORK_ATTEMPTS - 1:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def generate_identity() -> tuple[str, str]:

@@ -42,6 +42,15 @@ _TASK: Final = re.compile(
 )
 #: "Here's the problem statement:" then pasted lines: only the line before the paste is kept.
 _PASTE_INTRO: Final = re.compile(r":\s*$")
+#: A line that names a piece of writing ("I wrote this poem, what do you think?", "Escrevi
+#: esse poema"): the lines after it are that writing, not the person speaking.
+_MATERIAL: Final = re.compile(
+    r"\b(?:this|the following|my|these|esse|este|essa|esta|meu|minha|seguinte)\s+"
+    r"(?:poem|song|lyrics|story|verses?|essay|draft|paragraph|text|letter|speech|"
+    r"poema|música|musica|letra|história|historia|redação|redacao|rascunho|parágrafo|"
+    r"paragrafo|texto|carta|discurso|versos?)\b",
+    re.IGNORECASE,
+)
 #: Provider boilerplate: stock system text and default prompts (folded, matched anywhere).
 BOILERPLATE: Final = (
     "what would you like chatgpt to know about you",
@@ -78,7 +87,9 @@ def own_words(text: str) -> tuple[str, str | None]:
         if _CODE_LINE.match(line):
             reason = "code"
             continue
-        if _PASTE_INTRO.search(line) and any(rest.strip() for rest in lines[index + 1 :]):
+        if (_PASTE_INTRO.search(line) or _MATERIAL.search(line)) and any(
+            rest.strip() for rest in lines[index + 1 :]
+        ):
             kept.append(line)
             reason = "pasted"
             break

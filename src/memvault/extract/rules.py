@@ -47,14 +47,17 @@ _SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
 _CLAUSE_JOIN: Final = re.compile(
     r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
-    r"nasci|corro|curto|me mudei|mudei)\b)",
+    r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
+    r"agora (?:estou|moro|trabalho|uso|vivo))\b)",
     re.IGNORECASE,
 )
 #: English verbs that open a statement of their own when they follow "and" or a comma without
 #: a subject ("I live in Lisbon and work at Nubank", "…, speak German"): the subject "I" is
 #: shared. Portuguese first-person verbs carry their subject and are in `_CLAUSE_JOIN`.
 _SHARED_SUBJECT: Final = re.compile(
-    r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:live|work|speak|love|like|hate|"
+    # "…, like 10 min away" is an approximation, not a liking.
+    r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:live|work|speak|love|"
+    r"like(?!\s+(?:\d|a|an|the|this|that|it|every)\b)|hate|"
     r"dislike|prefer|use|own|study|teach|moved|relocated|enjoy|grew up|was born|have been|"
     r"have|don't|do not|am|maintain|run|code|program)\b)",
     re.IGNORECASE,
@@ -74,6 +77,7 @@ _FILLER: Final = re.compile(
     r"ah|enfim|só para você saber|só pra você saber|para contexto|pra contexto|contexto|sim|"
     r"não|e|mas|na verdade|ah sim|a propósito|por sinal)\s*[,:!]\s*"
     r"|(?:also|btw|by the way|actually|anyway|fyi|so|and|oh|well|honestly|basically|now|"
+    r"hey|hi|hello|yeah|yep|ok|okay|haha|lol|update|gente|olha|na real|na vida real|"
     r"these days|nowadays|lately|aliás|então|enfim|ah|na verdade|e|mas|a propósito|agora|"
     r"hoje em dia)\s+)+",
     re.IGNORECASE,
@@ -143,11 +147,42 @@ def _shared_subject(clause: str) -> Iterator[str]:
         yield "I " + part
 
 
+#: A comma before a new first-person statement ("I'm 41, I live in Galway", "Tenho 45 anos,
+#: sou de Manaus") or before a clause of its own — a consequence, an aside, a request or a
+#: question ("I'm vegan, so no steakhouse", "I'm a nurse, if that matters", "I love Terry
+#: Pratchett, can you do it in his style?", "Tenho asma, é seguro correr no frio?").
+_COMMA_CLAUSE: Final = re.compile(
+    r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
+    r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
+    r"could you|please|me ajuda|me ajude|pode|podes|é|bora|what|how|right|ok)\b)",
+    re.IGNORECASE,
+)
+
+
+def _comma_clauses(sentence: str) -> Iterator[str]:
+    """A sentence cut at `_COMMA_CLAUSE` commas — unless what comes before the comma is itself
+    a hypothetical, a report, a hedge or a question ("If I were you, I would…"): then the
+    sentence stays whole, and is rejected whole. A question after the last comma is cut off
+    the statement before it ("eu tenho 30 anos, bora?")."""
+    parts = _COMMA_CLAUSE.split(sentence)
+    if len(parts) == 1 and sentence.rstrip().endswith("?") and "," in sentence:
+        head, _, tail = sentence.rpartition(",")
+        parts = [head, tail.strip()]
+    if len(parts) > 1 and rejection(parts[0]) in {"hypothetical", "reported", "uncertain"}:
+        yield sentence
+        return
+    if len(parts) > 1 and _QUESTION_START.match(_FILLER.sub("", parts[0]).strip()):
+        yield sentence
+        return
+    yield from parts
+
+
 def clauses(text: str) -> Iterator[str]:
-    """The clauses of a message: sentences, split again before a new first-person clause and
+    """The clauses of a message: sentences, split again before a new first-person clause
+    (after "and", "but", a colon or a comma), before a clause of its own after a comma, and
     before a verb that shares the subject of the one before."""
     for sentence in _SENTENCE.split(text):
-        for clause in _CLAUSE_JOIN.split(sentence):
+        for clause in (c for part in _CLAUSE_JOIN.split(sentence) for c in _comma_clauses(part)):
             for part in _shared_subject(clause.strip()):
                 stripped = part.strip()
                 if stripped:
@@ -175,23 +210,26 @@ def rejection(clause: str) -> str | None:
 
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
-    r"and my|and we|where i|when i|if)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"and my|and we|and this|and that|and it|where i|when i|if)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     # A comma ends the value only before a new clause ("…, so no meat"), not inside a list
     # ("short, concise answers").
     r"|\s*,\s*(?:but|so|and i|and my|which|because|since|as|please|i|i'm|i've|my|we|it|"
-    r"it's|this|that|though|although|who|where|when|especially|except|not|both)\b.*$",
+    r"it's|this|that|though|although|who|where|when|especially|except|not|both|just|like|"
+    r"mostly|can you|could you|if|lol|haha)\b.*$",
     re.IGNORECASE,
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
     r"se|já que)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
-    r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já)\b.*$",
+    r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
+    r"sério|serio|aliás|alias|kkk)\b.*$",
     re.IGNORECASE,
 )
 _TRAIL: Final = re.compile(
     r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|"
-    r"these days|nowadays|anymore|agora|hoje em dia|mais))+$|[\s.!…:)]+$",
+    r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
+    r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
     re.IGNORECASE,
 )
 _PRONOUNS_EN: Final = (
@@ -357,6 +395,14 @@ _EDITORS: Final = frozenset(
 )  # fmt: skip
 
 
+#: Tools one switches to ("mudei para o Ubuntu"): editors and operating systems.
+_TOOLS: Final = (
+    r"vs ?code|visual studio code|neovim|nvim|vim|emacs|intellij|pycharm|sublime|zed|cursor|"
+    r"helix|ubuntu|debian|fedora|arch|linux|windows|mac ?os|macos|mac|macbook|iphone|android|"
+    r"chrome ?os|nixos|mint|manjaro|pop!?_os|firefox|chrome|safari|brave"
+)
+
+
 def _tool_slot(groups: dict[str, str]) -> str | None:
     value = re.sub(r"^(?:o|a|the)\s+", "", fold(groups["v"]))
     return "editor" if value in _EDITORS else None
@@ -376,7 +422,8 @@ _JOBS_EN: Final = (
     r"librarian|administrator|admin|technician|mechanic|paramedic|firefighter|officer|"
     r"entrepreneur|tutor|lecturer|intern|director|lead|specialist|sysadmin|devops|"
     r"statistician|biologist|chemist|physicist|mathematician|farmer|carpenter|barista|"
-    r"waiter|waitress|recruiter|coach|trainer|illustrator|animator|producer|copywriter"
+    r"waiter|waitress|recruiter|coach|trainer|illustrator|animator|producer|copywriter|dba|"
+    r"sre|midwife|caregiver|cashier|driver|courier|bartender|paralegal|surveyor|optician"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -502,7 +549,10 @@ _REQUEST_VERBS_EN: Final = (
     r"try (?:this|that|it)|be clear|say|mention|add|continue|go back|change|rewrite|fix|"
     r"write (?:an? )?(?:email|letter|message|reply|text|post|note)|send|share|tell you|"
     r"compare|test|debug|convert|translate|summarize|get (?:a|an|the|some|your)|have "
-    r"(?:a|an|the)|talk about|discuss|print|run|create a (?:table|list|function|script)|"
+    r"(?:a|an|the)|talk about|discuss|print|"
+    # "run the script" asks for help now; "run a marathon" is a goal.
+    r"run (?:it|this|that|the (?:code|script|tests?|query|program|command|app|file)|my "
+    r"(?:code|script|tests?|query|program))|create a (?:table|list|function|script)|"
     r"order|book|buy|cancel|reply|respond|finish (?:this|the)|do (?:this|that)|use (?:this|"
     r"that|it)|generate|draft|outline|plan (?:a|my|the) (?:trip|day|party|meeting|menu|"
     r"dinner)|read|watch|make (?:a|an|the) (?:list|table|chart|plot|graph|summary)|"
@@ -511,7 +561,10 @@ _REQUEST_VERBS_EN: Final = (
 _REQUEST_VERBS_PT: Final = (
     r"saber|entender|perguntar|ver|conferir|confirmar|checar|esclarecer|agradecer|"
     r"começar(?! (?:um|uma|meu|minha) (?!nova conversa|novo chat)\w)|"
-    r"dizer|mencionar|adicionar|continuar|voltar|mudar|reescrever|corrigir|escrever (?:um|uma) "
+    r"dizer|mencionar|adicionar|continuar|voltar|"
+    # "mudar o título" asks for an edit; "mudar de emprego" is a change of life.
+    r"mudar(?! de (?:emprego|carreira|cidade|país|pais|casa|área|area|vida|profissão))|"
+    r"reescrever|corrigir|escrever (?:um|uma) "
     r"(?:e-?mail|carta|mensagem|resposta|texto|post)|enviar|mandar|compartilhar|comparar|"
     r"testar|traduzir|resumir|que você|que voce|que vc|uma|um|falar sobre|discutir|"
     r"imprimir|rodar|executar|criar (?:uma|um) (?:tabela|lista|função|script)|pedir|"
@@ -541,6 +594,8 @@ def _occupation(language: str) -> Render:
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
+        # A student studies at the school named; it is not an employer.
+        named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
         if language == "pt":
             content = f"O usuário é {role}" + (f" {prep} {org}" if org else "")
             derived = (
@@ -741,7 +796,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.age",
         "en",
         "identity",
-        rf"{_I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years old|\s*(?:yo|y/o)\b|\s*$)",
+        rf"{_I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years old|\s*(?:yo|y/o)\b|"
+        r"(?:\s+(?:now|btw|lol|already|this year))?\s*(?:[,;.!]|$))",
         "User is {v} years old",
         slot="age",
     ),
@@ -757,9 +813,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.occupation",
         "en",
         "identity",
-        rf"(?:{_I_AM}|i work as|i've been working as|i have been working as)\s+"
+        rf"(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
         rf"(?:a|an)\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
-        rf"(?:\s+(?P<prep>at|for|in)\s+(?P<org>[^,;.!?]+))?(?:[,;.!]|$)",
+        r"(?:\s+(?P<prep>at|for|in)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
+        r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too)\b))",
         _occupation("en"),
     ),
     _r(
@@ -821,7 +879,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.relationship.count",
         "en",
         "relationship",
-        rf"{_I_HAVE}\s+(?P<n>{_SMALL_NUMBERS_EN})\s+(?P<v>(?:kids|children|sons|daughters|"
+        rf"(?:{_I_HAVE}|we(?:'ve| have))\s+(?:got\s+)?(?P<n>{_SMALL_NUMBERS_EN})\s+"
+        r"(?P<v>(?:kids|children|sons|daughters|"
         r"brothers|sisters|siblings|grandchildren|son|daughter|brother|sister|kid|child|"
         r"dogs|cats|dog|cat))\b",
         "User has {n} {v}",
@@ -833,7 +892,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "fact",
         rf"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
-        rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located))\s+in\s+{_WHERE}",
+        rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located)|(?:{_I_HAVE}|"
+        r"we(?:'ve| have))\s+(?:been\s+living|lived))\s+in\s+(?!(?:a|an)\s)" + _WHERE,
         "User lives in {v}",
         slot="residence",
     ),
@@ -872,6 +932,38 @@ RULES: Final[tuple[Rule, ...]] = (
         slot="employer",
     ),
     _r(
+        "en.fact.work_at_unnamed",
+        "en",
+        "fact",
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:startup|company|firm|agency|bank|hospital|clinic|school|university|lab|studio|"
+        r"consultancy|nonprofit|ngo|charity|restaurant|shop|store|factory|newspaper|"
+        r"publisher|retailer|manufacturer|insurer)\b(?:\s+in\s+(?-i:[A-Z])[\w-]+)?)",
+        "User works {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.joining",
+        "en",
+        "fact",
+        rf"{_I_AM}\s+(?:now\s+|officially\s+)?(?:joining|starting (?:a new job )?at|"
+        r"moving to work at)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*?)(?=\s+(?:in|on|next|this|from|as|"
+        r"after|soon)\b|\s*[,;.!?]|\s*$)",
+        "User is joining {v}",
+        slot="employer",
+        change=True,
+    ),
+    _r(
+        "en.fact.study",
+        "en",
+        "fact",
+        rf"(?:i|{_I_AM})\s+(?:currently\s+)?(?:study|studying|doing a (?:degree|masters?|"
+        r"master's|phd|bachelor's) in|majoring in)\s+(?!for\b|with\b|hard\b|the\b|this\b|it\b)"
+        r"(?P<v>[^,;.!?]+?)(?:\s+(?P<p>at|in)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?\s*(?:[,;.!]|$)",
+        "User studies {v} {p} {w}",
+        slot=None,
+    ),
+    _r(
         "en.fact.joined",
         "en",
         "fact",
@@ -885,7 +977,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.diet",
         "en",
         "fact",
-        rf"{_I_AM}\s+(?:a\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|pescatarian|celiac|"
+        rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:a\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|"
+        r"pescatarian|celiac|gluten[- ]free|dairy[- ]free|lactose[- ]free|teetotal|sober|"
         r"lactose[- ]intolerant|gluten[- ]intolerant|diabetic|colou?r ?blind|left-handed|"
         r"right-handed|deaf|blind|dyslexic|autistic|an? (?:early bird|night owl))\b",
         "User is {v}",
@@ -907,6 +1000,25 @@ RULES: Final[tuple[Rule, ...]] = (
         r"a (?:peanut|nut|gluten|shellfish) allergy|(?:a|an) [\w\s-]*(?:car|house|apartment|"
         r"flat|bike|motorcycle|garden))\b",
         "User has {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.have_not",
+        "en",
+        "fact",
+        r"(?:i|we)\s+(?:don't|do not)\s+(?:have|own)\s+(?P<v>(?:a|an|any)\s+(?:car|house|"
+        r"apartment|flat|bike|motorcycle|garden|pets?|dog|cat|kids|children|tv|smartphone|"
+        r"driving licen[cs]e|driver's license))\b",
+        "User doesn't have {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.dont_eat",
+        "en",
+        "fact",
+        r"i\s+(?:don't|do not|never)\s+eat\s+(?P<v>meat|fish|pork|beef|seafood|dairy|eggs|"
+        r"gluten|sugar|animal products)\b",
+        "User doesn't eat {v}",
         slot=None,
     ),
     # preference
@@ -968,9 +1080,13 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.speak",
         "en",
         "skill",
-        rf"i\s+(?:also\s+)?(?:speak|can speak|am fluent in|'m fluent in)\s+(?:fluent\s+)?"
-        rf"(?P<v>{_LANG_LIST_EN})\b",
-        "User speaks {v}",
+        rf"i\s+(?:also\s+)?(?:speak|can speak|am fluent in|'m fluent in)\s+"
+        r"(?P<q>(?:fluent|a (?:little )?bit of|a little|some|basic|decent|good|conversational|"
+        r"native)\s+)?"
+        rf"(?P<v>(?:{_LANG_LIST_EN})\b|(?-i:[A-Z][a-z]+)(?:(?:,\s*|\s+and\s+|,\s*and\s+)"
+        r"(?-i:[A-Z][a-z]+))*(?=\s*(?:[,;.!]|$)|\s+(?:and|at|with|but|too|as|fluently|natively|"
+        r"btw)\b))",
+        "User speaks {q} {v}",
         slot=None,
         raw=("v",),
     ),
@@ -1021,6 +1137,36 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "en.skill.been_using",
+        "en",
+        "skill",
+        rf"{_I_HAVE}\s+been\s+(?P<a>using|teaching|speaking|doing)\s+"
+        r"(?P<v>[^,;.!?]+?)\s+(?P<p>for|since)\s+(?P<n>[^,;.!?]+)",
+        "User has been {a} {v} {p} {n}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.played_since",
+        "en",
+        "skill",
+        rf"{_I_HAVE}\s+(?P<a>played|practi[cs]ed|studied|spoken|done|used|sung|danced|"
+        r"painted|coded in|programmed in)\s+(?P<v>[^,;.!?]+?)\s+(?P<p>for|since)\s+"
+        r"(?P<n>[^,;.!?]+)",
+        "User has {a} {v} {p} {n}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.know_tool",
+        "en",
+        "skill",
+        r"i\s+(?:already\s+)?know\s+(?:(?P<q>a (?:little )?bit of|a little|some|basic)\s+)?"
+        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?-i:[A-Z0-9][\w+#.-]*))*)"
+        r"(?:\s+(?P<w>(?:really |pretty |very |quite )?well|already|inside out))?"
+        r"(?=\s*(?:[,;.!]|$)|\s+(?:but|and|from|since|already)\b)",
+        "User knows {q} {v} {w}",
+        slot=None,
+    ),
+    _r(
         "en.skill.know_how",
         "en",
         "skill",
@@ -1049,12 +1195,93 @@ RULES: Final[tuple[Rule, ...]] = (
         raw=("a",),
     ),
     _r(
+        "en.fact.frequency",
+        "en",
+        "fact",
+        r"i\s+(?P<a>(?!(?:want|need|have to|must|should|will|would|can|could|'ll|'d|ask|use|"
+        r"check|see|get|try)\b)[a-z]+)\s+(?P<v>(?:(?!it\b|this\b|that\b|them\b)[^,;.!?])*?\s*"
+        r"(?:every (?:day|morning|evening|night|week|weekend|other day)|daily|weekly|on weekends|"
+        r"on (?-i:[A-Z])[a-z]+days|(?:\w+|\d+) times a (?:week|month|day)|(?:about |around )?"
+        r"\d+\s*(?:km|k|miles|hours|kilometres|kilometers) (?:a|per|each) (?:week|day|month)))",
+        lambda m, c: _frequency(m),
+    ),
+    _r(
         "en.fact.routine",
         "en",
         "fact",
         r"i\s+(?:usually|normally|typically|always)\s+(?P<a>go|wake up|get up|eat|have|start "
         r"work|finish work|work out|sleep)\s+(?P<v>[^,;!?]+)",
         _routine,
+    ),
+    _r(
+        "en.skill.play",
+        "en",
+        "skill",
+        r"i\s+(?:can\s+)?play\s+(?P<q>(?:a (?:little )?bit of|some)\s+)?"
+        r"(?!(?:it|this|that|them|with|along|around|games?|a lot|the game|video games)\b)"
+        r"(?P<v>(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:and|but|since|for|in|"
+        r"at|with|pretty|quite|very|really|well|badly|too)\b)",
+        "User plays {q} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.skill.beginner",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:a\s+)?(?:complete\s+|total\s+|absolute\s+)?(?P<a>beginner|novice|newbie|"
+        r"intermediate)\s+(?:at|in|with)\s+" + _PLACE,
+        "User is a {a} in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.learning_for",
+        "en",
+        "goal",
+        rf"{_I_HAVE}\s+been\s+(?:learning|studying)\s+(?P<v>[^,;.!?]+?)\s+(?:for|since)\s+"
+        r"[^,;.!?]+",
+        "User is learning {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.grew_up",
+        "en",
+        "fact",
+        r"i\s+grew\s+up\s+(?P<p>in|on|near)\s+" + _WHERE,
+        "User grew up {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.studied",
+        "en",
+        "fact",
+        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from)|{_I_HAVE}\s+(?P<b>a "
+        r"(?:degree|masters?|master's|phd|bachelor's|diploma) in))\s+"
+        r"(?!(?:it|this|that|them|these|those|one|a lot|with)\b)" + _WHERE,
+        lambda m, c: _studied_en(m),
+    ),
+    _r(
+        "en.fact.work_in",
+        "en",
+        "fact",
+        r"i\s+(?:now\s+|currently\s+)?work\s+in\s+(?!(?:a|an|the|this|that|it|my)\b)"
+        r"(?P<v>[^,;.!?]+?)(?=\s+(?:and|but|so|since|for|now|at)\b|\s*[,;.!?]|\s*$)",
+        "User works in {v}",
+        slot=None,
+    ),
+    _r(
+        "en.relationship.status",
+        "en",
+        "relationship",
+        rf"{_I_AM}\s+(?P<v>married|divorced|single|engaged|widowed|separated)"
+        r"(?:\s+with\s+(?P<w>(?:a|an|one|two|three|four|five|\d+)\s+(?:kids?|children|sons?|"
+        r"daughters?)))?(?=\s*(?:[,;.!]|$)|\s+(?:and|but|so|now)\b)",
+        lambda m, c: Hit(
+            " ".join(f"User is {m.group('v')} with {m.group('w') or ''}".split()).removesuffix(
+                " with"
+            ),
+            "marital",
+            fold(m.group("v")),
+        ),
     ),
     # goal
     _r(
@@ -1091,8 +1318,28 @@ RULES: Final[tuple[Rule, ...]] = (
         "goal",
         rf"{_I_AM}\s+(?:currently\s+|really\s+)?(?P<a>trying|planning|hoping|aiming|saving up|"
         r"saving|working hard)\s+(?:to|for)\s+(?!.*\b(?:understand|figure out|fix|get this|"
-        r"make this|debug|solve)\b)" + _PLACE,
+        r"make this|debug|solve)\b)(?!get\b.*\bto (?:work|run|compile|build|load|match|"
+        r"render|pass|show)\b)" + _PLACE,
         "User is {a} to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.started_learning",
+        "en",
+        "goal",
+        rf"(?:{_I_HAVE}|i)\s+(?:just\s+|recently\s+)?(?:started|begun|began)\s+(?:learning|"
+        r"to learn|studying|taking (?:lessons in|\w+ lessons))\s+" + _PLACE,
+        "User is learning {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.trip",
+        "en",
+        "goal",
+        rf"{_I_AM}\s+(?:going|travelling|traveling|flying|heading)\s+to\s+"
+        r"(?P<v>(?-i:[A-Z])[^,;.!?]*?)(?:\s+for real)?(?:\s+(?P<w>(?:in|on|next|this)\s+"
+        r"(?-i:[A-Z])?\w+))?(?=\s*(?:[,;.!?]|$)|\s+(?:for|with|and|to)\b)",
+        "User is going to {v} {w}",
         slot=None,
     ),
     _r(
@@ -1139,9 +1386,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.project.maintain",
         "en",
         "project",
-        r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times)\b)|"
+        r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times|"
+        r"about|around|\d)\b)|"
         rf"own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
-        r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:a|an|my own|the)?\s*" + _PLACE,
+        r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:(?:a|an|my own|the)\s+)?"
+        + _PLACE,
         "User runs {v}",
         slot=None,
     ),
@@ -1163,8 +1412,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "environment",
         r"(?:i|we)\s+(?:mainly\s+|mostly\s+|only\s+|primarily\s+|usually\s+|now\s+)?use\s+"
         r"(?!(?:it|this|that|them|these|those|your|a lot|the same)\b)" + _PLACE,
-        "User uses {v}",
-        slot=_tool_slot,
+        lambda m, c: _uses(m, c, "en"),
     ),
     _r(
         "en.environment.on",
@@ -1314,7 +1562,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.identity.age",
         "pt",
         "identity",
-        rf"{_EU}tenho\s+(?P<v>\d{{1,3}})\s+anos(?:\s+de idade)?\s*(?:[,;.!]|$)",
+        rf"{_EU}tenho\s+(?P<v>\d{{1,3}})\s+anos(?:\s+de idade)?"
+        r"(?:\s*(?:[,;.!]|$)|\s+(?:e|mas|então|agora|já)\b)",
         "O usuário tem {v} anos",
         slot="age",
     ),
@@ -1325,9 +1574,11 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"{_EU}(?:sou|trabalho como|atuo como)\s+(?:um\s+|uma\s+)?"
         rf"(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
-        r"de software|de dados|de produto|de ux))*)"
-        r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+))?"
-        r"(?:[,;.!]|$)",
+        r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
+        r"há|ha|desde|faz|e|mas|então|aliás|também|kkk|para|pra)\b)[a-zà-ÿ]+(?:ic[oa]|al|"
+        r"eir[oa]|ista|ior|ênior|or|ar))*)"
+        r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+?))?"
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk)\b))",
         _occupation("pt"),
     ),
     _r(
@@ -1414,9 +1665,20 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.live",
         "pt",
         "fact",
-        rf"(?:{_EU}|agora\s+|hoje\s+)(?:agora\s+|atualmente\s+|hoje\s+)?(?:moro|vivo|resido|"
-        r"estou morando)\s+(?:agora\s+)?(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
+        rf"(?:{_EU}|agora\s+|hoje\s+|nós\s+|a gente\s+)(?:agora\s+|atualmente\s+|hoje\s+)?"
+        r"(?:moro|vivo|resido|estou morando|moramos|vivemos|mora)\s+(?:agora\s+)?"
+        r"(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
         lambda m, c: _residence_pt_prefixed(m, c),
+    ),
+    _r(
+        "pt.environment.moved_to_tool",
+        "pt",
+        "environment",
+        rf"{_EU}(?:mudei|passei)\s+(?:d[oa]\s+(?P<old>[^,;.!?]+?)\s+)?(?:para|pra)\s+(?:o\s+|a\s+)?"
+        rf"(?P<v>(?:{_TOOLS})\b[^,;.!?]*)",
+        "O usuário usa {v}",
+        slot=_tool_slot,
+        change=True,
     ),
     _r(
         "pt.fact.moved",
@@ -1451,6 +1713,43 @@ RULES: Final[tuple[Rule, ...]] = (
         r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista)\b",
         "O usuário é {v}",
         slot=None,
+    ),
+    _r(
+        "pt.fact.have_condition",
+        "pt",
+        "fact",
+        rf"{_EU}tenho\s+(?P<v>asma|diabetes(?: tipo [12])?|rinite|enxaqueca|TDAH|hipertensão|"
+        r"pressão alta|doença celíaca|intolerância (?:à|a) lactose|alergia (?:a|à|ao) [^,;.!?]+|"
+        r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim))\b",
+        "O usuário tem {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.dont_eat",
+        "pt",
+        "fact",
+        rf"{_EU}(?:não|nao|nunca)\s+(?:como|comemos)\s+(?P<v>carne|peixe|porco|carne de porco|"
+        r"frutos do mar|laticínios|ovos|glúten|gluten|açúcar|nada de origem animal)\b",
+        "O usuário não come {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.study",
+        "pt",
+        "fact",
+        rf"{_EU}(?:estou fazendo|estou a fazer|faço|curso|estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
+        r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
+        r"\s*(?:[,;.!]|$)",
+        lambda m, c: _study_pt(m),
+    ),
+    _r(
+        "pt.identity.at_org_as",
+        "pt",
+        "identity",
+        rf"{_EU}(?:agora\s+)?estou\s+(?P<prep>na|no)\s+(?P<org>(?-i:[A-Z0-9])[^,;.!?]*?),?\s+"
+        rf"como\s+(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+)?)\s*(?:[,;.!]|$)",
+        _occupation("pt"),
     ),
     _r(
         "pt.fact.allergic",
@@ -1526,8 +1825,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.skill.speak",
         "pt",
         "skill",
-        rf"{_EU}(?:também\s+)?falo\s+(?:fluentemente\s+)?(?P<v>{_LANG_LIST_PT})\b",
-        "O usuário fala {v}",
+        rf"{_EU}(?:também\s+)?falo\s+(?P<q>(?:fluentemente|um pouco de|um pouquinho de|bem|"
+        rf"o básico de|razoavelmente)\s+)?(?P<v>{_LANG_LIST_PT})\b",
+        "O usuário fala {q} {v}",
         slot=None,
         raw=("v",),
     ),
@@ -1558,12 +1858,77 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.skill.work_with",
+        "pt",
+        "skill",
+        rf"{_EU}(?:mexo|trabalho)\s+(?:muito\s+|bastante\s+)?com\s+"
+        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?:(?-i:[A-Z0-9][\w+#.-]*)|avançado|básico))*)",
+        "O usuário trabalha com {v}",
+        slot=None,
+    ),
+    _r(
         "pt.skill.know_how",
         "pt",
         "skill",
         rf"{_EU}(?:já\s+)?sei\s+(?!se\b|que\b|lá\b|la\b|disso|não|nao)(?P<v>\w+(?:ar|er|ir)\b"
         r"[^,;.!?]*)",
         "O usuário sabe {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.play",
+        "pt",
+        "skill",
+        rf"{_EU}(?:também\s+)?(?P<a>toco|jogo)\s+(?!(?:um|uma|meu|minha|isso|isto|esse|essa|"
+        r"muito|bastante|com|no|na|todo|toda)\b)(?P<v>(?:o\s+|a\s+)?[\wçãõéíóúâêôà-]+"
+        r"(?:\s+[\wçãõéíóúâêôà-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:e|mas|desde|há|faz|muito|bem|"
+        r"mal|aos|pra|para)\b)",
+        lambda m, c: _play_pt(m),
+    ),
+    _r(
+        "pt.skill.beginner",
+        "pt",
+        "skill",
+        rf"{_EU}sou\s+(?P<a>iniciante|intermediári[oa]|novat[oa])\s+(?:em|no|na|com)\s+{_PLACE}",
+        "O usuário é {a} em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.grew_up",
+        "pt",
+        "fact",
+        rf"{_EU}cresci\s+(?P<p>em|no|na|nos|nas)\s+{_WHERE}",
+        "O usuário cresceu {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.graduated",
+        "pt",
+        "fact",
+        rf"{_EU}(?:sou\s+formad[oa]|me\s+formei|formei-me|sou\s+licenciad[oa]|sou\s+graduad[oa]|"
+        r"tenho\s+(?:graduação|licenciatura|mestrado|doutorado|formação))\s+(?:em|de)\s+" + _WHERE,
+        "O usuário se formou em {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.work_field",
+        "pt",
+        "fact",
+        rf"{_EU}(?:agora\s+|atualmente\s+)?trabalho\s+(?P<p>com|na área de|na area de)\s+"
+        r"(?!(?:isso|isto|ele|ela|eles|elas|você|voce|vc)\b)(?P<v>[^,;.!?]+?)"
+        r"(?=\s+(?:e|mas|há|ha|desde|faz|então)\b|\s*[,;.!?]|\s*$)",
+        "O usuário trabalha {p} {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.trying",
+        "pt",
+        "goal",
+        rf"{_EU}(?:estou|to|tô)\s+(?:tentando|a tentar)\s+(?!(?:{_REQUEST_VERBS_PT})\b)"
+        r"(?!(?:entender|resolver|fazer|rodar|compilar|instalar|configurar|achar|descobrir|"
+        r"lembrar|consertar|arrumar|deixar|melhorar|ajustar|colocar|tirar|decidir|escolher)\b)"
+        r"(?P<v>\w+(?:ar|er|ir)\b[^,;.!?]*)",
+        "O usuário está tentando {v}",
         slot=None,
     ),
     # goal
@@ -1594,6 +1959,14 @@ RULES: Final[tuple[Rule, ...]] = (
         r"(?:o\s+|a\s+)?(?:meu|minha)\s+(?:maior\s+|principal\s+|grande\s+)?(?:objetivo|meta|"
         r"sonho|plano)(?:\s+para\s+[\w\s]+?)?\s+é\s+" + _PLACE,
         "O objetivo do usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.started_learning",
+        "pt",
+        "goal",
+        rf"{_EU}(?:comecei|começei|voltei)\s+a\s+(?:aprender|estudar|fazer aulas de)\s+{_PLACE}",
+        "O usuário está aprendendo {v}",
         slot=None,
     ),
     _r(
@@ -1675,8 +2048,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "environment",
         rf"{_EU}(?:uso|utilizo|usamos)\s+(?:principalmente\s+|mais\s+|só\s+|apenas\s+)?"
         r"(?!(?:isso|isto|esse|essa|muito|bastante|o mesmo)\b)" + _PLACE,
-        "O usuário usa {v}",
-        slot=_tool_slot,
+        lambda m, c: _uses(m, c, "pt"),
     ),
     _r(
         "pt.environment.my_device",
@@ -1774,8 +2146,22 @@ def _tags(rule: Rule) -> tuple[str, ...]:
     return ("extracted", rule.type)
 
 
+#: Adverbs between the subject and the verb that change nothing of the statement ("I'm also
+#: trying to…", "I'm actually 27", "Também falo…").
+_INNER_ADVERB: Final = re.compile(
+    r"^((?:i|i'm|i've|i am|i have|we|we're|eu|eu também)\s+)(?:also|actually|really|honestly|"
+    r"only|still|definitely|genuinely|seriously|literally)\s+"
+    r"|^(?:também|tambem|realmente|sinceramente)\s+(?=\w+o\b)",
+    re.IGNORECASE,
+)
+
+
 def _match(clause: str) -> tuple[Rule, Hit] | None:
     body = _FILLER.sub("", clause).strip()
+    previous = None
+    while previous != body:
+        previous = body
+        body = _INNER_ADVERB.sub(lambda m: m.group(1) or "", body)
     for rule in RULES:
         found = rule.pattern.match(body)
         if found is None:
@@ -1796,7 +2182,8 @@ _DEICTIC: Final = re.compile(
 )
 #: "this year", "este ano": times, not pointers into the conversation.
 _PERIOD: Final = re.compile(
-    r"\b(?:this|next|last|este|esta|neste|nesta|próximo|próxima)\s+(?:year|month|week|"
+    r"\b(?:this|next|last|este|esta|neste|nesta|esse|essa|nesse|nessa|próximo|próxima)\s+"
+    r"(?:year|month|week|"
     r"weekend|summer|spring|fall|autumn|winter|semester|ano|mês|semana|fim de semana|verão|"
     r"semestre)\b",
     re.IGNORECASE,
@@ -1909,3 +2296,101 @@ def extract_messages(
     """The candidates of many user messages, in order."""
     for message in messages:
         yield from extract_message(message, extractor=extractor)
+
+
+def _third_person(verb: str) -> str:
+    """The English third person singular of a verb: go → goes, bike → bikes, study → studies."""
+    irregular = {"go": "goes", "do": "does", "have": "has", "be": "is"}
+    if verb in irregular:
+        return irregular[verb]
+    if re.search(r"(?:s|sh|ch|x|z)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _frequency(match: re.Match[str]) -> Hit | None:
+    """A habit with how often ("I go to the gym four times a week", "I bike to work every
+    day"): a fact about the person, in the third person."""
+    value = clean(match.group("v"), "en")
+    if value is None:
+        return None
+    verb = _third_person(match.group("a").lower())
+    return Hit(f"User {verb} {value}", None, _key(f"{verb} {value}"))
+
+
+def _study_pt(match: re.Match[str]) -> Hit | None:
+    """What the person studies ("Estou fazendo mestrado em linguística na Unicamp"): a fact,
+    "O usuário estuda …"; "estudo para a prova" is the task at hand, not a course."""
+    value = clean(match.group("v"), "pt")
+    if value is None or re.match(r"(?:para|pra|isso|isto|esse|essa|agora|muito)\b", value, re.I):
+        return None
+    where = match.group("w")
+    course = re.match(
+        r"(?:um\s+)?(?:mestrado|doutorado|doutoramento|faculdade|graduação|"
+        r"licenciatura|pós|curso)\b",
+        value,
+        re.I,
+    )
+    text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
+        f" {match.group('p')} {where.strip()}" if where else ""
+    )
+    return Hit(text, None, _key(value))
+
+
+#: Two named tools in one "use" ("I use Poetry for dependencies and VS Code as my editor",
+#: "Uso Linux no trabalho e Mac em casa"): cut before "and"/"e" and a capitalised word.
+_TOOL_AND: Final = re.compile(r"\s+(?:and|e)\s+(?=(?-i:[A-Z]))")
+#: What a tool is used for or where ("for dependencies", "no trabalho"): not part of its name.
+_TOOL_USE: Final = re.compile(
+    r"\s+(?:for|as|at|in|on|to|no|na|em|para|pra|como)\b.*$", re.IGNORECASE
+)
+
+
+def _uses(match: re.Match[str], clause: str, language: str) -> Hit | None:
+    """The tools a person uses, one statement each when two named ones are joined by
+    "and"/"e" (the second is derived from the first)."""
+    raw = match.group("v")
+    parts = _TOOL_AND.split(raw)
+    # Split only tools that each come with their own use ("Linux no trabalho e Mac em casa");
+    # a plain list ("Node 20 e TypeScript") is one statement.
+    if len(parts) > 1 and parts[0][:1].isupper() and _TOOL_USE.search(parts[0]):
+        parts = [_TOOL_USE.sub("", part) for part in parts]
+    else:
+        parts = [raw]
+    subject = "O usuário usa" if language == "pt" else "User uses"
+    hits = []
+    for part in parts:
+        value = clean(part, language)
+        if value is None:
+            return None
+        hits.append((f"{subject} {value}", _tool_slot({"v": value}), _key(value)))
+    (content, slot, key), *rest = hits
+    return Hit(
+        content,
+        slot,
+        key,
+        change=bool(_CHANGE.search(clause)),
+        derived=tuple(("environment", c, s_, k) for c, s_, k in rest),
+    )
+
+
+def _studied_en(match: re.Match[str]) -> Hit | None:
+    """ "I studied economics", "I have a degree in law": what the person studied."""
+    value = clean(match.group("v"), "en")
+    if value is None:
+        return None
+    if match.group("b"):
+        return Hit(f"User has {match.group('b').lower()} {value}", None, _key(value))
+    verb = match.group("a").lower()
+    return Hit(f"User {verb} {value}", None, _key(value))
+
+
+def _play_pt(match: re.Match[str]) -> Hit | None:
+    """ "Toco violão", "jogo xadrez": an instrument or a game the person plays."""
+    value = clean(match.group("v"), "pt")
+    if value is None:
+        return None
+    verb = "toca" if match.group("a").lower() == "toco" else "joga"
+    return Hit(f"O usuário {verb} {value}", None, _key(value))

@@ -43,7 +43,7 @@ from memvault.importers.base import (
 from memvault.importers.common import (
     UTF8_BOM,
     BinaryReader,
-    ExportedMemories,
+    ExportReader,
     Progress,
     Rejoined,
     array_field,
@@ -289,21 +289,12 @@ class _Segment:
 
 
 @dataclass(slots=True)
-class _Reader:
-    importer: ImporterId
-    context: ImportContext
+class _Reader(ExportReader):
     files: dict[str, Entry]
     #: account uuid → full name, from users.json (participants' names)
     names: dict[str, str] = field(default_factory=dict)
     #: project uuid → (name, updated or created time), from projects.json
     projects: dict[str, tuple[str | None, datetime | None]] = field(default_factory=dict)
-    #: memories built so far (a text repeated in memories.json is one memory)
-    memories: ExportedMemories = field(init=False)
-    progress: Progress = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.memories = ExportedMemories(PROVIDER, self.context)
-        self.progress = Progress(self.context.progress)
 
     def records(self) -> Iterator[ImportRecord]:
         users = self._users()  # small; names are needed for conversation participants
@@ -681,18 +672,10 @@ class _Reader:
             if content and memory is not None:
                 yield ImportedMemory(memory)
             instructions = text_field(project, "prompt_template", where)
-            if instructions and instructions.strip():
-                summary = f"Instructions for the project {name}" if name else None
-                key = ("project-instructions", uuid, content_hash(instructions))
-                memory = self.memories.build(
-                    key,
-                    "instruction",
-                    instructions,
-                    created,
-                    updated,
-                    user,
-                    {"source_entry": "projects.json", "project_uuid": uuid},
-                    summary=summary,
+            if instructions:
+                meta = {"source_entry": "projects.json", "project_uuid": uuid}
+                memory = self.memories.project_instructions(
+                    uuid, instructions, name, created, updated, user, meta
                 )
                 if memory is not None:
                     yield ImportedMemory(memory)

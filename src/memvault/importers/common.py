@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol, TypeVar
 
 from memvault.canonical import content_hash
-from memvault.importers.base import ImportContext, ImportFormatError
+from memvault.importers.base import ImportContext, ImporterId, ImportFormatError
 from memvault.importers.ids import stable_id
 
 #: A time for records with none anywhere in their file: the Unix epoch, never "now".
@@ -158,6 +159,28 @@ class ExportedMemories:
         if moment is not None and (self.latest is None or moment > self.latest):
             self.latest = moment
 
+    def project_instructions(
+        self,
+        project: str,
+        instructions: str,
+        name: str | None,
+        created: datetime | None,
+        updated: datetime | None,
+        user: str | None,
+        metadata: Mapping[str, Any],
+    ) -> dict[str, Any] | None:
+        """The ``instruction`` memory of a project's custom instructions (`build`)."""
+        return self.build(
+            ("project-instructions", project, content_hash(instructions)),
+            "instruction",
+            instructions,
+            created,
+            updated,
+            user,
+            metadata,
+            summary=f"Instructions for the project {name}" if name else None,
+        )
+
     def build(
         self,
         key: tuple[str, ...],
@@ -262,6 +285,21 @@ class Progress:
         if self._report is None:
             return stream
         return _Counted(stream, self)
+
+
+@dataclass(slots=True)
+class ExportReader:
+    """What the reader of a provider's export keeps while it reads: the memories built so far
+    (a text met twice is one memory) and the progress it reports."""
+
+    importer: ImporterId
+    context: ImportContext
+    memories: ExportedMemories = field(init=False)
+    progress: Progress = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.memories = ExportedMemories(self.importer.provider, self.context)
+        self.progress = Progress(self.context.progress)
 
 
 class _Counted:

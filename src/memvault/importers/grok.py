@@ -46,7 +46,7 @@ from memvault.importers.base import (
 from memvault.importers.common import (
     SAFE_INT,
     UTF8_BOM,
-    ExportedMemories,
+    ExportReader,
     Progress,
     Rejoined,
     array_field,
@@ -342,21 +342,12 @@ def _media_type(*hints: Any) -> str:
 
 
 @dataclass(slots=True)
-class _Reader:
-    importer: ImporterId
-    context: ImportContext
+class _Reader(ExportReader):
     #: uploaded files in the export: asset id → size in bytes
     assets: dict[str, int]
     #: conversations waiting for a neighbour's time (they have none of their own)
     pending: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     previous: str | None = None
-    #: memories built so far, and the latest time met (the time of those that carry none)
-    memories: ExportedMemories = field(init=False)
-    progress: Progress = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.memories = ExportedMemories(PROVIDER, self.context)
-        self.progress = Progress(self.context.progress)
 
     def records(self, entries: list[Entry], profiles: list[Entry]) -> Iterator[ImportRecord]:
         memories: list[tuple[str, int, Mapping[str, Any], str]] = []
@@ -722,17 +713,10 @@ class _Reader:
         )
         if memory is not None:
             yield ImportedMemory(memory)
-        if instructions and instructions.strip():
-            summary = f"Instructions for the project {name}" if name else None
-            memory = self.memories.build(
-                ("project-instructions", project_id, content_hash(instructions)),
-                "instruction",
-                instructions,
-                created,
-                updated,
-                user,
-                {"source_entry": MAIN_FILE, "project_id": project_id},
-                summary=summary,
+        if instructions:
+            meta = {"source_entry": MAIN_FILE, "project_id": project_id}
+            memory = self.memories.project_instructions(
+                project_id, instructions, name, created, updated, user, meta
             )
             if memory is not None:
                 yield ImportedMemory(memory)

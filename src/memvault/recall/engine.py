@@ -1,8 +1,9 @@
 """Recall: a query in, the best memories and messages out (docs/recall.md).
 
 `recall` runs the full-text list (BM25 over the analysed passages, the query's words as
-alternatives), the vector list (when the vault has an embedder and vectors), fuses and weighs
-them (`memvault.recall.ranking`), keeps the best passage of each memory or message, and
+alternatives), the vector list (when the vault has an embedder and vectors), gives the
+full-text hits the vector list missed their exact cosine from their stored vectors, fuses and
+weighs them (`memvault.recall.ranking`), keeps the best passage of each memory or message, and
 returns hits with their provenance. Who asks decides what may be found (PAM §9): the owner
 and background work see everything; an agent sees the memories that are public or shared with
 it for reading, and no conversation message (conversations are the owner's).
@@ -11,7 +12,7 @@ it for reading, and no conversation message (conversations are the owner's).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -24,7 +25,7 @@ from memvault.recall import vectors
 from memvault.recall.embedders import Embedder, EmbedderError, EmbedderSpec, load_embedder
 from memvault.recall.index import extraction_sources, memory_conversation
 from memvault.recall.indexes import MEMORY, MESSAGE, PassageRecord, RecallIndex, Scope
-from memvault.recall.ranking import Ranking, fuse, weigh
+from memvault.recall.ranking import Ranking, asks_only, cosine, fuse, weigh
 from memvault.store.base import Store
 from memvault.store.codec import load_memory
 from memvault.vault_inputs import check_actor, is_privileged
@@ -37,6 +38,7 @@ __all__ = [
     "RecallResult",
     "filters_from",
     "recall",
+    "rescore",
 ]
 
 KINDS: Final = ("all", "memories", "messages")
@@ -318,9 +320,33 @@ def recall(
             # Fusion counts only the vector list's first hits; vectors alone rank their own.
             wanted = ranking.vector_candidates(k) if result.mode == "hybrid" else depth
             vector_hits = index.nearest(model, query_vector, wanted, scope)
-        fused = fuse(text_hits, vector_hits, ranking)
+        rescored: dict[int, float] = {}
+        if result.mode == "hybrid" and query_vector is not None and model is not None:
+            rescored = rescore(index, model, query_vector, text_hits, vector_hits, ranking)
+        fused = fuse(text_hits, vector_hits, ranking, rescored)
         result.hits = _hits(index, fused, k, ranking, now)
     return result
+
+
+def rescore(
+    index: RecallIndex,
+    model: int,
+    query: Sequence[float],
+    text_hits: Sequence[tuple[int, float]],
+    vector_hits: Sequence[tuple[int, float]],
+    ranking: Ranking,
+) -> dict[int, float]:
+    """Hybrid recall's second stage: the exact cosine similarity of the first
+    `ranking.rescore_depth` full-text hits that the vector list did not return, from their
+    stored float vectors (the vector index searched approximately, or not that deep)."""
+    if not ranking.rescore_depth:
+        return {}
+    listed = {pid for pid, _ in vector_hits}
+    wanted = [pid for pid, _ in text_hits[: ranking.rescore_depth] if pid not in listed]
+    if not wanted:
+        return {}
+    stored = index.vectors(model, wanted)
+    return {pid: cosine(query, vector) for pid, vector in stored.items()}
 
 
 def _hits(
@@ -352,6 +378,7 @@ def _hits(
             confidence=confidence,
             at_epoch=at,
             now=moment,
+            asks=ranking.question_weight != 1.0 and asks_only(str(row.text)),
         )
         if key not in best or score > best[key][0]:
             best[key] = (score, row)

@@ -1,5 +1,6 @@
 """How recall orders what it finds (docs/recall.md, "Ranking"): the full-text and vector lists
-fused into one score, then weighed by status, confidence and recency.
+fused into one score, then weighed by status, confidence, recency and whether a passage only
+asks.
 
 Fusion, by default, is a weighted sum of the two lists' scores, each on a 0..1 scale: BM25
 min-max scaled over the first `text_depth` full-text hits, cosine similarity as it is (a fixed
@@ -9,16 +10,25 @@ every counted hit. Measured on long multi-session conversations
 (benchmarks/recall.py, dev split), plain reciprocal-rank fusion (k=60) ranked *below* BM25
 alone, while weighted fusion of scaled scores ranked above both. Reciprocal-rank fusion is kept
 as an option (``fusion="rrf"``).
+
+Hybrid recall has a second stage before fusion: the full-text hits the vector list did not
+return get their exact cosine similarity from their stored vectors (`rescore_depth`), so every
+candidate is judged by both lists, not only those the approximate vector search happened to
+return. And a passage made only of questions ("What should I plant on a shady balcony?")
+weighs `question_weight`: it asks, it tells nothing, yet it shares the words and the form of
+a question put to recall, which is what full text and vectors reward.
 """
 
 from __future__ import annotations
 
 import math
+import operator
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-__all__ = ["FUSIONS", "SCALES", "Ranking", "fuse", "weigh"]
+__all__ = ["FUSIONS", "SCALES", "Ranking", "asks_only", "cosine", "fuse", "weigh"]
 
 FUSIONS: Final = ("weighted", "rrf")
 #: How a list's scores are brought to 0..1 before weighted fusion: "max" (divided by the
@@ -37,16 +47,16 @@ class Ranking:
     #: "weighted" (normalised scores, summed with the weights below) or "rrf".
     fusion: str = "weighted"
     #: Weight of the full-text score in weighted fusion.
-    text_weight: float = 0.55
+    text_weight: float = 0.25
     #: Weight of the vector score in weighted fusion.
-    vector_weight: float = 0.45
+    vector_weight: float = 0.75
     #: How each list's scores are scaled to 0..1 (`SCALES`).
     text_scale: str = "minmax"
     vector_scale: str = "cosine"
     #: How many of each list's first hits weighted fusion counts (0: all it is given); those
     #: further down keep only their order, below every counted hit. BM25's long tail holds
     #: passages sharing one common word; counting it crowds out vector hits.
-    text_depth: int = 6
+    text_depth: int = 3
     vector_depth: int = 30
     #: k of reciprocal-rank fusion: 1 / (k + rank).
     rrf_k: int = 60
@@ -65,6 +75,13 @@ class Ranking:
             "retracted": 0.3,
         }
     )
+    #: Multiplier of a passage made only of questions (`asks_only`): it asks, it states
+    #: nothing, yet it looks like the question put to recall.
+    question_weight: float = 0.25
+    #: Hybrid recall's second stage: how many of the full-text list's first hits that the
+    #: vector list did not return get their exact cosine similarity from their stored vectors
+    #: (0: none). They join the vector list's counted hits, scaled as they are.
+    rescore_depth: int = 10
     #: Multipliers by kind, to favour memories or messages.
     memory_weight: float = 1.0
     message_weight: float = 1.0
@@ -125,13 +142,40 @@ def scaled(hits: Sequence[tuple[int, float]], scale: str, depth: int = 0) -> dic
     return {pid: (s - low) / (high - low) for pid, s in hits}
 
 
+_SENTENCE_BREAK: Final = re.compile(r"(?<=[.!?…？])\s+")
+#: What may follow a sentence's last mark: closing quotes and brackets, markdown emphasis.
+_CLOSERS: Final = " \t\r\n\"'”’»)]*_~"
+
+
+def asks_only(text: str) -> bool:
+    """Whether every sentence of `text` is a question (ends with "?"): "Any tips for a shady
+    balcony?" asks only; "We planted sunflowers. Any tips?" tells something too."""
+    if not text.rstrip(_CLOSERS).endswith(("?", "？")):
+        return False  # the last sentence tells: no need to split the rest
+    sentences = [s.rstrip(_CLOSERS) for s in _SENTENCE_BREAK.split(text.strip())]
+    sentences = [s for s in sentences if s]
+    return bool(sentences) and all(s.endswith(("?", "？")) for s in sentences)
+
+
+def cosine(a: Sequence[float], b: Sequence[float]) -> float:
+    """Cosine similarity of two vectors of one length (0 when either has no direction)."""
+    if len(a) != len(b):
+        raise ValueError(f"vectors of {len(a)} and {len(b)} dimensions")
+    # map(mul) and sum: a few microseconds a vector, where a generator took fifty times more.
+    norms = math.sqrt(sum(map(operator.mul, a, a)) * sum(map(operator.mul, b, b)))
+    return sum(map(operator.mul, a, b)) / norms if norms > 0 else 0.0
+
+
 def fuse(
     text: Sequence[tuple[int, float]],
     vector: Sequence[tuple[int, float]],
     ranking: Ranking,
+    rescored: Mapping[int, float] | None = None,
 ) -> dict[int, float]:
     """One score per passage from the full-text hits (id, BM25 as a positive number, best
-    first) and the vector hits (id, cosine similarity, best first)."""
+    first) and the vector hits (id, cosine similarity, best first). `rescored`: the exact
+    cosine similarity of full-text hits the vector list lacks (hybrid recall's second
+    stage); they count as vector hits, beside the list's first `vector_depth`."""
     if ranking.fusion == "rrf":
         fused: dict[int, float] = {}
         for hits in (text, vector):
@@ -145,7 +189,11 @@ def fuse(
     if not text:
         return scaled(vector, ranking.vector_scale)
     t = scaled(text, ranking.text_scale, ranking.text_depth)
-    v = scaled(vector, ranking.vector_scale, ranking.vector_depth)
+    counted = list(vector[: ranking.vector_depth] if ranking.vector_depth else vector)
+    if rescored:
+        listed = {pid for pid, _ in counted}
+        counted += [(pid, s) for pid, s in rescored.items() if pid not in listed]
+    v = scaled(counted, ranking.vector_scale)
     # Every hit, counted or past its list's depth, also gets a tail score from its best rank
     # in either list: too small to pass a counted hit, it orders the hits the depths leave
     # out (so `k` beyond the depths still gets `k` results) and breaks exact ties.
@@ -170,9 +218,13 @@ def weigh(
     confidence: float | None,
     at_epoch: float | None,
     now: float,
+    asks: bool = False,
 ) -> float:
-    """A fused score weighed by the kind, a memory's status and confidence, and age."""
+    """A fused score weighed by the kind, a memory's status and confidence, age, and whether
+    the passage only asks (`asks_only`)."""
     score *= ranking.memory_weight if kind == "memory" else ranking.message_weight
+    if asks:
+        score *= ranking.question_weight
     if status is not None:
         score *= ranking.status_weights.get(status, 1.0)
     if confidence is not None and 0.0 <= confidence <= 1.0:

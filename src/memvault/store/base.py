@@ -239,6 +239,11 @@ class Store(ABC):
         promises that every failure inside ends the whole transaction (a batch write), so the
         backend may skip the bookkeeping for partial undo."""
 
+    def writing(self) -> bool:
+        """Whether this thread has a write transaction open on the store (a call made inside
+        one joins it instead of waiting for other work first)."""
+        return False
+
     def bulk_writes(self) -> AbstractContextManager[None]:
         """A scope for writing many rows that are written once and not read back (an
         import's conversations): a backend may hold its caches smaller meanwhile."""

@@ -102,6 +102,16 @@ def database_connection(url: str, *, allow_superuser: bool | None = None) -> Any
     return connect_checked(url, allow_superuser=allow_superuser)
 
 
+def database_connection_lost(exc: BaseException) -> bool:
+    """Whether `exc` (a driver error) means the database went away or cannot be reached (a
+    restart): what was sent did not commit, and the same request may succeed in a moment."""
+    import psycopg
+
+    from memvault.store.postgres import _connection_lost
+
+    return isinstance(exc, psycopg.Error) and _connection_lost(exc)
+
+
 def redact_database_url(url: str) -> str:
     """The database URL without its password, for messages."""
     from memvault.store.postgres import redact

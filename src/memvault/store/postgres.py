@@ -33,6 +33,7 @@ import logging
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -240,8 +241,23 @@ def _any(column: str, values: Sequence[Any], params: list[Any]) -> str:
     return f"{column} = ANY(%s)"
 
 
-def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = True) -> str:
-    """The query's filters on ``memories m`` (ANDed), the tenant first."""
+#: A page sorts at most this many matches of its confidence bounds (read through their
+#: index); a bound matching more walks the status/created index instead
+#: (benchmarks/memory_filters.py).
+_CONFIDENCE_SORT_AT_MOST: Final = 2000
+
+
+def _where(
+    query: MemoryQuery,
+    tenant: str,
+    params: list[Any],
+    *,
+    text: bool = True,
+    walk_created: bool = False,
+) -> str:
+    """The query's filters on ``memories m`` (ANDed), the tenant first. With `walk_created`
+    the confidence bounds are written so that no index serves them ("+ 0"): a page of a broad
+    bound walks the status/created index newest first and stops after LIMIT matches."""
     clauses = ["m.tenant = %s"]
     params.append(tenant)
     if query.ids:
@@ -274,15 +290,14 @@ def _where(query: MemoryQuery, tenant: str, params: list[Any], *, text: bool = T
     if query.exportable_only:
         clauses.append("m.exportable")
     if query.min_confidence is not None or query.max_confidence is not None:
-        # The stored `confidence.current` (PAM §8), only when it is a JSON number.
-        # `json` (not `jsonb`): parsing the text is cheaper than converting it.
-        value = "m.document::json #> '{confidence,current}'"
-        number = f"(CASE WHEN json_typeof({value}) = 'number' THEN ({value})::text::float8 END)"
+        # The stored `confidence.current` (PAM §8) when it is a JSON number: the generated
+        # column of migration 3, indexed after the tenant and the status.
+        column = "(m.confidence + 0)" if walk_created else "m.confidence"
         if query.min_confidence is not None:
-            clauses.append(f"{number} >= %s")
+            clauses.append(f"{column} >= %s")
             params.append(float(query.min_confidence))
         if query.max_confidence is not None:
-            clauses.append(f"{number} <= %s")
+            clauses.append(f"{column} <= %s")
             params.append(float(query.max_confidence))
     if query.readable_by is not None:
         clauses.append(
@@ -361,9 +376,12 @@ def _connection_lost(exc: psycopg.Error) -> bool:
 
 def _connect(url: str) -> psycopg.Connection[Any]:
     try:
-        return psycopg.connect(url, connect_timeout=10)
+        return psycopg.connect(url, **_CONNECT_OPTIONS)
     except psycopg.Error as exc:
-        raise StoreError(f"cannot connect to {redact(url)}: {str(exc).strip()}") from None
+        text = f"cannot connect to {redact(url)}: {str(exc).strip()}"
+        if _connection_lost(exc):  # down or restarting: worth trying again (HTTP 503)
+            raise StoreUnavailable(text) from None
+        raise StoreError(text) from None
 
 
 def connect_checked(url: str, *, allow_superuser: bool | None = None) -> psycopg.Connection[Any]:
@@ -438,6 +456,18 @@ _pools: dict[tuple[str, bool], _SharedPool] = {}
 _pools_lock = threading.Lock()
 #: Seconds a statement waits for a pooled connection.
 _POOL_WAIT: Final = 30.0
+#: Seconds of one wait for a pooled connection (`PostgresStore._getconn`).
+_POOL_SLICE: Final = 2.0
+#: Options of every pooled connection: a connection attempt gives up after 10 s (a busy host), and
+#: TCP keepalives find a peer that vanished without closing (a host down, a network cut)
+#: within about a minute instead of the kernel's two hours.
+_CONNECT_OPTIONS: Final[dict[str, Any]] = {
+    "connect_timeout": 10,
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+}
 
 
 def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
@@ -453,6 +483,7 @@ def _acquire(url: str, allow_superuser: bool, size: int) -> _SharedPool:
                 version = _vector_version(conn, url)
             pool: psycopg_pool.ConnectionPool[Any] = psycopg_pool.ConnectionPool(
                 url,
+                kwargs=dict(_CONNECT_OPTIONS),
                 min_size=1,
                 max_size=max(2, size),
                 open=False,
@@ -619,9 +650,7 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self._error(exc) from None
         finally:
-            with contextlib.suppress(Exception):
-                conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     def vectors_unavailable(self) -> str | None:
         return None if self.vectors else recall.NO_VECTORS
@@ -657,6 +686,9 @@ class PostgresStore(Store):
                 "nothing is half-applied — try again in a moment"
             )
         return StoreError(f"{redact(self._url)}: {text}")
+
+    def writing(self) -> bool:
+        return self._state.depth > 0
 
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
@@ -725,24 +757,50 @@ class PostgresStore(Store):
             finally:
                 state.conn, state.depth, state.flat = None, 0, False
         finally:
-            with contextlib.suppress(Exception):
-                if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
-                    conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     # -- helpers --------------------------------------------------------------------------
 
     def _getconn(self) -> psycopg.Connection[Any]:
+        """A pooled connection, checked alive, within `_POOL_WAIT` seconds (StoreUnavailable
+        after). Asked for in slices: after a database restart every idle connection is
+        broken and the pool's attempts to replace them may give up while the database is
+        still starting; a waiter no attempt serves would wait out its whole timeout, so each
+        slice that comes to nothing sweeps the broken idle connections away and asks again
+        (which makes the pool grow back)."""
+        deadline = time.monotonic() + _POOL_WAIT
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                conn: psycopg.Connection[Any] = self._pool.getconn(
+                    timeout=max(0.01, min(_POOL_SLICE, left))
+                )
+                return conn
+            except psycopg_pool.PoolClosed:
+                raise StoreError("the vault is closed") from None
+            except psycopg_pool.PoolTimeout:
+                if time.monotonic() >= deadline:
+                    raise StoreUnavailable(
+                        f"no connection to {redact(self._url)} came free in "
+                        f"{_POOL_WAIT:.0f} s (the pool is exhausted or the server is "
+                        "unreachable)"
+                    ) from None
+            with contextlib.suppress(psycopg_pool.PoolClosed):
+                self._pool.check()
+
+    def _give_back(self, conn: psycopg.Connection[Any]) -> None:
+        """Return `conn` to the pool, rolled back. Always returned, even when the rollback
+        fails: a connection the server dropped (a restart) fails it, and one kept out of the
+        pool would shrink it for good — after a few restarts every request would wait for a
+        connection that never comes. The pool replaces a broken one."""
         try:
-            conn: psycopg.Connection[Any] = self._pool.getconn(timeout=_POOL_WAIT)
-            return conn
-        except psycopg_pool.PoolClosed:
-            raise StoreError("the vault is closed") from None
-        except psycopg_pool.PoolTimeout:
-            raise StoreUnavailable(
-                f"no connection to {redact(self._url)} came free in {_POOL_WAIT:.0f} s "
-                "(the pool is exhausted or the server is unreachable)"
-            ) from None
+            if conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+                conn.rollback()
+        except psycopg.Error:
+            pass
+        finally:
+            with contextlib.suppress(psycopg_pool.PoolClosed, ValueError):
+                self._pool.putconn(conn)
 
     def _read(self, run: Callable[[psycopg.Connection[Any]], _T]) -> _T:
         """`run` on this thread's transaction, or on a pooled connection in a transaction of
@@ -762,9 +820,7 @@ class PostgresStore(Store):
         except psycopg.Error as exc:
             raise self._error(exc) from None
         finally:
-            with contextlib.suppress(Exception):
-                conn.rollback()
-                self._pool.putconn(conn)
+            self._give_back(conn)
 
     def _all(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         return self._read(lambda c: c.execute(sql, params).fetchall())
@@ -970,12 +1026,39 @@ class PostgresStore(Store):
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]:
         if query.text is not None and query.order == "relevance":
             return [hit.memory for hit in self.search(query)]
+        sql, params = self._memory_page_sql(query)
+        return [self._stored(r) for r in self._all(sql, params)]
+
+    def _memory_page_sql(self, query: MemoryQuery) -> tuple[str, list[Any]]:
+        """The statement `query_memories` runs for a time-ordered page, with its parameters."""
         params: list[Any] = []
-        where = _where(query, self._tenant, params)
+        walk = self._broad_confidence_bounds(query)
+        where = _where(query, self._tenant, params, walk_created=walk)
         order = _ORDERS.get(query.order, _ORDERS["-created"])
         sql = f"SELECT m.document, m.decay_anchor FROM memories m WHERE {where} ORDER BY {order}"
         sql += _limit(query, params)
-        return [self._stored(r) for r in self._all(sql, params)]
+        return sql, params
+
+    def _broad_confidence_bounds(self, query: MemoryQuery) -> bool:
+        """Whether the query's confidence bounds match more than a page should sort: counted
+        (up to that cap) on the tenant/status/confidence index alone. The planner cannot
+        tell without fresh statistics, and sorting every match of a broad bound is slow."""
+        if query.min_confidence is None and query.max_confidence is None:
+            return False
+        if query.statuses == ():
+            return False
+        bounds = MemoryQuery(
+            statuses=query.statuses,
+            min_confidence=query.min_confidence,
+            max_confidence=query.max_confidence,
+        )
+        params: list[Any] = []
+        where = _where(bounds, self._tenant, params)
+        params.append(_CONFIDENCE_SORT_AT_MOST)
+        row = self._one(
+            f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {where} LIMIT %s) AS b", params
+        )
+        return int(row[0]) >= _CONFIDENCE_SORT_AT_MOST
 
     def count_memories(self, query: MemoryQuery) -> int:
         params: list[Any] = []
@@ -1344,36 +1427,39 @@ class PostgresStore(Store):
 
     # -- per-memory AIMEM state -------------------------------------------------------------
 
-    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._all(
-            "SELECT memory_id, digest FROM aimem_chunks WHERE tenant = %s AND memory_id = ANY(%s)",
-            (self._tenant, list(dict.fromkeys(memory_ids))),
-        )
+    def _pairs(self, sql: str, keys: Iterable[str]) -> dict[str, str]:
+        """The (key, value) rows `sql` selects for the tenant and `keys` (its two %s)."""
+        rows = self._all(sql, (self._tenant, list(dict.fromkeys(keys))))
         return {str(k): str(v) for k, v in rows}
+
+    def _put_pairs(self, sql: str, pairs: Mapping[str, str]) -> None:
+        """`sql` (tenant, key, value) for each of `pairs`, in one transaction."""
+        with self.transaction():
+            self._many(sql, [(self._tenant, k, v) for k, v in pairs.items()])
+
+    def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
+        sql = "SELECT memory_id, digest FROM aimem_chunks WHERE tenant = %s AND memory_id = ANY(%s)"
+        return self._pairs(sql, memory_ids)
 
     def put_chunk_digests(self, digests: Mapping[str, str]) -> None:
-        with self.transaction():
-            self._many(
-                "INSERT INTO aimem_chunks (tenant, memory_id, digest) VALUES (%s, %s, %s) "
-                "ON CONFLICT (tenant, memory_id) DO UPDATE SET digest = excluded.digest",
-                [(self._tenant, k, v) for k, v in digests.items()],
-            )
+        self._put_pairs(
+            "INSERT INTO aimem_chunks (tenant, memory_id, digest) VALUES (%s, %s, %s) "
+            "ON CONFLICT (tenant, memory_id) DO UPDATE SET digest = excluded.digest",
+            digests,
+        )
 
     def aliases(self, incoming_ids: Iterable[str]) -> dict[str, str]:
-        rows = self._all(
-            "SELECT alias_id, memory_id FROM aimem_aliases WHERE tenant = %s "
-            "AND alias_id = ANY(%s)",
-            (self._tenant, list(dict.fromkeys(incoming_ids))),
+        sql = (
+            "SELECT alias_id, memory_id FROM aimem_aliases WHERE tenant = %s AND alias_id = ANY(%s)"
         )
-        return {str(k): str(v) for k, v in rows}
+        return self._pairs(sql, incoming_ids)
 
     def put_aliases(self, aliases: Mapping[str, str]) -> None:
-        with self.transaction():
-            self._many(
-                "INSERT INTO aimem_aliases (tenant, alias_id, memory_id) VALUES (%s, %s, %s) "
-                "ON CONFLICT (tenant, alias_id) DO UPDATE SET memory_id = excluded.memory_id",
-                [(self._tenant, k, v) for k, v in aliases.items()],
-            )
+        self._put_pairs(
+            "INSERT INTO aimem_aliases (tenant, alias_id, memory_id) VALUES (%s, %s, %s) "
+            "ON CONFLICT (tenant, alias_id) DO UPDATE SET memory_id = excluded.memory_id",
+            aliases,
+        )
 
     # -- exports, audit, keys ---------------------------------------------------------------
 

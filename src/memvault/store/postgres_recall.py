@@ -49,14 +49,13 @@ from memvault.model import Memory
 from memvault.recall.analysis import NOT_STOP_WORDS, STOP_WORD_LANGUAGES
 from memvault.recall.index import conversation_passages, memory_passage
 from memvault.recall.indexes import (
-    MEMORY,
-    MESSAGE,
     Passage,
     PassageRecord,
     RecallIndex,
     Scope,
     Unembedded,
 )
+from memvault.recall.scope_sql import ScopeSQL
 from memvault.store.base import StoreError
 
 __all__ = [
@@ -324,54 +323,38 @@ def _stored_conversations(
 # -- reading -----------------------------------------------------------------------------------
 
 
-def _where(scope: Scope, params: list[Any]) -> str:
-    """SQL conditions of a scope over ``recall_passages p`` LEFT JOIN ``memories m``."""
-    if scope.empty:
-        return "false"
-    clauses: list[str] = []
-    if scope.kind == MEMORY:
-        clauses.append("p.kind = 'memory'")
-    elif scope.kind == MESSAGE:
-        clauses.append("p.kind = 'message'")
-    if scope.statuses:
-        clauses.append("(p.kind = 'message' OR m.status = ANY(%s))")
-        params.append(list(scope.statuses))
-    else:
-        clauses.append("p.kind = 'message'")
-    if scope.conversation is not None:
-        clauses.append("p.conversation_id = %s")
-        params.append(scope.conversation)
-    if scope.platforms:
-        clauses.append("p.platform = ANY(%s)")
-        params.append(list(scope.platforms))
-    if scope.types:
-        clauses.append("m.type = ANY(%s)")
-        params.append(list(scope.types))
-    if scope.custom_types:
-        clauses.append("m.custom_type = ANY(%s)")
-        params.append(list(scope.custom_types))
-    if scope.tags:
-        clauses.append("m.tags @> %s::text[]")
-        params.append(list(scope.tags))
-    if scope.since is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) >= %s")
-        params.append(scope.since.timestamp())
-    if scope.until is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) <= %s")
-        params.append(scope.until.timestamp())
-    if scope.role is not None:
-        clauses.append("p.role = %s")
-        params.append(scope.role)
-    if scope.participant is not None:
-        clauses.append("lower(p.participant) = lower(%s)")
-        params.append(scope.participant)
-    if scope.reader is not None:
-        # PAM §9: public memories, and shared ones granting this agent read.
-        clauses.append(
-            "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.readers @> %s::text[]))"
+class _PostgresScope(ScopeSQL):
+    """A scope's conditions in PostgreSQL (`memvault.recall.scope_sql`): arrays for lists,
+    the memory's tag and reader arrays."""
+
+    mark = "%s"
+
+    def among(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} = ANY({self.bind(list(values))})"
+
+    def conversation(self, conversation_id: str) -> str:
+        return f"p.conversation_id = {self.bind(conversation_id)}"
+
+    def platforms(self, platforms: Sequence[str]) -> str:
+        return self.among("p.platform", platforms)
+
+    def tags(self, tags: Sequence[str]) -> str:
+        return f"m.tags @> {self.bind(list(tags))}::text[]"
+
+    def participant(self, name: str) -> str:
+        return f"lower(p.participant) = lower({self.bind(name)})"
+
+    def readable(self, reader: str) -> str:
+        return (
+            "(m.visibility = 'public' OR (m.visibility = 'shared' AND "
+            f"m.readers @> {self.bind([reader])}::text[]))"
         )
-        params.append([scope.reader])
-    return " AND ".join(clauses)
+
+
+def _where(scope: Scope, params: list[Any]) -> str:
+    """SQL conditions of a scope over ``recall_passages p`` LEFT JOIN ``memories m``; their
+    parameters are appended to `params`."""
+    return _PostgresScope(params).where(scope)
 
 
 _MEMORIES: Final = "LEFT JOIN memories m ON m.tenant = p.tenant AND m.seq = p.memory_seq"

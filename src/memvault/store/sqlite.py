@@ -75,7 +75,8 @@ from memvault.store.base import (
 )
 from memvault.store.codec import dump_memory
 from memvault.store.documents import document_json
-from memvault.store.migrations import LATEST, MIGRATIONS
+from memvault.store.migrations import LATEST, MIGRATIONS, Migration
+from memvault.store.migrations.m0010_confidence_index import CONFIDENCE
 from memvault.store.sqlite_memory_text import MEMORY_BM25, memory_match, text_clause
 from memvault.store.sqlite_recall import SQLiteRecallIndex
 
@@ -323,6 +324,7 @@ def _where(
     with_text: bool = True,
     ordered: bool = False,
     match: str | None = None,
+    walk_created: bool = False,
 ) -> list[str]:
     """SQL conditions (ANDed) for the query's filters, on the memories table aliased ``m``.
 
@@ -333,12 +335,26 @@ def _where(
     # Ids are the most selective filter there is: look the rows up by id and test the other
     # filters on them ("+" keeps SQLite from walking another filter's index instead).
     m = "+m." if query.ids else "m."
+    # With a confidence bound, the status/confidence index leads rather than an index whose
+    # every row would have its document parsed for the bound. A count reads no row: the
+    # type, custom type and platform become seq lists read from their own indexes (as tags
+    # do), since fetching each match's row from the encrypted file costs ~10 µs.
+    bounded = query.min_confidence is not None or query.max_confidence is not None
+    led = "+m." if query.ids or bounded else "m."
+    as_list = bounded and not ordered and not query.ids
+
+    def column_in(column: str, values: Sequence[Any]) -> str:
+        if as_list:
+            inner = _in(f"c.{column}", values, params)
+            return f"m.seq IN (SELECT c.seq FROM memories c WHERE {inner})"
+        return _in(f"{led}{column}", values, params)
+
     if query.ids:
         clauses.append(_in("m.id", query.ids, params))
     if query.types:
-        clauses.append(_in(f"{m}type", query.types, params))
+        clauses.append(column_in("type", query.types))
     if query.custom_types:
-        clauses.append(_in(f"{m}custom_type", query.custom_types, params))
+        clauses.append(column_in("custom_type", query.custom_types))
     if query.statuses is not None:
         clauses.append(_in(f"{m}status", query.statuses, params) if query.statuses else "0")
     for tag in query.tags:
@@ -348,7 +364,7 @@ def _where(
         clauses.append("m.seq IN (SELECT t.memory_seq FROM memory_tags t WHERE t.tag = ?)")
         params.append(tag)
     if query.platforms:
-        clauses.append(_in(f"{m}platform", query.platforms, params))
+        clauses.append(column_in("platform", query.platforms))
     if query.extraction_methods:
         clauses.append(_in(f"{m}extraction_method", query.extraction_methods, params))
     if query.created_since is not None:
@@ -362,7 +378,7 @@ def _where(
         params.append(_dt_epoch(query.updated_since))
     if query.exportable_only:
         clauses.append(f"{m}exportable = 1")
-    clauses.extend(_confidence_bounds(query, params))
+    clauses.extend(_confidence_bounds(query, params, walk_created=walk_created))
     if query.readable_by is not None:
         clauses.append(
             f"({m}visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
@@ -380,26 +396,33 @@ def _where(
     return clauses
 
 
-#: The stored `confidence.current`, only when it is a number (never a string that would
-#: compare above every number). No index: a bound is tested on the rows the other filters'
-#: indexes yield, newest first, so a page stops after LIMIT matches (docs/vault.md).
-_CONFIDENCE: Final = (
-    "(CASE json_type(m.document, '$.confidence.current') WHEN 'real' THEN "
-    "json_extract(m.document, '$.confidence.current') WHEN 'integer' THEN "
-    "json_extract(m.document, '$.confidence.current') END)"
-)
+#: The indexed confidence expression, on the memories table aliased ``m``.
+_CONFIDENCE: Final = CONFIDENCE.replace("document", "m.document")
 
 
-def _confidence_bounds(query: MemoryQuery, params: list[Any]) -> list[str]:
-    """Conditions for the query's confidence bounds (inclusive; PAM §8)."""
+def _confidence_bounds(
+    query: MemoryQuery, params: list[Any], *, walk_created: bool = False
+) -> list[str]:
+    """Conditions for the query's confidence bounds (inclusive; PAM §8) on the stored
+    `confidence.current` when it is a number: the expression migration 10 indexes with the
+    status. With `walk_created` ("+": not through that index) a page walks the created index
+    newest first and stops after LIMIT matches, rather than sorting every match of a broad
+    bound."""
+    column = f"+{_CONFIDENCE}" if walk_created else _CONFIDENCE
     clauses: list[str] = []
     if query.min_confidence is not None:
-        clauses.append(f"{_CONFIDENCE} >= ?")
+        clauses.append(f"{column} >= ?")
         params.append(float(query.min_confidence))
     if query.max_confidence is not None:
-        clauses.append(f"{_CONFIDENCE} <= ?")
+        clauses.append(f"{column} <= ?")
         params.append(float(query.max_confidence))
     return clauses
+
+
+#: A page sorts at most this many matches of its confidence bounds (read through their
+#: index); a bound matching more walks the created index instead, where a page meets its
+#: LIMIT matches within a few thousand rows (benchmarks/memory_filters.py).
+_CONFIDENCE_SORT_AT_MOST: Final = 2000
 
 
 def _and(clauses: list[str]) -> str:
@@ -584,15 +607,12 @@ class SQLiteStore(Store):
                 f"the vault at {self._path.parent} has schema version {current}, newer than "
                 f"this memvault understands ({LATEST}); upgrade memvault"
             )
-        pending = [m for m in MIGRATIONS if m.version > current]
-        if not pending:
+        if not self._pending_migrations():
             return
         with self.transaction():
             # Re-read inside the write lock: another process may have migrated meanwhile.
             current = self.schema_version
-            for migration in MIGRATIONS:
-                if migration.version <= current:
-                    continue
+            for migration in self._pending_migrations():
                 for statement in _statements(migration.sql):
                     self._conn.execute(statement)
                 if migration.run is not None:
@@ -601,7 +621,17 @@ class SQLiteStore(Store):
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (migration.version, migration.name, _now_text()),
                 )
-                self._conn.execute(f"PRAGMA user_version = {migration.version}")
+                current = max(current, migration.version)
+                self._conn.execute(f"PRAGMA user_version = {current}")
+
+    def _pending_migrations(self) -> list[Migration]:
+        """The migrations this vault has not recorded, in order: by the set applied rather
+        than the highest, so one numbered in a gap below an applied migration still runs."""
+        if self.schema_version == 0:
+            return list(MIGRATIONS)
+        rows = self._conn.execute("SELECT version FROM schema_migrations").fetchall()
+        applied = {int(r[0]) for r in rows}
+        return [m for m in MIGRATIONS if m.version not in applied]
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -634,8 +664,8 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def bulk_writes(self) -> Iterator[None]:
         """The page cache held to `BULK_CACHE_KIB` (`cache_limit`), and the recall index's
-        bulk load (`memvault.store.sqlite_recall.bulk_load`: its lookup index by conversation made
-        once at the end, not row by row), inside the caller's transaction."""
+        bulk load (`memvault.store.sqlite_recall.bulk_load`: larger full-text segments),
+        inside the caller's transaction."""
         with self.cache_limit(BULK_CACHE_KIB), self._lock:
             if self._depth:
                 with recall_index.bulk_load(self._conn):
@@ -657,6 +687,15 @@ class SQLiteStore(Store):
             finally:
                 if not self._closed:
                     self._conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
+
+    def writing(self) -> bool:
+        # The lock is reentrant: this thread gets it at once when it holds it (or nobody does).
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            return self._depth > 0
+        finally:
+            self._lock.release()
 
     @contextlib.contextmanager
     def transaction(self, *, savepoints: bool = True) -> Iterator[None]:
@@ -1174,12 +1213,38 @@ class SQLiteStore(Store):
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]:
         if query.text is not None and query.order == "relevance":
             return [hit.memory for hit in self.search(query)]
+        sql, params = self._memory_page_sql(query)
+        return [self._stored(r) for r in self._all(sql, params)]
+
+    def _memory_page_sql(self, query: MemoryQuery) -> tuple[str, list[Any]]:
+        """The statement `query_memories` runs for a time-ordered page, with its parameters."""
         params: list[Any] = []
-        where = _and(_where(query, params, ordered=True, match=self._match(query)))
+        walk = self._broad_confidence_bounds(query)
+        match = self._match(query)
+        where = _and(_where(query, params, ordered=True, match=match, walk_created=walk))
         order = _ORDERS.get(query.order, _ORDERS["-created"])
         sql = f"SELECT m.document, m.decay_anchor FROM memories m WHERE {where} ORDER BY {order}"
         sql += _limit(query, params)
-        return [self._stored(r) for r in self._all(sql, params)]
+        return sql, params
+
+    def _broad_confidence_bounds(self, query: MemoryQuery) -> bool:
+        """Whether the query's confidence bounds match more than a page should sort: counted
+        (up to that cap) on the status/confidence index alone, which reads no row."""
+        if query.min_confidence is None and query.max_confidence is None:
+            return False
+        params: list[Any] = []
+        clauses = _confidence_bounds(query, params)
+        if query.statuses is not None:
+            if not query.statuses:
+                return False
+            clauses.insert(0, _in("m.status", query.statuses, []))
+            params[:0] = query.statuses
+        params.append(_CONFIDENCE_SORT_AT_MOST)
+        row = self._one(
+            f"SELECT count(*) FROM (SELECT 1 FROM memories m WHERE {_and(clauses)} LIMIT ?)",
+            params,
+        )
+        return int(row[0]) >= _CONFIDENCE_SORT_AT_MOST
 
     def count_memories(self, query: MemoryQuery) -> int:
         params: list[Any] = []
@@ -2021,7 +2086,11 @@ def _open_connection(
                 conn.execute(f"PRAGMA cipher_hmac_algorithm = {cipher.hmac_algorithm}")
             try:
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-            except sqlcipher3.DatabaseError:
+            except sqlcipher3.DatabaseError as exc:
+                if _is_full(exc):
+                    # SQLite makes its WAL index and log beside the file before the first
+                    # read: on a full disk that fails, and the key was never tried.
+                    raise _full_at_open(exc, path) from None
                 raise WrongPassphrase(
                     f"wrong passphrase: it does not decrypt the vault at {path.parent}{note}"
                 ) from None
@@ -2052,6 +2121,25 @@ def _is_full(exc: Exception) -> bool:
     """SQLITE_FULL, or the I/O error a write past RLIMIT_FSIZE (EFBIG) gives."""
     text = str(exc)
     return "disk is full" in text or "disk I/O error" in text
+
+
+def _is_disk_full(path: Path) -> bool:
+    """Whether the filesystem holding `path` has no block left for this user."""
+    try:
+        stat = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return stat.f_bavail == 0
+
+
+def _full_at_open(exc: Exception, path: Path) -> StoreFull:
+    full = _is_disk_full(path)
+    return StoreFull(
+        f"the disk holding the vault at {path.parent} is {'full' if full else 'full or failing'} "
+        f"({exc}): the vault cannot be opened, because SQLite writes its log beside "
+        f"{path.name} before the first read; nothing was changed. Free some space on that "
+        "filesystem (`df` shows it) and try again"
+    )
 
 
 def _is_busy(exc: Exception) -> bool:

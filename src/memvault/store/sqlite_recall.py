@@ -29,13 +29,13 @@ import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Any, Final
 
 from memvault.model import Memory
 from memvault.recall import analysis
 from memvault.recall.index import Analysed, analysed, conversation_passages, memory_passage
 from memvault.recall.indexes import (
-    MEMORY,
     MESSAGE,
     Passage,
     PassageRecord,
@@ -43,9 +43,9 @@ from memvault.recall.indexes import (
     Scope,
     Unembedded,
 )
+from memvault.recall.scope_sql import ScopeSQL
 
 __all__ = [
-    "BULK_DEFER_ROWS",
     "EXACT_LIMIT",
     "OVERSAMPLE",
     "SQLiteRecallIndex",
@@ -58,6 +58,7 @@ __all__ = [
     "rebuild",
     "remove_memories",
     "write_analysed",
+    "write_messages",
 ]
 
 #: At most this many passages left by the scope: scored exactly, not through the bit index.
@@ -113,17 +114,17 @@ _INSERT_PASSAGE: Final = (
     "INSERT INTO recall_passages (id, kind, memory_seq, conversation_id, message_id, part, "
     "role, participant, platform, at_epoch, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+#: A message's passage: its conversation by `recall_conversations` id (migration 7).
+_INSERT_MESSAGE: Final = (
+    "INSERT INTO recall_passages (id, kind, conversation, message_id, part, role, participant, "
+    "at_epoch, text) VALUES (?, 'message', ?, ?, ?, ?, ?, ?, ?)"
+)
+_INSERT_CONVERSATION: Final = (
+    "INSERT INTO recall_conversations (id, conversation_id, platform, first_id, last_id) "
+    "VALUES (?, ?, ?, ?, ?)"
+)
 _INSERT_FTS: Final = "INSERT INTO recall_fts (rowid, body, context) VALUES (?, ?, ?)"
 
-#: The lookup index of passages by conversation (migration 4), which a bulk load drops
-#: while it writes and makes again at its end (`bulk_load`).
-_CONVERSATION_INDEX: Final = "recall_passages_conversation"
-_CREATE_CONVERSATION_INDEX: Final = (
-    f"CREATE INDEX IF NOT EXISTS {_CONVERSATION_INDEX} ON recall_passages (conversation_id)"
-)
-#: The page cache (KiB) while the index is made: the sort runs in memory (``temp_store``),
-#: and the pages the cache gives back hold it, so the import's peak stays where it was.
-_SORT_CACHE_KIB: Final = 2048
 #: The full-text entries FTS5 holds in memory before it writes them as a segment (its
 #: ``hashsize``, in bytes) while a bulk load runs, and its own default, set again at the end.
 #: With one transaction and no savepoints (an import: `Vault.transaction(bulk=True)`), fewer,
@@ -132,18 +133,15 @@ _SORT_CACHE_KIB: Final = 2048
 #: default (and 1.76 s with a savepoint every 1,500 passages, as each batch made before).
 _BULK_HASH_BYTES: Final = 8 << 20
 _DEFAULT_HASH_BYTES: Final = 1 << 20
-#: A bulk load drops the conversation index once it has written this many passages, and as
-#: many as the index held before (so making it again costs at most about twice the rows the
-#: load wrote; a small import into a large vault keeps it).
-BULK_DEFER_ROWS: Final = 50_000
+
+#: A message's passage as the writer takes it: message id, part, role, participant, time,
+#: text, analysed words (None: the text itself), analysed context
+#: (`memvault.recall.index.message_rows`).
+MessageRow = Sequence[Any]
 
 
 @dataclass
 class _Bulk:
-    held: int  # passages in the index when the load began (the largest id: an upper bound)
-    written: int = 0
-    dropped: bool = False
-    kept: bool = False  # needed by a lookup: not dropped again in this load
     hashed: bool = False  # FTS5's larger hash set (at the first write: a load that writes
     # nothing, such as a re-import that changes nothing, leaves the file as it was)
 
@@ -155,38 +153,22 @@ _BULK: dict[int, _Bulk] = {}
 @contextlib.contextmanager
 def bulk_load(conn: Any) -> Iterator[None]:
     """A scope, inside the caller's write transaction, in which many passages are written
-    (an import): past `BULK_DEFER_ROWS` the passages' conversation index is dropped and made
-    again, sorted in one pass, when the scope ends. Its keys (conversation and message ids)
-    come in no order, so keeping it up row by row touched a random page of it for every
-    passage: 40 % of the index's writing time on the 300 MB ChatGPT import
-    (benchmarks/importers.py), and its pages went in and out of the bulk page cache. Inside
-    the scope only a conversation's re-indexing reads passages by conversation: it makes the
-    index again first, for the rest of the scope. Dropped inside the transaction: a rollback
-    brings it back. Meanwhile FTS5 keeps more pending entries in memory (`_BULK_HASH_BYTES`)."""
+    (an import): FTS5 keeps more pending entries in memory (`_BULK_HASH_BYTES`) and writes
+    fewer, larger segments."""
     key = id(conn)
     if key in _BULK:  # nested: the outer scope decides
         yield
         return
-    held = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
-    _BULK[key] = _Bulk(held)
+    _BULK[key] = _Bulk()
     try:
         yield
     except BaseException:
-        state = _BULK.pop(key)
-        if state.dropped:
-            # The caller's transaction is usually rolled back now (which restores the index);
-            # if it is kept, the index must be there. A failure here is not the one to report.
-            with contextlib.suppress(Exception):
-                conn.execute(_CREATE_CONVERSATION_INDEX)
-        if state.hashed:
+        if _BULK.pop(key).hashed:
             with contextlib.suppress(Exception):
                 _hash_size(conn, _DEFAULT_HASH_BYTES)
         raise
-    state = _BULK.pop(key)
-    if state.hashed:
+    if _BULK.pop(key).hashed:
         _hash_size(conn, _DEFAULT_HASH_BYTES)
-    if state.dropped:
-        _make_index(conn)
 
 
 def _hash_size(conn: Any, size: int) -> None:
@@ -195,50 +177,100 @@ def _hash_size(conn: Any, size: int) -> None:
     conn.execute("INSERT INTO recall_fts (recall_fts, rank) VALUES ('hashsize', ?)", (size,))
 
 
-def _make_index(conn: Any) -> None:
-    (cache,) = conn.execute("PRAGMA cache_size").fetchone()
-    conn.execute(f"PRAGMA cache_size = {-_SORT_CACHE_KIB}")
-    try:
-        conn.execute(_CREATE_CONVERSATION_INDEX)
-    finally:
-        conn.execute(f"PRAGMA cache_size = {int(cache)}")
-
-
-def _restore_index(conn: Any) -> None:
-    """The conversation index made again now if a bulk load dropped it (and kept from then)."""
+def _bulk_hash(conn: Any) -> None:
     state = _BULK.get(id(conn))
-    if state is None:
-        return
-    if state.dropped:
-        _make_index(conn)
-        state.dropped = False
-    state.kept = True
-
-
-def _defer_index(conn: Any, rows: int) -> None:
-    state = _BULK.get(id(conn))
-    if state is None:
-        return
-    state.written += rows
-    if not state.hashed:
+    if state is not None and not state.hashed:
         _hash_size(conn, _BULK_HASH_BYTES)
         state.hashed = True
-    if not (state.dropped or state.kept) and state.written >= max(BULK_DEFER_ROWS, state.held):
-        conn.execute(f"DROP INDEX IF EXISTS {_CONVERSATION_INDEX}")
-        state.dropped = True
+
+
+def _next_id(conn: Any, table: str) -> int:
+    return int(conn.execute(f"SELECT COALESCE(max(id), 0) FROM {table}").fetchone()[0]) + 1
 
 
 def write_analysed(conn: Any, rows: Sequence[Analysed]) -> int:
-    """Write analysed passages with two statements for the batch (ids follow the largest
-    in use)."""
+    """Write analysed passages of any kind (ids follow the largest in use); a message's
+    passages go through its conversation's row (`write_messages`)."""
     if not rows:
         return 0
-    _defer_index(conn, len(rows))
-    first = int(conn.execute("SELECT COALESCE(max(id), 0) FROM recall_passages").fetchone()[0])
-    first += 1
-    conn.executemany(_INSERT_PASSAGE, [(first + i, *r[:10]) for i, r in enumerate(rows)])
-    conn.executemany(_INSERT_FTS, [(first + i, r[10], r[11]) for i, r in enumerate(rows)])
+    memories = [r for r in rows if r[0] != MESSAGE]
+    if memories:
+        _bulk_hash(conn)
+        first = _next_id(conn, "recall_passages")
+        conn.executemany(_INSERT_PASSAGE, [(first + i, *r[:10]) for i, r in enumerate(memories)])
+        conn.executemany(_INSERT_FTS, [(first + i, r[10], r[11]) for i, r in enumerate(memories)])
+    by_conversation: dict[tuple[str, str | None], list[MessageRow]] = {}
+    for r in rows:
+        if r[0] == MESSAGE:
+            by_conversation.setdefault((r[2], r[7]), []).append(
+                (r[3], r[4], r[5], r[6], r[8], r[9], r[10], r[11])
+            )
+    for (conversation_id, platform), messages in by_conversation.items():
+        _add_messages(conn, conversation_id, platform, messages)
     return len(rows)
+
+
+def _add_messages(
+    conn: Any, conversation_id: str, platform: str | None, rows: Sequence[MessageRow]
+) -> None:
+    """Message passages of a conversation that may have some already: its row's id range
+    grows to take them in (a range may then hold other passages too: readers check the
+    conversation as well as the range)."""
+    found = conn.execute(
+        "SELECT id FROM recall_conversations WHERE conversation_id = ?", (conversation_id,)
+    ).fetchone()
+    if found is None:
+        write_messages(conn, [(conversation_id, platform, rows)])
+        return
+    _bulk_hash(conn)
+    handle, first = int(found[0]), _next_id(conn, "recall_passages")
+    _write_message_rows(conn, [(handle, first, rows)])
+    conn.execute(
+        "UPDATE recall_conversations SET last_id = ? WHERE id = ?", (first + len(rows) - 1, handle)
+    )
+
+
+def write_messages(
+    conn: Any, conversations: Sequence[tuple[str, str | None, Sequence[MessageRow]]]
+) -> int:
+    """Write the message passages of conversations the index does not hold yet: one
+    `recall_conversations` row each, and their passages with ids that follow each other."""
+    todo = [c for c in conversations if c[2]]
+    if not todo:
+        return 0
+    _bulk_hash(conn)
+    handle, first = _next_id(conn, "recall_conversations"), _next_id(conn, "recall_passages")
+    heads: list[tuple[int, str, str | None, int, int]] = []
+    batches: list[tuple[int, int, Sequence[MessageRow]]] = []
+    for conversation_id, platform, rows in todo:
+        heads.append((handle, conversation_id, platform, first, first + len(rows) - 1))
+        batches.append((handle, first, rows))
+        handle += 1
+        first += len(rows)
+    conn.executemany(_INSERT_CONVERSATION, heads)
+    return _write_message_rows(conn, batches)
+
+
+def _write_message_rows(conn: Any, batches: Sequence[tuple[int, int, Sequence[MessageRow]]]) -> int:
+    """Two statements for every batch, their rows made by `zip` over each conversation's
+    columns (no Python loop over the passages: at 400,000 passages, a loop that built each
+    row's tuples cost the writing process about a second)."""
+    passages: list[Iterable[tuple[Any, ...]]] = []
+    entries: list[Iterable[tuple[Any, ...]]] = []
+    count = 0
+    for handle, first, rows in batches:
+        ids = range(first, first + len(rows))
+        messages, parts, roles, who, at, texts, words, contexts = zip(*rows, strict=True)
+        passages.append(
+            zip(ids, repeat(handle, len(rows)), messages, parts, roles, who, at, texts, strict=True)
+        )
+        if words.count(None) < len(words):  # analysed words that are not the text itself
+            texts = tuple(t if w is None else w for t, w in zip(texts, words, strict=True))
+        entries.append(zip(ids, texts, contexts, strict=True))
+        count += len(rows)
+    conn.executemany(_INSERT_MESSAGE, chain.from_iterable(passages))
+    conn.executemany(_INSERT_FTS, chain.from_iterable(entries))
+    return count
 
 
 def _vector_tables(conn: Any) -> list[str]:
@@ -279,8 +311,16 @@ def remove_memories(conn: Any, seqs: Iterable[int]) -> int:
 def remove_conversation(conn: Any, conversation_id: str) -> tuple[int, int]:
     """Drop the passages (words and vectors) of a conversation's messages; the passages of
     memories derived from it stay (the memories do). Returns (passages, vectors)."""
-    _restore_index(conn)
-    return _remove_passages(conn, "conversation_id = ? AND kind = 'message'", (conversation_id,))
+    found = conn.execute(
+        "SELECT id, first_id, last_id FROM recall_conversations WHERE conversation_id = ?",
+        (conversation_id,),
+    ).fetchone()
+    if found is None:
+        return 0, 0
+    handle, low, high = (int(v) for v in found)
+    removed = _remove_passages(conn, "id BETWEEN ? AND ? AND conversation = ?", (low, high, handle))
+    conn.execute("DELETE FROM recall_conversations WHERE id = ?", (handle,))
+    return removed
 
 
 def remove_everything(conn: Any) -> tuple[int, int]:
@@ -293,6 +333,7 @@ def remove_everything(conn: Any) -> tuple[int, int]:
     conn.execute("DELETE FROM recall_vectors")
     conn.execute("DELETE FROM recall_models")
     conn.execute("DELETE FROM recall_passages")
+    conn.execute("DELETE FROM recall_conversations")
     conn.execute("INSERT INTO recall_fts (recall_fts) VALUES ('delete-all')")
     return passages, vectors
 
@@ -316,32 +357,26 @@ def index_conversations(
     stored before (unless `fresh`: new conversations, nothing to replace). A document a
     reader process analysed already (`memvault.recall.index.message_rows`, carried as its
     ``passages``) is not read again."""
-    rows: list[Analysed] = []
+    todo: list[tuple[str, str | None, Sequence[MessageRow]]] = []
     for conversation_id, platform, document in conversations:
         if not fresh:
             remove_conversation(conn, conversation_id)
         ready = getattr(document, "passages", None)
-        if ready is not None:
-            rows.extend(
-                (
-                    "message",
-                    None,
-                    conversation_id,
-                    m,
-                    part,
-                    role,
-                    who,
-                    platform,
-                    at,
-                    text,
-                    text if w is None else w,
-                    c,
+        if ready is None:
+            ready = [
+                (p.message_id, p.part, p.role, p.participant, p.at_epoch, p.text, None, c)
+                for p, c in _analysed_messages(
+                    conversation_passages(conversation_id, platform, document)
                 )
-                for m, part, role, who, at, text, w, c in ready
-            )
-        else:
-            rows.extend(map(analysed, conversation_passages(conversation_id, platform, document)))
-    write_analysed(conn, rows)
+            ]
+        todo.append((conversation_id, platform, ready))
+    write_messages(conn, todo)
+
+
+def _analysed_messages(passages: Sequence[Passage]) -> Iterator[tuple[Passage, str]]:
+    indexable = analysis.indexable
+    for p in passages:
+        yield p, indexable(p.context) if p.context else ""
 
 
 def _stored_memories(conn: Any) -> Iterator[list[tuple[int, Memory]]]:
@@ -398,58 +433,63 @@ def optimize(conn: Any) -> None:
 # -- reading -----------------------------------------------------------------------------------
 
 
-def _where(scope: Scope) -> tuple[str, list[Any]]:
+class _SQLiteScope(ScopeSQL):
+    """A scope's conditions in SQLite (`memvault.recall.scope_sql`). A message's passage
+    reaches its conversation through ``recall_conversations`` (migration 7): a conversation
+    filter reads the range of ids its passages were written in (the primary key's order),
+    a platform filter the conversations of that platform."""
+
+    never = "0"
+
+    def __init__(self, conn: Any) -> None:
+        super().__init__()
+        self._conn = conn
+
+    def among(self, column: str, values: Sequence[Any]) -> str:
+        return f"{column} IN ({', '.join(self.bind(v) for v in values)})"
+
+    def conversation(self, conversation_id: str) -> str:
+        found = self._conn.execute(
+            "SELECT id, first_id, last_id FROM recall_conversations WHERE conversation_id = ?",
+            (conversation_id,),
+        ).fetchone()
+        if found is None:
+            return f"p.conversation_id = {self.bind(conversation_id)}"
+        # Bound in the order the marks appear.
+        low, high, handle = self.bind(found[1]), self.bind(found[2]), self.bind(found[0])
+        sources = self.bind(conversation_id)
+        return (
+            f"((p.id BETWEEN {low} AND {high} AND p.conversation = {handle}) "
+            f"OR p.conversation_id = {sources})"
+        )
+
+    def platforms(self, platforms: Sequence[str]) -> str:
+        own = self.among("p.platform", platforms)
+        theirs = self.among("platform", platforms)
+        return f"({own} OR p.conversation IN (SELECT id FROM recall_conversations WHERE {theirs}))"
+
+    def tags(self, tags: Sequence[str]) -> str:
+        return " AND ".join(
+            f"m.seq IN (SELECT t.memory_seq FROM memory_tags t WHERE t.tag = {self.bind(tag)})"
+            for tag in tags
+        )
+
+    def participant(self, name: str) -> str:
+        return f"p.participant = {self.bind(name)} COLLATE NOCASE"
+
+    def readable(self, reader: str) -> str:
+        return (
+            "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
+            "SELECT g.memory_seq FROM memory_grants g WHERE g.entity = "
+            f"{self.bind(reader)} AND g.permission = 'read')))"
+        )
+
+
+def _where(conn: Any, scope: Scope) -> tuple[str, list[Any]]:
     """SQL conditions of a scope over ``recall_passages p`` LEFT JOIN ``memories m``, and
     their parameters."""
-    if scope.empty:
-        return "0", []
-    clauses: list[str] = []
-    params: list[Any] = []
-    if scope.kind == MEMORY:
-        clauses.append("p.kind = 'memory'")
-    elif scope.kind == MESSAGE:
-        clauses.append("p.kind = 'message'")
-    marks = ", ".join("?" * len(scope.statuses))
-    clauses.append(
-        f"(p.kind = 'message' OR m.status IN ({marks}))" if marks else "p.kind = 'message'"
-    )
-    params.extend(scope.statuses)
-    if scope.conversation is not None:
-        clauses.append("p.conversation_id = ?")
-        params.append(scope.conversation)
-    if scope.platforms:
-        clauses.append(f"p.platform IN ({', '.join('?' * len(scope.platforms))})")
-        params.extend(scope.platforms)
-    if scope.types:
-        clauses.append(f"m.type IN ({', '.join('?' * len(scope.types))})")
-        params.extend(scope.types)
-    if scope.custom_types:
-        clauses.append(f"m.custom_type IN ({', '.join('?' * len(scope.custom_types))})")
-        params.extend(scope.custom_types)
-    for tag in scope.tags:
-        clauses.append("m.seq IN (SELECT t.memory_seq FROM memory_tags t WHERE t.tag = ?)")
-        params.append(tag)
-    if scope.since is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) >= ?")
-        params.append(scope.since.timestamp())
-    if scope.until is not None:
-        clauses.append("COALESCE(m.created_epoch, p.at_epoch) <= ?")
-        params.append(scope.until.timestamp())
-    if scope.role is not None:
-        clauses.append("p.role = ?")
-        params.append(scope.role)
-    if scope.participant is not None:
-        clauses.append("p.participant = ? COLLATE NOCASE")
-        params.append(scope.participant)
-    if scope.reader is not None:
-        # PAM §9: public memories, and shared ones granting this agent read.
-        clauses.append(
-            "(m.visibility = 'public' OR (m.visibility = 'shared' AND m.seq IN ("
-            "SELECT g.memory_seq FROM memory_grants g WHERE g.entity = ? "
-            "AND g.permission = 'read')))"
-        )
-        params.append(scope.reader)
-    return " AND ".join(clauses), params
+    sql = _SQLiteScope(conn)
+    return sql.where(scope), sql.params
 
 
 _JOINS: Final = "JOIN recall_passages p ON p.id = f.id LEFT JOIN memories m ON m.seq = p.memory_seq"
@@ -488,7 +528,7 @@ class SQLiteRecallIndex(RecallIndex):
         if match is None or scope.empty:
             return []
         conn = self._conn
-        where, params = _where(scope)
+        where, params = _where(conn, scope)
         if not scope.narrow:
             # Rank the matches in FTS5 alone, then drop those the status and kind filters do
             # not let through; only if too few are left, rank the filtered matches directly.
@@ -515,7 +555,9 @@ class SQLiteRecallIndex(RecallIndex):
             # conversation's passages and ran the whole MATCH again for each one (0.5 ms a
             # passage: 120 ms of CPU a query at p50 over a 600,000-passage vault, 3 ms so).
             low, high = conn.execute(
-                "SELECT min(id), max(id) FROM recall_passages WHERE conversation_id = ?",
+                "SELECT min(low), max(high) FROM (SELECT first_id AS low, last_id AS high "
+                "FROM recall_conversations WHERE conversation_id = ?1 UNION ALL "
+                "SELECT min(id), max(id) FROM recall_passages WHERE conversation_id = ?1)",
                 (scope.conversation,),
             ).fetchone()
             if low is None:
@@ -588,7 +630,8 @@ class SQLiteRecallIndex(RecallIndex):
     def unembedded(self, model: int, after: int, limit: int) -> list[Unembedded]:
         rows = self._conn.execute(
             "SELECT p.id, p.text, p.participant, c.title FROM recall_passages p "
-            "LEFT JOIN conversations c ON c.id = p.conversation_id "
+            "LEFT JOIN recall_conversations r ON r.id = p.conversation "
+            "LEFT JOIN conversations c ON c.id = COALESCE(p.conversation_id, r.conversation_id) "
             "WHERE p.id > ? AND NOT EXISTS "
             "(SELECT 1 FROM recall_vectors v WHERE v.model_id = ? AND v.passage_id = p.id) "
             "ORDER BY p.id LIMIT ?",
@@ -619,10 +662,11 @@ class SQLiteRecallIndex(RecallIndex):
         return len(rows)
 
     def _scope_size(self, where: str, params: list[Any]) -> int:
+        # Counted only as far as it matters: past EXACT_LIMIT the bit index is used anyway.
         row = self._conn.execute(
-            "SELECT count(*) FROM recall_passages p LEFT JOIN memories m ON m.seq = p.memory_seq "
-            f"WHERE {where}",
-            params,
+            "SELECT count(*) FROM (SELECT 1 FROM recall_passages p "
+            f"LEFT JOIN memories m ON m.seq = p.memory_seq WHERE {where} LIMIT ?)",
+            [*params, EXACT_LIMIT + 1],
         ).fetchone()
         return int(row[0])
 
@@ -633,7 +677,7 @@ class SQLiteRecallIndex(RecallIndex):
             return []
         conn = self._conn
         blob = pack(query)
-        where, params = _where(scope)
+        where, params = _where(conn, scope)
         size = self._scope_size(where, params) if scope.narrow else EXACT_LIMIT + 1
         if size <= EXACT_LIMIT:
             # From the passages the scope leaves (an index finds a conversation's) to their
@@ -699,10 +743,11 @@ class SQLiteRecallIndex(RecallIndex):
             chunk = ids[start : start + _CHUNK]
             marks = ", ".join("?" * len(chunk))
             rows = self._conn.execute(
-                "SELECT p.id, p.kind, p.conversation_id, p.message_id, p.role, p.participant, "
-                "p.at_epoch, p.text, m.id, m.status, m.document, "
-                "COALESCE(m.updated_epoch, m.created_epoch) "
-                "FROM recall_passages p LEFT JOIN memories m ON m.seq = p.memory_seq "
+                "SELECT p.id, p.kind, COALESCE(p.conversation_id, r.conversation_id), "
+                "p.message_id, p.role, p.participant, p.at_epoch, p.text, m.id, m.status, "
+                "m.document, COALESCE(m.updated_epoch, m.created_epoch) FROM recall_passages p "
+                "LEFT JOIN recall_conversations r ON r.id = p.conversation "
+                "LEFT JOIN memories m ON m.seq = p.memory_seq "
                 f"WHERE p.id IN ({marks})",
                 chunk,
             ).fetchall()

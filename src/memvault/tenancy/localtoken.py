@@ -7,12 +7,14 @@ create a new one.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 from typing import Final
 
 from memvault.errors import VaultNotFound
 from memvault.paths import FILE_MODE, database_path, restrict_file
+from memvault.store.base import StoreFull
 from memvault.tenancy.keys import new_api_key
 
 __all__ = [
@@ -32,16 +34,30 @@ def local_token_path(home: Path) -> Path:
     return home / LOCAL_TOKEN_NAME
 
 
+#: What a write to a full disk (or past a quota or a file size limit) fails with.
+_FULL: Final = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
+
+
 def _write(path: Path, token: str) -> None:
     # Created owner-only from its first byte (O_CREAT with mode 0600), replaced atomically.
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
     try:
-        os.write(fd, (token + "\n").encode("ascii"))
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+        try:
+            os.write(fd, (token + "\n").encode("ascii"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.errno in _FULL:
+            raise StoreFull(
+                f"the disk holding {path.parent} is full ({exc.strerror}): the local token "
+                f"could not be written to {path}; nothing was changed. Free some space on that "
+                "filesystem (`df` shows it) and try again"
+            ) from None
+        raise
     restrict_file(path)
 
 

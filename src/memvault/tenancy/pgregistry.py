@@ -31,8 +31,9 @@ from typing import Any, Final
 import psycopg
 
 from memvault.audit import AuditReport
-from memvault.store.base import AuditEntry, StoreError
+from memvault.store.base import AuditEntry, StoreError, StoreUnavailable
 from memvault.store.factory import database_connection as connect_checked
+from memvault.store.factory import database_connection_lost
 from memvault.store.factory import redact_database_url as redact
 from memvault.tenancy.registry import (
     AUDIT_COLUMNS,
@@ -145,7 +146,11 @@ class PgRegistry(OneConnection):
             self._conn.close()
 
     def _error(self, exc: psycopg.Error) -> StoreError:
-        return StoreError(f"{redact(self._url)}: the server registry: {str(exc).strip()}")
+        text = f"{redact(self._url)}: the server registry: {str(exc).strip()}"
+        if database_connection_lost(exc):
+            # The next transaction connects again (a restarted database): 503, try again.
+            return StoreUnavailable(f"{text}; nothing is half-applied — try again in a moment")
+        return StoreError(text)
 
     @contextlib.contextmanager
     def _outermost(self) -> Iterator[None]:

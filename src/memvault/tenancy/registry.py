@@ -26,7 +26,7 @@ from typing import Any, Final
 import orjson
 import sqlcipher3  # type: ignore[import-untyped]
 
-from memvault.audit import GENESIS, AuditReport, entry_hash
+from memvault.audit import GENESIS, AuditReport, hash_of
 from memvault.paths import private_umask, restrict_file
 from memvault.store.base import AuditEntry, StoreError, WrongPassphrase
 from memvault.tenancy.keys import ServerKey
@@ -140,19 +140,6 @@ def audit_values(entry: AuditEntry) -> tuple[Any, ...]:
     return (entry.seq, entry.at, entry.actor, entry.action, details, entry.prev_hash, entry.hash)
 
 
-def _digest(entry: AuditEntry) -> str:
-    return entry_hash(
-        seq=entry.seq,
-        at=entry.at,
-        actor=entry.actor,
-        action=entry.action,
-        memory_id=None,
-        content_hash=None,
-        details=entry.details,
-        prev_hash=entry.prev_hash,
-    )
-
-
 def chained_entry(
     head: str | None, actor: str, action: str, details: Mapping[str, Any], at: str
 ) -> AuditEntry:
@@ -160,7 +147,7 @@ def chained_entry(
     None: the chain is empty); its own head is ``f"{entry.seq} {entry.hash}"``."""
     seq, prev = (0, GENESIS) if head is None else (int(head.split()[0]), head.split()[1])
     entry = AuditEntry(seq + 1, at, actor, action, None, None, dict(details), prev, "")
-    return replace(entry, hash=_digest(entry))
+    return replace(entry, hash=hash_of(entry))
 
 
 class OneConnection:
@@ -380,7 +367,7 @@ def verify_chain(entries: list[AuditEntry], head: str | None) -> AuditReport:
             problems.append(f"entry {expected} removed or out of order (found {entry.seq})")
         if entry.prev_hash != prev:
             problems.append(f"entry {entry.seq}: the link to the previous entry is broken")
-        if _digest(entry) != entry.hash:
+        if hash_of(entry) != entry.hash:
             problems.append(f"entry {entry.seq} was altered: its hash does not match")
         prev, expected, last = entry.hash, entry.seq + 1, entry
     if head != (None if last is None else f"{last.seq} {last.hash}"):

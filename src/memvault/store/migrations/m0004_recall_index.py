@@ -11,12 +11,13 @@
   each model also gets a sqlite-vec ``vec0`` table of their binary quantisation
   (``recall_vec_<model id>``), made when its first vector is stored.
 
-Existing vaults are indexed here, in the migration's transaction (`memvault.store.sqlite_recall`).
+Existing vaults are indexed in the migration's transaction, once the later migrations have
+shaped the tables as the code writes them (`m0007_compact_message_passages.run`).
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from memvault.recall.analysis import TOKENIZE
 
@@ -60,10 +61,3 @@ CREATE TABLE recall_vectors (
 ) WITHOUT ROWID;
 CREATE INDEX recall_vectors_passage ON recall_vectors (passage_id);
 """
-
-
-def run(conn: Any) -> None:
-    """Index the memories and conversations the vault already holds."""
-    from memvault.store.sqlite_recall import rebuild
-
-    rebuild(conn)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from memvault.store.pgmigrations import p0001_initial, p0002_recall_index
+from memvault.store.pgmigrations import p0001_initial, p0002_recall_index, p0003_confidence_index
 
 __all__ = ["LATEST", "MIGRATIONS", "TENANT_TABLES", "VECTOR_TABLES", "PgMigration"]
 
@@ -27,6 +27,7 @@ class PgMigration:
 MIGRATIONS: Final[tuple[PgMigration, ...]] = (
     PgMigration(1, "initial", p0001_initial.SQL),
     PgMigration(2, "recall_index", p0002_recall_index.SQL),
+    PgMigration(3, "confidence_index", p0003_confidence_index.SQL),
 )
 LATEST: Final = MIGRATIONS[-1].version
 #: Every table that holds tenant data (each has forced row-level security), but for

@@ -1,0 +1,167 @@
+"""Recall's ranking beyond fusion (docs/recall.md "Ranking"): a passage made only of questions
+weighs less than one that tells something, and hybrid recall's second stage gives the
+full-text hits the vector list missed their exact cosine from their stored vectors."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from embedserver import MODEL, EmbedServer, serve
+from memvault.conversation_merge import conversation_row
+from memvault.recall.embedders import EmbedderSpec, load_embedder
+from memvault.recall.engine import RecallFilters, rescore, scope_of
+from memvault.recall.ranking import Ranking, asks_only, cosine, fuse, weigh
+from memvault.vault import Vault
+from vaultkit import make_vault
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Iterator[Vault]:
+    v = make_vault(tmp_path / "home")
+    try:
+        yield v
+    finally:
+        v.close()
+
+
+@pytest.fixture
+def embed_server() -> Iterator[EmbedServer]:
+    with serve() as running:
+        yield running
+
+
+def _chat(messages: list[tuple[str, str]]) -> dict[str, Any]:
+    """A PAM conversation (§25) of (id, text) user messages."""
+    return {
+        "schema": "portable-ai-memory-conversation",
+        "schema_version": "1.0",
+        "id": "c1",
+        "provider": {"name": "chatgpt"},
+        "title": "Chat",
+        "temporal": {"created_at": "2025-03-01T10:00:00Z"},
+        "messages": [
+            {
+                "id": mid,
+                "role": "user",
+                "created_at": f"2025-03-01T10:{i:02d}:00Z",
+                "content": {"type": "text", "text": text},
+            }
+            for i, (mid, text) in enumerate(messages)
+        ],
+    }
+
+
+def test_asks_only_holds_when_every_sentence_of_a_passage_is_a_question() -> None:
+    assert asks_only("What should I plant on a shady balcony?")
+    assert asks_only("Any tips?  What about water? ")
+    assert asks_only('She asked: "why not?"')
+    assert asks_only("Qual é o melhor vaso para morangos?")
+    assert not asks_only("We planted sunflowers on the balcony. Any tips?")
+    assert not asks_only("Is a grey tabby fine in a small flat? Just curious.")
+    assert not asks_only("I planted strawberries today")
+    assert not asks_only("")
+
+
+def test_a_passage_made_only_of_questions_weighs_question_weight() -> None:
+    ranking = Ranking(question_weight=0.25, recency_weight=0.0)
+    common: dict[str, Any] = {
+        "kind": "message",
+        "status": None,
+        "confidence": None,
+        "at_epoch": None,
+        "now": 0.0,
+    }
+    assert weigh(0.8, ranking, asks=True, **common) == pytest.approx(0.2)
+    assert weigh(0.8, ranking, asks=False, **common) == pytest.approx(0.8)
+    with pytest.raises(ValueError, match="question_weight"):
+        Ranking(question_weight=-1.0)
+
+
+def test_a_question_ranks_below_a_statement_that_shares_its_words(vault: Vault) -> None:
+    """docs/recall.md "Ranking": "What to plant on a balcony?" matches the query's words
+    better than the turn that tells what was planted (it is shorter), but asks only; weighed
+    by `question_weight` it falls below the statement. With the weight at 1 BM25's order
+    stands, which is what this test would see if the weighing were gone."""
+    vault.put_conversation(
+        conversation_row(
+            _chat(
+                [
+                    ("ask", "What to plant on a balcony?"),
+                    ("tell", "I planted strawberries on the balcony today, hope they survive."),
+                ]
+            )
+        )
+    )
+    query = "what did I plant on the balcony"
+    plain = vault.recall(query, mode="fts", ranking=Ranking(question_weight=1.0))
+    assert [h.id for h in plain.hits] == ["ask", "tell"]
+    weighed = vault.recall(query, mode="fts")
+    assert [h.id for h in weighed.hits] == ["tell", "ask"]
+
+
+def test_rescored_full_text_hits_count_as_vector_hits_in_fusion() -> None:
+    """The second stage's cosine joins the vector list's counted hits: a full-text hit the
+    vector list did not return gets the vector weight too, on the same scale."""
+    ranking = Ranking(text_weight=0.25, vector_weight=0.75, text_depth=3, vector_depth=1)
+    text = [(1, 10.0), (2, 8.0), (3, 2.0)]
+    vector = [(4, 0.6), (2, 0.5)]  # 2 is past vector_depth: not counted from the list
+    alone = fuse(text, vector, ranking)
+    assert alone[1] > alone[2]
+    rescored = fuse(text, vector, ranking, {2: 0.5, 1: 0.1})
+    assert rescored[2] == pytest.approx(0.25 * 0.75 + 0.75 * 0.5, abs=1e-5)
+    assert rescored[1] == pytest.approx(0.25 * 1.0 + 0.75 * 0.1, abs=1e-5)
+    assert rescored[2] > rescored[1]
+    # A listed hit keeps the list's own similarity: rescoring never counts a passage twice.
+    assert fuse(text, vector, ranking, {4: 0.0})[4] == pytest.approx(0.75 * 0.6, abs=1e-5)
+
+
+def test_cosine_is_the_cosine_similarity() -> None:
+    assert cosine([1.0, 0.0], [0.0, 2.0]) == 0.0
+    assert cosine([3.0, 4.0], [6.0, 8.0]) == pytest.approx(1.0)
+    assert cosine([1.0, 1.0], [1.0, 0.0]) == pytest.approx(1 / math.sqrt(2))
+    assert cosine([0.0, 0.0], [1.0, 0.0]) == 0.0
+    with pytest.raises(ValueError, match="dimensions"):
+        cosine([1.0], [1.0, 0.0])
+
+
+def test_hybrid_recall_gives_full_text_hits_the_vector_list_missed_their_exact_cosine(
+    vault: Vault, embed_server: EmbedServer
+) -> None:
+    """The second stage reads the stored float vectors of the full-text hits absent from the
+    vector list (through the store's recall index, a real embedder's vectors) and scores
+    them by cosine with the query's vector; hits already listed are not read again, and
+    `rescore_depth=0` turns the stage off."""
+    vault.put_conversation(
+        conversation_row(
+            _chat(
+                [
+                    ("m1", "I practise the guitar every evening"),
+                    ("m2", "The guitar shop sells strings"),
+                    ("m3", "We painted the kitchen yellow"),
+                ]
+            )
+        )
+    )
+    spec = EmbedderSpec("openai", MODEL, embed_server.url)
+    vault.embed(spec)
+    embedder = load_embedder(spec)
+    query = embedder.embed(["guitar practice"], query=True)[0]
+    scope = scope_of(RecallFilters(kind="messages"), "user")
+    with vault.store.recall_index() as index:
+        model = index.model(MODEL)
+        assert model is not None
+        text_hits = index.search("guitar practice", 10, scope)
+        assert len(text_hits) == 2
+        listed = text_hits[:1]  # as if the vector list had returned the first only
+        rescored = rescore(index, model, query, text_hits, listed, Ranking())
+        missed = text_hits[1][0]
+        assert list(rescored) == [missed]
+        stored = index.vectors(model, [missed])[missed]
+        assert rescored[missed] == pytest.approx(cosine(query, stored))
+        assert rescore(index, model, query, text_hits, listed, Ranking(rescore_depth=0)) == {}
+        assert rescore(index, model, query, text_hits, text_hits, Ranking()) == {}
