@@ -91,8 +91,9 @@ def prepare_connection(conn: Any) -> None:
 @functools.cache
 def _vec_extension() -> str:
     """The path of sqlite-vec's loadable extension, found without importing the package:
-    ``import sqlite_vec`` imports numpy (and its BLAS) when installed, which a server never
-    uses — 14 MiB of its resident memory from the start (benchmarks/aimem_http.py)."""
+    ``import sqlite_vec`` imports numpy (and its BLAS) when installed, which the store never
+    uses: 17 MiB more resident memory in every process that opens a vault, a server's peak
+    included (benchmarks/aimem_http.py)."""
     spec = importlib.util.find_spec("sqlite_vec")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("sqlite-vec is not installed (pip install sqlite-vec)")
