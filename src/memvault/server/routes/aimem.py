@@ -22,6 +22,7 @@ from typing import IO, Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.responses import Response, StreamingResponse
+from starlette.background import BackgroundTask
 
 from memvault.errors import AccessDenied, InvalidInput, NotFound, VaultError
 from memvault.exchange.aimem import BundleRefused
@@ -34,6 +35,7 @@ from memvault.exchange.aimem_wire import (
 )
 from memvault.server import bodies, problems
 from memvault.server.deps import session_for
+from memvault.server.heap import release_freed_memory
 from memvault.vault import Vault
 
 __all__ = ["SIGNATURE_HEADER", "router"]
@@ -67,7 +69,13 @@ def _download_response(download: BundleDownload) -> StreamingResponse:
     headers = {"AIMEM-Checksum": download.checksum}
     if download.signature is not None:
         headers[SIGNATURE_HEADER] = base64.b64encode(download.signature).decode("ascii")
-    return StreamingResponse(download.blocks, media_type=download.media_type, headers=headers)
+    # Once the last byte is sent, the export's freed memory goes back to the system.
+    return StreamingResponse(
+        download.blocks,
+        media_type=download.media_type,
+        headers=headers,
+        background=BackgroundTask(release_freed_memory),
+    )
 
 
 def _export(vault: Vault, scope: str, since: str | None, form: str) -> StreamingResponse:
@@ -166,6 +174,8 @@ def import_bundle(
                 type=problems.TYPE_PREFIX + "BundleRefused",
                 errors=[rejection(p) for p in exc.problems],
             )
+        finally:
+            release_freed_memory()  # what the import freed, back to the system
     return import_summary(result)
 
 
