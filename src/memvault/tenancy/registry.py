@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -150,7 +151,7 @@ def chained_entry(
     return replace(entry, hash=hash_of(entry))
 
 
-class OneConnection:
+class OneConnection(ABC):
     """A registry's one connection, used under a lock: `transaction` opens a transaction
     (nested calls join it); `_outermost` begins and ends it on the database."""
 
@@ -158,8 +159,9 @@ class OneConnection:
         self._lock = threading.RLock()
         self._depth = 0
 
+    @abstractmethod
     def _outermost(self) -> contextlib.AbstractContextManager[None]:
-        raise NotImplementedError
+        """Begin the transaction on the database; commit, or roll back on an exception."""
 
     @contextlib.contextmanager
     def transaction(self) -> Iterator[None]:
