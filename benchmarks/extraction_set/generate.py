@@ -15,6 +15,7 @@ import hashlib
 import random
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -176,56 +177,38 @@ def _supplement() -> list[dict[str, Any]]:
 
 def _heldout_supplement() -> list[dict[str, Any]]:
     """The blind held-out conversations of `heldout_supplement.py`, after every other one (so
-    the earlier conversations stay byte for byte the same). One-person chats get an assistant
-    reply after each user turn; group conversations name the speaker of each turn."""
-    out: list[dict[str, Any]] = []
-    for lang, conversations in (("en", heldout_supplement.EN), ("pt", heldout_supplement.PT)):
-        for number, (participants, turns) in enumerate(conversations):
-            base = f"2025-{1 + number % 12:02d}-{1 + number % 28:02d}T"
-            messages: list[dict[str, Any]] = []
-            for turn, (speaker, text, expects) in enumerate(turns):
-                message: dict[str, Any] = {"role": "user"}
-                if speaker:
-                    message["speaker"] = speaker
-                message |= {
-                    "text": text,
-                    "at": f"{base}{9 + turn:02d}:00:00Z",
-                    "expect": [
-                        {"type": type, "key": list(keys), "forbid": list(forbid)}
-                        for type, keys, forbid in expects
-                    ],
-                }
-                messages.append(message)
-                if not participants:
-                    messages.append(
-                        {
-                            "role": "assistant",
-                            "text": t.ASSISTANT[(number + turn) % len(t.ASSISTANT)],
-                            "at": f"{base}{9 + turn:02d}:00:30Z",
-                            "expect": [],
-                        }
-                    )
-            out.append(
-                {
-                    "id": f"{lang}-blind-{number:03d}",
-                    "split": "heldout",
-                    "lang": lang,
-                    "participants": list(participants),
-                    "messages": messages,
-                }
-            )
-    return out
+    the earlier conversations stay byte for byte the same)."""
+    return _hand_written(
+        heldout_supplement.EN,
+        heldout_supplement.PT,
+        "blind",
+        "heldout",
+        lambda n: f"2025-{1 + n % 12:02d}-{1 + n % 28:02d}T",
+    )
 
 
 def _realistic_dev() -> list[dict[str, Any]]:
     """The realistic dev conversations of `realistic_dev.py`, after every other one (so the
-    earlier conversations, the held-out split included, stay byte for byte the same). Shaped as
-    the blind held-out ones: one-person chats get an assistant reply after each user turn, group
-    conversations name the speaker of each turn."""
+    earlier conversations, the held-out split included, stay byte for byte the same)."""
+    return _hand_written(
+        realistic_dev.EN,
+        realistic_dev.PT,
+        "real",
+        "dev",
+        lambda n: f"2025-{1 + (n + 5) % 12:02d}-{1 + (n * 3) % 28:02d}T",
+    )
+
+
+def _hand_written(
+    en: Any, pt: Any, kind: str, split: str, day: Callable[[int], str]
+) -> list[dict[str, Any]]:
+    """Conversations written by hand, as records: one-person chats get an assistant reply
+    after each user turn; group conversations name the speaker of each turn. `day` gives a
+    conversation's date prefix from its number."""
     out: list[dict[str, Any]] = []
-    for lang, conversations in (("en", realistic_dev.EN), ("pt", realistic_dev.PT)):
+    for lang, conversations in (("en", en), ("pt", pt)):
         for number, (participants, turns) in enumerate(conversations):
-            base = f"2025-{1 + (number + 5) % 12:02d}-{1 + (number * 3) % 28:02d}T"
+            base = day(number)
             messages: list[dict[str, Any]] = []
             for turn, (speaker, text, expects) in enumerate(turns):
                 message: dict[str, Any] = {"role": "user"}
@@ -251,8 +234,8 @@ def _realistic_dev() -> list[dict[str, Any]]:
                     )
             out.append(
                 {
-                    "id": f"{lang}-real-{number:03d}",
-                    "split": "dev",
+                    "id": f"{lang}-{kind}-{number:03d}",
+                    "split": split,
                     "lang": lang,
                     "participants": list(participants),
                     "messages": messages,
