@@ -9,9 +9,10 @@ of the same message when the types are equal, its content holds every key and no
 string (case and diacritics folded); each expectation is matched once. Without `--llm-url` the
 offline rules extractor is measured. `--calibrate` fits the confidence model
 (`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors`
-lists misses and wrong proposals (use it on the dev split only: the held-out split is not for
-tuning). `--only TEXT` keeps the conversations whose id contains TEXT (`--only blind`: the
-blind held-out supplement alone, `en-blind-*` and `pt-blind-*`).
+lists misses and wrong proposals of the dev split only (the held-out split is not for
+tuning, so its records are never printed). `--only TEXT` keeps the conversations whose id
+contains TEXT (`--only blind`: the blind held-out supplements, `*-blind-*` and `*-blind2-*`;
+`--only blind2`: the second alone).
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -147,7 +148,11 @@ def main(argv: list[str] | None = None) -> int:
                 _table(f"{split} · {lang} · {n} user messages", tallies[lang])
         if args.calibrate and split == "dev":
             _calibrate(tallies["all"])
-        if args.errors:
+        if args.errors and split != "dev":
+            print(
+                "  (errors are listed for the dev split only: the held-out split is not for tuning)"
+            )
+        elif args.errors:
             for mid, label, text in tallies["all"].misses:
                 print(f"  MISS  {mid}  {label:<40} {text[:90]!r}")
             for mid, label, text in tallies["all"].wrong:

@@ -490,3 +490,100 @@ def test_instruments_levels_studies_upbringing_fields_and_family_status_are_memo
 )
 def test_the_same_verbs_about_the_task_at_hand_yield_nothing(text: str) -> None:
     assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I teach 7th grade science", ("fact", "User teaches 7th grade science")),
+        ("I drive a 2015 Honda Civic", ("fact", "User drives a 2015 Honda Civic")),
+        ("I don't drink alcohol", ("fact", "User doesn't drink alcohol")),
+        ("I go climbing every Sunday", ("fact", "User goes climbing every Sunday")),
+        ("I live alone", ("fact", "User lives alone")),
+        ("I got a new job at Shopify last month", ("fact", "User got a new job at Shopify")),
+        ("I quit my job at Amazon in March", ("fact", "User quit their job at Amazon in March")),
+        ("I mostly code in TypeScript", ("skill", "User codes in TypeScript")),
+        ("we just adopted a cat called Miso", ("relationship", "User adopted a cat called Miso")),
+        ("Dou aula de inglês numa escola pública",
+         ("fact", "O usuário dá aula de inglês numa escola pública")),
+        ("Dirijo um Gol 2012", ("fact", "O usuário dirige um Gol 2012")),
+        ("Não bebo álcool", ("fact", "O usuário não bebe álcool")),
+        ("Frequento a igreja aos domingos", ("fact", "O usuário frequenta a igreja aos domingos")),
+        ("Saí da Ambev em março", ("fact", "O usuário saiu da Ambev em março")),
+        ("Me casei ano passado", ("relationship", "O usuário se casou ano passado")),
+        ("Adotei uma gata chamada Frida",
+         ("relationship", "O usuário adotou uma gata chamada Frida")),
+    ],
+)  # fmt: skip
+def test_a_first_person_clause_with_a_verb_of_a_person_s_life_is_a_memory_in_any_wording(
+    text: str, found: tuple[str, str]
+) -> None:
+    """The clause detector after every specific pattern: the verb (from a lexicon per PAM
+    type) decides the type, whatever words follow it."""
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I teach it to the model first",
+        "I drive this from the config file",
+        "I don't care, I eat anything lol",
+        "we live in a flat so it's a problem",
+        "I got the error again",
+        "I quit the app and it still crashes",
+        "Não bebo isso",
+        "Dirijo o código para a função certa",
+        "Frequento essa página todo dia",
+    ],
+)
+def test_a_life_verb_about_the_task_at_hand_or_nothing_in_particular_yields_nothing(
+    text: str,
+) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm really into sourdough baking these days",
+         ("preference", "User is into sourdough baking")),
+        ("I'm a huge Arsenal fan", ("preference", "User is a fan of Arsenal")),
+        ("I'm terrible at math", ("skill", "User is not good at math")),
+        ("I'm Priya by the way", ("identity", "User's name is Priya")),
+        ("I'm self-employed", ("identity", "User is self-employed")),
+        ("I've got type 1 diabetes", ("fact", "User has type 1 diabetes")),
+        ("I'm a nurse working night shifts", ("identity", "User is a nurse")),
+        ("I work as a barista while I finish my degree", ("identity", "User is a barista")),
+        ("Sou fã de carteirinha do Flamengo", ("preference", "O usuário é fã do Flamengo")),
+        ("Sou louca por café", ("preference", "A usuária é louca por café")),
+        ("Curto muito rock dos anos 80", ("preference", "O usuário curte rock dos anos 80")),
+        ("Sou péssimo em matemática", ("skill", "O usuário não é bom em matemática")),
+        ("Sou autônoma", ("identity", "A usuária é autônoma")),
+        ("Sou mãe de dois meninos", ("relationship", "A usuária é mãe de dois meninos")),
+        ("Sou doutora em química", ("fact", "A usuária é doutora em química")),
+        ("Sou aposentado", ("context", "O usuário está aposentado")),
+        ("Trabalho como garçom enquanto termino a faculdade", ("identity", "O usuário é garçom")),
+    ],
+)  # fmt: skip
+def test_what_one_is_into_bad_at_or_lives_as_is_a_memory_with_agreement(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm really into this answer",
+        "I'm terrible at it",
+        "Sou louco por isso",
+        "Sou péssimo nisso",
+        "I'm a huge fan of your work",
+    ],
+)
+def test_being_into_or_bad_at_the_task_at_hand_yields_nothing_or_a_low_confidence(
+    text: str,
+) -> None:
+    message = UserMessage("chatgpt", "c1", "m1", text, "2025-05-01T10:00:00Z")
+    assert all(c.confidence < 0.9 for c in extract_message(message))

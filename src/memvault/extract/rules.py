@@ -423,7 +423,15 @@ _JOBS_EN: Final = (
     r"entrepreneur|tutor|lecturer|intern|director|lead|specialist|sysadmin|devops|"
     r"statistician|biologist|chemist|physicist|mathematician|farmer|carpenter|barista|"
     r"waiter|waitress|recruiter|coach|trainer|illustrator|animator|producer|copywriter|dba|"
-    r"sre|midwife|caregiver|cashier|driver|courier|bartender|paralegal|surveyor|optician"
+    r"sre|midwife|caregiver|cashier|driver|courier|bartender|paralegal|surveyor|optician|"
+    r"receptionist|secretary|assistant|clerk|teller|banker|nanny|babysitter|cleaner|janitor|"
+    r"hairdresser|stylist|butcher|baker|tailor|welder|builder|contractor|realtor|agent|"
+    r"salesperson|sales rep|rep|actor|actress|singer|dancer|comedian|youtuber|streamer|"
+    r"influencer|nutritionist|dietitian|physiotherapist|physio|counsel+or|social worker|carer|"
+    r"guard|soldier|police officer|cop|postdoc|principal|headteacher|dean|pastor|priest|"
+    r"rabbi|imam|optometrist|radiographer|sonographer|an(?:a)?esthetist|gp|resident|"
+    r"registrar|owner|operator|investor|trader|auditor|underwriter|planner|strategist|"
+    r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -435,7 +443,16 @@ _JOBS_PT: Final = (
     r"eletricista|dev|product manager|data engineer|freelancer|diretor(?:a)?|"
     r"coordenador(?:a)?|estagiári[oa]|bióloga?o?|químic[oa]|físic[oa]|matemátic[oa]|"
     r"agricultor(?:a)?|barista|recrutador(?:a)?|treinador(?:a)?|ilustrador(?:a)?|"
-    r"produtor(?:a)?|redator(?:a)?|administrador(?:a)?|servidor(?:a)? públic[oa]"
+    r"produtor(?:a)?|redator(?:a)?|administrador(?:a)?|servidor(?:a)? públic[oa]|"
+    r"garçom|garçonete|atendente|motorista|caixa|faxineir[oa]|policial|bombeir[oa]|"
+    r"cabeleireir[oa]|manicure|pedreiro|porteiro|secretári[oa]|recepcionista|operador(?:a)?|"
+    r"auxiliar|assistente|supervisor(?:a)?|corretor(?:a)?|representante|bancári[oa]|artista|"
+    r"ator|atriz|cantor(?:a)?|personal trainer|nutricionista|fisioterapeuta|"
+    r"fonoaudiólog[oa]|terapeuta|psiquiatra|cuidador(?:a)?|babá|pedagog[oa]|jardineir[oa]|"
+    r"entregador(?:a)?|youtuber|influenciador(?:a)?|motoboy|confeiteir[oa]|padeir[oa]|"
+    r"costureir[oa]|vigilante|militar|soldado|pastor(?:a)?|investidor(?:a)?|auditor(?:a)?|"
+    r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
+    r"mestrand[oa]|residente|interno|estagiário"
 )
 _NATIONALITIES_EN: Final = (
     r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
@@ -704,6 +721,184 @@ def _habit_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(f"O usuário {verb} {match.group('v').lower()}", None, None)
 
 
+# -- the first-person clause detector ------------------------------------------------------
+# After every specific pattern: a first-person clause whose verb belongs to a lexicon of verbs
+# about a person's life (what they do, keep doing, own, suffer from, went through), in any
+# wording: "I teach 7th grade science", "I drive a Civic", "I don't drink alcohol", "Dou aula
+# de inglês", "Não fumo". The verb decides the PAM type; the value must not point at the work in
+# the conversation ("I teach it", "I drink this") — task wording has other verbs (need, want,
+# get, try), which are not in the lexicon.
+
+#: (PAM type, verbs); a verb may carry a required continuation (a lookahead).
+_LIFE_VERBS_EN: Final = (
+    (
+        "fact",
+        r"teach|drive|ride|commute|cycle|volunteer|coach|sing|rent|own|bake|garden|surf|ski|"
+        r"climb|boulder|knit|sew|crochet|dance|swim|hike|meditate|practi[cs]e|lift|box|fish|"
+        r"sail|smoke|drink|eat|attend|care for|look after|take care of|suffer from|"
+        r"struggle with|homeschool|foster|tutor|mentor|raise|grow|brew|collect|"
+        r"live(?=\s+(?:alone|abroad|by myself|on my own|on (?:a|an|the)\b|near|close to|"
+        r"with (?:my|a|an|two|three|\d)))|"
+        r"do(?=\s+(?:yoga|pilates|crossfit|karate|judo|jiu|bjj|martial|freelance|volunteer|"
+        r"ballet|triathlons?|marathons?|stand-?up|improv|therapy|shift work|contract work)\b)|"
+        r"go(?=\s+(?:to (?:church|the gym|therapy|university|college|uni|school|night school|"
+        r"mass|the mosque|the synagogue|temple|a gym)|climbing|running|swimming|hiking|surfing|"
+        r"cycling|bouldering|dancing|fishing|camping|skiing)\b)|"
+        r"walk(?=\s+(?:to work|my dog|\w+ (?:km|miles)))|"
+        r"work(?=\s+(?:nights|night shifts|part[- ]time|full[- ]time|shifts|weekends|two "
+        r"jobs|(?:\w+\s+)?hours|with (?:kids|children|patients|students|clients|animals|"
+        r"refugees)|freelance|from (?:a|the) (?:coffee|cafe|café|library|cowork))\b)|"
+        r"got(?=\s+(?:a (?:new )?job|promoted|laid off|fired|a (?:dog|cat|puppy|kitten)\b))|"
+        r"quit(?=\s+(?:my\b|smoking|drinking|sugar|caffeine|coffee|alcohol|school|college|uni\b|"
+        r"university|(?-i:[A-Z])))|left(?=\s+(?:my job|the company|my company|(?-i:[A-Z])\w+ "
+        r"(?:last|in)\b))|"
+        r"lost(?=\s+my job)|retired|graduated|started(?=\s+(?:a new job|working|my own|"
+        r"my first|(?:a|my) (?:phd|masters?|master's|degree|residency|business|company))\b)|"
+        r"finished(?=\s+(?:my|a)\s+(?:degree|phd|masters?|master's|bachelor's|residency|"
+        r"bootcamp|course|studies))",
+    ),
+    ("skill", r"(?:code|program|develop|write code)(?=\s+(?:mostly\s+|mainly\s+)?in\b)"),
+    (
+        "relationship",
+        r"got(?=\s+(?:married|engaged|divorced)\b)|adopted|"
+        r"(?:have|'ve got|have got)(?=\s+(?:a|an|one|two|three)\s+(?:\w+\s+)?(?:dog|cat|puppy|"
+        r"kitten|rabbit|parrot|hamster|horse|tortoise|turtle|snake|lizard)s?\b)",
+    ),
+)
+_LIFE_VERBS_PT: Final = (
+    (
+        "fact",
+        r"dou aulas?|ensino|leciono|dirijo|ando de|pedalo|canto|danço|pinto|desenho|cozinho|"
+        r"treino|malho|nado|surfo|escalo|medito|pratico|bebo|fumo|como|frequento|cuido d[eoa]s?|"
+        r"sofro de|crio|sigo|acordo|durmo|alugo|cultivo|coleciono|jogo|"
+        r"faço(?=\s+(?:yoga|ioga|pilates|crossfit|musculação|academia|natação|terapia|jiu|"
+        r"karatê|judô|ballet|balé|corrida|trilha|faculdade|mestrado|doutorado|"
+        r"doutoramento|licenciatura|plantão|plantões|freela|voluntariado|trabalho voluntário)"
+        r"\b)|"
+        r"vou(?=\s+(?:à|a|pra|para a) (?:academia|igreja|missa|terapia|faculdade|escola|"
+        r"universidade)\b)|"
+        r"moro(?=\s+(?:sozinh[oa]|com (?:meu|minha|meus|minhas|a|o|um|uma|dois|duas)\b))|"
+        r"trabalho(?=\s+(?:como|com (?:crianças|pacientes|alunos|clientes|animais)|de "
+        r"(?:noite|madrugada|plantão)|em turnos|meio período|em dois empregos)\b)|"
+        r"saí(?=\s+d[oa]\s+(?:emprego|empresa|\w+))|pedi demissão|me formei|me aposentei|"
+        r"fui (?:demitid[oa]|promovid[oa])|comecei(?=\s+(?:a trabalhar|um emprego|um novo "
+        r"emprego|meu|minha|o mestrado|o doutorado|a faculdade)\b)",
+    ),
+    (
+        "relationship",
+        r"me casei|casei|me divorciei|divorciei|noivei|fiquei noiv[oa]|adotei|"
+        r"tenho(?=\s+(?:um|uma|dois|duas|três)\s+(?:gat[oa]s?|cachorr[oa]s?|cães|cão|"
+        r"coelh[oa]s?|papagaio|calopsita|tartaruga|cavalo|peixes?)\b)",
+    ),
+)
+#: The third person of the Portuguese first-person verbs above.
+_PT_LIFE_THIRD: Final = {
+    "dou": "dá", "ensino": "ensina", "leciono": "leciona", "dirijo": "dirige",
+    "ando": "anda", "pedalo": "pedala", "canto": "canta", "danço": "dança", "pinto": "pinta",
+    "desenho": "desenha", "cozinho": "cozinha", "treino": "treina", "malho": "malha",
+    "nado": "nada", "surfo": "surfa", "escalo": "escala", "medito": "medita",
+    "pratico": "pratica", "bebo": "bebe", "fumo": "fuma", "como": "come",
+    "frequento": "frequenta", "cuido": "cuida", "sofro": "sofre", "crio": "cria",
+    "sigo": "segue", "acordo": "acorda", "durmo": "dorme", "alugo": "aluga",
+    "cultivo": "cultiva", "coleciono": "coleciona", "jogo": "joga", "faço": "faz",
+    "vou": "vai", "moro": "mora", "trabalho": "trabalha", "saí": "saiu", "pedi": "pediu",
+    "me": "se", "fui": "foi", "comecei": "começou", "casei": "casou", "divorciei": "divorciou",
+    "noivei": "noivou", "fiquei": "ficou", "adotei": "adotou", "tenho": "tem",
+    "formei": "formou", "aposentei": "aposentou", "casei,": "casou",
+}  # fmt: skip
+#: The English past and irregular forms of the verbs above, in the third person.
+_EN_LIFE_THIRD: Final = {
+    "got": "got", "quit": "quit", "left": "left", "lost": "lost", "retired": "retired",
+    "graduated": "graduated", "started": "started", "finished": "finished",
+    "adopted": "adopted", "'ve": "has", "have": "has", "do": "does", "go": "goes",
+}  # fmt: skip
+#: A value that is the work at hand, or points into the conversation: not a life.
+_LIFE_TASK: Final = re.compile(
+    r"^(?:it|this|that|these|those|them|here|anything|everything|whatever|something|isso|isto|"
+    r"esse|essa|aqui|qualquer coisa|tudo|o código|the code)\b"
+    r"|\b(?:the (?:code|script|function|file|text|draft|email|essay|answer|bug|error|query|"
+    r"function|test|page|slides?|list|table)|o (?:código|texto|arquivo|e-mail|erro|rascunho)|"
+    r"a (?:função|tabela|lista|página))\b",
+    re.IGNORECASE,
+)
+_ADVERBS_EN: Final = (
+    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|"
+    r"basically|mainly|occasionally|recently|just|finally)\s+)*"
+)
+
+
+def _life_pattern_en(verbs: str) -> str:
+    return (
+        rf"(?:i|we)\s+{_ADVERBS_EN}(?P<neg>(?:don't|do not|never|no longer)\s+)?"
+        rf"(?P<a>{verbs})\b\s*(?P<v>[^;!?]*)"
+    )
+
+
+def _life_pattern_pt(verbs: str) -> str:
+    return (
+        r"(?:eu\s+)?(?:(?:também|tambem|ainda|sempre|geralmente|normalmente|agora|já|ja)\s+)*"
+        rf"(?P<neg>(?:não|nao|nunca)\s+)?(?P<a>{verbs})\b\s*(?P<v>[^;!?]*)"
+    )
+
+
+def _life_value(match: re.Match[str], language: str) -> str | None:
+    """The value after a life verb, or None when it is the task at hand (or missing where a
+    verb needs one)."""
+    raw = match.group("v") or ""
+    value = clean(raw, language) if raw.strip() else ""
+    if value is None or _LIFE_TASK.search(value):
+        return None
+    return value
+
+
+def _life_en(match: re.Match[str], clause: str) -> Hit | None:
+    value = _life_value(match, "en")
+    verb = " ".join(match.group("a").lower().split())
+    negative = bool(match.group("neg"))
+    if value is None or (not value and not negative and verb not in _EN_LIFE_THIRD):
+        return None
+    if negative:
+        text = (
+            f"User doesn't {verb} {value}"
+            if not verb.startswith(
+                (
+                    "got",
+                    "quit",
+                    "left",
+                    "lost",
+                    "retired",
+                    "graduated",
+                    "started",
+                    "finished",
+                    "adopted",
+                )
+            )
+            else None
+        )
+        if text is None:
+            return None
+    else:
+        head, _, rest = verb.partition(" ")
+        third = _EN_LIFE_THIRD.get(head) or _third_person(head)
+        text = f"User {' '.join(w for w in (third, rest) if w)} {value}"
+    text = " ".join(text.split())
+    return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
+
+
+def _life_pt(match: re.Match[str], clause: str) -> Hit | None:
+    value = _life_value(match, "pt")
+    verb = " ".join(match.group("a").lower().split())
+    negative = bool(match.group("neg"))
+    if value is None or (not value and not negative and " " not in verb):
+        return None
+    head, _, rest = verb.partition(" ")
+    third = " ".join(w for w in (_PT_LIFE_THIRD.get(head, head), rest) if w)
+    if head == "me":  # me casei → se casou
+        third = "se " + _PT_LIFE_THIRD.get(rest, rest)
+    text = " ".join(f"O usuário {'não ' if negative else ''}{third} {value}".split())
+    return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
+
+
 _I_AM: Final = r"i(?:'m|’m| am)"
 _I_HAVE: Final = r"i(?:'ve|’ve| have)"
 _EU: Final = r"(?:eu\s+)?"
@@ -817,7 +1012,8 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"(?:a|an)\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
         r"(?:\s+(?P<prep>at|for|in)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
-        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too)\b))",
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
+        r"working|living|based|with|speciali[sz]ing|doing|by the way|lol)\b))",
         _occupation("en"),
     ),
     _r(
@@ -1578,7 +1774,8 @@ RULES: Final[tuple[Rule, ...]] = (
         r"há|ha|desde|faz|e|mas|então|aliás|também|kkk|para|pra)\b)[a-zà-ÿ]+(?:ic[oa]|al|"
         r"eir[oa]|ista|ior|ênior|or|ar))*)"
         r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+?))?"
-        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk)\b))",
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk|enquanto|"
+        r"que|trabalhando|morando|com|inclusive)\b))",
         _occupation("pt"),
     ),
     _r(
@@ -2099,6 +2296,161 @@ RULES: Final[tuple[Rule, ...]] = (
         "O usuário acabou de {v}",
         slot=None,
     ),
+    # ---- "I'm …" / "Sou …" with what a person is into, bad at, or lives with ------------------
+    _r(
+        "en.preference.into",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+(?:really\s+|very\s+|super\s+|so\s+|totally\s+|quite\s+)?(?P<a>into|"
+        r"obsessed with|passionate about|crazy about|addicted to|a sucker for|mad about)\s+"
+        r"(?!(?:it|this|that|these|those|them|your)\b)" + _PLACE,
+        "User is {a} {v}",
+        slot=_likes,
+        lower=("a",),
+    ),
+    _r(
+        "en.preference.x_fan",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+|die-?hard\s+|lifelong\s+|total\s+)?"
+        r"(?P<v>(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2})\s+fan\b",
+        "User is a fan of {v}",
+        slot=_likes,
+    ),
+    _r(
+        "en.skill.bad_at",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:really\s+|pretty\s+|so\s+|quite\s+|absolutely\s+)?(?:terrible|bad|awful|"
+        r"hopeless|rubbish|useless|not (?:very |that |so |great |good )*(?:good|great))\s+"
+        r"(?:at|with)\s+(?!(?:it|this|that|these|those|them)\b)" + _PLACE,
+        "User is not good at {v}",
+        slot=None,
+        polarity=False,
+    ),
+    _r(
+        "en.identity.name_aside",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?P<v>{_NAME})\s+(?:by the way|btw|here|lol|haha)\b",
+        _name_only,
+    ),
+    _r(
+        "en.identity.status",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed|freelance|(?:a\s+)?(?:stay[- ]at[- ]home|"
+        r"single|working|first[- ]time|new) (?:mom|mum|dad|parent|mother|father)|"
+        r"(?:a\s+)?(?:full[- ]time|part[- ]time|grad|graduate|phd|mature) student)\b",
+        "User is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.condition",
+        "en",
+        "fact",
+        r"i(?:'ve| have)?\s+(?:got\s+|been diagnosed with\s+|suffer from\s+|live with\s+)"
+        r"(?P<v>(?:type [12] )?diabetes|asthma|adhd|add|celiac disease|coeliac disease|"
+        r"migraines|anxiety|depression|epilepsy|arthritis|crohn'?s|ibs|pcos|endometriosis|"
+        r"high blood pressure|hypertension|a bad back|chronic [\w\s]+?|insomnia|tinnitus|"
+        r"dyslexia|autism|long covid|lupus|multiple sclerosis|ms|psoriasis|eczema|"
+        r"sleep apnea|(?:a|an) (?:\w+ )?allergy|(?:a|an) (?:\w+ )?intolerance|"
+        r"a heart condition)\b",
+        "User has {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.preference.fan",
+        "pt",
+        "preference",
+        rf"{_EU}sou\s+(?:muito\s+|super\s+)?(?:fã|fa)\s+(?:de carteirinha\s+|número um\s+)?"
+        r"(?P<p>de|do|da|dos|das)\s+" + _PLACE,
+        "O usuário é fã {p} {v}",
+        slot=_likes,
+        lower=("p",),
+    ),
+    _r(
+        "pt.preference.into",
+        "pt",
+        "preference",
+        rf"{_EU}sou\s+(?:muito\s+|super\s+|completamente\s+)?(?P<a>louc[oa]|apaixonad[oa]|"
+        r"viciad[oa]|fanátic[oa])\s+(?P<p>por|em|pelo|pela|pelos|pelas|no|na|nos|nas)\s+"
+        r"(?!(?:isso|isto|você|voce|vc)\b)" + _PLACE,
+        "O usuário é {a} {p} {v}",
+        slot=_likes,
+        lower=("a", "p"),
+    ),
+    _r(
+        "pt.preference.curto",
+        "pt",
+        "preference",
+        rf"{_EU}curto\s+(?:muito\s+|bastante\s+)?(?!(?:isso|isto|você|voce|vc|demais)\b)" + _PLACE,
+        "O usuário curte {v}",
+        slot=_likes,
+    ),
+    _r(
+        "pt.skill.bad_at",
+        "pt",
+        "skill",
+        rf"{_EU}sou\s+(?:muito\s+|bem\s+|super\s+)?(?:péssim[oa]|pessim[oa]|ruim|horrível|"
+        r"frac[oa]|uma negação|um zero à esquerda)\s+(?:em|com|no|na|nos|nas)\s+"
+        r"(?!(?:isso|isto)\b)" + _PLACE,
+        "O usuário não é bom em {v}",
+        slot=None,
+        polarity=False,
+    ),
+    _r(
+        "pt.identity.status",
+        "pt",
+        "identity",
+        rf"{_EU}sou\s+(?:agora\s+)?(?P<v>autônom[oa]|autonom[oa]|freelancer|dona de casa|"
+        r"(?:mãe|pai) solo|(?:mãe|pai) solteir[oa]|concursad[oa]|MEI|servidor(?:a)? públic[oa])\b",
+        "O usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.relationship.parent_of",
+        "pt",
+        "relationship",
+        rf"{_EU}sou\s+(?P<a>mãe|mae|pai)\s+(?:de|do|da)\s+" + _PLACE,
+        lambda m, c: (
+            None
+            if (v := clean(m.group("v"), "pt")) is None
+            else Hit(
+                ("O usuário é pai" if m.group("a").lower() == "pai" else "A usuária é mãe")
+                + f" de {v}",
+                None,
+                _key(v),
+            )
+        ),
+    ),
+    _r(
+        "pt.fact.degree",
+        "pt",
+        "fact",
+        rf"{_EU}sou\s+(?P<a>doutor(?:a)?|mestre|bacharel|pós-graduad[oa]|especialista)\s+"
+        r"(?:em|de)\s+" + _WHERE,
+        "O usuário é {a} em {v}",
+        slot=None,
+        lower=("a",),
+    ),
+    _r(
+        "pt.context.retired",
+        "pt",
+        "context",
+        rf"{_EU}(?:sou|estou|já estou)\s+(?P<v>aposentad[oa])\b",
+        "O usuário está {v}",
+        slot=None,
+    ),
+    # ---- the first-person clause detector: a verb of a person's life, any wording -----------
+    *(
+        _r(f"en.{type}.life", "en", type, _life_pattern_en(verbs), _life_en)
+        for type, verbs in _LIFE_VERBS_EN
+    ),
+    *(
+        _r(f"pt.{type}.life", "pt", type, _life_pattern_pt(verbs), _life_pt)
+        for type, verbs in _LIFE_VERBS_PT
+    ),
 )
 
 
@@ -2192,7 +2544,10 @@ _DEICTIC_TYPES: Final = frozenset({"goal", "preference", "project", "environment
 #: Feminine forms after "O usuário é …" ("engenheira", "vegetariana", "brasileira"): the
 #: statement is written "A usuária é …" so the words agree.
 _FEMININE: Final = re.compile(
-    r"^O usuário é (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|iteta|ina))\b)"
+    r"^O usuário (é|está|estava|foi|ficou) (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|"
+    r"iteta|ina))\b"
+    # any other adjective in -a but the common-gender ones (analista, atleta, diplomata)
+    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)a\b)"
 )
 
 
@@ -2204,7 +2559,7 @@ _PT_CONTRACTED: Final = {"de": "d", "em": "n"}
 
 def _agree_pt(content: str) -> str:
     content = _PT_CONTRACTION.sub(lambda m: f"{_PT_CONTRACTED[m.group(1)]}{m.group(2)} ", content)
-    return _FEMININE.sub("A usuária é ", content)
+    return _FEMININE.sub(lambda m: f"A usuária {m.group(1)} ", content)
 
 
 def _about(content: str, speaker: str, language: str) -> str:
