@@ -79,7 +79,10 @@ _FILLER: Final = re.compile(
     r"|(?:also|btw|by the way|actually|anyway|fyi|so|and|oh|well|honestly|basically|now|"
     r"hey|hi|hello|yeah|yep|ok|okay|haha|lol|update|gente|olha|na real|na vida real|"
     r"these days|nowadays|lately|aliás|então|enfim|ah|na verdade|e|mas|a propósito|agora|"
-    r"hoje em dia)\s+)+",
+    r"hoje em dia|cara|mano|gente|tipo|pois|olha|hj|detalhe:?|obs:?|ps:?|fwiw|tbh|"
+    r"realistically|for real|for real though|seriously|thanks|thank you|cool|great|nice|"
+    r"lol ok|ok so|so yeah|oh and|and also|also fyi|quick note|side note|entao|aliás|"
+    r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora)[,:]?\s+)+",
     re.IGNORECASE,
 )
 
@@ -210,7 +213,12 @@ def rejection(clause: str) -> str | None:
 
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
-    r"and my|and we|and this|and that|and it|where i|when i|if)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"and my|and we|and this|and that|and it|where i|when i|if|bc|cause|cuz|coz|cos|"
+    r"and i'm|and im|and i've|and ive)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    # How long is not part of the value ("learning German for 6 months").
+    r"|\s+for\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the (?:past|last)\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few|a couple"
+    r"(?: of)?)\s+(?:years?|months?|weeks?|days?|decades?|yrs?)\b.*$"
     # A comma ends the value only before a new clause ("…, so no meat"), not inside a list
     # ("short, concise answers").
     r"|\s*,\s*(?:but|so|and i|and my|which|because|since|as|please|i|i'm|i've|my|we|it|"
@@ -220,7 +228,10 @@ _CUT_EN: Final = re.compile(
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
-    r"se|já que)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"se|já que|pq|por causa)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"|\s+(?:há|ha|faz|desde)\s+(?:uns\s+|umas\s+|quase\s+|mais de\s+|cerca de\s+)?(?:\d+|um|uma|"
+    r"dois|duas|três|tres|quatro|cinco|seis|sete|oito|nove|dez|vinte|muitos|muitas|alguns|"
+    r"algumas|pouco|criança|pequen[oa])\b.*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
     r"sério|serio|aliás|alias|kkk)\b.*$",
@@ -278,6 +289,10 @@ def clean(value: str | None, language: str) -> str | None:
     while previous != text:
         previous = text
         text = _TRAIL.sub("", text).strip()
+    if len(text.split()) > _MAX_WORDS and "," in text:
+        # A run-on sentence: the value is what comes before its first comma ("start a poultry
+        # farm in Ogun state next year, around 500 broilers to start").
+        text = _TRAIL.sub("", text.split(",", 1)[0]).strip()
     if not text or len(text.split()) > _MAX_WORDS:
         return None
     for pattern, replacement in _PRONOUNS_PT if language == "pt" else _PRONOUNS_EN:
@@ -319,8 +334,36 @@ class Rule:
     render: Render
 
 
+_BARE: Final = str.maketrans("áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ", "aaaaeeiooouucAAAAEEIOOOUUC")
+
+
+def _accent_free(regex: str) -> str:
+    """`regex` also matching its words typed without accents, as chats often are ("nao",
+    "violao", "psicologa", "ingles"): an accented letter outside a character class becomes
+    a class of itself and its bare letter (classes are left as they are)."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in regex:
+        bare = char.translate(_BARE)
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            out.append(char)
+            escaped = True
+        elif in_class:  # left as it is: ranges such as À-Ý must stay ranges
+            out.append(char)
+            in_class = char != "]"
+        elif char == "[":
+            out.append(char)
+            in_class = True
+        else:
+            out.append(char if bare == char else f"[{char}{bare}]")
+    return "".join(out)
+
+
 def _compile(regex: str) -> re.Pattern[str]:
-    return re.compile(r"^(?:" + regex + r")", re.IGNORECASE)
+    return re.compile(r"^(?:" + _accent_free(regex) + r")", re.IGNORECASE)
 
 
 def _template(
@@ -992,7 +1035,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "identity",
         rf"{_I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years old|\s*(?:yo|y/o)\b|"
-        r"(?:\s+(?:now|btw|lol|already|this year))?\s*(?:[,;.!]|$))",
+        r"(?:\s+(?:now|btw|lol|already|this year))?\s*(?:[,;.!]|$|(?=\s+(?:and|but|so|with)\b)))",
         "User is {v} years old",
         slot="age",
     ),
@@ -1008,12 +1051,14 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.occupation",
         "en",
         "identity",
-        rf"(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
-        rf"(?:a|an)\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
-        r"(?:\s+(?P<prep>at|for|in)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
+        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
+        rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
+        rf"working) as|{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        r"(?:\s+(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
-        r"working|living|based|with|speciali[sz]ing|doing|by the way|lol)\b))",
+        r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
+        r"actually|by trade|by profession|since|here)\b))",
         _occupation("en"),
     ),
     _r(
@@ -1863,7 +1908,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"(?:{_EU}|agora\s+|hoje\s+|nós\s+|a gente\s+)(?:agora\s+|atualmente\s+|hoje\s+)?"
-        r"(?:moro|vivo|resido|estou morando|moramos|vivemos|mora)\s+(?:agora\s+)?"
+        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora)\s+(?:agora\s+)?"
         r"(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
         lambda m, c: _residence_pt_prefixed(m, c),
     ),
@@ -2216,7 +2261,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.project.maintain",
         "pt",
         "project",
-        rf"{_EU}(?:mantenho|toco|fundei|criei|administro)\s+(?:um|uma|o|a|meu|minha)?\s*" + _PLACE,
+        rf"{_EU}(?:mantenho|fundei|criei|administro)\s+(?:um|uma|o|a|meu|minha)?\s*" + _PLACE,
         "O usuário mantém {v}",
         slot=None,
     ),
@@ -2580,6 +2625,35 @@ def _features(
     return features(rule.type, value, clause, text, dropped is not None)
 
 
+#: Chat spellings of the first person, written out: "im"/"Im" → "I'm", "ive" → "I've",
+#: "i" → "I" (so a capitalised-word test does not take it for a name); Portuguese "tô/to" +
+#: gerund → "estou"; European Portuguese "estou a aprender" / "ando a escrever" → "estou
+#: aprendendo" / "estou escrevendo", the form the patterns know.
+_SPELLINGS: Final = (
+    (re.compile(r"\b(?-i:[Ii])m\b(?=\s+\w)"), "I'm"),
+    (re.compile(r"\b(?-i:[Ii])ve\b(?=\s+\w)"), "I've"),
+    (re.compile(r"\b(?-i:i)(?=['’ ])"), "I"),
+    (re.compile(r"\b(?:t[ôo]|tou|tô)\s+(?=\w+ndo\b)", re.IGNORECASE), "estou "),
+    (
+        re.compile(
+            r"\b(estou|est[áa]s|est[áa]|estamos|ando|andas|anda|andamos)\s+a\s+(\w+?)(a|e|i)r"
+            r"(?=\b(?!\s*(?:-|que)))",
+            re.IGNORECASE,
+        ),
+        lambda m: (
+            ("estou" if m.group(1).lower() in {"estou", "ando"} else m.group(1))
+            + f" {m.group(2)}{m.group(3)}ndo"
+        ),
+    ),
+)
+
+
+def _spelled_out(text: str) -> str:
+    for pattern, replacement in _SPELLINGS:
+        text = pattern.sub(replacement, text)  # type: ignore[arg-type]
+    return text
+
+
 def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
     """The candidates of one user message (derived candidates included, after the one they
     were inferred from). Only the person's own words are read (`framing.own_words`); in a
@@ -2587,7 +2661,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     text, dropped = own_words(message.text)
-    text = text.replace("’", "'")  # curly apostrophes: "I’m" is "I'm"
+    text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
     for clause in clauses(text):
         if rejection(clause) is not None:
