@@ -89,6 +89,8 @@ FEATURES: Final = (
     "request_in_message",
     "pronoun_rewrite",
     "set_aside",
+    "lexicon",
+    "mention",
 )
 
 #: The weights set by reasoning before fitting (what each feature should do, and how much):
@@ -107,6 +109,8 @@ PRIOR: Final[Mapping[str, float]] = {
     "request_in_message": -0.4,
     "pronoun_rewrite": -0.3,
     "set_aside": -0.8,
+    "lexicon": -0.5,
+    "mention": -0.5,
 }
 #: Fitted on the dev split (logistic regression regularised toward `PRIOR`,
 #: `benchmarks/extraction.py --calibrate`); "bias" is b. Positive weights raise confidence.

@@ -26,6 +26,7 @@ from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
 from memvault.extract.confidence import features, score
 from memvault.extract.framing import own_words
+from memvault.extract.mentions import Mention, mentions
 
 __all__ = [
     "EXTRACTOR",
@@ -1979,7 +1980,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.study",
         "pt",
         "fact",
-        rf"{_EU}(?:estou fazendo|estou a fazer|faço|curso|estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
         r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
         r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
         r"\s*(?:[,;.!]|$)",
@@ -2622,7 +2623,9 @@ def _features(
     """What the confidence of this statement is computed from (`confidence.features`): the
     captured value (or the statement after its subject and verb)."""
     value = hit.value if hit.value else hit.content.split(" ", 2)[-1]
-    return features(rule.type, value, clause, text, dropped is not None)
+    return features(rule.type, value, clause, text, dropped is not None) | {
+        "lexicon": float(rule.id.endswith(".life"))
+    }
 
 
 #: Chat spellings of the first person, written out: "im"/"Im" → "I'm", "ive" → "I've",
@@ -2663,10 +2666,17 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
     text, dropped = own_words(message.text)
     text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
+    passing: list[tuple[str, Mention]] = []
+    position = 0
     for clause in clauses(text):
-        if rejection(clause) is not None:
+        position = max(position, text.find(clause, position) + len(clause))
+        why = rejection(clause)
+        matched = None if why is not None else _match(clause)
+        if why not in {"hypothetical", "reported"}:
+            after = text[position : position + 80]
+            passing.extend((clause, mention) for mention in mentions(clause, after))
+        if why is not None:
             continue
-        matched = _match(clause)
         if matched is None:
             continue
         rule, hit = matched
@@ -2716,7 +2726,54 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
                     method="explicit_user_input",
                 )
             )
+    found.extend(_mentioned(passing, found, message, text, dropped, extractor))
     return found
+
+
+def _mentioned(
+    passing: list[tuple[str, Mention]],
+    found: list[Candidate],
+    message: UserMessage,
+    text: str,
+    dropped: str | None,
+    extractor: str,
+) -> Iterator[Candidate]:
+    """The relationships mentioned in passing (`mentions`) that no pattern already gave."""
+    said = " ".join(fold(c.content) for c in found if c.type == "relationship")
+    speaker = message.speaker
+    for clause, mention in passing:
+        known = fold(mention.name) if mention.name else fold(mention.relation)
+        if re.search(rf"\b{re.escape(known)}\b", said):
+            continue
+        content = (
+            _about(mention.content, speaker, mention.language) if speaker else (mention.content)
+        )
+        said += " " + fold(content)
+        inputs = features(
+            "relationship", mention.name or mention.relation, clause, text, dropped is not None
+        ) | {"mention": 1.0}
+        yield Candidate(
+            type="relationship",
+            content=content,
+            language=mention.language,
+            confidence=score(inputs),
+            source=message,
+            method="explicit_user_input",
+            extractor=extractor,
+            pattern=f"{mention.language}.relationship.mention",
+            slot=(
+                f"relationship:{fold(mention.relation)}:{fold(mention.name)}"
+                if mention.name
+                else None
+            ),
+            value=fold(mention.name) if mention.name else fold(mention.relation),
+            polarity=True,
+            change=False,
+            tags=("extracted", "relationship"),
+            evidence=clause,
+            subject=speaker,
+            features=inputs,
+        )
 
 
 def extract_messages(
@@ -2762,6 +2819,10 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
         value,
         re.I,
     )
+    # "faço o backend", "to fazendo aula": a chore, unless it is a course or at a school.
+    if match.group("verb").lower() != "estudo" and not course and not where:
+        if not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}:
+            return None
     text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
         f" {match.group('p')} {where.strip()}" if where else ""
     )
