@@ -42,7 +42,12 @@ __all__ = [
 EXTRACTOR: Final = f"memvault-rules/{__version__}"
 # -- clauses ---------------------------------------------------------------------------------
 
-_SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
+_SENTENCE: Final = re.compile(
+    r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+"
+    # "…at work so if there's a difference, mention it": what follows "so" is another clause.
+    r"|,?\s+so\s+(?=(?:if|when|please|can|could|would|don't|do not|no|any|that|the|it|"
+    r"mention|make|keep|use|give|tell|lifts)\b)"
+)
 #: A new first-person clause after "but"/"and" ("I live in Porto but I work in Lisbon").
 #: Also after a colon that introduces one ("Quick update: I moved to Lisbon").
 _CLAUSE_JOIN: Final = re.compile(
@@ -89,7 +94,8 @@ _FILLER: Final = re.compile(
 
 #: Rejection filters, in both languages. A clause that matches one yields nothing.
 _QUESTION_START: Final = re.compile(
-    r"^(?:what|how|why|when(?! you\b)|where|who|whom|which|whose|can you|could you|would you|"
+    r"^(?:what|how|why|when(?! you\b)|where|who|whom|which|whose|"
+    r"(?:can|could|would) you(?!\s+(?:please\s+)?(?:stop|always|never|remember|keep|call me)\b)|"
     r"will you|"
     r"do you|did you|are you|is it|is there|are there|should i|shall i|can i|could i|may i|"
     r"do i|am i|would it|o que|como|por que|porque|quando|onde|quem|qual|quais|você pode|"
@@ -158,6 +164,7 @@ def _shared_subject(clause: str) -> Iterator[str]:
 _COMMA_CLAUSE: Final = re.compile(
     r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
+    r"running|using|based|living|currently|originally|"
     r"could you|please|me ajuda|me ajude|pode|podes|é|bora|what|how|right|ok)\b)",
     re.IGNORECASE,
 )
@@ -301,6 +308,22 @@ def clean(value: str | None, language: str) -> str | None:
     return text
 
 
+def _clean_whole(value: str, language: str) -> str | None:
+    """A standing instruction's value, whole: its own clauses ("when I paste notes, always
+    give me the action items") are the instruction, so only trailing filler is cut and the
+    pronouns are turned (at most 30 words)."""
+    text = " ".join(value.split())
+    previous = None
+    while previous != text:
+        previous = text
+        text = _TRAIL.sub("", text).strip()
+    if not text or len(text.split()) > 30:
+        return None
+    for pattern, replacement in _PRONOUNS_PT if language == "pt" else _PRONOUNS_EN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 def _key(value: str) -> str:
     return " ".join(fold(value).split())
 
@@ -377,6 +400,7 @@ def _template(
     language: str = "en",
     raw: tuple[str, ...] = (),
     lower: tuple[str, ...] = (),
+    whole: bool = False,
 ) -> Render:
     """A renderer filling `text` with the cleaned named groups; `slot` names the subject slot
     (a string, or a function of the groups) whose value is the group `value`."""
@@ -389,7 +413,13 @@ def _template(
             if raw is None:
                 groups[name] = ""
                 continue
-            cleaned = " ".join(raw.split()) if name in raw_groups else clean(raw, language)
+            cleaned = (
+                " ".join(raw.split())
+                if name in raw_groups
+                else _clean_whole(raw, language)
+                if whole
+                else clean(raw, language)
+            )
             if cleaned is None:
                 return None
             if name in lower:
@@ -496,7 +526,9 @@ _JOBS_PT: Final = (
     r"entregador(?:a)?|youtuber|influenciador(?:a)?|motoboy|confeiteir[oa]|padeir[oa]|"
     r"costureir[oa]|vigilante|militar|soldado|pastor(?:a)?|investidor(?:a)?|auditor(?:a)?|"
     r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
-    r"mestrand[oa]|residente|interno|estagiário"
+    r"mestrand[oa]|residente|interno|estagiário|trabalhador(?:a)?(?: independente)?|"
+    r"gestor(?:a)?(?: de [\w]+)?|motorista de aplicativo|product manager|data engineer|"
+    r"data scientist|ux designer|designer de ux"
 )
 _NATIONALITIES_EN: Final = (
     r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
@@ -636,6 +668,8 @@ _REQUEST_VERBS_PT: Final = (
 def _r(
     rule_id: str, language: str, type: str, regex: str, render: Render | str, **kw: object
 ) -> Rule:
+    if type == "instruction":  # a standing instruction is kept whole
+        kw.setdefault("whole", True)
     renderer = (
         _template(render, language=language, **kw)  # type: ignore[arg-type]
         if isinstance(render, str)
@@ -980,10 +1014,21 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.instruction.from_now_on",
         "en",
         "instruction",
-        r"(?:please\s+)?(?:from now on|going forward|in (?:all )?(?:the )?future "
+        r"(?:please\s+)?(?:from now on|going forward|for the future|in future|"
+        r"in (?:all )?(?:the )?future "
         r"(?:answers|replies|responses|chats)?|by default|in all your (?:answers|replies|"
         r"responses)),?\s+(?:please\s+)?" + _REST,
         "User wants the assistant to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.stop",
+        "en",
+        "instruction",
+        r"(?:(?:can|could|would) you\s+(?:please\s+)?|please\s+)?stop\s+(?P<v>(?:starting|using|adding|"
+        r"saying|apologi[sz]ing|ending|writing|putting|including|giving me|calling me|asking)\b"
+        r"[^?!]*)",
+        "User wants the assistant to stop {v}",
         slot=None,
     ),
     _r(
@@ -1041,6 +1086,14 @@ RULES: Final[tuple[Rule, ...]] = (
         slot="age",
     ),
     _r(
+        "en.identity.age_noun",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:a|an)\s+(?P<v>\d{{1,3}})[- ]?(?:years?|yrs?|y/?o)[- ]old\b",
+        "User is {v} years old",
+        slot="age",
+    ),
+    _r(
         "en.identity.pronouns",
         "en",
         "identity",
@@ -1054,7 +1107,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "identity",
         rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
         rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
-        rf"working) as|{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
+        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
         r"(?:\s+(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
@@ -1133,7 +1187,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.live",
         "en",
         "fact",
-        rf"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
+        rf"(?:based|(?:i|we)\s+(?:now\s+|currently\s+|still\s+|do\s+|actually\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
         rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located)|(?:{_I_HAVE}|"
         r"we(?:'ve| have))\s+(?:been\s+living|lived))\s+in\s+(?!(?:a|an)\s)" + _WHERE,
         "User lives in {v}",
@@ -1638,6 +1692,16 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # environment
     _r(
+        "en.fact.aid",
+        "en",
+        "fact",
+        r"i\s+(?:use|need|wear|have)\s+(?P<v>(?:a|an)\s+(?:wheelchair|cane|walking stick|walker|"
+        r"hearing aids?|insulin pump|cpap(?: machine)?|prosthetic \w+|guide dog|mobility scooter|"
+        r"crutches)|hearing aids|crutches)\b(?P<w>[^,;.!?]*)",
+        "User uses {v} {w}",
+        slot=None,
+    ),
+    _r(
         "en.environment.switch",
         "en",
         "environment",
@@ -1665,6 +1729,31 @@ RULES: Final[tuple[Rule, ...]] = (
         r"thinkpad|raspberry pi)[^,;.!?]*)",
         "User is on {v}",
         slot=None,
+    ),
+    # The tools one works with, said in passing: "I'm on excel for mac", "running fedora 40 on
+    # my desktop", "I'm running it on windows 11", "I have postgres installed", "I write
+    # mostly typescript at work".
+    _r(
+        "en.environment.tool",
+        "en",
+        "environment",
+        r"(?:i(?:'m| am)\s+|i\s+|we(?:'re| are)?\s+)?(?:(?:mostly|mainly|usually|now|currently)\s+)?"
+        r"(?:on|running|using|use|write|code in|run|have)\s+(?:(?:it|this|that|everything|"
+        r"mostly|mainly)\s+)?(?:on\s+)?(?:an?\s+)?"
+        r"(?P<v>(?:mac(?:book)?(?: air| pro)?|macos|windows(?: \d+)?|linux|ubuntu|debian|fedora|arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|thinkpad|raspberry pi|excel|google sheets|sheets|notion|obsidian|vs ?code|neovim|vim|emacs|postgres(?:ql)?|mysql|sqlite|snowflake|bigquery|docker|kubernetes|python(?: \d[\d.]*)?|node(?: \d+)?|java|typescript|javascript|rust|go|react|django|flask|rails|figma|photoshop|lightroom|premiere|davinci resolve|blender|unity|unreal|godot|home assistant|aws|azure|gcp|jira|salesforce|sap|power bi|tableau)\b(?:\s+\d[\w.]*)?)"
+        r"(?=\s*(?:[,;.!?]|$)|\s+(?:for|on|at|btw|now|installed|locally|too|as|with|and|"
+        r"which|so|but|via|at)\b)",
+        "User uses {v}",
+        slot=_tool_slot,
+    ),
+    _r(
+        "en.fact.in_place",
+        "en",
+        "fact",
+        rf"{_I_AM}\s+(?:now\s+|currently\s+|based\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])"
+        r"[\w'-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:now|these days|at the moment|so|and|but|too)\b)",
+        "User is in {v}",
+        slot="residence",
     ),
     _r(
         "en.environment.my_device",
@@ -1719,6 +1808,24 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     # ---- Portuguese ----------------------------------------------------------------------
+    _r(
+        "pt.instruction.address",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?(?:trata-me|trate-me|me trata|me trate|fala comigo|fale comigo)\s+"
+        r"(?P<v>(?:por|de|como|em)\s+[^,;.!?]+)",
+        "O usuário quer que o assistente o trate {v}",
+        slot="address",
+    ),
+    _r(
+        "pt.instruction.stop",
+        "pt",
+        "instruction",
+        r"(?:(?:você\s+)?(?:pode|podes|poderia)\s+)?(?:por favor,?\s+)?(?:para|pare|parar) de\s+"
+        r"(?P<v>[^?!]+)",
+        "O usuário quer que o assistente pare de {v}",
+        slot=None,
+    ),
     _r(
         "pt.instruction.call_me",
         "pt",
@@ -1813,15 +1920,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.identity.occupation",
         "pt",
         "identity",
-        rf"{_EU}(?:sou|trabalho como|atuo como)\s+(?:um\s+|uma\s+)?"
-        rf"(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
+        rf"{_EU}(?:sou|trabalho como|trabalho de|atuo como)\s+(?:um\s+|uma\s+)?"
+        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
         r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
         r"há|ha|desde|faz|e|mas|então|aliás|também|kkk|para|pra)\b)[a-zà-ÿ]+(?:ic[oa]|al|"
         r"eir[oa]|ista|ior|ênior|or|ar))*)"
         r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk|enquanto|"
-        r"que|trabalhando|morando|com|inclusive)\b))",
+        r"que|trabalhando|morando|com|inclusive|aqui|atualmente)\b))",
         _occupation("pt"),
     ),
     _r(
@@ -1943,8 +2050,14 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.work_at",
         "pt",
         "fact",
-        rf"{_EU}(?:agora\s+|atualmente\s+)?trabalho\s+(?P<p>na|no|em|para a|para o|para)\s+"
-        r"(?!casa\b|home\b|remot)(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        rf"{_EU}(?:agora\s+|atualmente\s+|hoje\s+)?trabalho\s+(?:agora\s+|atualmente\s+|hoje\s+)?"
+        r"(?P<p>na|no|em|para a|para o|para)\s+"
+        r"(?!casa\b|home\b|remot)(?P<v>(?-i:[A-Z0-9])[^,;.!?]*|(?!(?:área|area|turno|casa|"
+        r"escritório|escritorio|empresa|loja|hospital|escola|fábrica|fabrica|banco|clínica|"
+        r"clinica|universidade|faculdade|restaurante|cozinha|rua|mesma|mesmo|setor|sector|"
+        r"parte|frente|projeto|equipe|equipa|prefeitura|câmara|camara|ti|noite|madrugada|"
+        r"fim|final|sábado|sabado|domingo|segunda|terça|quarta|quinta|sexta)\b)"
+        r"[\w&.-]+(?=\s*(?:[,;.!?]|$)|\s+(?:como|há|ha|desde|faz|e|mas|com)\b))",
         "O usuário trabalha {p} {v}",
         slot="employer",
     ),
@@ -1990,8 +2103,10 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.identity.at_org_as",
         "pt",
         "identity",
-        rf"{_EU}(?:agora\s+)?estou\s+(?P<prep>na|no)\s+(?P<org>(?-i:[A-Z0-9])[^,;.!?]*?),?\s+"
-        rf"como\s+(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+)?)\s*(?:[,;.!]|$)",
+        rf"{_EU}(?:agora\s+)?(?:estou|comecei|entrei|trabalho)\s+(?:agora\s+)?(?P<prep>na|no)\s+"
+        r"(?P<org>[\w&.-]+(?:\s+(?-i:[A-Z0-9])[\w&.-]*)*)(?:\s+[\w-]+)?,?\s+"
+        rf"como\s+(?P<role>(?:[\w-]+\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+)?)"
+        r"(?=\s*(?:[,;.!]|$)|\s+(?:e|mas|há|desde)\b)",
         _occupation("pt"),
     ),
     _r(
@@ -2232,8 +2347,10 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.goal.want",
         "pt",
         "goal",
-        rf"{_EU}(?:quero|pretendo|planejo|espero|gostaria de|sonho em)\s+"
-        rf"(?!(?:{_REQUEST_VERBS_PT})\b)(?:conseguir\s+)?(?P<v>\w+(?:ar|er|ir|or)\b[^,;.!?]*)",
+        rf"(?:{_EU}(?:quero|pretendo|planejo|espero|gostaria de|sonho em)|(?:a|minha)\s+(?:ideia|"
+        r"meta|plano)\s+é|(?:o\s+)?meu\s+(?:plano|sonho|objetivo)\s+é)\s+"
+        r"(?:muito\s+|mesmo\s+|tanto\s+|um dia\s+)?"
+        rf"(?!(?:{_REQUEST_VERBS_PT})\b)(?:conseguir\s+)?(?P<v>\w*(?:ar|er|ir|or)\b[^,;.!?]*)",
         "O usuário quer {v}",
         slot=None,
     ),
