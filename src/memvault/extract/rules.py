@@ -1738,7 +1738,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "environment",
         r"(?:i(?:'m| am)\s+|i\s+|we(?:'re| are)?\s+)?(?:(?:mostly|mainly|usually|now|currently)\s+)?"
-        r"(?:on|running|using|use|write|code in|run|have)\s+(?:(?:it|this|that|everything|"
+        r"(?:on|running|using|use|write|run|have)\s+(?:(?:it|this|that|everything|"
         r"mostly|mainly)\s+)?(?:on\s+)?(?:an?\s+)?"
         r"(?P<v>(?:mac(?:book)?(?: air| pro)?|macos|windows(?: \d+)?|linux|ubuntu|debian|fedora|arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|thinkpad|raspberry pi|excel|google sheets|sheets|notion|obsidian|vs ?code|neovim|vim|emacs|postgres(?:ql)?|mysql|sqlite|snowflake|bigquery|docker|kubernetes|python(?: \d[\d.]*)?|node(?: \d+)?|java|typescript|javascript|rust|go|react|django|flask|rails|figma|photoshop|lightroom|premiere|davinci resolve|blender|unity|unreal|godot|home assistant|aws|azure|gcp|jira|salesforce|sap|power bi|tableau)\b(?:\s+\d[\w.]*)?)"
         r"(?=\s*(?:[,;.!?]|$)|\s+(?:for|on|at|btw|now|installed|locally|too|as|with|and|"
