@@ -40,7 +40,9 @@ _WORK_AT_HAND: Final = re.compile(
     r"respostas?|página|pagina|relatório|relatorio|tópicos|topicos|frase|título|titulo|"
     r"arquivo|formato|lista|função|funcao|introdução|introducao|slide|homework|assignment|"
     r"exercise|question|variables?|logo|template|questão|questao|exercício|exercicio|"
-    r"variáveis|variaveis|gráfico|grafico)\b"
+    r"variáveis|variaveis|gráfico|grafico|look|option|better|worse|instead|one-liner|"
+    r"theme|color|colour|font|wording|line|lines|section|chapter|cor|fonte|seção|secao|"
+    r"capítulo|capitulo|linha|linhas)\b"
     # getting something to work: debugging the task at hand
     r"|\bget\b.*\bto (?:build|compile|run|work|load|match|render)\b",
     re.IGNORECASE,

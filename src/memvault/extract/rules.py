@@ -54,7 +54,8 @@ _CLAUSE_JOIN: Final = re.compile(
     r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
     r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
-    r"agora (?:estou|moro|trabalho|uso|vivo))\b)",
+    r"agora (?:estou|moro|trabalho|uso|vivo)|não|nao|nunca|já|ja|passo|faço|faco|toco|"
+    r"comecei|saí|sai|estou|to|tô)\b)",
     re.IGNORECASE,
 )
 #: English verbs that open a statement of their own when they follow "and" or a comma without
@@ -88,7 +89,11 @@ _FILLER: Final = re.compile(
     r"hoje em dia|cara|mano|gente|tipo|pois|olha|hj|detalhe:?|obs:?|ps:?|fwiw|tbh|"
     r"realistically|for real|for real though|seriously|thanks|thank you|cool|great|nice|"
     r"lol ok|ok so|so yeah|oh and|and also|also fyi|quick note|side note|entao|aliás|"
-    r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora)[,:]?\s+)+",
+    r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora|for context|"
+    r"só lembrando que|so lembrando q|só lembrando q|lembrando que|lembrando q|just a reminder|"
+    r"reminder|(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
+    r"no pc de casa|em casa|no trabalho|at work|at home|on my (?:laptop|desktop|pc|machine))"
+    r"[,:]?\s+)+",
     re.IGNORECASE,
 )
 
@@ -526,8 +531,8 @@ _JOBS_PT: Final = (
     r"entregador(?:a)?|youtuber|influenciador(?:a)?|motoboy|confeiteir[oa]|padeir[oa]|"
     r"costureir[oa]|vigilante|militar|soldado|pastor(?:a)?|investidor(?:a)?|auditor(?:a)?|"
     r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
-    r"mestrand[oa]|residente|interno|estagiário|trabalhador(?:a)?(?: independente)?|"
-    r"gestor(?:a)?(?: de [\w]+)?|motorista de aplicativo|product manager|data engineer|"
+    r"mestrand[oa]|residente|interno|estagiário|"
+    r"gestor(?:a)?(?: de [\w]+)?|motorista(?: de aplicativo)?|product manager|data engineer|"
     r"data scientist|ux designer|designer de ux"
 )
 _NATIONALITIES_EN: Final = (
@@ -689,6 +694,8 @@ def _occupation(language: str) -> Render:
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
+        # "a nurse in ohio": where one works, typed in lower case, is still a place.
+        named = named or (org is not None and prep in {"in", "em"} and len(org.split()) <= 3)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
         if language == "pt":
@@ -846,7 +853,7 @@ _LIFE_VERBS_EN: Final = (
 _LIFE_VERBS_PT: Final = (
     (
         "fact",
-        r"dou aulas?|ensino|leciono|dirijo|ando de|pedalo|canto|danço|pinto|desenho|cozinho|"
+        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|canto|danço|pinto|desenho|cozinho|"
         r"treino|malho|nado|surfo|escalo|medito|pratico|bebo|fumo|como|frequento|cuido d[eoa]s?|"
         r"sofro de|crio|sigo|acordo|durmo|alugo|cultivo|coleciono|jogo|"
         r"faço(?=\s+(?:yoga|ioga|pilates|crossfit|musculação|academia|natação|terapia|jiu|"
@@ -858,7 +865,7 @@ _LIFE_VERBS_PT: Final = (
         r"moro(?=\s+(?:sozinh[oa]|com (?:meu|minha|meus|minhas|a|o|um|uma|dois|duas)\b))|"
         r"trabalho(?=\s+(?:como|com (?:crianças|pacientes|alunos|clientes|animais)|de "
         r"(?:noite|madrugada|plantão)|em turnos|meio período|em dois empregos)\b)|"
-        r"saí(?=\s+d[oa]\s+(?:emprego|empresa|\w+))|pedi demissão|me formei|me aposentei|"
+        r"sa\u00ed(?=\s+d[oa]\s+(?:emprego|empresa|\w+))|pedi demissão|me formei|me aposentei|"
         r"fui (?:demitid[oa]|promovid[oa])|comecei(?=\s+(?:a trabalhar|um emprego|um novo "
         r"emprego|meu|minha|o mestrado|o doutorado|a faculdade)\b)",
     ),
@@ -871,7 +878,7 @@ _LIFE_VERBS_PT: Final = (
 )
 #: The third person of the Portuguese first-person verbs above.
 _PT_LIFE_THIRD: Final = {
-    "dou": "dá", "ensino": "ensina", "leciono": "leciona", "dirijo": "dirige",
+    "dou": "dá", "ensino": "ensina", "leciono": "leciona", "dirijo": "dirige", "conduzo": "conduz",
     "ando": "anda", "pedalo": "pedala", "canto": "canta", "danço": "dança", "pinto": "pinta",
     "desenho": "desenha", "cozinho": "cozinha", "treino": "treina", "malho": "malha",
     "nado": "nada", "surfo": "surfa", "escalo": "escala", "medito": "medita",
@@ -1109,7 +1116,7 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
         rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
         rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
-        r"(?:\s+(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
+        r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
         r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
@@ -1231,7 +1238,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.work_at_unnamed",
         "en",
         "fact",
-        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for|in)\s+(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
         r"(?:startup|company|firm|agency|bank|hospital|clinic|school|university|lab|studio|"
         r"consultancy|nonprofit|ngo|charity|restaurant|shop|store|factory|newspaper|"
         r"publisher|retailer|manufacturer|insurer)\b(?:\s+in\s+(?-i:[A-Z])[\w-]+)?)",
@@ -1717,7 +1724,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "environment",
         r"(?:i|we)\s+(?:mainly\s+|mostly\s+|only\s+|primarily\s+|usually\s+|now\s+)?use\s+"
-        r"(?!(?:it|this|that|them|these|those|your|a lot|the same)\b)" + _PLACE,
+        rf"(?!(?:it|this|that|them|these|those|your|a lot|the same|{_LANGS_EN})\b)" + _PLACE,
         lambda m, c: _uses(m, c, "en"),
     ),
     _r(
@@ -2220,7 +2227,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "skill",
         rf"{_EU}(?:mexo|trabalho)\s+(?:muito\s+|bastante\s+)?com\s+"
-        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?:(?-i:[A-Z0-9][\w+#.-]*)|avançado|básico))*)",
+        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?:(?-i:[A-Z0-9][\w+#.-]*)|avançado|básico))*"
+        r"|(?!(?:isso|isto|esse|essa|ele|ela|eles|elas|o|a|os|as|tudo)\b)[\w+#.-]+"
+        r"(?=\s+(?:faz|há|ha|desde)\b))",
         "O usuário trabalha com {v}",
         slot=None,
     ),
@@ -2452,6 +2461,16 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.environment.swap",
+        "pt",
+        "environment",
+        rf"{_EU}(?:acabei de trocar|troquei)\s+(?:(?:o|a|meu|minha|o meu|a minha)\s+)?"
+        r"(?P<old>[^,;.!?]+?)\s+(?:por|pel[oa]|para)\s+(?:(?:um|uma|o|a)\s+)?(?P<v>[^,;.!?]+)",
+        "O usuário usa {v}",
+        slot=_tool_slot,
+        change=True,
+    ),
+    _r(
         "pt.context.just",
         "pt",
         "context",
@@ -2502,7 +2521,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.status",
         "en",
         "identity",
-        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed|freelance|(?:a\s+)?(?:stay[- ]at[- ]home|"
+        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed(?!\s+as\b)|freelance(?!\s+as\b)|(?:a\s+)?(?:stay[- ]at[- ]home|"
         r"single|working|first[- ]time|new) (?:mom|mum|dad|parent|mother|father)|"
         r"(?:a\s+)?(?:full[- ]time|part[- ]time|grad|graduate|phd|mature) student)\b",
         "User is {v}",
@@ -2625,11 +2644,17 @@ def _no_longer_en(match: re.Match[str]) -> Hit | None:
 
 
 def _residence_pt_prefixed(match: re.Match[str], clause: str) -> Hit | None:
-    """ "moro em Lisboa" / "moro no Porto": the value comes with its preposition."""
+    """ "moro em Lisboa" / "moro no Porto": the value comes with its preposition ("moro em
+    apartamento" is a kind of home, not a place)."""
     text = match.group("v")
     prep, _, rest = text.partition(" ")
     place = clean(rest, "pt")
-    if place is None:
+    if place is None or re.match(
+        r"(?:um |uma )?(?:apartamento|apê|ape|casa|kitnet|quitinete|prédio|predio|república|"
+        r"republica|condomínio|condominio|quarto)\b",
+        place,
+        re.IGNORECASE,
+    ):
         return None
     prep = prep.lower()
     change = bool(_CHANGE.search(clause))
@@ -2664,9 +2689,11 @@ def _tags(rule: Rule) -> tuple[str, ...]:
 #: Adverbs between the subject and the verb that change nothing of the statement ("I'm also
 #: trying to…", "I'm actually 27", "Também falo…").
 _INNER_ADVERB: Final = re.compile(
-    r"^((?:i|i'm|i've|i am|i have|we|we're|eu|eu também)\s+)(?:also|actually|really|honestly|"
+    r"^((?:i|i'm|i've|i am|i have|we|we're)\s+)(?:also|actually|really|honestly|"
     r"only|still|definitely|genuinely|seriously|literally)\s+"
-    r"|^(?:também|tambem|realmente|sinceramente)\s+(?=\w+o\b)",
+    r"|^((?:eu|eu também|eu tambem)\s+)(?:também|tambem|já|ja|ainda|sempre|hoje|agora|"
+    r"atualmente|realmente|só|so)\s+"
+    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so)\s+(?=\w+[oi]\b)",
     re.IGNORECASE,
 )
 
@@ -2676,7 +2703,7 @@ def _match(clause: str) -> tuple[Rule, Hit] | None:
     previous = None
     while previous != body:
         previous = body
-        body = _INNER_ADVERB.sub(lambda m: m.group(1) or "", body)
+        body = _INNER_ADVERB.sub(lambda m: m.group(1) or m.group(2) or "", body)
     for rule in RULES:
         found = rule.pattern.match(body)
         if found is None:
@@ -2687,11 +2714,20 @@ def _match(clause: str) -> tuple[Rule, Hit] | None:
     return None
 
 
+#: "aqui em Curitiba", "here in Leeds" in a statement about oneself: where one lives.
+_HERE: Final = re.compile(
+    r"\b(?:aqui|cá|ca)\s+(?:em|no|na)\s+(?P<p>[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r"|\bhere in\s+(?P<q>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)",
+    re.IGNORECASE,
+)
+
+
 #: Words that point back into the conversation ("design one like that", "resume this chat",
 #: "them all"): a goal or liking with one of them is about the task at hand, not the person.
 _DEICTIC: Final = re.compile(
     r"\b(?:it|this|these|those|them|one|ones|chat|conversation|thread|above|below|here|"
     r"isso|isto|esse|essa|esses|essas|este|esta|estes|estas|desse|dessa|deste|desta|todos|"
+    r"ela|ele|elas|eles|"
     r"todas|conversa)\b|^that\b|\bthat$",
     re.IGNORECASE,
 )
@@ -2797,6 +2833,20 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
         if matched is None:
             continue
         rule, hit = matched
+        here = _HERE.search(clause)
+        if (
+            here
+            and rule.type not in {"fact", "instruction"}
+            and not any(d[2] == "residence" for d in hit.derived)
+        ):
+            # "sou motorista aqui em bh", "I'm a nurse here in Leeds": where one lives.
+            place = here.group("p") or here.group("q")
+            text_ = (
+                f"O usuário mora {_em(place)[0]}"
+                if rule.language == "pt"
+                else (f"User lives in {place}")
+            )
+            hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
         if rule.type in _DEICTIC_TYPES and _DEICTIC.search(_PERIOD.sub("", body).strip()):
             continue
