@@ -69,7 +69,10 @@ _NEGATION: Final = re.compile(r"\b(?:not|never|no|n't|não|nao|nunca|nem)\b|n't\
 _REQUEST: Final = re.compile(
     r"\?|(?:^|[.!]\s+)(?:please|can you|could you|would you|help me|give me|write|make|"
     r"create|explain|tell me|show me|list|suggest|por favor|pode|você pode|me ajude|me dá|"
-    r"escreva|faça|faz|explique|me diga|sugira)\b",
+    r"escreva|faça|faz|explique|me diga|sugira)\b"
+    # a game or a role to play, anywhere in the message: the statements serve the game
+    r"|\b(?:faz de conta|finja|finge|pretend|role-?play|act as|let's play|vamos jogar|"
+    r"in character|stay in character|personagem)\b",
     re.IGNORECASE,
 )
 #: A named thing: a capitalised word (a bare number is as often "question 4" as "5 kg").
@@ -117,20 +120,22 @@ PRIOR: Final[Mapping[str, float]] = {
 #: Fitted on the dev split (logistic regression regularised toward `PRIOR`,
 #: `benchmarks/extraction.py --calibrate`); "bias" is b. Positive weights raise confidence.
 WEIGHTS: Final[Mapping[str, float]] = {
-    "bias": 4.84,
-    "open_pattern": -2.11,
-    "middle_pattern": -0.83,
-    "assistant": -2.34,
-    "work_at_hand": -2.99,
-    "definite": -1.56,
-    "now": -2.07,
-    "hedge": -0.47,
-    "negation": -0.37,
-    "entity": 1.51,
-    "long_value": -0.63,
-    "request_in_message": -0.36,
-    "pronoun_rewrite": 0.0,
-    "set_aside": -0.79,
+    "bias": 4.41,
+    "open_pattern": -1.81,
+    "middle_pattern": -0.92,
+    "assistant": -1.5,
+    "work_at_hand": -2.82,
+    "definite": -1.5,
+    "now": -0.85,
+    "hedge": -0.04,
+    "negation": 0.36,
+    "entity": 0.19,
+    "long_value": 0.51,
+    "request_in_message": -1.1,
+    "pronoun_rewrite": 0.49,
+    "set_aside": -0.76,
+    "lexicon": -1.08,
+    "mention": -1.01,
 }
 _LOW, _HIGH = 0.3, 0.95
 

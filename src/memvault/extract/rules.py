@@ -1865,7 +1865,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.instruction.never",
         "pt",
         "instruction",
-        r"(?:por favor,?\s+)?nunca\s+" + _REST,
+        # "nunca use…" asks; "nunca entendi…" (a first-person past) tells.
+        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b)" + _REST,
         "O usuário quer que o assistente nunca {v}",
         slot=None,
     ),
@@ -2091,7 +2092,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.dont_eat",
         "pt",
         "fact",
-        rf"{_EU}(?:não|nao|nunca)\s+(?:como|comemos)\s+(?P<v>carne|peixe|porco|carne de porco|"
+        rf"{_EU}(?:não|nao|nunca)\s+(?:como|comemos)\s+(?P<v>carne(?: vermelha| de porco| de vaca| "
+        r"bovina| suína| suina| branca)?|peixe|porco|"
         r"frutos do mar|laticínios|ovos|glúten|gluten|açúcar|nada de origem animal)\b",
         "O usuário não come {v}",
         slot=None,
@@ -2848,7 +2850,11 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             )
             hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
-        if rule.type in _DEICTIC_TYPES and _DEICTIC.search(_PERIOD.sub("", body).strip()):
+        if rule.type in _DEICTIC_TYPES and (
+            _DEICTIC.search(_PERIOD.sub("", body).strip()) or re.match(r"['\"‘“]", body)
+        ):
+            # A value in quotes is a name or a line proposed in the chat ("I like 'Nne's
+            # Kitchen', give us 5 more").
             continue
         content = _agree_pt(hit.content) if rule.language == "pt" else hit.content
         if speaker:
