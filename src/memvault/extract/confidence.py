@@ -62,6 +62,7 @@ _NOW: Final = re.compile(
 )
 _HEDGE: Final = re.compile(
     r"\b(?:a bit|a little|sometimes|somewhat|kinda|more or less|um pouco|às vezes|as vezes|"
+    r"thinking about|thinking of|pensando em|a pensar em|"
     r"meio que|mais ou menos)\b",
     re.IGNORECASE,
 )
@@ -120,22 +121,22 @@ PRIOR: Final[Mapping[str, float]] = {
 #: Fitted on the dev split (logistic regression regularised toward `PRIOR`,
 #: `benchmarks/extraction.py --calibrate`); "bias" is b. Positive weights raise confidence.
 WEIGHTS: Final[Mapping[str, float]] = {
-    "bias": 4.41,
-    "open_pattern": -1.81,
-    "middle_pattern": -0.92,
-    "assistant": -1.5,
-    "work_at_hand": -2.82,
-    "definite": -1.5,
-    "now": -0.85,
-    "hedge": -0.04,
-    "negation": 0.36,
-    "entity": 0.19,
-    "long_value": 0.51,
-    "request_in_message": -1.1,
-    "pronoun_rewrite": 0.49,
+    "bias": 4.37,
+    "open_pattern": -2.06,
+    "middle_pattern": -0.73,
+    "assistant": -1.4,
+    "work_at_hand": -2.77,
+    "definite": -1.64,
+    "now": -0.83,
+    "hedge": -1.9,
+    "negation": 0.39,
+    "entity": 0.06,
+    "long_value": 0.83,
+    "request_in_message": -0.98,
+    "pronoun_rewrite": 0.42,
     "set_aside": -0.76,
-    "lexicon": -1.08,
-    "mention": -1.01,
+    "lexicon": -1.67,
+    "mention": -0.99,
 }
 _LOW, _HIGH = 0.3, 0.95
 

@@ -51,7 +51,10 @@ _SENTENCE: Final = re.compile(
 #: A new first-person clause after "but"/"and" ("I live in Porto but I work in Lisbon").
 #: Also after a colon that introduces one ("Quick update: I moved to Lisbon").
 _CLAUSE_JOIN: Final = re.compile(
-    r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
+    r",?\s+(?:since|because|as|cause|bc|porque|pq|já que)\s+(?=(?:i'm|i am|i work|i live|"
+    r"i have|i've|my|eu sou|sou|moro|trabalho|tenho)\b)"
+    r"|(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+"
+    r"(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
     r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
     r"agora (?:estou|moro|trabalho|uso|vivo)|não|nao|nunca|já|ja|passo|faço|faco|toco|"
@@ -123,9 +126,9 @@ _REPORTED: Final = re.compile(
 )
 _UNCERTAIN: Final = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|may be|not sure|unsure|i guess|i suppose|"
-    r"i think i|i'm thinking about|i am thinking about|considering|kind of|sort of|"
+    r"i think i|considering|kind of|sort of|"
     r"talvez|provavelmente|possivelmente|acho que|não sei se|nao sei se|pode ser que|"
-    r"estou pensando em|to pensando em|quem sabe|sei lá|sei la)\b",
+    r"quem sabe|sei lá|sei la)\b",
     re.IGNORECASE,
 )
 _ONE_OFF: Final = re.compile(
@@ -169,7 +172,9 @@ def _shared_subject(clause: str) -> Iterator[str]:
 _COMMA_CLAUSE: Final = re.compile(
     r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
-    r"running|using|based|living|currently|originally|"
+    r"running|using|based|living|currently|originally|been|comecei|entrei|saí|sai|mudei|faço|"
+    r"faco|mexo|toco|programo|corro|curto|nasci|cresci|a ideia|o plano|meu plano|o objetivo|"
+    r"the plan|my plan|no pc|no meu|na minha|em casa|no trabalho|at work|at home|"
     r"could you|please|me ajuda|me ajude|pode|podes|é|bora|what|how|right|ok)\b)",
     re.IGNORECASE,
 )
@@ -242,9 +247,6 @@ _CUT_EN: Final = re.compile(
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
     r"se|já que|pq|por causa)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
-    r"|\s+(?:há|ha|faz|desde)\s+(?:uns\s+|umas\s+|quase\s+|mais de\s+|cerca de\s+)?(?:\d+|um|uma|"
-    r"dois|duas|três|tres|quatro|cinco|seis|sete|oito|nove|dez|vinte|muitos|muitas|alguns|"
-    r"algumas|pouco|criança|pequen[oa])\b.*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
     r"sério|serio|aliás|alias|kkk)\b.*$",
@@ -1405,9 +1407,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.good_at",
         "en",
         "skill",
-        rf"{_I_AM}\s+(?:very\s+|really\s+|quite\s+|pretty\s+|fairly\s+)?(?P<a>good|great|"
-        r"skilled|proficient|fluent|experienced|an expert|expert|comfortable|advanced)\s+"
-        r"(?:at|in|with)\s+" + _PLACE,
+        rf"{_I_AM}\s+(?:very\s+|really\s+|quite\s+|pretty\s+|fairly\s+|more\s+|most\s+)?"
+        r"(?P<a>good|great|skilled|proficient|fluent|experienced|an expert|expert|comfortable|"
+        r"advanced)\s+(?:(?:speaking|writing|working|coding)\s+)?(?:at|in|with)\s+" + _PLACE,
         "User is {a} in {v}",
         slot=None,
     ),
@@ -1434,7 +1436,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.been_doing",
         "en",
         "skill",
-        rf"{_I_HAVE}\s+been\s+(?P<a>coding|programming|writing|working|playing|developing)\s+"
+        rf"(?:{_I_HAVE}\s+)?been\s+(?P<a>coding|programming|writing|working|playing|developing)\s+"
         r"(?:in|with)?\s*(?P<v>[^,;.!?]+?)\s+for\s+(?P<n>(?:over\s+|about\s+)?[\w\s]+?years?)",
         "User has been {a} in {v} for {n}",
         slot=None,
@@ -1557,7 +1559,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.studied",
         "en",
         "fact",
-        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from)|{_I_HAVE}\s+(?P<b>a "
+        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from|trained at|trained as|"
+        rf"went to)|{_I_HAVE}\s+(?P<b>a "
         r"(?:degree|masters?|master's|phd|bachelor's|diploma) in))\s+"
         r"(?!(?:it|this|that|them|these|those|one|a lot|with)\b)" + _WHERE,
         lambda m, c: _studied_en(m),
@@ -1651,6 +1654,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "goal",
         rf"{_I_AM}\s+(?:currently\s+|slowly\s+|still\s+)?learning\s+{_PLACE}",
         "User is learning {v}",
+        slot=None,
+    ),
+    _r(
+        "en.goal.thinking",
+        "en",
+        "goal",
+        rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:seriously\s+|really\s+|also\s+)?thinking\s+(?:about|of)\s+"
+        r"(?P<v>(?!(?:it|this|that|you|your)\b)\w+ing\b[^,;.!?]*)",
+        "User is thinking about {v}",
         slot=None,
     ),
     _r(
@@ -2131,7 +2143,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.preference.prefer",
         "pt",
         "preference",
-        rf"{_EU}(?:agora\s+|sempre\s+|geralmente\s+)?prefiro\s+(?!que\b)" + _PLACE,
+        rf"{_EU}(?:agora\s+|sempre\s+|geralmente\s+)?prefiro\s+(?:sempre\s+|muito\s+)?(?!que\b)"
+        + _PLACE,
         "O usuário prefere {v}",
         slot=_head_pt,
     ),
@@ -2352,6 +2365,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "goal",
         rf"{_EU}estou\s+(?:juntando dinheiro|economizando|poupando)\s+(?:para|pra)\s+{_PLACE}",
         "O usuário está juntando dinheiro para {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.goal.thinking",
+        "pt",
+        "goal",
+        rf"{_EU}(?:estou|ando)\s+(?:pensando|a pensar)\s+(?:seriamente\s+|muito\s+)?em\s+"
+        r"(?P<v>\w*(?:ar|er|ir)\b[^,;.!?]*)",
+        "O usuário está pensando em {v}",
         slot=None,
     ),
     _r(
