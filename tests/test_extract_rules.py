@@ -587,3 +587,156 @@ def test_being_into_or_bad_at_the_task_at_hand_yields_nothing_or_a_low_confidenc
 ) -> None:
     message = UserMessage("chatgpt", "c1", "m1", text, "2025-05-01T10:00:00Z")
     assert all(c.confidence < 0.9 for c in extract_message(message))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my son is 4 and won't sleep in his own bed, any tips?",
+         ("relationship", "User has a son")),
+        ("in simple english please, my wife will read it also", ("relationship", "User has a wife")),
+        ("our golden retriever Maple keeps eating socks. how do i stop this",
+         ("relationship", "User's retriever is named Maple")),
+        ("my cat just knocked my coffee over. her name is Biscuit",
+         ("relationship", "User's cat is named Biscuit")),
+        ("a minha filha está no 5º ano e pediu-me ajuda com os trabalhos de casa",
+         ("relationship", "O usuário tem uma filha")),
+        ("escreve um poema pra minha namorada, ela chama Júlia e ama girassol",
+         ("relationship", "A namorada do usuário se chama Júlia")),
+    ],
+)  # fmt: skip
+def test_a_partner_a_child_or_a_pet_mentioned_in_passing_is_a_relationship(
+    text: str, found: tuple[str, str]
+) -> None:
+    """Issue #20: one's own household, wherever it is mentioned (a request included)."""
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is it safe to drive it 200 miles to my mom's and back",
+        "asking for my brother, he's 19 and just got a small inheritance",
+        "write a short story where I am a detective and my partner is a talking raven",
+        "ele fala assim: 'nenhuma espada salvou minha filha.' melhora essa fala",
+    ],
+)
+def test_a_parent_or_sibling_in_passing_or_a_family_in_a_story_is_not_a_relationship(
+    text: str,
+) -> None:
+    """Issue #20 "the right person": a parent or a sibling unnamed, or anyone in a story or
+    a quoted line, is not a memory about the person."""
+    assert [found for found in _extract(text) if found[0] == "relationship"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("fyi im 22 and this is my first flat", ("identity", "User is 22 years old")),
+        ("ive been a nurse for 10 years", ("identity", "User is a nurse")),
+        ("estou a aprender espanhol porque vou fazer erasmus",
+         ("goal", "O usuário está aprendendo espanhol")),
+        ("ando a aprender alemão há 6 meses", ("goal", "O usuário está aprendendo alemão há 6 meses")),
+        ("sou psicologa mas com amigo é sempre mais dificil", ("identity", "A usuária é psicologa")),
+        ("toco violao ha uns 10 anos", ("skill", "O usuário toca violao")),
+        ("i am working as data analyst in Infosys since 2 years",
+         ("identity", "User is a data analyst in Infosys")),
+    ],
+)  # fmt: skip
+def test_chat_spellings_and_words_without_accents_are_read_like_the_written_forms(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("from now on when I paste notes, always give me the action items as a checklist",
+         ("instruction", "User wants the assistant to when they paste notes, always give them "
+          "the action items as a checklist")),
+        ("also can you stop starting every answer with 'great question'",
+         ("instruction", "User wants the assistant to stop starting every answer with "
+          "'great question'")),
+        ("já agora trata-me por tu", ("instruction", "O usuário quer que o assistente o trate por tu")),
+    ],
+)  # fmt: skip
+def test_a_standing_instruction_is_kept_whole_and_can_be_asked_as_a_question(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_a_one_off_question_to_the_assistant_is_still_no_instruction() -> None:
+    assert _extract("can you stop here and explain the second step?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm running it on windows 11 btw, python 3.12", ("environment", "User uses windows 11")),
+        ("thanks. fwiw I'm on excel for mac", ("environment", "User uses excel")),
+        ("oh I have postgres installed locally too", ("environment", "User uses postgres")),
+        ("no pc de casa eu ja uso fedora faz anos", ("environment", "O usuário usa fedora faz anos")),
+        ("acabei de trocar meu galaxy s21 por um iphone 15",
+         ("environment", "O usuário usa iphone 15")),
+        ("i use a wheelchair part time so lifts matter",
+         ("fact", "User uses a wheelchair part time")),
+    ],
+)  # fmt: skip
+def test_tools_and_aids_named_in_passing_are_what_the_person_uses(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm running it on the server now", "I have it installed", "Uso isso no trabalho"],
+)
+def test_a_tool_that_is_the_thing_at_hand_is_not_named(text: str) -> None:
+    assert [f for f in _extract(text) if f[0] == "environment"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("sou motorista de aplicativo aqui em bh", ("fact", "O usuário mora em bh")),
+        ("I'm in Abuja now so I can't check venues", ("fact", "User is in Abuja")),
+        ("I'm a nurse in ohio", ("fact", "User works in ohio")),
+        ("I want to start a poultry farm in Ogun state next year, around 500 broilers to start",
+         ("goal", "User wants to start a poultry farm in Ogun state next year")),
+        ("I've been thinking about teaching english in japan",
+         ("goal", "User is thinking about teaching english in japan")),
+        ("to pensando seriamente em migrar pra area de dados",
+         ("goal", "O usuário está pensando em migrar pra area de dados")),
+    ],
+)  # fmt: skip
+def test_places_plans_and_run_on_values_are_read_from_realistic_wording(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_a_plan_one_is_thinking_about_is_less_sure_than_a_plan_one_has() -> None:
+    thinking = extract_message(
+        UserMessage("chatgpt", "c1", "m1", "I'm thinking about moving to Nairobi", None)
+    )
+    wanting = extract_message(UserMessage("chatgpt", "c1", "m2", "I want to move to Nairobi", None))
+    assert thinking[0].confidence < wanting[0].confidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "moro em apartamento, sera que o condominio deixa?",
+        "ok sai da personagem",
+        "no meu trampo uso docker mas nunca entendi direito o que acontece",
+        "I like 'Nne's Kitchen' but give us 5 more",
+    ],
+)
+def test_realistic_task_wording_yields_no_wrong_memory(text: str) -> None:
+    found = _extract(text)
+    assert ("fact", "O usuário mora em apartamento") not in found
+    assert all(t not in {"instruction", "preference"} for t, _ in found), found
+    assert all("personagem" not in c for _, c in found), found

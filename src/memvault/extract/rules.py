@@ -714,7 +714,7 @@ def _occupation(language: str) -> Render:
                 (
                     (
                         "fact",
-                        f"User works {'at' if prep != 'for' else 'for'} {org}",
+                        f"User works {prep if prep in {'for', 'in'} else 'at'} {org}",
                         "employer",
                         _key(org),
                     ),
