@@ -594,7 +594,8 @@ def test_being_into_or_bad_at_the_task_at_hand_yields_nothing_or_a_low_confidenc
     [
         ("my son is 4 and won't sleep in his own bed, any tips?",
          ("relationship", "User has a son")),
-        ("in simple english please, my wife will read it also", ("relationship", "User has a wife")),
+        ("in simple english please, my wife will read it also",
+         ("relationship", "User has a wife")),
         ("our golden retriever Maple keeps eating socks. how do i stop this",
          ("relationship", "User's retriever is named Maple")),
         ("my cat just knocked my coffee over. her name is Biscuit",
@@ -636,8 +637,10 @@ def test_a_parent_or_sibling_in_passing_or_a_family_in_a_story_is_not_a_relation
         ("ive been a nurse for 10 years", ("identity", "User is a nurse")),
         ("estou a aprender espanhol porque vou fazer erasmus",
          ("goal", "O usuário está aprendendo espanhol")),
-        ("ando a aprender alemão há 6 meses", ("goal", "O usuário está aprendendo alemão há 6 meses")),
-        ("sou psicologa mas com amigo é sempre mais dificil", ("identity", "A usuária é psicologa")),
+        ("ando a aprender alemão há 6 meses",
+         ("goal", "O usuário está aprendendo alemão há 6 meses")),
+        ("sou psicologa mas com amigo é sempre mais dificil",
+         ("identity", "A usuária é psicologa")),
         ("toco violao ha uns 10 anos", ("skill", "O usuário toca violao")),
         ("i am working as data analyst in Infosys since 2 years",
          ("identity", "User is a data analyst in Infosys")),
@@ -658,7 +661,8 @@ def test_chat_spellings_and_words_without_accents_are_read_like_the_written_form
         ("also can you stop starting every answer with 'great question'",
          ("instruction", "User wants the assistant to stop starting every answer with "
           "'great question'")),
-        ("já agora trata-me por tu", ("instruction", "O usuário quer que o assistente o trate por tu")),
+        ("já agora trata-me por tu",
+         ("instruction", "O usuário quer que o assistente o trate por tu")),
     ],
 )  # fmt: skip
 def test_a_standing_instruction_is_kept_whole_and_can_be_asked_as_a_question(
@@ -677,7 +681,8 @@ def test_a_one_off_question_to_the_assistant_is_still_no_instruction() -> None:
         ("I'm running it on windows 11 btw, python 3.12", ("environment", "User uses windows 11")),
         ("thanks. fwiw I'm on excel for mac", ("environment", "User uses excel")),
         ("oh I have postgres installed locally too", ("environment", "User uses postgres")),
-        ("no pc de casa eu ja uso fedora faz anos", ("environment", "O usuário usa fedora faz anos")),
+        ("no pc de casa eu ja uso fedora faz anos",
+         ("environment", "O usuário usa fedora faz anos")),
         ("acabei de trocar meu galaxy s21 por um iphone 15",
          ("environment", "O usuário usa iphone 15")),
         ("i use a wheelchair part time so lifts matter",

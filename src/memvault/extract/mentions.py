@@ -22,8 +22,42 @@ __all__ = ["Mention", "mentions"]
 #: A capitalised name (case-sensitive in IGNORECASE patterns), not a common capitalised word.
 _NAME: Final = r"(?-i:[A-ZÀ-Ý][a-zà-ÿ'’-]+)"
 _NOT_NAMES: Final = frozenset(
-    "i the a an he she it they we you my is was and but so ok yes no eu ele ela nós você meu "
-    "minha o os as um uma e mas não".split()
+    [
+        "i",
+        "the",
+        "a",
+        "an",
+        "he",
+        "she",
+        "it",
+        "they",
+        "we",
+        "you",
+        "my",
+        "is",
+        "was",
+        "and",
+        "but",
+        "so",
+        "ok",
+        "yes",
+        "no",
+        "eu",
+        "ele",
+        "ela",
+        "nós",
+        "você",
+        "meu",
+        "minha",
+        "o",
+        "os",
+        "as",
+        "um",
+        "uma",
+        "e",
+        "mas",
+        "não",
+    ]
 )
 
 #: Household words, always a relationship; (English) → the article of "User has …".
@@ -52,17 +86,58 @@ _NAMED_PT: Final = (
 )
 _FEMININE_PT: Final = frozenset(
     fold(w)
-    for w in "esposa mulher namorada noiva companheira filha filhas enteada gata gatas cachorra "
-    "cadela coelha tartaruga calopsita mãe irmã avó tia prima sobrinha amiga sócia sogra "
-    "cunhada gêmeas gémeas".split()
+    for w in [
+        "esposa",
+        "mulher",
+        "namorada",
+        "noiva",
+        "companheira",
+        "filha",
+        "filhas",
+        "enteada",
+        "gata",
+        "gatas",
+        "cachorra",
+        "cadela",
+        "coelha",
+        "tartaruga",
+        "calopsita",
+        "mãe",
+        "irmã",
+        "avó",
+        "tia",
+        "prima",
+        "sobrinha",
+        "amiga",
+        "sócia",
+        "sogra",
+        "cunhada",
+        "gêmeas",
+        "gémeas",
+    ]
 )
 _PLURAL_PT: Final = frozenset(
     fold(w)
-    for w in "filhas filhos gêmeos gémeos gemeos gêmeas gémeas gatas gatos cachorros cães "
-    "caes".split()
+    for w in [
+        "filhas",
+        "filhos",
+        "gêmeos",
+        "gémeos",
+        "gemeos",
+        "gêmeas",
+        "gémeas",
+        "gatas",
+        "gatos",
+        "cachorros",
+        "cães",
+        "caes",
+    ]
 )
 
-_ADJ_EN: Final = r"(?:(?:little|older|younger|big|baby|eldest|oldest|youngest|new|rescue|golden|old|\d+[- ]year[- ]old|two|three|four)\s+){0,2}"
+_ADJ_EN: Final = (
+    r"(?:(?:little|older|younger|big|baby|eldest|oldest|youngest|new|rescue|golden|old|"
+    r"\d+[- ]year[- ]old|two|three|four)\s+){0,2}"
+)
 _ADJ_PT: Final = r"(?:(?:mais\s+)?(?:velh[oa]|nov[oa]|pequen[oa]|caçula|mais nov[oa])\s+)?"
 _MENTION_EN: Final = re.compile(
     rf"\b(?:my|our)\s+{_ADJ_EN}(?P<rel>{_HOUSEHOLD_EN}|{_NAMED_EN})(?:'s)?\b"

@@ -630,7 +630,8 @@ _PLACE: Final = r"(?P<v>[^;.!?]+)"
 #: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
 #: "and"/"e" before a last capitalized word joins one name: Bosnia and Herzegovina.
 _WHERE: Final = (
-    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|now|"
+    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|"
+    r"$))|now|"
     r"these days|because|but|last|"
     r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
     r"desde|há|ha|perto|e(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|agora|porque|mas|faz|"
@@ -855,7 +856,8 @@ _LIFE_VERBS_EN: Final = (
 _LIFE_VERBS_PT: Final = (
     (
         "fact",
-        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|canto|danço|pinto|desenho|cozinho|"
+        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|canto|danço|pinto|desenho|"
+        r"cozinho|"
         r"treino|malho|nado|surfo|escalo|medito|pratico|bebo|fumo|como|frequento|cuido d[eoa]s?|"
         r"sofro de|crio|sigo|acordo|durmo|alugo|cultivo|coleciono|jogo|"
         r"faço(?=\s+(?:yoga|ioga|pilates|crossfit|musculação|academia|natação|terapia|jiu|"
@@ -1034,7 +1036,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.instruction.stop",
         "en",
         "instruction",
-        r"(?:(?:can|could|would) you\s+(?:please\s+)?|please\s+)?stop\s+(?P<v>(?:starting|using|adding|"
+        r"(?:(?:can|could|would) you\s+(?:please\s+)?|please\s+)?stop\s+(?P<v>(?:starting|using|"
+        r"adding|"
         r"saying|apologi[sz]ing|ending|writing|putting|including|giving me|calling me|asking)\b"
         r"[^?!]*)",
         "User wants the assistant to stop {v}",
@@ -1118,7 +1121,8 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
         rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
         rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
-        r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
+        r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|"
+        r"months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
         r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
@@ -1196,7 +1200,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.live",
         "en",
         "fact",
-        rf"(?:based|(?:i|we)\s+(?:now\s+|currently\s+|still\s+|do\s+|actually\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
+        r"(?:based|(?:i|we)\s+(?:now\s+|currently\s+|still\s+|do\s+|actually\s+)?live|"
+        rf"(?:{_I_AM}|we(?:'re|’re| are))"
         rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located)|(?:{_I_HAVE}|"
         r"we(?:'ve| have))\s+(?:been\s+living|lived))\s+in\s+(?!(?:a|an)\s)" + _WHERE,
         "User lives in {v}",
@@ -1240,7 +1245,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.work_at_unnamed",
         "en",
         "fact",
-        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for|in)\s+(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for|in)\s+(?P<v>(?:a|"
+        r"an)\s+(?:[\w-]+\s+){0,3}?"
         r"(?:startup|company|firm|agency|bank|hospital|clinic|school|university|lab|studio|"
         r"consultancy|nonprofit|ngo|charity|restaurant|shop|store|factory|newspaper|"
         r"publisher|retailer|manufacturer|insurer)\b(?:\s+in\s+(?-i:[A-Z])[\w-]+)?)",
@@ -1660,7 +1666,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.goal.thinking",
         "en",
         "goal",
-        rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:seriously\s+|really\s+|also\s+)?thinking\s+(?:about|of)\s+"
+        rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:seriously\s+|really\s+|also\s+)?thinking\s+(?:about|"
+        r"of)\s+"
         r"(?P<v>(?!(?:it|this|that|you|your)\b)\w+ing\b[^,;.!?]*)",
         "User is thinking about {v}",
         slot=None,
@@ -1756,10 +1763,17 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.environment.tool",
         "en",
         "environment",
-        r"(?:i(?:'m| am)\s+|i\s+|we(?:'re| are)?\s+)?(?:(?:mostly|mainly|usually|now|currently)\s+)?"
+        r"(?:i(?:'m| am)\s+|i\s+|we(?:'re| are)?\s+)?(?:(?:mostly|mainly|usually|now|"
+        r"currently)\s+)?"
         r"(?:on|running|using|use|write|run|have)\s+(?:(?:it|this|that|everything|"
         r"mostly|mainly)\s+)?(?:on\s+)?(?:an?\s+)?"
-        r"(?P<v>(?:mac(?:book)?(?: air| pro)?|macos|windows(?: \d+)?|linux|ubuntu|debian|fedora|arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|thinkpad|raspberry pi|excel|google sheets|sheets|notion|obsidian|vs ?code|neovim|vim|emacs|postgres(?:ql)?|mysql|sqlite|snowflake|bigquery|docker|kubernetes|python(?: \d[\d.]*)?|node(?: \d+)?|java|typescript|javascript|rust|go|react|django|flask|rails|figma|photoshop|lightroom|premiere|davinci resolve|blender|unity|unreal|godot|home assistant|aws|azure|gcp|jira|salesforce|sap|power bi|tableau)\b(?:\s+\d[\w.]*)?)"
+        r"(?P<v>(?:mac(?:book)?(?: air| pro)?|macos|windows(?: \d+)?|linux|ubuntu|debian|fedora|"
+        r"arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|thinkpad|raspberry pi|excel|"
+        r"google sheets|sheets|notion|obsidian|vs ?code|neovim|vim|emacs|postgres(?:ql)?|mysql|"
+        r"sqlite|snowflake|bigquery|docker|kubernetes|python(?: \d[\d.]*)?|node(?: \d+)?|java|"
+        r"typescript|javascript|rust|go|react|django|flask|rails|figma|photoshop|lightroom|"
+        r"premiere|davinci resolve|blender|unity|unreal|godot|home assistant|aws|azure|gcp|jira|"
+        r"salesforce|sap|power bi|tableau)\b(?:\s+\d[\w.]*)?)"
         r"(?=\s*(?:[,;.!?]|$)|\s+(?:for|on|at|btw|now|installed|locally|too|as|with|and|"
         r"which|so|but|via|at)\b)",
         "User uses {v}",
@@ -1769,7 +1783,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.in_place",
         "en",
         "fact",
-        rf"{_I_AM}\s+(?:now\s+|currently\s+|based\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])"
+        rf"{_I_AM}\s+(?:now\s+|currently\s+|"
+        r"based\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])"
         r"[\w'-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:now|these days|at the moment|so|and|but|too)\b)",
         "User is in {v}",
         slot="residence",
@@ -1941,7 +1956,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "identity",
         rf"{_EU}(?:sou|trabalho como|trabalho de|atuo como)\s+(?:um\s+|uma\s+)?"
-        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
+        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|"
+        r"\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
         r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
         r"há|ha|desde|faz|e|mas|então|aliás|também|kkk|para|pra)\b)[a-zà-ÿ]+(?:ic[oa]|al|"
@@ -2114,7 +2130,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.study",
         "pt",
         "fact",
-        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|"
+        r"estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
         r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
         r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
         r"\s*(?:[,;.!]|$)",
@@ -2545,7 +2562,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.status",
         "en",
         "identity",
-        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed(?!\s+as\b)|freelance(?!\s+as\b)|(?:a\s+)?(?:stay[- ]at[- ]home|"
+        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed(?!\s+as\b)|freelance(?!\s+as\b)|"
+        r"(?:a\s+)?(?:stay[- ]at[- ]home|"
         r"single|working|first[- ]time|new) (?:mom|mum|dad|parent|mother|father)|"
         r"(?:a\s+)?(?:full[- ]time|part[- ]time|grad|graduate|phd|mature) student)\b",
         "User is {v}",
@@ -2830,7 +2848,7 @@ _SPELLINGS: Final = (
 
 def _spelled_out(text: str) -> str:
     for pattern, replacement in _SPELLINGS:
-        text = pattern.sub(replacement, text)  # type: ignore[arg-type]
+        text = pattern.sub(replacement, text)
     return text
 
 
@@ -3015,9 +3033,9 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
         re.I,
     )
     # "faço o backend", "to fazendo aula": a chore, unless it is a course or at a school.
-    if match.group("verb").lower() != "estudo" and not course and not where:
-        if not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}:
-            return None
+    chore = not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}
+    if match.group("verb").lower() != "estudo" and not course and not where and chore:
+        return None
     text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
         f" {match.group('p')} {where.strip()}" if where else ""
     )
