@@ -251,11 +251,13 @@ def test_a_statement_about_the_task_at_hand_gets_less_confidence_than_one_about_
     text: str, expected: str
 ) -> None:
     """Confidence is a filter: the same pattern gives a lower confidence to a value about the
-    work in the conversation, the assistant, or today than to one about the person's life."""
-    message = UserMessage("chatgpt", "c1", "m1", text, None)
-    ((junk,),) = [extract_message(message)]
+    work in the conversation, the assistant, or today than to one about the person's life —
+    or no memory at all when the value names a draft of this chat ("the intro", "the
+    version with bullet points", "os slides")."""
+    junk = extract_message(UserMessage("chatgpt", "c1", "m1", text, None))
     (real,) = extract_message(UserMessage("chatgpt", "c1", "m2", expected, None))
-    assert junk.confidence < 0.7 <= real.confidence, (junk.features, real.features)
+    assert all(c.confidence < 0.7 for c in junk), [c.features for c in junk]
+    assert real.confidence >= 0.7, real.features
 
 
 @pytest.mark.parametrize(
@@ -322,8 +324,8 @@ def test_context_given_with_a_question_is_still_the_persons_own() -> None:
 
 
 def test_portuguese_de_and_em_contract_with_an_article() -> None:
-    assert _extract("Odeio o novo layout da página.") == [
-        ("preference", "O usuário não gosta do novo layout da página")
+    assert _extract("Odeio o cheiro da cebola crua.") == [
+        ("preference", "O usuário não gosta do cheiro da cebola crua")
     ]
     assert _extract("Estou trabalhando em o projeto Atlas.") == [
         ("project", "O usuário está trabalhando no projeto Atlas")

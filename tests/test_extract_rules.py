@@ -745,3 +745,33 @@ def test_realistic_task_wording_yields_no_wrong_memory(text: str) -> None:
     assert ("fact", "O usuário mora em apartamento") not in found
     assert all(t not in {"instruction", "preference"} for t, _ in found), found
     assert all("personagem" not in c for _, c in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I prefer the second version you gave, but make it one sentence",
+        "I like the semaphore version better",
+        "I don't like option 2, it reveals too much too early",
+        "I'm trying to keep the whole script under 50 lines",
+        "Prefiro a versão com tópicos",
+    ],
+)
+def test_a_choice_among_the_drafts_of_the_chat_is_not_a_preference_or_goal(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I prefer the mountains to the beach",
+         ("preference", "User prefers the mountains to the beach")),
+        ("mas so sei python", ("skill", "O usuário sabe python")),
+        ("comecei na farfetch segunda-feira como data engineer",
+         ("fact", "O usuário trabalha na farfetch")),
+    ],
+)  # fmt: skip
+def test_a_preference_for_a_thing_of_life_a_known_language_and_a_new_employer_are_kept(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)

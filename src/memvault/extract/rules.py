@@ -699,6 +699,8 @@ def _occupation(language: str) -> Render:
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
         # "a nurse in ohio": where one works, typed in lower case, is still a place.
         named = named or (org is not None and prep in {"in", "em"} and len(org.split()) <= 3)
+        # "comecei na farfetch": the article says the lower-case word is a name.
+        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) == 1)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
         if language == "pt":
@@ -2266,6 +2268,15 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.skill.know_thing",
+        "pt",
+        "skill",
+        rf"{_EU}(?:já\s+)?sei\s+(?!(?:lá|la|que|se|disso|nada|não|nao|sim|bem|muito|isso|"
+        r"onde|como|quando|qual|quem|o que)\b)(?P<v>[\w+#.-]+(?:\s+e\s+[\w+#.-]+)?)\s*(?:[,;.!]|$)",
+        "O usuário sabe {v}",
+        slot=None,
+    ),
+    _r(
         "pt.skill.know_how",
         "pt",
         "skill",
@@ -2773,6 +2784,17 @@ _DEICTIC: Final = re.compile(
     r"todas|conversa)\b|^that\b|\bthat$",
     re.IGNORECASE,
 )
+#: A choice among the drafts of this chat: "the second version you gave", "the semaphore
+#: version better", "option 2", "a versão com tópicos", "keep the whole script under 50 lines".
+_CHOICE: Final = re.compile(
+    r"\b(?:the|this|that|these|those|o|a|os|as|esse|essa|este|esta)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:version|versions|option|options|draft|look|script|code|function|intro|paragraph|"
+    r"answer|reply|layout|design|logo|title|slide|slides|chart|table|prompt|output|"
+    r"versão|versao|opção|opcao|rascunho|código|codigo|função|funcao|texto|parágrafo|"
+    r"resposta|título|titulo|tabela|gráfico|grafico)\b"
+    r"|\b(?:option|opção|opcao|version|versão|versao|draft|número|number)\s*#?\d+\b",
+    re.IGNORECASE,
+)
 #: "this year", "este ano": times, not pointers into the conversation.
 _PERIOD: Final = re.compile(
     r"\b(?:this|next|last|este|esta|neste|nesta|esse|essa|nesse|nessa|próximo|próxima)\s+"
@@ -2891,7 +2913,9 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
         if rule.type in _DEICTIC_TYPES and (
-            _DEICTIC.search(_PERIOD.sub("", body).strip()) or re.match(r"['\"‘“]", body)
+            _DEICTIC.search(_PERIOD.sub("", body).strip())
+            or re.match(r"['\"‘“]", body)
+            or _CHOICE.search(body)
         ):
             # A value in quotes is a name or a line proposed in the chat ("I like 'Nne's
             # Kitchen', give us 5 more").
