@@ -775,3 +775,9 @@ def test_a_preference_for_a_thing_of_life_a_known_language_and_a_new_employer_ar
     text: str, found: tuple[str, str]
 ) -> None:
     assert found in _extract(text)
+
+
+def test_an_employer_typed_in_lower_case_is_an_employer_but_home_or_oneself_is_not() -> None:
+    assert _extract("i work at google as a swe") == [("fact", "User works at google")]
+    assert _extract("I work at home mostly") == []
+    assert _extract("I work for myself") == []

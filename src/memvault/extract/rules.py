@@ -512,7 +512,8 @@ _JOBS_EN: Final = (
     r"guard|soldier|police officer|cop|postdoc|principal|headteacher|dean|pastor|priest|"
     r"rabbi|imam|optometrist|radiographer|sonographer|an(?:a)?esthetist|gp|resident|"
     r"registrar|owner|operator|investor|trader|auditor|underwriter|planner|strategist|"
-    r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper"
+    r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper|"
+    r"dev|swe|pm|qa|ux designer|ui designer|tester|sales"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -1239,7 +1240,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.work_at",
         "en",
         "fact",
-        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*"
+        # a company typed in lower case ("i work at google"): one word, then the clause ends
+        r"|(?!(?:home|the|a|an|night|it|this|that|work|my|our|least|all|first|last|times|"
+        r"weekends|school|uni|university|college|office|hospital|myself|free|fun|you|them|"
+        r"him|her|people|clients|money|a living)\b)[a-z0-9][\w&.-]*(?=\s*(?:[,;.!?]|$)|\s+(?:as|"
+        r"and|but|so|now|since|for|in|btw|lol)\b))",
         "User works {p} {v}",
         slot="employer",
     ),
