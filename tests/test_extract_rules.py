@@ -781,3 +781,41 @@ def test_an_employer_typed_in_lower_case_is_an_employer_but_home_or_oneself_is_n
     assert _extract("i work at google as a swe") == [("fact", "User works at google")]
     assert _extract("I work at home mostly") == []
     assert _extract("I work for myself") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "acordo de confidencialidade anexo",
+        "desenho técnico da peça em anexo",
+        "jogo de dados com python, como faço?",
+        "canto superior direito da tela",
+        "treino o modelo com 10 epochs e a loss não cai",
+        "sigo o tutorial mas dá erro",
+        "cuido do deploy aqui na empresa",
+        "I collect the data from an API every hour",
+        "I grow the buffer when it is full",
+        "I attend to each token with a mask",
+    ],
+)
+def test_a_noun_that_looks_like_a_verb_or_software_work_is_not_a_life_statement(
+    text: str,
+) -> None:
+    """The clause detector's twins: "acordo", "desenho", "jogo", "canto" are nouns as often
+    as first-person verbs (only after "eu" or a negation are they read as verbs), and a value
+    about the data, the model or the deploy is the work at hand."""
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("eu canto num coral aos sábados", ("fact", "O usuário canta num coral aos sábados")),
+        ("Jogo futebol toda quinta", ("fact", "O usuário joga futebol toda quinta")),
+        ("não como carne vermelha", ("fact", "O usuário não come carne vermelha")),
+    ],
+)
+def test_the_same_words_as_verbs_after_eu_or_a_negation_are_life_statements(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)

@@ -859,10 +859,15 @@ _LIFE_VERBS_EN: Final = (
 _LIFE_VERBS_PT: Final = (
     (
         "fact",
-        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|canto|danço|pinto|desenho|"
-        r"cozinho|"
-        r"treino|malho|nado|surfo|escalo|medito|pratico|bebo|fumo|como|frequento|cuido d[eoa]s?|"
-        r"sofro de|crio|sigo|acordo|durmo|alugo|cultivo|coleciono|jogo|"
+        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|danço|"
+        r"cozinho|malho|surfo|escalo|medito|pratico|bebo|fumo|frequento|cuido d[eoa]s?|"
+        r"sofro de|durmo|alugo|cultivo|coleciono|"
+        # words that are nouns as often as verbs ("acordo de confidencialidade", "desenho
+        # técnico", "jogo de dados", "canto superior"): only after "eu" or a negation
+        r"(?<=eu )(?:canto|pinto|desenho|treino|nado|como|acordo|jogo)|"
+        r"(?<=não |nao )(?:como|durmo|nado|jogo)|"
+        r"jogo(?=\s+(?:futebol|vôlei|volei|basquete|tênis|tenis|xadrez|padel|handebol|golfe|"
+        r"pôquer|poker|bola|videogame|video game|rpg|truco|sinuca|boliche)\b)|"
         r"faço(?=\s+(?:yoga|ioga|pilates|crossfit|musculação|academia|natação|terapia|jiu|"
         r"karatê|judô|ballet|balé|corrida|trilha|faculdade|mestrado|doutorado|"
         r"doutoramento|licenciatura|plantão|plantões|freela|voluntariado|trabalho voluntário)"
@@ -910,7 +915,12 @@ _LIFE_TASK: Final = re.compile(
     r"esse|essa|aqui|qualquer coisa|tudo|o código|the code)\b"
     r"|\b(?:the (?:code|script|function|file|text|draft|email|essay|answer|bug|error|query|"
     r"function|test|page|slides?|list|table)|o (?:código|texto|arquivo|e-mail|erro|rascunho)|"
-    r"a (?:função|tabela|lista|página))\b",
+    r"a (?:função|tabela|lista|página))\b"
+    # the things of software work: "collect the data from an API", "cuido do deploy"
+    r"|\b(?:data|dados|model|modelo|buffer|exception|exceção|token|tokens|repo|repository|"
+    r"repositório|api|deploy|server|servidor|database|banco de dados|cache|thread|loop|"
+    r"array|string|query|endpoint|bug|bugs|pipeline|branch|commit|cluster|container|"
+    r"tutorial|função|funcao|célula|celula|planilha|spreadsheet|column|coluna|row|linha)\b",
     re.IGNORECASE,
 )
 _ADVERBS_EN: Final = (
