@@ -819,3 +819,9 @@ def test_the_same_words_as_verbs_after_eu_or_a_negation_are_life_statements(
     text: str, found: tuple[str, str]
 ) -> None:
     assert found in _extract(text)
+
+
+def test_a_project_called_my_baby_is_not_a_child() -> None:
+    assert _extract("this app is my baby, help me name it") == []
+    assert _extract("esse projeto é meu bebê, me ajuda com o nome") == []
+    assert ("relationship", "User has a baby") in _extract("my baby won't sleep past 5am")

@@ -156,6 +156,8 @@ _FAMILY_PT: Final = re.compile(
     r"gêmeas|gémeas|gemeas|filhos|filhas|miúdos|miudos)\b",
     re.IGNORECASE,
 )
+#: "this app is my baby", "esse projeto é meu bebê": a figure of speech.
+_FIGURE: Final = re.compile(r"(?:\bis|'s|\bé|\bwas|\bera)\s+$", re.IGNORECASE)
 #: "with my dog", "com meu marido": a companion in a statement of one's own, part of it.
 _WITH: Final = re.compile(r"\b(?:with|com|and|e)\s+(?:(?:o|a)\s+)?$", re.IGNORECASE)
 #: A name for the one just mentioned, right after it or in the words that follow.
@@ -197,6 +199,9 @@ def mentions(clause: str, after: str = "", language_hint: str | None = None) -> 
             groups = match.groupdict()
             rel_raw = groups.get("rel") or groups.get("pet")
             if not rel_raw or _WITH.search(clause[: match.start()]):
+                continue
+            # "this app is my baby": a figure of speech, not a child
+            if fold(rel_raw) in {"baby", "bebe"} and _FIGURE.search(clause[: match.start()]):
                 continue
             rel = " ".join(rel_raw.lower().split())
             named = _NAME_AFTER.search(clause[match.end() :]) or _NAME_AFTER.search(
