@@ -825,3 +825,9 @@ def test_a_project_called_my_baby_is_not_a_child() -> None:
     assert _extract("this app is my baby, help me name it") == []
     assert _extract("esse projeto é meu bebê, me ajuda com o nome") == []
     assert ("relationship", "User has a baby") in _extract("my baby won't sleep past 5am")
+
+
+def test_a_life_statement_ends_at_its_comma() -> None:
+    assert _extract("perfeito. já agora, não conduzo, nunca tirei a carta") == [
+        ("fact", "O usuário não conduz")
+    ]

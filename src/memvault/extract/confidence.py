@@ -62,7 +62,7 @@ _NOW: Final = re.compile(
 )
 _HEDGE: Final = re.compile(
     r"\b(?:a bit|a little|sometimes|somewhat|kinda|more or less|um pouco|às vezes|as vezes|"
-    r"thinking about|thinking of|pensando em|a pensar em|"
+    r"thinking about|thinking of|pensando(?: \w+)? em|a pensar(?: \w+)? em|"
     r"meio que|mais ou menos)\b",
     re.IGNORECASE,
 )

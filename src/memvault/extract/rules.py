@@ -946,7 +946,8 @@ def _life_pattern_pt(verbs: str) -> str:
 def _life_value(match: re.Match[str], language: str) -> str | None:
     """The value after a life verb, or None when it is the task at hand (or missing where a
     verb needs one)."""
-    raw = match.group("v") or ""
+    # what follows a comma is another clause ("não conduzo, nunca tirei a carta")
+    raw = re.split(r"\s*[,;]", match.group("v") or "", maxsplit=1)[0]
     value = clean(raw, language) if raw.strip() else ""
     if value is None or _LIFE_TASK.search(value):
         return None
