@@ -831,3 +831,26 @@ def test_a_life_statement_ends_at_its_comma() -> None:
     assert _extract("perfeito. já agora, não conduzo, nunca tirei a carta") == [
         ("fact", "O usuário não conduz")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my french is pretty rusty", ("skill", "User's french is rusty")),
+        ("boa. meu ingles é intermediario, da pra ver ne kkk",
+         ("skill", "O ingles do usuário é intermediario")),
+        ("my native language is Yoruba", ("skill", "User's native language is Yoruba")),
+        ("English is my second language so be patient",
+         ("skill", "User's second language is English")),
+        ("minha língua materna é o português",
+         ("skill", "A língua materna do usuário é português")),
+    ],
+)  # fmt: skip
+def test_how_well_one_speaks_a_language_and_one_s_mother_tongue_are_skills(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_how_good_the_code_is_is_not_a_language_skill() -> None:
+    assert _extract("my code is pretty rusty") == []

@@ -1421,6 +1421,31 @@ RULES: Final[tuple[Rule, ...]] = (
         raw=("v",),
     ),
     _r(
+        "en.skill.level",
+        "en",
+        "skill",
+        rf"my\s+(?P<l>{_LANGS_EN})\s+is\s+(?:(?:pretty|quite|very|a bit|really|still|only|kinda|"
+        r"super)\s+)?(?P<v>basic|rusty|ok|okay|decent|good|bad|poor|fluent|native|intermediate|"
+        # "my Portuguese is zero" says there is no skill
+        r"advanced|beginner|limited|terrible|weak|solid|conversational|broken)\b",
+        "User's {l} is {v}",
+        slot=None,
+        lower=("l",),
+    ),
+    _r(
+        "en.skill.mother_tongue",
+        "en",
+        "skill",
+        rf"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<v>{_LANGS_EN}|"
+        r"(?-i:[A-Z])[a-z]+)\b|(?P<w>{_LANGS_EN}|(?-i:[A-Z])[a-z]+)\s+is\s+my\s+(?P<n>native|first|"
+        r"second|third|mother)\s+(?:language|tongue)",
+        lambda m, c: Hit(
+            f"User's {m.group('n') or 'native'} language is {m.group('v') or m.group('w')}",
+            None,
+            fold(m.group("v") or m.group("w")),
+        ),
+    ),
+    _r(
         "en.skill.native",
         "en",
         "skill",
@@ -2282,6 +2307,27 @@ RULES: Final[tuple[Rule, ...]] = (
         r"|(?!(?:isso|isto|esse|essa|ele|ela|eles|elas|o|a|os|as|tudo)\b)[\w+#.-]+"
         r"(?=\s+(?:faz|há|ha|desde)\b))",
         "O usuário trabalha com {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.level",
+        "pt",
+        "skill",
+        rf"(?:o\s+)?meu\s+(?P<l>{_LANGS_PT})\s+(?:é|está|ta|tá)\s+(?:(?:bem|muito|meio|bastante|"
+        r"super)\s+)?(?P<v>básico|basico|intermediário|intermediario|avançado|avancado|fluente|"
+        r"nativo|enferrujado|fraco|bom|ruim|razoável|razoavel|péssimo|pessimo)\b",
+        "O {l} do usuário é {v}",
+        slot=None,
+        lower=("l",),
+    ),
+    _r(
+        "pt.skill.mother_tongue",
+        "pt",
+        "skill",
+        r"(?:a\s+)?minha\s+(?:língua materna|lingua materna|primeira língua|primeira lingua)"
+        r"\s+é\s+"
+        rf"(?:o\s+)?(?P<v>{_LANGS_PT}|(?-i:[A-Z])[a-z]+)\b",
+        "A língua materna do usuário é {v}",
         slot=None,
     ),
     _r(
