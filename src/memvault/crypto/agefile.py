@@ -45,6 +45,7 @@ __all__ = [
     "encryptor",
     "generate_identity",
     "is_age",
+    "naming",
     "needs_passphrase",
     "write_encrypted",
 ]
@@ -159,13 +160,6 @@ def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[
         if passphrase is not None:
             return _decrypt_with_passphrase(data, passphrase)
         return bytes(pyrage.decrypt(data, _identities(identities)))
-    except _WorkRefused as refused:
-        raise AgeDecryptError(
-            "cannot decrypt the age file here: its passphrase's key derivation (scrypt) "
-            "asks for more work than this machine accepts now — it was made on a much "
-            "faster machine, or this one is very busy. Try again when it is less busy, "
-            f"or decrypt it with the `age` command ({refused.detail})"
-        ) from None
     except pyrage.DecryptError as exc:
         detail = str(exc).rstrip(".")
         if passphrase is not None:
@@ -191,14 +185,6 @@ _PROBE_LOG_N: Final = 10
 _LOWEST_REFUSED_LOG_N: Final = _PROBE_LOG_N + 4 + 1
 
 
-class _WorkRefused(Exception):
-    """pyrage refused a passphrase file's work factor, before deriving any key."""
-
-    def __init__(self, detail: str) -> None:
-        super().__init__(detail)
-        self.detail = detail
-
-
 def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
     """pyrage's passphrase decryption, tried again when it refuses the file's work factor.
 
@@ -208,7 +194,7 @@ def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
     that millisecond: the machine looks many times slower than it is, and a file this very
     machine encrypted a moment ago is refused as "excessive work". A new measurement a
     moment later is a fair one, so the refusal is tried again a few times before it is
-    believed (then it raises _WorkRefused).
+    believed (then it raises AgeDecryptError saying so).
 
     pyrage gives every failure as one exception type with an English message, so which
     failure it was is told apart without the message: a refusal comes before the key
@@ -224,7 +210,13 @@ def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
             if not _refused_before_deriving(log_n, spent):
                 raise
             if attempt == _WORK_ATTEMPTS - 1:
-                raise _WorkRefused(str(exc).rstrip(".")) from None
+                raise AgeDecryptError(
+                    "cannot decrypt the age file here: its passphrase's key derivation "
+                    "(scrypt) asks for more work than this machine accepts now — it was made "
+                    "on a much faster machine, or this one is very busy. Try again when it is "
+                    "less busy, or decrypt it with the `age` command "
+                    f"({str(exc).rstrip('.')})"
+                ) from None
             time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")  # pragma: no cover
 
@@ -320,15 +312,18 @@ def decrypted_path(
             yield None
             return
     data = source.read_bytes()
-    if needs_passphrase(data):
-        given = passphrase() if callable(passphrase) else passphrase
-        if not given:
-            raise AgeError(f"{source} is encrypted with an age passphrase; none was given")
-        plain = decrypt(data, passphrase=given)
-    else:
-        if not identities:
-            raise AgeError(f"{source} is encrypted with age to recipients; no identity given")
-        plain = decrypt(data, identities=identities)
+    try:
+        if needs_passphrase(data):
+            given = passphrase() if callable(passphrase) else passphrase
+            if not given:
+                raise AgeError(f"{source} is encrypted with an age passphrase; none was given")
+            plain = decrypt(data, passphrase=given)
+        else:
+            if not identities:
+                raise AgeError(f"{source} is encrypted with age to recipients; no identity given")
+            plain = decrypt(data, identities=identities)
+    except AgeDecryptError as exc:
+        raise AgeDecryptError(naming(source, str(exc))) from None
     del data
     fd = os.memfd_create("memvault-age", 0)
     try:
@@ -336,6 +331,14 @@ def decrypted_path(
         yield Path(f"/proc/self/fd/{fd}")
     finally:
         os.close(fd)
+
+
+def naming(path: str | os.PathLike[str], why: str) -> str:
+    """A decryption failure's message (`AgeDecryptError`'s words, or any reason) that names
+    the file it is about: "cannot decrypt brain.aimem.json.age: wrong passphrase (…)"."""
+    if "the age file" in why:
+        return why.replace("the age file", str(path), 1)
+    return f"{path} could not be decrypted: {why}"
 
 
 def _write_all(fd: int, data: bytes) -> None:
