@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import pytest
+
 DIMENSION = 256
 MODEL = "ngram-256"
 #: n-gram sizes: 3 and 4 catch shared stems and inflections; whole words weigh in too.
@@ -156,6 +158,13 @@ class EmbedServer:
             "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
         }
         return 200, json.dumps(reply).encode(), failure
+
+
+@pytest.fixture
+def embed_server() -> Iterator[EmbedServer]:
+    """An `EmbedServer` for one test."""
+    with serve() as running:
+        yield running
 
 
 @contextmanager
