@@ -109,6 +109,12 @@ def command_group(help: str) -> typer.Typer:
     )
 
 
+def unset_option(*flags: str, metavar: str | None = None, help: str) -> Any:
+    """An option that is None unless given (``--flag VALUE``), its absent default not shown
+    in --help (the help says what happens without it)."""
+    return typer.Option(None, *flags, metavar=metavar, show_default=False, help=help)
+
+
 #: The default of a `vault_command`'s ``options`` parameter, which the command line gives.
 COMMAND_LINE = VaultOptions()
 

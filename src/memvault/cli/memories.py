@@ -31,6 +31,7 @@ from memvault.cli.common import (
     text_of,
     type_label,
     unique_prefixes,
+    unset_option,
     usage_error,
     vault_command,
 )
@@ -236,18 +237,14 @@ def add(
     not_exportable: bool = typer.Option(
         False, "--not-exportable", help="Never include this memory in an export (PAM §9)."
     ),
-    confidence: float | None = typer.Option(
-        None,
+    confidence: float | None = unset_option(
         "--confidence",
         metavar="0..1",
-        show_default=False,
         help="Initial confidence (PAM §8). Default: the vault's setting, 0.9.",
     ),
-    decay_model: str | None = typer.Option(
-        None,
+    decay_model: str | None = unset_option(
         "--decay-model",
         metavar="MODEL",
-        show_default=False,
         help="time_linear, time_exponential or none (PAM §8.1). Default: none for "
         "DNA-class memories, else the vault's setting.",
     ),
@@ -518,11 +515,8 @@ def edit(
         help='Replace all tags with this comma-separated list ("" removes every tag).',
     ),
     summary: str | None = typer.Option(None, "--summary", help='New summary ("" removes it).'),
-    exportable: bool | None = typer.Option(
-        None,
-        "--exportable/--not-exportable",
-        show_default=False,
-        help="Whether exports may include it (PAM §9).",
+    exportable: bool | None = unset_option(
+        "--exportable/--not-exportable", help="Whether exports may include it (PAM §9)."
     ),
     visibility: str | None = typer.Option(
         None, "--visibility", help="private, shared or public (PAM §9)."
