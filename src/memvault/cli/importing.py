@@ -42,6 +42,7 @@ from memvault.cli.common import (
     print_json,
     refuse_with_findings,
     require_input,
+    unset_flag,
     usage_error,
 )
 from memvault.errors import VaultError
@@ -75,10 +76,9 @@ STDIN = "-"
 
 FromOption = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--from",
         metavar="PROVIDER",
-        show_default=False,
         help="Read the input as this instead of detecting it: a provider's export (chatgpt, "
         "claude, gemini, copilot, grok), memory-text (a pasted memory list; PATH '-' reads "
         "standard input), or, for import, pam (a PAM document or export) or aimem (an AIMEM "
@@ -386,9 +386,8 @@ def convert(
     platform: PlatformOption = "chatgpt",
     owner_id: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--owner-id",
-            show_default=False,
             help="owner.id of the memory-store written (PAM §3.1). Default: a UUID derived "
             "from the export's checksum (the same export, the same id).",
         ),
@@ -398,10 +397,9 @@ def convert(
     ] = False,
     to: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--to",
             metavar="FORMAT",
-            show_default=False,
             help="Convert between the interchange formats instead: aimem (PAM files to an "
             "AIMEM bundle, OUT.aimem.json) or pam (an AIMEM bundle to PAM: OUT.json, the "
             "memory-store alone, or a directory). Lossless both ways.",

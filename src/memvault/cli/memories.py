@@ -31,6 +31,7 @@ from memvault.cli.common import (
     text_of,
     type_label,
     unique_prefixes,
+    unset_flag,
     unset_option,
     usage_error,
     vault_command,
@@ -63,58 +64,52 @@ def register(app: typer.Typer) -> None:
 
 TypeFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--type",
         "-t",
         metavar="TYPE",
-        show_default=False,
         help="Only memories of this PAM type (repeatable: any of them).",
     ),
 ]
 CustomTypeFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--custom-type",
         metavar="NAME",
-        show_default=False,
         help="Only custom memories with this custom_type (repeatable).",
     ),
 ]
 StatusFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--status",
         "-s",
         metavar="STATUS",
-        show_default=False,
         help="Only this status (repeatable): active (the default), superseded, deprecated, "
         "retracted, archived, or all.",
     ),
 ]
 TagFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--tag",
         metavar="TAG",
-        show_default=False,
         help="Only memories with this tag (repeatable: all of them must be present).",
     ),
 ]
 PlatformFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--platform",
         metavar="NAME",
-        show_default=False,
         help="Only memories from this platform, e.g. chatgpt (repeatable: any of them).",
     ),
 ]
 SinceFilter = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--since",
         metavar="DATE",
-        show_default=False,
         help="Only memories created at or after DATE (2025-06-01 or 2025-06-01T10:00:00Z; "
         "UTC unless an offset is given).",
     ),

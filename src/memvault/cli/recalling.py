@@ -32,6 +32,7 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    unset_flag,
     unset_option,
     usage_error,
     vault_command,
@@ -72,9 +73,7 @@ ModeOption = Annotated[
 KOption = Annotated[int, typer.Option("-k", "--k", min=1, help="How many results.")]
 ConversationOption = Annotated[
     str | None,
-    typer.Option(
-        "--conversation", metavar="ID", show_default=False, help="Only this conversation."
-    ),
+    unset_flag("--conversation", metavar="ID", help="Only this conversation."),
 ]
 
 #: The fields of a --batch line besides the query and the filters.

@@ -25,6 +25,7 @@ from memvault.cli.common import (
     console,
     print_json,
     read_passphrase,
+    unset_flag,
     vault_errors,
 )
 from memvault.errors import InvalidInput
@@ -46,13 +47,11 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8765,
     tls_cert: Annotated[
         Path | None,
-        typer.Option(
-            "--tls-cert", metavar="FILE", show_default=False, help="TLS certificate (PEM)."
-        ),
+        unset_flag("--tls-cert", metavar="FILE", help="TLS certificate (PEM)."),
     ] = None,
     tls_key: Annotated[
         Path | None,
-        typer.Option("--tls-key", metavar="FILE", show_default=False, help="TLS key (PEM)."),
+        unset_flag("--tls-key", metavar="FILE", help="TLS key (PEM)."),
     ] = None,
     behind_tls_proxy: Annotated[
         bool,
@@ -86,10 +85,9 @@ def serve(
     ] = True,
     server_home: Annotated[
         Path | None,
-        typer.Option(
+        unset_flag(
             "--server-home",
             metavar="PATH",
-            show_default=False,
             help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
             "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
             "vault; with $MEMVAULT_DATABASE_URL and $MEMVAULT_TENANT, that tenant's vault "
@@ -98,10 +96,9 @@ def serve(
     ] = None,
     server_key_file: Annotated[
         Path | None,
-        typer.Option(
+        unset_flag(
             "--server-key-file",
             metavar="FILE",
-            show_default=False,
             help="The server home's key (default: $MEMVAULT_SERVER_KEY_FILE, "
             "$MEMVAULT_SERVER_KEY).",
         ),

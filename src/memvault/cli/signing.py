@@ -30,6 +30,7 @@ from memvault.cli.common import (
     fail,
     open_vault,
     print_json,
+    unset_flag,
     unset_option,
     vault_command,
 )
@@ -67,10 +68,9 @@ def register(app: typer.Typer) -> None:
 
 AgePassphraseFileOption = Annotated[
     Path | None,
-    typer.Option(
+    unset_flag(
         "--age-passphrase-file",
         metavar="FILE",
-        show_default=False,
         help="For age-encrypted input (PAM §21.1): read its passphrase from the first line of "
         f"FILE. Default: ${AGE_PASSPHRASE_ENV}, else a hidden prompt when there is a "
         "terminal.",
@@ -78,10 +78,9 @@ AgePassphraseFileOption = Annotated[
 ]
 AgeIdentityOption = Annotated[
     list[Path] | None,
-    typer.Option(
+    unset_flag(
         "--age-identity",
         metavar="FILE",
-        show_default=False,
         help="For input encrypted to age recipients: an identity file (AGE-SECRET-KEY-1…, as "
         "written by age-keygen). Repeatable.",
     ),
