@@ -3,9 +3,13 @@ Vault API, once; the CLI then reads it like any vault."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+
+import pytest
 
 from clikit import home, ok
 from conftest import REPO
@@ -56,3 +60,19 @@ def test_makefile_run_loads_the_demo_and_shows_stats() -> None:
     assert "examples/load_demo.py" in run and "memvault stats" in run
     assert "MEMVAULT_HOME=.demo" in makefile and "MEMVAULT_PASSPHRASE=demo" in makefile
     assert "/.demo/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_quick_start_list_shows_short_ids_in_a_terminal(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's quick start lists the demo vault in an 80-column terminal: every memory
+    fits its id in the 8-character prefix (PAM §4.1 UUID v4 ids, unlike ids that shared 34
+    characters and were printed whole, over three lines each)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert load_demo().returncode == 0
+    source = pam.load(SAMPLE)
+    assert all(uuid.UUID(m.id).version == 4 for m in source.memories)
+    table = ok("list", "--status", "all").stdout
+    for memory in source.memories:
+        assert re.search(rf"^{memory.id[:8]} ", table, re.MULTILINE), (memory.id, table)
+    assert not re.search(r"^[0-9a-f]{8}-", table, re.MULTILINE), table
