@@ -33,7 +33,7 @@ def load_demo() -> subprocess.CompletedProcess[str]:
 def test_demo_vault_holds_the_sample_store(home: Path) -> None:
     first = load_demo()
     assert first.returncode == 0, first.stderr
-    assert "14 memories, 6 relations" in first.stdout
+    assert "14 memories, 6 relations, 2 conversations" in first.stdout
     source = pam.load(SAMPLE)
     stats = ok("stats", "--json").json()
     assert stats["owner_id"] == source.owner.id
@@ -76,3 +76,19 @@ def test_the_quick_start_list_shows_short_ids_in_a_terminal(
     for memory in source.memories:
         assert re.search(rf"^{memory.id[:8]} ", table, re.MULTILINE), (memory.id, table)
     assert not re.search(r"^[0-9a-f]{8}-", table, re.MULTILINE), table
+
+
+def test_the_demo_memories_provenance_names_conversations_the_vault_holds(home: Path) -> None:
+    """PAM §14: every conversation a demo memory's provenance names is in the demo vault (the
+    web UI links a memory to it; without the conversations the link led to "not found")."""
+    assert load_demo().returncode == 0
+    named = {
+        m.provenance.conversation_ref
+        for m in pam.load(SAMPLE).memories
+        if isinstance(m.provenance.conversation_ref, str)
+    }
+    assert named, "the sample names no conversation"
+    for conversation in named:
+        shown = ok("conversations", "show", conversation, "--json").json()
+        assert shown["id"] == conversation and shown["messages"]
+    assert ok("stats", "--json").json()["conversations"] == 2
