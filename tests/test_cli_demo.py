@@ -92,3 +92,17 @@ def test_the_demo_memories_provenance_names_conversations_the_vault_holds(home: 
         shown = ok("conversations", "show", conversation, "--json").json()
         assert shown["id"] == conversation and shown["messages"]
     assert ok("stats", "--json").json()["conversations"] == 2
+
+
+def test_the_readme_s_curl_recall_answers_from_the_demo_vault(home: Path) -> None:
+    """The README's `curl …/v1/recall?q=…` under `memvault serve`, asked of `make run`'s demo
+    vault, finds its answer first (it asked where Ana works: in the demo, Ana is a child)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    url = re.search(r'"(http://127\.0\.0\.1:8765/v1/recall\?[^"]+)"', readme)
+    assert url, "no recall example in the README"
+    query = parse_qs(urlsplit(url.group(1)).query)["q"][0]
+    assert load_demo().returncode == 0
+    top = ok("recall", query, "--json").json()["results"][0]
+    assert "Marina" in query and "Lisbon" in top["text"], (query, top)
