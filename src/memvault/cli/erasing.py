@@ -138,9 +138,10 @@ def erase(
     out = console()
     names = ", ".join(short(i) for i in report.erased)
     relations = f" and {plural(report.relations, 'relation')}" if report.relations else ""
+    pronoun = "it" if len(report.erased) == 1 else "they"
     out.print(
         f"[green]✓[/] Erased {plural(len(report.erased), 'memory', 'memories')} ({names})"
-        f"{relations} (AIMEM §5.2); the audit log records that, not what they said."
+        f"{relations} (AIMEM §5.2); the audit log records that, not what {pronoun} said."
     )
     if not report.durable:
         _not_durable(out)

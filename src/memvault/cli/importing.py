@@ -368,6 +368,17 @@ def _summary(
 # -- convert ---------------------------------------------------------------------------------
 
 
+def _refuse_a_taken_output(output: Path, overwrite: bool) -> None:
+    """Before reading a byte of the export (a large one takes minutes): an OUT that holds
+    something is kept, and the refusal names the option that replaces it."""
+    taken = output.exists() and not (output.is_dir() and not any(output.iterdir()))
+    if taken and not overwrite:
+        fail(
+            f"{output} exists and is not an empty directory; choose another path or pass "
+            "--overwrite to replace it; nothing was written"
+        )
+
+
 def convert(
     path: str = typer.Argument(
         ...,
@@ -457,6 +468,7 @@ def convert(
             "between the interchange formats",
             "--from",
         )
+    _refuse_a_taken_output(output, overwrite)
     decided = choose(path, from_, None, [], nothing="nothing was written")
     if decided.kind != "provider":
         what = "an AIMEM bundle" if decided.kind == "aimem" else "a PAM document or export"

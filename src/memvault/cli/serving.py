@@ -23,6 +23,7 @@ from memvault.cli.common import (
     PassphraseFileOption,
     VaultOptions,
     console,
+    fail,
     print_json,
     read_passphrase,
     unset_flag,
@@ -176,6 +177,7 @@ def serve(
             tenants.close()
             raise
     try:
+        _check_listenable(config.host, config.port)
         app = create_app(config)
         if as_json:
             started: dict[str, object] = {
@@ -195,6 +197,23 @@ def serve(
         uvicorn.run(app, log_level="warning", **config.uvicorn_options())
     finally:
         tenants.close()
+
+
+def _check_listenable(host: str, port: int) -> None:
+    """Fail before printing where it serves when the address cannot be listened on (a port
+    another server holds): uvicorn would say so only after the addresses were printed, in its
+    own words, and exit 3. Bound as uvicorn binds (SO_REUSEADDR), then let go at once."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        why = "already in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        fail(f"cannot listen on {host}:{port}: {why}; choose another port with --port")
 
 
 def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:
