@@ -1097,7 +1097,7 @@ def _mapped(fh: IO[bytes]) -> Any:
 
 
 #: A mapped bundle's pages are let go behind a pass every this many bytes (`_span_items`).
-_RELEASE_BYTES: Final = 4 << 20
+_RELEASE_BYTES: Final = 1 << 20
 
 
 def _release(buf: Any, start: int = 0, end: int | None = None) -> None:
