@@ -1185,7 +1185,11 @@ def open_bundle(
             form = detected
         _check_nesting(fh, file)
         reader = BundleReader(fh, file, form, owned)
-        reader._verify()
+        try:
+            reader._verify()
+        except BaseException:
+            reader._drop_spools()  # a mapped body is unmapped now, not when collected
+            raise
         return reader
     except BaseException:
         if owned:
