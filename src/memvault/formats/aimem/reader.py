@@ -388,6 +388,8 @@ class BundleReader:
         #: and each array's records as (start, end) offsets into them, read back by orjson
         self._buf: Any = None
         self._spans: dict[str, int_array[int]] = {}
+        #: each array's records' member counts as the scanner counted them in the text
+        self._members: dict[str, int_array[int]] = {}
 
     # -------------------------------------------------------------------- context manager
 
@@ -489,20 +491,39 @@ class BundleReader:
             return False
         self._buf = buf
         try:
-            done = self._scan_spans(buf)
-        except (ValueError, TypeError, OverflowError, orjson.JSONDecodeError):
+            done = self._scan_spans(buf) and self._hash_items(buf)
+        except (ValueError, TypeError, OverflowError, orjson.JSONDecodeError, BundleError):
+            # The event pass reports the problem, in the order it always did.
             done = False
+        self._members = {}
         if not done:
             self._drop_spools()
             self._reset()
             return False
+        return True
+
+    def _hash_items(self, buf: Any) -> bool:
+        """Parse each record once: its members counted (a repeated name: False), ids and
+        embedding presence gathered, its canonical bytes hashed."""
+        assert _speedups is not None
         _release(buf)  # the scan read every page: let them go, each pass reads its own
         self._gate()
         hasher = CanonicalBundleHasher(self.envelope, self.arrays)
-        add, canonical = hasher.add_canonical, self._canonical
+        add, canonical, count = hasher.add_canonical, self._canonical, _speedups.member_count
         for array in hasher.order:
             hasher.start(array)
+            members = self._members.get(array)
+            ids = {"chunks": self.chunk_ids, "entities": self.entity_ids}.get(array)
+            chunks = array == "chunks"
             for index, item in enumerate(self._span_items(array)):
+                if members is None or count(item) != members[index]:
+                    return False
+                if isinstance(item, dict):
+                    rid = item.get("id")
+                    if ids is not None and isinstance(rid, str):
+                        ids.add(rid)
+                    if chunks and item.get("embedding") is not None:
+                        self.has_embeddings = True
                 add(array, canonical(item, array, index))
         self.checksum = hasher.finish()
         return True
@@ -528,8 +549,8 @@ class BundleReader:
             _release(buf, released, spans[-1])
 
     def _scan_spans(self, buf: Any) -> bool:
-        """Envelope, arrays, counts, ids and embedding presence from the span scanner; False
-        when the bundle needs the event-by-event pass (see `_hash_spans`)."""
+        """Envelope, arrays, counts and the records' spans from the span scanner; False when
+        the bundle needs the event-by-event pass (see `_hash_spans`)."""
         assert _speedups is not None
         start = 0
         while buf[start : start + 1] in (b" ", b"\t", b"\r", b"\n"):
@@ -551,8 +572,7 @@ class BundleReader:
                     items = chunk_items
                 else:
                     items, _ = _speedups.array_items(buf, value_start, stats=True)
-                if not self._scan_items(buf, key, items):
-                    return False
+                self._scan_items(key, items)
                 self.arrays.append(key)
                 continue
             value = loads(buf[value_start:value_end])
@@ -561,28 +581,17 @@ class BundleReader:
             self.envelope[key] = as_doubles(value)
         return True
 
-    def _scan_items(self, buf: Any, key: str, items: list[tuple[int, ...]]) -> bool:
-        """One array's records: their spans kept, members counted, ids gathered."""
-        assert _speedups is not None
-        loads, count = orjson.loads, _speedups.member_count
-        ids = {"chunks": self.chunk_ids, "entities": self.entity_ids}.get(key)
-        spans = int_array("q")
-        chunks = key == "chunks"
+    def _scan_items(self, key: str, items: list[tuple[int, ...]]) -> None:
+        """One array's records: their spans and member counts kept (`_hash_items` parses
+        them)."""
+        spans, members = int_array("q"), int_array("q")
         for item_start, item_end, item_members, _ in items:
-            item = loads(buf[item_start:item_end])
-            if count(item) != item_members:
-                return False
             spans.append(item_start)
             spans.append(item_end)
-            if isinstance(item, dict):
-                rid = item.get("id")
-                if ids is not None and isinstance(rid, str):
-                    ids.add(rid)
-                if chunks and "embedding" in item and item["embedding"] is not None:
-                    self.has_embeddings = True
+            members.append(item_members)
         self.counts[key] = len(items)
         self._spans[key] = spans
-        return True
+        self._members[key] = members
 
     def _reset(self) -> None:
         self.envelope, self.arrays = {}, []
