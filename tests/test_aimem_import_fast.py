@@ -6,16 +6,13 @@ orjson (`BundleReader._hash_spans`) instead of ijson's parse events; anything un
 back to the event pass, which names the problem. These tests read every reference corpus
 file and generated bundles both ways (the event path: `_speedups` taken away) and compare
 everything the reader gives, then import the same bundles both ways into vaults of the same
-owner and compare their exports byte for byte. `fewer_collections` is tested to relax the
-collector without switching it off.
+owner and compare their exports byte for byte.
 """
 
 from __future__ import annotations
 
-import gc
 import io
 import tempfile
-import weakref
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,7 +22,6 @@ import orjson
 import pytest
 
 import aimemkit
-from memvault import collector
 from memvault.exchange.aimem import BundleRefused, export_bundle, import_bundle
 from memvault.exchange.aimem_wire import import_stream
 from memvault.formats.aimem import reader as reader_module
@@ -284,39 +280,6 @@ def test_fast_import_refuses_what_the_event_path_refused_aimem_2_8(tmp_path: Pat
             assert refused.value.status == status
             refusals.append([p.to_json() for p in refused.value.problems])
         assert refusals[0] == refusals[1], name
-
-
-def test_fewer_collections_raises_the_threshold_and_restores_it_when_the_last_block_ends() -> None:
-    before = gc.get_threshold()
-    with collector.fewer_collections():
-        assert gc.get_threshold()[0] == collector.BULK_THRESHOLD
-        assert gc.get_threshold()[1:] == before[1:]
-        with collector.fewer_collections():
-            assert gc.get_threshold()[0] == collector.BULK_THRESHOLD
-        assert gc.get_threshold()[0] == collector.BULK_THRESHOLD  # an outer block still runs
-    assert gc.get_threshold() == before
-
-
-def test_a_cycle_made_under_fewer_collections_is_still_collected_automatically() -> None:
-    """The collector is not switched off (a server's other requests rely on it): a cycle is
-    found by an automatic collection once enough containers were allocated."""
-
-    class Node:
-        other: Any = None
-
-    collected: list[bool] = []
-    assert gc.isenabled()
-    with collector.fewer_collections():
-        a, b = Node(), Node()
-        a.other, b.other = b, a
-        weakref.finalize(a, collected.append, True)
-        del a, b
-        keep = []
-        for n in range(3 * collector.BULK_THRESHOLD):
-            keep.append([n])  # containers: they count towards a collection
-            if collected:
-                break
-    assert collected == [True]
 
 
 def test_span_reader_never_runs_the_event_pass_on_a_plain_bundle(

@@ -24,8 +24,8 @@ from typing import Any, Final, Literal
 import orjson
 
 from memvault.audit import PendingEntry
+from memvault.bulk import gc_paused
 from memvault.canonical import jcs_dumps
-from memvault.collector import fewer_collections
 from memvault.erasure_fence import ErasureFence, redone_after_erasure
 from memvault.errors import AccessDenied, ConvertError, ExportError, ImportRefused, InvalidInput
 from memvault.exchange._shared import (
@@ -229,8 +229,9 @@ def import_bundle(
         )
     except BundleError as exc:
         raise BundleRefused(f"{shown} was not imported", exc.problems, exc.status) from None
-    # Tens of thousands of short-lived objects per import: the collector runs less often.
-    with reader, fewer_collections():
+    # Tens of thousands of short-lived objects per import, none in a cycle: the collector is
+    # paused where the front end allows it (the CLI), never in a server (memvault.bulk).
+    with reader, gc_paused():
         result.form = reader.form
         result.checksum = reader.checksum
         producer = reader.envelope.get("producer")
