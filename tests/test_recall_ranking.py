@@ -255,10 +255,10 @@ def test_a_full_text_hit_holding_only_the_speakers_name_keeps_the_vector_hit_fir
     vault.put_conversation(conversation_row(_chat(_INTRO, user="Ethan Cole")))
     vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
     query = "What does Ethan photograph?"
-    assert [h.id for h in vault.recall(query, mode="fts").hits][0] == "intro"
-    assert [h.id for h in vault.recall(query, mode="vector").hits][0] == "hobby"
+    assert vault.recall(query, mode="fts").hits[0].id == "intro"
+    assert vault.recall(query, mode="vector").hits[0].id == "hobby"
     fused = vault.recall(query, mode="hybrid")
     assert fused.mode == "hybrid"
-    assert [h.id for h in fused.hits][0] == "hobby"
+    assert fused.hits[0].id == "hobby"
     unweighed = vault.recall(query, mode="hybrid", ranking=Ranking(text_coverage=0.0))
-    assert [h.id for h in unweighed.hits][0] == "intro"
+    assert unweighed.hits[0].id == "intro"
