@@ -262,3 +262,18 @@ def test_a_full_text_hit_holding_only_the_speakers_name_keeps_the_vector_hit_fir
     assert fused.hits[0].id == "hobby"
     unweighed = vault.recall(query, mode="hybrid", ranking=Ranking(text_coverage=0.0))
     assert unweighed.hits[0].id == "intro"
+
+
+def test_text_coverage_leaves_a_memorys_tags_and_type_out(vault: Vault) -> None:
+    """A memory's context is its tags and its type (`memvault.recall.index`): a query word
+    among them is not counted, so a memory tagged "garden" covers "garden tomatoes" by
+    "tomatoes" alone, wholly; an untagged one holding "garden" but no tomato covers half."""
+    tagged = vault.add("Grows tomatoes on the balcony", "fact", tags=["garden"]).memory
+    plain = vault.add("The garden needs water every evening", "fact").memory
+    scope = scope_of(RecallFilters(kind="memories"), "user")
+    query = "garden tomatoes"
+    with vault.store.recall_index() as index:
+        hits = index.search(query, 10, scope)
+        ids = {row.id: str(row.memory_id) for row in index.passages([p for p, _ in hits])}
+        shares = {ids[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+    assert shares == {tagged.id: pytest.approx(1.0), plain.id: pytest.approx(0.5)}
