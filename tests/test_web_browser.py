@@ -209,6 +209,8 @@ def test_the_confidence_filter_narrows_the_memory_list_from_the_keyboard_pam_8(
             client.post("/v1/memories", json=memory).raise_for_status()
         client.post("/v1/memories", json={"content": "unsure", "type": "fact"}).raise_for_status()
     view(p, served, "memories")
+    # The list of these 61 memories is painted (not an earlier one still being replaced).
+    expect(p.locator("#range")).to_have_text("1–50 of 61")
     p.get_by_label("Confidence at least").fill("0.7")
     p.get_by_label("Confidence at least").press("Enter")
     p.wait_for_function("() => location.hash.includes('min_confidence=0.7')")
