@@ -235,7 +235,7 @@ def test_show_ambiguous_prefix_lists_the_candidates(ids: dict[str, str]) -> None
     for memory_id in ids.values():
         by_first.setdefault(memory_id[0], []).append(memory_id)
     prefix, clash = next((p, c) for p, c in by_first.items() if len(c) > 1)  # 20 ids, 16 digits
-    message = refused("show", prefix)
+    message = refused("show", prefix, code=2)
     assert "matches several memories" in message and "type more of the id" in message
     assert all(candidate in message for candidate in clash)
     assert message.count("\n") == 1

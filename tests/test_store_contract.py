@@ -789,3 +789,13 @@ def test_a_reader_is_answered_while_another_thread_holds_a_write(store: Store) -
     assert seen_by_writer == [StoredMemory(during.memory, 0.8)]
     assert store.get_memory(during.memory.id) == StoredMemory(during.memory, 0.8)
     assert store.get_meta("progress") == "half"
+
+
+def test_conversation_ids_with_prefix(store: Store) -> None:
+    for cid in ("abc-1", "abc-2", "abd-1"):
+        document = {"id": cid, "messages": [{"role": "user", "content": "olá"}]}
+        store.put_conversation(StoredConversation(cid, "chatgpt", document, message_count=1))
+    assert store.conversation_ids_with_prefix("abc") == ["abc-1", "abc-2"]
+    assert store.conversation_ids_with_prefix("abd") == ["abd-1"]
+    assert store.conversation_ids_with_prefix("ab", limit=2) == ["abc-1", "abc-2"]
+    assert store.conversation_ids_with_prefix("x") == []

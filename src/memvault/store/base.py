@@ -514,6 +514,10 @@ class Store(ABC):
         """Which of `ids` are stored conversations."""
 
     @abstractmethod
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Conversation ids starting with `prefix`, in id order (for git-like abbreviations)."""
+
+    @abstractmethod
     def conversation_ids_titled(self, platform: str, title: str) -> list[str]:
         """The ids of the stored conversations of `platform` with this title, in id order."""
 

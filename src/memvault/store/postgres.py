@@ -1414,6 +1414,14 @@ class PostgresStore(Store):
 
     _conversation = staticmethod(tables.read_conversation)
 
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        rows = self._all(
+            "SELECT id FROM conversations WHERE tenant = %s AND starts_with(id, %s) "
+            "ORDER BY id LIMIT %s",
+            (self._tenant, prefix, limit),
+        )
+        return [str(r[0]) for r in rows]
+
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(
             f"SELECT {self._CONVERSATION_COLUMNS} FROM conversations WHERE tenant = %s AND id = %s",

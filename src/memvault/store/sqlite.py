@@ -1626,6 +1626,14 @@ class SQLiteStore(Store):
     _conversation = staticmethod(tables.read_conversation)
     _CONVERSATION_COLUMNS: Final = tables.CONVERSATION_COLUMNS
 
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        # A range on the primary-key index, as for memory ids.
+        rows = self._all(
+            "SELECT id FROM conversations WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, prefix + "\U0010ffff", limit),
+        )
+        return [str(r[0]) for r in rows]
+
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(
             f"SELECT {self._CONVERSATION_COLUMNS} FROM conversations WHERE id = ?",
