@@ -295,13 +295,15 @@ def test_memory_stats(store: Store) -> None:
             stored("a", type="fact"),
             stored("b", type="fact", status="retracted"),
             stored("c", type="skill", platform="claude", extraction_method=None),
+            stored("d", type="custom", custom_type="decision"),
         ]
     )
     stats = store.memory_stats()
-    assert stats["type"] == {"fact": 2, "skill": 1}
-    assert stats["status"] == {"active": 2, "retracted": 1}
-    assert stats["platform"] == {"chatgpt": 2, "claude": 1}
-    assert stats["extraction_method"] == {"api_export": 2, "none": 1}
+    # A custom memory counts under custom:<custom_type>, as `inspect` names it (PAM §6).
+    assert stats["type"] == {"fact": 2, "custom:decision": 1, "skill": 1}
+    assert stats["status"] == {"active": 3, "retracted": 1}
+    assert stats["platform"] == {"chatgpt": 3, "claude": 1}
+    assert stats["extraction_method"] == {"api_export": 3, "none": 1}
 
 
 def test_search_english_and_portuguese_with_diacritics(store: Store) -> None:
