@@ -13,6 +13,7 @@ import pytest
 from clikit import home, mv, ok, refused, snapshot
 from embedserver import MODEL, serve
 from memvault.conversation_merge import conversation_row
+from memvault.errors import InvalidInput
 from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_zip
@@ -137,6 +138,23 @@ def test_recall_usage_errors(vault: Path, tmp_path: Path) -> None:
     assert "QUERY" in refused("recall", code=2)
     assert "--kind" in refused("recall", "x", "--kind", "both", code=2)
     assert "--mode" in refused("recall", "x", "--mode", "fuzzy", code=2)
+
+
+@pytest.mark.parametrize(
+    "command", [("recall",), ("search",), ("conversations", "search")], ids=" ".join
+)
+@pytest.mark.parametrize("query", ["", "   "])
+def test_an_empty_query_is_a_usage_error(vault: Path, command: tuple[str, ...], query: str) -> None:
+    """`search ""` printed "No memories match ''" and exited 0: a query names what to find."""
+    message = refused(*command, query, code=2)
+    assert "the query is empty" in message and "match" not in message, message
+
+
+def test_vault_search_and_recall_refuse_an_empty_query(vault: Path) -> None:
+    with Vault.open(vault, PASSPHRASE) as v:
+        for call in (lambda: v.search(" "), lambda: v.recall("")):
+            with pytest.raises(InvalidInput, match="empty"):
+                call()
 
 
 def test_an_agent_recalls_no_private_memory_and_no_message(vault: Path) -> None:
