@@ -137,6 +137,27 @@ _PIPELINE_MIN: Final = 256
 _T = TypeVar("_T")
 
 
+def _unchanged(value: Any) -> Any:
+    return value
+
+
+def _bind_directly() -> None:
+    """Let None and bytes parameters reach SQLite without sqlcipher3's adapter search.
+
+    sqlcipher3 binds int, float, str and bytearray at once, but sends every other value
+    (None and bytes included) through its adaptation protocol: an adapter looked up, then
+    ``__adapt__`` and ``__conform__`` asked for and not found, about a microsecond a value
+    (callgrind: an eighth of the instructions of writing an import's recall passages, where
+    each row has a None). A registered adapter is found first: these two give each value
+    back as it is, so they bind as before (NULL, BLOB). Process-wide, like every sqlcipher3
+    adapter; the values bound are unchanged."""
+    sqlcipher3.register_adapter(type(None), _unchanged)
+    sqlcipher3.register_adapter(bytes, bytes)  # an exact bytes object: itself
+
+
+_bind_directly()
+
+
 def default_kdf_iter() -> int:
     """The KDF iteration count for a new vault: ``$MEMVAULT_KDF_ITER`` or 256,000."""
     text = os.environ.get(KDF_ITER_ENV)
