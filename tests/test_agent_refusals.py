@@ -177,6 +177,7 @@ REFUSED: dict[str, tuple[Callable[[World], Any], str]] = {
     "store": (lambda w: w.agent.store, "store directly"),
     "audit_entries": (lambda w: w.agent.audit_entries(after_seq=0), "audit log"),
     "conversation_ids": (lambda w: w.agent.conversation_ids(["conv-001"]), "conversations"),
+    "resolve_conversation": (lambda w: w.agent.resolve_conversation("conv"), "conversation"),
     "conversation_ids_titled": (
         lambda w: w.agent.conversation_ids_titled("chatgpt", "a title"),
         "conversations",

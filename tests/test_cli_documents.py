@@ -108,6 +108,23 @@ def test_inspect_of_a_file_that_is_no_document_says_why(tmp_path: Path) -> None:
         result = runner.invoke(app, ["inspect", str(path)], env={"COLUMNS": "200"})
         assert "unknown, invalid (1 error)" in result.output, result.output
         assert why in result.output, (body, result.output)
+        assert result.exit_code == 1, result.exit_code
+
+
+def test_inspect_exits_as_validate_does(tmp_path: Path) -> None:
+    """`inspect` of an invalid PAM file exited 0: it exits as `validate` does — 0 valid,
+    1 invalid (the summary still printed), 2 unreadable — with or without --json."""
+    document = json.loads((EXAMPLES / "memory-store.json").read_text())
+    document["memories"][0]["content_hash"] = "sha256:" + "0" * 64
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    cases = {EXAMPLES / "memory-store.json": 0, bad: 1, tmp_path / "missing.json": 2}
+    for path, code in cases.items():
+        for extra in ([], ["--json"]):
+            result = runner.invoke(app, ["inspect", str(path), *extra])
+            assert result.exit_code == code, (path, extra, result.output)
+            assert result.exit_code == runner.invoke(app, ["validate", str(path)]).exit_code
+    assert "Memories:" in runner.invoke(app, ["inspect", str(bad)]).output
 
 
 def test_inspect_official_example_reports_signature_does_not_verify() -> None:

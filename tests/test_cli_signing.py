@@ -199,6 +199,21 @@ def test_verify_unreadable_exits_2(tmp_path: Path) -> None:
     refused("verify", tmp_path / "junk.json", code=2)
 
 
+def test_sign_and_verify_answer_a_bad_input_file_alike_exit_2(vault: Path, tmp_path: Path) -> None:
+    """`sign empty.json` exited 1 where `sign trunc.zip` and `verify empty.json` exit 2: a
+    file that is no memory-store at all is a bad input file, one exit code (docs/errors.md)."""
+    (tmp_path / "empty.json").write_bytes(b"")
+    (tmp_path / "junk.json").write_text("{")
+    (tmp_path / "wrong.json").write_text('{"foo": 1}')
+    (tmp_path / "trunc.zip").write_bytes(b"PK\x03\x04abc")
+    for name in ("empty.json", "junk.json", "wrong.json", "trunc.zip"):
+        path = tmp_path / name
+        before = path.read_bytes()
+        for command in ("sign", "verify"):
+            assert name in refused(command, path, code=2), (command, name)
+        assert path.read_bytes() == before
+
+
 def test_verify_of_a_json_object_that_is_no_pam_document_says_what_it_lacks(
     tmp_path: Path,
 ) -> None:

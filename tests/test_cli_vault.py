@@ -82,7 +82,8 @@ def test_twenty_memories_of_every_type(ids: dict[str, str]) -> None:
     assert_valid_pam(Memory.from_json(m) for m in memories)
     stats = ok("stats", "--json").json()
     assert stats["memories"] == 20
-    assert stats["by_type"]["custom"] == 2 and stats["by_type"]["fact"] == 3
+    assert stats["by_type"]["custom:decision"] == 1 and stats["by_type"]["fact"] == 3
+    assert stats["by_type"]["custom:recipe"] == 1 and "custom" not in stats["by_type"]
     assert stats["by_platform"] == {"manual": 19, "claude": 1}
 
 
@@ -235,7 +236,7 @@ def test_show_ambiguous_prefix_lists_the_candidates(ids: dict[str, str]) -> None
     for memory_id in ids.values():
         by_first.setdefault(memory_id[0], []).append(memory_id)
     prefix, clash = next((p, c) for p, c in by_first.items() if len(c) > 1)  # 20 ids, 16 digits
-    message = refused("show", prefix)
+    message = refused("show", prefix, code=2)
     assert "matches several memories" in message and "type more of the id" in message
     assert all(candidate in message for candidate in clash)
     assert message.count("\n") == 1
@@ -568,3 +569,14 @@ def test_pam_9_agent_that_adds_a_memory_may_show_it(home: Path) -> None:
     access = ok("show", memory_id, "--json").json()["memory"]["access"]
     assert access["visibility"] == "shared"
     assert access["shared_with"] == [{"entity": "agent-x", "permissions": ["read", "write"]}]
+
+
+def test_stats_and_inspect_name_a_custom_type_alike_pam_6(home: Path, tmp_path: Path) -> None:
+    """`stats` grouped every custom memory as "custom" while `inspect` of its export said
+    "custom:decision"."""
+    ok("init")
+    ok("add", "Chose PostgreSQL for the ledger", "-t", "custom", "--custom-type", "decision")
+    ok("add", "Lives in Lisbon", "-t", "fact")
+    ok("export", "-o", tmp_path / "out.json")
+    inspected = ok("inspect", tmp_path / "out.json", "--json").json()["memory_store"]["by_type"]
+    assert ok("stats", "--json").json()["by_type"] == inspected == {"custom:decision": 1, "fact": 1}

@@ -495,3 +495,34 @@ def test_pam_16_2_incremental_without_a_pam_export_is_refused(tmp_path: Path) ->
     export_bundle(vault, tmp_path / "only.aimem.json")
     with pytest.raises(ExportError, match="no PAM export yet"):
         export_vault(vault, tmp_path / "delta.json", incremental=True)
+
+
+def test_a_vaults_old_mcp_conversation_ref_exports_without_a_warning_pam_14_1(
+    tmp_path: Path,
+) -> None:
+    """Memories remembered by hand once stored their platform ("mcp", "manual") as
+    conversation_ref. Read-side fix: such a ref names no conversation, so the export writes
+    it (and message_ref) as null and warns of no missing conversations_index entry. A real
+    conversation's ref is kept, and its missing entry still warned of."""
+    vault = make_vault(tmp_path / "vault")
+    for content, platform in (("Likes tea", "mcp"), ("Lives in Porto", "manual")):
+        vault.add(
+            content, "fact", platform=platform, conversation_ref=platform,
+            message_ref=str(uuid.uuid4()), extraction_method="explicit_user_input",
+        )  # fmt: skip
+    real = vault.add("Works at ACME", "fact", platform="chatgpt", conversation_ref="conv-gone")
+    stored = {m.content: m.provenance.conversation_ref for m in vault.iter_memories()}
+    assert stored["Likes tea"] == "mcp"  # the vault itself is left as it was
+    for incremental in (False, True):
+        target = tmp_path / f"out-{incremental}.json"
+        since = "2000-01-01T00:00:00Z" if incremental else None
+        result = export_vault(vault, target, since=since)
+        assert [w for w in result.warnings if "mcp" in w or "manual" in w] == [], result.warnings
+        assert any("conv-gone" in w for w in result.warnings), result.warnings
+        document = json.loads(target.read_text())
+        refs = {m["content"]: m["provenance"] for m in document["memories"]}
+        for content in ("Likes tea", "Lives in Porto"):
+            assert refs[content]["conversation_ref"] is None
+            assert refs[content]["message_ref"] is None
+        assert refs["Works at ACME"]["conversation_ref"] == real.memory.provenance.conversation_ref
+    vault.close()

@@ -309,3 +309,37 @@ def test_remember_over_stdio_reconciles_supersede_reinforce_and_plain_add(home: 
         assert statuses[old_id] == "superseded"
 
     _drive(_params(home), body)
+
+
+def test_remember_with_a_missing_argument_is_a_clear_tool_error(home: Path) -> None:
+    """`remember {}` answered pydantic's text with a link to errors.pydantic.dev: the tool
+    error names the missing argument, in the vault's words."""
+
+    async def body(client: Client) -> None:
+        missing = await _refused(client, "remember")
+        assert "'content' is required" in missing, missing
+        assert "pydantic" not in missing, missing
+        wrong = await _refused(client, "remember", content="Lives in Porto", tags="home")
+        assert "'tags'" in wrong and "pydantic" not in wrong, wrong
+
+    _drive(_params(home), body)
+
+
+def test_remember_names_no_conversation_pam_11(home: Path) -> None:
+    """A statement remembered through MCP came from no conversation: it stored
+    conversation_ref "mcp", and every later export warned that the conversations_index
+    lacks it (PAM §14.1)."""
+
+    async def body(client: Client) -> None:
+        for content in ("I live in Lisbon", "Prefers green tea"):
+            added = await _call(client, "remember", content=content)
+            provenance = added["memory"]["provenance"]
+            assert provenance["platform"] == "mcp"
+            assert provenance["extraction_method"] == "explicit_user_input"
+            assert provenance.get("conversation_ref") is None, provenance
+            assert provenance.get("message_ref") is None, provenance
+        store = json.loads((await _call(client, "export_memory", format="pam"))["document"])
+        assert store["conversations_index"] == []
+        assert all(m["provenance"]["conversation_ref"] is None for m in store["memories"])
+
+    _drive(_params(home), body)

@@ -13,6 +13,7 @@ import pytest
 from clikit import home, mv, ok, refused, snapshot
 from embedserver import MODEL, serve
 from memvault.conversation_merge import conversation_row
+from memvault.errors import InvalidInput
 from memvault.vault import Vault
 from providergen import chatgpt as gen
 from providergen import write_zip
@@ -137,6 +138,23 @@ def test_recall_usage_errors(vault: Path, tmp_path: Path) -> None:
     assert "QUERY" in refused("recall", code=2)
     assert "--kind" in refused("recall", "x", "--kind", "both", code=2)
     assert "--mode" in refused("recall", "x", "--mode", "fuzzy", code=2)
+
+
+@pytest.mark.parametrize(
+    "command", [("recall",), ("search",), ("conversations", "search")], ids=" ".join
+)
+@pytest.mark.parametrize("query", ["", "   "])
+def test_an_empty_query_is_a_usage_error(vault: Path, command: tuple[str, ...], query: str) -> None:
+    """`search ""` printed "No memories match ''" and exited 0: a query names what to find."""
+    message = refused(*command, query, code=2)
+    assert "the query is empty" in message and "match" not in message, message
+
+
+def test_vault_search_and_recall_refuse_an_empty_query(vault: Path) -> None:
+    with Vault.open(vault, PASSPHRASE) as v:
+        for call in (lambda: v.search(" "), lambda: v.recall("")):
+            with pytest.raises(InvalidInput, match="empty"):
+                call()
 
 
 def test_an_agent_recalls_no_private_memory_and_no_message(vault: Path) -> None:
@@ -279,3 +297,56 @@ def test_an_endpoint_needing_a_key_gets_it_from_the_environment(
         monkeypatch.delenv("MEMVAULT_EMBED_API_KEY")
         payload = ok("recall", "puppy", "--json").json()
         assert payload["mode"] == "fts" and payload["notes"]
+
+
+#: Two conversation ids sharing their first eight characters, and one that does not.
+TWINS = ("36f8bb7a-1111-4c3e-9a1e-6f2b8d1c0a11", "36f8bb7a-2222-4c3e-9a1e-6f2b8d1c0a22")
+SINGLE = "9c0d5e7f-3333-4c3e-9a1e-6f2b8d1c0a33"
+
+
+@pytest.fixture
+def uuid_vault(home: Path) -> Path:
+    ok("init")
+    with Vault.open(home, PASSPHRASE) as v:
+        for n, cid in enumerate((*TWINS, SINGLE)):
+            messages = [(f"{cid}-m", "user", f"Message number {n} about a long road trip")]
+            title = f"A fairly long conversation title about planning trip number {n}"
+            v.put_conversation(conversation_row(_conversation(cid, messages, title=title)))
+    return home
+
+
+def test_conversations_show_and_erase_accept_a_unique_id_prefix(uuid_vault: Path) -> None:
+    """`recall` names a conversation by its first eight characters; `conversations show` and
+    `erase --conversation` take such a prefix, as the memory commands do."""
+    assert SINGLE in ok("conversations", "show", SINGLE[:8]).stdout
+    assert TWINS[0] in ok("conversations", "show", TWINS[0][:10]).stdout
+    erased = ok("erase", "--conversation", SINGLE[:8], "--yes", "--json").json()
+    assert erased["conversation"] == SINGLE
+    assert {c["id"] for c in ok("conversations", "list", "--json").json()} == set(TWINS)
+
+
+def test_an_ambiguous_conversation_prefix_is_a_usage_error_listing_the_candidates(
+    uuid_vault: Path,
+) -> None:
+    before = snapshot()
+    for args in (("conversations", "show", "36f8bb7a"), ("erase", "--conversation", "36f8")):
+        message = refused(*args, "--yes", code=2) if args[0] == "erase" else refused(*args, code=2)
+        assert "matches several conversations" in message, message
+        assert TWINS[0] in message and TWINS[1] in message, message
+    assert "no conversation with id or id prefix 'ffff'" in refused("conversations", "show", "ffff")
+    assert snapshot() == before
+
+
+def test_conversations_list_fits_an_80_column_terminal_with_short_ids(
+    uuid_vault: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One line a conversation in 80 columns: the ids are the shortest unique prefixes (at
+    least eight characters), which `conversations show` accepts."""
+    monkeypatch.setenv("COLUMNS", "80")
+    lines = ok("conversations", "list").stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines), lines
+    cells = [line.split("│")[0].strip() for line in lines if "│" in line]
+    rows = [cell for cell in cells if cell]
+    assert sorted(rows) == sorted([TWINS[0][:10], TWINS[1][:10], SINGLE[:8]]), lines
+    for prefix in rows:
+        assert ok("conversations", "show", prefix).stdout

@@ -162,6 +162,15 @@ def test_recall_finds_memories_with_filters(alice: TestClient) -> None:
     assert alice.get("/v1/recall", params={"q": "x", "kind": "everything"}).status_code == 422
 
 
+def test_recall_of_an_empty_or_blank_query_is_422(alice: TestClient) -> None:
+    """`?q=` and `?q=%20%20` name nothing to look for: 422 problem+json, not an empty list."""
+    add(alice, "Ana works at the Lisbon office", "fact")
+    for q in ("", "   "):
+        answer = alice.get("/v1/recall", params={"q": q})
+        assert answer.status_code == 422, (q, answer.text)
+        assert answer.headers["content-type"].startswith("application/problem+json")
+
+
 def test_stats_counts_and_hides_the_server_paths(alice: TestClient) -> None:
     add(alice, "one")
     add(alice, "two")

@@ -295,13 +295,15 @@ def test_memory_stats(store: Store) -> None:
             stored("a", type="fact"),
             stored("b", type="fact", status="retracted"),
             stored("c", type="skill", platform="claude", extraction_method=None),
+            stored("d", type="custom", custom_type="decision"),
         ]
     )
     stats = store.memory_stats()
-    assert stats["type"] == {"fact": 2, "skill": 1}
-    assert stats["status"] == {"active": 2, "retracted": 1}
-    assert stats["platform"] == {"chatgpt": 2, "claude": 1}
-    assert stats["extraction_method"] == {"api_export": 2, "none": 1}
+    # A custom memory counts under custom:<custom_type>, as `inspect` names it (PAM §6).
+    assert stats["type"] == {"fact": 2, "custom:decision": 1, "skill": 1}
+    assert stats["status"] == {"active": 3, "retracted": 1}
+    assert stats["platform"] == {"chatgpt": 3, "claude": 1}
+    assert stats["extraction_method"] == {"api_export": 3, "none": 1}
 
 
 def test_search_english_and_portuguese_with_diacritics(store: Store) -> None:
@@ -789,3 +791,13 @@ def test_a_reader_is_answered_while_another_thread_holds_a_write(store: Store) -
     assert seen_by_writer == [StoredMemory(during.memory, 0.8)]
     assert store.get_memory(during.memory.id) == StoredMemory(during.memory, 0.8)
     assert store.get_meta("progress") == "half"
+
+
+def test_conversation_ids_with_prefix(store: Store) -> None:
+    for cid in ("abc-1", "abc-2", "abd-1"):
+        document = {"id": cid, "messages": [{"role": "user", "content": "olá"}]}
+        store.put_conversation(StoredConversation(cid, "chatgpt", document, message_count=1))
+    assert store.conversation_ids_with_prefix("abc") == ["abc-1", "abc-2"]
+    assert store.conversation_ids_with_prefix("abd") == ["abd-1"]
+    assert store.conversation_ids_with_prefix("ab", limit=2) == ["abc-1", "abc-2"]
+    assert store.conversation_ids_with_prefix("x") == []

@@ -98,8 +98,11 @@ class NotFound(VaultError):
 
 
 class AmbiguousId(VaultError):
-    """An id prefix matches more than one memory."""
+    """An id prefix matches more than one memory (conversation, key). On the command line a
+    usage error, exit 2: the id typed is too short to name one; the message lists the
+    candidates."""
 
+    exit_code = EXIT_USAGE
     http_status = HTTP_BAD_REQUEST
 
     def __init__(self, message: str, candidates: Sequence[str] = ()) -> None:

@@ -2095,6 +2095,29 @@ class Vault:
             raise NotFound(f"no conversation with id {conversation_id!r}")
         return found
 
+    def resolve_conversation(self, id_or_prefix: str) -> str:
+        """``resolve_conversation(id_or_prefix) -> str``
+
+        The full id of the conversation with this id, or of the only one whose id starts with
+        this prefix (as `resolve` does for memories). Raises NotFound, or AmbiguousId listing
+        the candidates; AccessDenied for an agent (conversations are the owner's)."""
+        require_privileged(self._actor, f"read conversation {id_or_prefix!r}")
+        if not isinstance(id_or_prefix, str) or not id_or_prefix.strip():
+            raise InvalidInput("a conversation id (or a unique prefix of one) is required", "id")
+        key = id_or_prefix.strip()
+        if self._store.conversation_ids([key]):
+            return key
+        candidates = self._store.conversation_ids_with_prefix(key, limit=11)
+        if not candidates:
+            raise NotFound(f"no conversation with id or id prefix {key!r}")
+        if len(candidates) > 1:
+            shown = ", ".join(candidates[:10]) + (", …" if len(candidates) > 10 else "")
+            raise AmbiguousId(
+                f"id prefix {key!r} matches several conversations: {shown}; type more of the id",
+                candidates[:10],
+            )
+        return candidates[0]
+
     def conversations(self) -> Iterator[StoredConversation]:
         """``conversations()``: every stored conversation, streamed
         (AccessDenied for an agent: conversations are the owner's)."""

@@ -411,6 +411,8 @@ def check_query(query: object) -> MemoryQuery:
 def check_search(text: object, order: object) -> None:
     if not isinstance(text, str):
         raise InvalidInput("search text must be a string", "text")
+    if not text.strip():
+        raise InvalidInput("the search text is empty: give the words to look for", "text")
     if order not in SEARCH_ORDERS:
         raise InvalidInput(
             f"order {order!r} must be relevance, created, -created, updated or -updated",

@@ -115,5 +115,6 @@ def restore(
     console().print(
         f"[green]✓[/] Restored {plural(result.memories, 'memory', 'memories')} and "
         f"{plural(result.conversations, 'conversation')} into {result.target}; the "
-        f"integrity check passed and the audit chain ({result.audit_entries} entries) verifies."
+        "integrity check passed and the audit chain "
+        f"({plural(result.audit_entries, 'entry', 'entries')}) verifies."
     )

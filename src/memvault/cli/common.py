@@ -237,10 +237,16 @@ def _shared_length(a: str, b: str) -> int:
     return n
 
 
-def unique_prefixes(vault: Vault, memory_ids: Iterable[str | None]) -> dict[str, str]:
+def unique_prefixes(
+    vault: Vault,
+    memory_ids: Iterable[str | None],
+    resolve: Callable[[str], str] | None = None,
+) -> dict[str, str]:
     """The shortest prefix (at least `SHORT_ID` characters) that `vault.resolve` maps back to
     each id, like git's abbreviated hashes: what the tables show, and what `show` accepts.
-    Ids the vault does not know (an erased memory) are given in full."""
+    Ids the vault does not know (an erased memory) are given in full. `resolve`: another
+    kind of id's resolver (`vault.resolve_conversation`)."""
+    resolver = resolve or vault.resolve
     found: dict[str, str] = {}
     for full in memory_ids:
         if not full or full in found:
@@ -248,7 +254,7 @@ def unique_prefixes(vault: Vault, memory_ids: Iterable[str | None]) -> dict[str,
         length = SHORT_ID
         while length < len(full):
             try:
-                if vault.resolve(full[:length]) == full:
+                if resolver(full[:length]) == full:
                     break
                 length += 1  # another id is exactly this prefix (ids need not be UUIDs)
             except AmbiguousId as exc:

@@ -221,7 +221,7 @@ def inspect(
         payload = {"target": result.target, "kind": result.kind, "valid": result.valid}
         payload.update(result.facts)
         sys.stdout.buffer.write(orjson.dumps(payload, option=orjson.OPT_INDENT_2) + b"\n")
-        raise typer.Exit(EXIT_UNREADABLE if result.unreadable else EXIT_VALID)
+        raise typer.Exit(_inspect_code(result.unreadable, result.valid))
     console = _console()
     if result.unreadable:
         for finding in result.errors:
@@ -249,6 +249,13 @@ def inspect(
         console.print(f"  {escape(result.errors[0].message)}")
     if not result.valid:
         console.print("[dim]Run `memvault validate` for the findings.[/]")
+    raise typer.Exit(_inspect_code(result.unreadable, result.valid))
+
+
+def _inspect_code(unreadable: bool, valid: bool) -> int:
+    """As `validate` answers: 0 valid, 1 invalid (the summary is still printed), 2
+    unreadable — a script can tell a good file from a bad one without a second command."""
+    return EXIT_UNREADABLE if unreadable else EXIT_VALID if valid else EXIT_INVALID
 
 
 def _inspect_provider(path: Path, as_json: bool) -> None:

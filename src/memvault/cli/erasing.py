@@ -11,6 +11,7 @@ Exit codes: 0 erased; 1 refused (an unknown id, not the owner, not confirmed); 2
 
 from __future__ import annotations
 
+import contextlib
 from typing import Annotated
 
 import typer
@@ -36,6 +37,7 @@ from memvault.cli.common import (
     vault_command,
 )
 from memvault.cli.tenants import ServerHomeOption, ServerKeyFileOption, erase_tenant
+from memvault.errors import AccessDenied
 
 PANEL = "Lifecycle and relations"
 
@@ -65,7 +67,8 @@ def erase(
         unset_flag(
             "--conversation",
             metavar="ID",
-            help="Erase this conversation with its messages (not the memories from it).",
+            help="Erase this conversation (its id or a unique prefix of it) with its messages "
+            "(not the memories from it).",
         ),
     ] = None,
     yes: Annotated[
@@ -155,7 +158,10 @@ def _not_durable(out: Console) -> None:
 
 
 def _erase_conversation(options: VaultOptions, conversation: str, yes: bool, as_json: bool) -> None:
-    with open_vault(options) as vault:
+    with open_vault(options, arguments=True) as vault:
+        with contextlib.suppress(AccessDenied):
+            # An agent may not erase: `erase_conversation` refuses it in the erasure's words.
+            conversation = vault.resolve_conversation(conversation)
         if not yes:
             found = vault.get_conversation(conversation)
             title = escape(clip(found.title or "(untitled)"))

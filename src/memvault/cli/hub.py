@@ -14,6 +14,7 @@ from memvault.cli.common import (
     done_so_far,
     fail,
     open_vault,
+    plural,
     print_json,
     print_warnings,
 )
@@ -53,7 +54,7 @@ def import_hub_file(path: str, importer: HubImporter, options: VaultOptions, as_
     out.print(
         f"[green]✓[/] Imported [bold]{escape(path)}[/] ({escape(importer.id.importer_version)}): "
         f"memories {result.created} new, {result.reinforced} reinforced, {result.updated} "
-        f"updated, {result.unchanged} unchanged; {result.relations} relations"
+        f"updated, {result.unchanged} unchanged; {plural(result.relations, 'relation')}"
     )
     _carried(result.tally)
     print_warnings(out, result.warnings)

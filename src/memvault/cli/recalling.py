@@ -32,6 +32,7 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    unique_prefixes,
     unset_flag,
     unset_option,
     usage_error,
@@ -270,23 +271,28 @@ def list_conversations(
     """
     with open_vault(options, arguments=True) as vault:
         page = vault.conversation_page(platform, limit=None)
-    rows = [shapes.conversation_summary_json(c) for c in page.items]
-    if as_json:
-        print_json(rows)
-        return
+        rows = [shapes.conversation_summary_json(c) for c in page.items]
+        if as_json:
+            print_json(rows)
+            return
+        # Short unique prefixes, as the memory tables show: a full id took two lines of an
+        # 80-column terminal, and `conversations show` accepts the prefix.
+        names = unique_prefixes(
+            vault, [str(r["id"]) for r in rows], resolve=vault.resolve_conversation
+        )
     out = console()
     if not rows:
         out.print("No conversations.")
         return
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
-    table.add_column("ID", overflow="fold")
+    table.add_column("ID", no_wrap=True)
     table.add_column("Platform", no_wrap=True)
     table.add_column("Created", no_wrap=True)
     table.add_column("Msgs", justify="right", no_wrap=True)
     table.add_column("Title", ratio=1)
     for row in rows:
         table.add_row(
-            escape(str(row["id"])),
+            escape(names.get(str(row["id"]), str(row["id"]))),
             escape(str(row["platform"])),
             str(row["created_at"] or "—")[:10],
             str(row["message_count"]),
@@ -298,7 +304,9 @@ def list_conversations(
 
 @vault_command
 def show_conversation(
-    conversation_id: str = typer.Argument(..., metavar="ID", help="The conversation's id."),
+    conversation_id: str = typer.Argument(
+        ..., metavar="ID", help="The conversation's id, or a unique prefix of it."
+    ),
     options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
@@ -312,7 +320,7 @@ def show_conversation(
     from memvault.recall.threads import thread
 
     with open_vault(options, arguments=True) as vault:
-        stored = vault.get_conversation(conversation_id)
+        stored = vault.get_conversation(vault.resolve_conversation(conversation_id))
     document = dict(stored.document)
     if as_json:
         print_json(document)

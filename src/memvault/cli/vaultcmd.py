@@ -184,8 +184,9 @@ def decay(
         return
     verb = "would update" if dry_run else "updated"
     console().print(
-        f"{'Dry run: ' if dry_run else '[green]✓[/] '}examined {report.examined} active "
-        f"memories: {verb} {report.updated}, {report.protected} DNA-class left untouched, "
+        f"{'Dry run: ' if dry_run else '[green]✓[/] '}examined "
+        f"{plural(report.examined, 'active memory', 'active memories')}: {verb} "
+        f"{report.updated}, {report.protected} DNA-class left untouched, "
         f"{report.unchanged} unchanged" + ("; nothing was written." if dry_run else ".")
     )
 

@@ -52,7 +52,7 @@ from memvault.crypto.keys import (
     describe,
     same_public_key,
 )
-from memvault.errors import HTTP_UNPROCESSABLE, VaultError
+from memvault.errors import EXIT_USAGE, HTTP_UNPROCESSABLE, VaultError
 from memvault.model import parse_timestamp
 
 __all__ = [
@@ -146,6 +146,14 @@ class SigningError(VaultError, ValueError):
     """A document that cannot be signed as asked; the message names the field and section."""
 
     http_status = HTTP_UNPROCESSABLE
+
+
+class UnreadableStore(SigningError):
+    """The file to sign or verify is no PAM memory-store at all (empty, not JSON, another
+    schema): a bad input file, exit 2 as for `verify` and `validate`, where a memory-store
+    that cannot be signed as it is (its checksum does not match) is refused, exit 1."""
+
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True, slots=True)
@@ -911,11 +919,11 @@ def _parse_store(buf: Any, file: str) -> Any:
         doc = reader.parse(buf, file)
         doc.complete_header()
     except JSONDocumentError as exc:
-        raise SigningError(f"{file}: {exc.message}") from None
+        raise UnreadableStore(f"{file}: {exc.message}") from None
     if doc.kind != "memory-store":
         schema = doc.header.get("schema")
         what = f"its schema is {schema!r}" if schema is not None else 'it has no "schema" member'
-        raise SigningError(f"{file}: not a PAM memory-store ({what})")
+        raise UnreadableStore(f"{file}: not a PAM memory-store ({what})")
     return doc
 
 

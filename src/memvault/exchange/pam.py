@@ -398,6 +398,7 @@ class _Exporter:
                 self.withheld.add(memory.id)
                 continue
             document = memory_to_json(memory)
+            _drop_placeholder_conversation(document)
             self._fix_supersession(document)
             if self.strip:
                 _strip_memory(document)
@@ -406,7 +407,7 @@ class _Exporter:
             self.memories += 1
             if incremental:
                 self.delta_ids.add(memory.id)
-                ref = memory.provenance.conversation_ref
+                ref = (document.get("provenance") or {}).get("conversation_ref")
                 if isinstance(ref, str):
                     self.referenced_conversations.add(ref)
 
@@ -560,6 +561,23 @@ def _at_or_after(text: str, moment: datetime) -> bool:
         return parse_timestamp(text) >= moment
     except ValueError:
         return False
+
+
+def _drop_placeholder_conversation(document: dict[str, Any]) -> None:
+    """A memory remembered by hand (`remember`, the MCP tool) once got its platform as
+    `conversation_ref` ("mcp", "manual"): no conversation has that id, so every export warned
+    that the conversations_index lacks it (PAM §14.1). Such a memory comes from no
+    conversation: its export says so (no conversation_ref, no message_ref), however old the
+    vault. `extraction_method` "explicit_user_input" keeps saying how it was made (§11)."""
+    provenance = document.get("provenance")
+    if (
+        isinstance(provenance, dict)
+        and provenance.get("extraction_method") == "explicit_user_input"
+        and provenance.get("conversation_ref") is not None
+        and provenance.get("conversation_ref") == provenance.get("platform")
+    ):
+        provenance["conversation_ref"] = None
+        provenance["message_ref"] = None
 
 
 def _strip_memory(document: dict[str, Any]) -> None:

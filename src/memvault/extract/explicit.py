@@ -75,7 +75,7 @@ def candidates(text: str, *, platform: str, now: datetime) -> list[Candidate]:
     """The candidates the rules find in one explicit statement, said at `now`."""
     message = UserMessage(
         platform=platform,
-        conversation_id=platform,
+        conversation_id="",  # said by hand: no conversation (PAM §11 conversation_ref null)
         message_id=str(uuid.uuid4()),
         text=text,
         created_at=format_timestamp(now.astimezone(UTC).replace(microsecond=0)),

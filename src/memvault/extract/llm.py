@@ -333,7 +333,8 @@ class LLMExtractor:
                         message.conversation_id,
                         message.message_id,
                         f"the LLM reply was cut off after {len(parsed.items)} complete "
-                        "memories; later facts of this batch may be missing",
+                        f"{'memory' if len(parsed.items) == 1 else 'memories'}; later facts of "
+                        "this batch may be missing",
                     )
                 )
         for position, item in enumerate(parsed.items):

@@ -561,8 +561,9 @@ def _memory(candidate: Candidate, memory_id: str, at: str, decay_model: str) -> 
         provenance=Provenance(
             platform=candidate.source.platform,
             platform_user_id=None,
-            conversation_ref=candidate.source.conversation_id,
-            message_ref=candidate.source.message_id,
+            # "" (a statement remembered by hand) is no conversation: null refs (PAM §11).
+            conversation_ref=candidate.source.conversation_id or None,
+            message_ref=candidate.source.message_id if candidate.source.conversation_id else None,
             extraction_method=candidate.method,
             extracted_at=at,
             extractor=candidate.extractor,

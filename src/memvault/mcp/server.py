@@ -12,7 +12,7 @@ from typing import Annotated, Any, Final, ParamSpec, TypeVar
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from memvault import __version__, shapes
 from memvault.errors import InvalidInput, VaultError
@@ -85,6 +85,28 @@ class _Server(MCPServer):
             return await super().read_resource(uri, context)
         finally:
             _READING.reset(token)
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(bad_arguments(name, exc.__cause__)) from exc.__cause__
+            raise
+
+
+def bad_arguments(tool: str, error: ValidationError) -> str:
+    """Arguments the input schema refuses, in words: the SDK's text is pydantic's, with a
+    link to its documentation site. Names the argument and the rule, never the value given
+    (it is the caller's data)."""
+    problems = []
+    for found in error.errors():
+        where = ".".join(str(part) for part in found["loc"]) or "arguments"
+        if found["type"] == "missing":
+            problems.append(f"the argument {where!r} is required")
+        else:
+            problems.append(f"argument {where!r}: {found['msg'][:1].lower()}{found['msg'][1:]}")
+    return f"{tool}: {'; '.join(problems)}"
 
 
 Id = Annotated[str, Field(description="A memory id, or a unique prefix of one.")]

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memvault.access import require_owner
+from memvault.errors import InvalidInput
 from memvault.recall import vectors
 from memvault.recall.embedders import Embedder, EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallResult, filters_from, recall
@@ -53,6 +54,7 @@ def recall_in(
     now: datetime | None,
     filters: dict[str, Any],
 ) -> RecallResult:
+    check_query(text)
     return recall(
         store,
         text,
@@ -64,6 +66,14 @@ def recall_in(
         embedder=embedder,
         now=now,
     )
+
+
+def check_query(text: object) -> None:
+    """A recall or search needs words: an empty or blank query finds nothing by design, so it
+    is refused (InvalidInput: exit 2 on the command line, 422 over HTTP) rather than
+    answered "no memories match ''"."""
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInput("the query is empty: give the words to look for", "query")
 
 
 def reindex(store: Store, actor: str) -> tuple[int, int]:

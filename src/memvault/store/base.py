@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 import orjson
 
@@ -61,6 +61,17 @@ class IntegrityViolation(StoreError):
     """A write broke a uniqueness or reference constraint (e.g. a duplicate id)."""
 
     http_status = HTTP_CONFLICT
+
+
+#: What `Store.memory_stats` groups by, and the SQL of each: a custom memory counts under
+#: ``custom:<custom_type>`` (PAM §6), as `memvault inspect` names it.
+MEMORY_STAT_COLUMNS: Final = {
+    "type": "CASE WHEN type = 'custom' AND custom_type IS NOT NULL "
+    "THEN 'custom:' || custom_type ELSE type END",
+    "status": "status",
+    "platform": "platform",
+    "extraction_method": "extraction_method",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -512,6 +523,10 @@ class Store(ABC):
     @abstractmethod
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
         """Which of `ids` are stored conversations."""
+
+    @abstractmethod
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        """Conversation ids starting with `prefix`, in id order (for git-like abbreviations)."""
 
     @abstractmethod
     def conversation_ids_titled(self, platform: str, title: str) -> list[str]:

@@ -50,6 +50,7 @@ from memvault.model import Access, AccessGrant, Memory, Owner, Relation, timesta
 from memvault.store import postgres_recall as recall
 from memvault.store import tables
 from memvault.store.base import (
+    MEMORY_STAT_COLUMNS,
     AuditEntry,
     ConversationSummary,
     ExportRecord,
@@ -1271,13 +1272,13 @@ class PostgresStore(Store):
 
     def memory_stats(self) -> dict[str, dict[str, int]]:
         stats: dict[str, dict[str, int]] = {}
-        for column in ("type", "status", "platform", "extraction_method"):
+        for name, column in MEMORY_STAT_COLUMNS.items():
             rows = self._all(
                 f"SELECT COALESCE({column}, 'none'), count(*) FROM memories WHERE tenant = %s "
                 "GROUP BY 1 ORDER BY 2 DESC, 1",
                 (self._tenant,),
             )
-            stats[column] = {str(k): int(v) for k, v in rows}
+            stats[name] = {str(k): int(v) for k, v in rows}
         return stats
 
     # -- relations ------------------------------------------------------------------------
@@ -1413,6 +1414,14 @@ class PostgresStore(Store):
         return [str(r[0]) for r in rows]
 
     _conversation = staticmethod(tables.read_conversation)
+
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        rows = self._all(
+            "SELECT id FROM conversations WHERE tenant = %s AND starts_with(id, %s) "
+            "ORDER BY id LIMIT %s",
+            (self._tenant, prefix, limit),
+        )
+        return [str(r[0]) for r in rows]
 
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(

@@ -56,6 +56,7 @@ from memvault.paths import FILE_MODE, private_database, restrict_file
 from memvault.store import sqlite_recall as recall_index
 from memvault.store import tables
 from memvault.store.base import (
+    MEMORY_STAT_COLUMNS,
     AuditEntry,
     CachedChunk,
     ConversationSummary,
@@ -1517,12 +1518,12 @@ class SQLiteStore(Store):
 
     def memory_stats(self) -> dict[str, dict[str, int]]:
         stats: dict[str, dict[str, int]] = {}
-        for column in ("type", "status", "platform", "extraction_method"):
+        for name, column in MEMORY_STAT_COLUMNS.items():
             rows = self._all(
                 f"SELECT COALESCE({column}, 'none'), count(*) FROM memories "
                 f"GROUP BY 1 ORDER BY 2 DESC, 1"
             )
-            stats[column] = {str(k): int(v) for k, v in rows}
+            stats[name] = {str(k): int(v) for k, v in rows}
         return stats
 
     # -- relations ------------------------------------------------------------------------
@@ -1646,6 +1647,14 @@ class SQLiteStore(Store):
 
     _conversation = staticmethod(tables.read_conversation)
     _CONVERSATION_COLUMNS: Final = tables.CONVERSATION_COLUMNS
+
+    def conversation_ids_with_prefix(self, prefix: str, limit: int = 10) -> list[str]:
+        # A range on the primary-key index, as for memory ids.
+        rows = self._all(
+            "SELECT id FROM conversations WHERE id >= ? AND id < ? ORDER BY id LIMIT ?",
+            (prefix, prefix + "\U0010ffff", limit),
+        )
+        return [str(r[0]) for r in rows]
 
     def get_conversation(self, conversation_id: str) -> StoredConversation | None:
         row = self._one(
