@@ -33,6 +33,7 @@ from memvault.exchange.aimem import (
     record_bundle_export,
     record_export_made,
 )
+from memvault.exchange.aimem_kept import kept_download
 from memvault.formats.aimem.container import LocatedBundle
 from memvault.formats.aimem.errors import BundleError, Problem
 from memvault.formats.aimem.writer import BundleWriter, KeptRecords
@@ -110,6 +111,20 @@ def export_download(
         again = _send_again(vault, view.kept(key), state, scope, since, form, now)
         if again is not None:
             return again
+        # Else from the chunks kept as the memories were written: the records are read
+        # and hashed, not mapped (`memvault.exchange.aimem_kept`).
+        made = kept_download(vault, scope=scope, since=since, now=now, state=state)
+        if made is not None:
+            view.keep(key, _Kept(state, made.records, made.chunks, made.withheld))
+            return BundleDownload(
+                checksum=made.checksum,
+                form=form,
+                media_type=NDJSON_MEDIA_TYPE if form == "ndjson" else BUNDLE_MEDIA_TYPE,
+                envelope=made.envelope,
+                chunks=made.chunks,
+                withheld=made.withheld,
+                blocks=made.records.blocks(made.envelope, "ndjson" if form == "ndjson" else "json"),
+            )
     plan = plan_export(vault, scope=scope, since=since, now=now)
     workdir = Path(tempfile.mkdtemp(prefix="memvault-export-"))
     name = workdir / ("bundle.ndjson" if form == "ndjson" else "bundle.aimem.json")

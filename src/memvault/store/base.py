@@ -16,7 +16,7 @@ state (`StoredMemory`); timestamps in filters are timezone-aware datetimes.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -559,6 +559,42 @@ class Store(ABC):
         read (then nothing is kept: the bytes may be stale), or another thread holds the
         write lock (an export never waits for a writer to keep a speed-up). True when kept."""
         return False
+
+    def before_commit(self, hook: Callable[[], None]) -> bool:
+        """Call `hook` inside each outermost write transaction, before it commits (what it
+        writes commits with the rest, or nothing does). False: this store calls no hooks."""
+        return False
+
+    def export_pending(self, limit: int) -> list[str] | None:
+        """Up to `limit` ids of memories written since their chunk was last kept
+        (`keep_current_chunks`), None: this store keeps no export cache."""
+        return None
+
+    def keep_current_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
+    ) -> None:
+        """In the current transaction: `memory_ids` are no longer pending, and their kept
+        chunks for `producer` are `chunks` (those of them that could be mapped). A store
+        without an export cache lists none pending: nothing to keep."""
+        return None
+
+    def export_graph_generation(self) -> int | None:
+        """A number that changes whenever the graph an export carries may have (a kept chunk
+        with a graph block written or dropped, a relation written, a memory deleted)."""
+        return None
+
+    def export_index(self, query: MemoryQuery, producer: str) -> list[tuple[Any, ...]] | None:
+        """Every memory `query` matches, in storage order: (id, chunk id, refs, dna,
+        exportable, graph, seq) with the kept chunk's columns, or NULLs without one. None:
+        this store keeps no export cache."""
+        return None
+
+    def export_chunk_bytes_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
+        """The kept chunks' bytes of `query`'s memories in storage order, in windows of
+        (canonical or None, seq, id). None: this store keeps no export cache."""
+        return None
 
     @abstractmethod
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:

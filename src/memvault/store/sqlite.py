@@ -121,6 +121,8 @@ BULK_CACHE_KIB: Final = 16384
 SERVER_CACHE_KIB: Final = 8192
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
+#: Rows per window of an export's reads in storage order (`export_index`).
+_INDEX_WINDOW: Final = 5000
 #: Seconds between tries for the write lock while another connection holds it.
 _BUSY_POLL: Final = 0.001
 #: Seconds an erasure waits for other connections' reads to end before it empties the
@@ -470,6 +472,8 @@ class SQLiteStore(Store):
         self._idle_readers: list[Any] = []
         self._readers: set[Any] = set()
         self._readers_lock = threading.Lock()
+        #: Called before each outermost transaction commits (`before_commit`).
+        self._before_commit: list[Callable[[], None]] = []
 
     # -- opening --------------------------------------------------------------------------
 
@@ -744,6 +748,8 @@ class SQLiteStore(Store):
             self._flat = not savepoints
             try:
                 yield
+                for hook in self._before_commit:
+                    hook()  # in the transaction: what it writes commits with the rest
             except BaseException as exc:
                 self._rollback()
                 if isinstance(exc, sqlcipher3.OperationalError) and _is_full(exc):
@@ -1801,6 +1807,86 @@ class SQLiteStore(Store):
                 ],
             )
         return True
+
+    def before_commit(self, hook: Callable[[], None]) -> bool:
+        self._before_commit.append(hook)
+        return True
+
+    def export_pending(self, limit: int) -> list[str] | None:
+        return [str(r[0]) for r in self._all(
+            "SELECT memory_id FROM aimem_export_pending LIMIT ?", [limit]
+        )]  # fmt: skip
+
+    def keep_current_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
+    ) -> None:
+        with self.transaction():
+            for start in range(0, len(memory_ids), _CHUNK):
+                window = memory_ids[start : start + _CHUNK]
+                marks = ", ".join("?" * len(window))
+                # Deleted first (not replaced): a dropped block counts in the graph generation.
+                self._conn.execute(
+                    f"DELETE FROM aimem_export_cache WHERE memory_id IN ({marks})", window
+                )
+                self._conn.execute(
+                    f"DELETE FROM aimem_export_pending WHERE memory_id IN ({marks})", window
+                )
+            self._conn.executemany(
+                "INSERT INTO aimem_export_cache (memory_id, producer, chunk_id, graph, refs, "
+                "dna, exportable, block, canonical) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        c.memory_id, producer, c.chunk_id, c.graph, " ".join(c.refs),
+                        int(c.dna), int(c.exportable), c.block, c.canonical,
+                    )
+                    for c in chunks
+                ],
+            )  # fmt: skip
+
+    def export_graph_generation(self) -> int | None:
+        return int(self._one("SELECT n FROM aimem_export_graph_generation WHERE id = 1")[0])
+
+    def export_index(self, query: MemoryQuery, producer: str) -> list[tuple[Any, ...]] | None:
+        out: list[tuple[Any, ...]] = []
+        after = 0
+        while True:
+            params: list[Any] = [producer]
+            where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
+            params.extend((after, _INDEX_WINDOW))
+            rows = self._all(
+                "SELECT m.id, c.chunk_id, c.refs, c.dna, c.exportable, c.graph, m.seq "
+                "FROM memories m NOT INDEXED LEFT JOIN aimem_export_cache c "
+                f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
+                params,
+            )
+            out.extend(rows)
+            if len(rows) < _INDEX_WINDOW:
+                return out
+            after = int(rows[-1][6])
+
+    def export_chunk_bytes_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
+        return self._chunk_bytes_in_order(query, producer)
+
+    def _chunk_bytes_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        after = 0
+        while True:
+            params: list[Any] = [producer]
+            where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
+            params.extend((after, _INDEX_WINDOW))
+            rows = self._all(
+                "SELECT c.canonical, m.seq, m.id FROM memories m NOT INDEXED "
+                "LEFT JOIN aimem_export_cache c ON c.memory_id = m.id AND c.producer = ? "
+                f"WHERE {where} ORDER BY m.seq LIMIT ?",
+                params,
+            )
+            yield rows
+            if len(rows) < _INDEX_WINDOW:
+                return
+            after = int(rows[-1][1])
 
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
         sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"
