@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import weakref
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import orjson
@@ -46,8 +46,10 @@ __all__ = [
 
 #: The vault's AIMEM producer namespace, when set (`memvault.exchange.aimem`).
 PRODUCER_META: Final = "aimem.producer"
+#: Memories written in one transaction from which it is a bulk write (`keep_current`).
+BULK: Final = 1000
 #: Pending memories mapped per round trip to the store (bounded memory).
-_WINDOW: Final = 2000
+_WINDOW: Final = 500
 _GRAPH_NAMES: Final = ("edges", "entities", "links")
 #: The stores whose writes keep chunks current (one hook per store).
 _HOOKED: weakref.WeakSet[Store] = weakref.WeakSet()
@@ -131,31 +133,44 @@ def keep_current(store: Store) -> None:
         return
     ref = weakref.ref(store)
 
-    def hook() -> None:
+    def hook() -> Callable[[], None] | None:
         target = ref()
-        if target is not None:
-            _map_pending(target)
+        if target is None:
+            return None
+        mapped = _map_pending(target)
+        if mapped < BULK:
+            return None
+        # A bulk write (an import): the graph records of the owner's whole export are built
+        # now too, so the export that follows reads kept bytes only. Published once the
+        # transaction commits (a rolled-back one could reuse its generation number).
+        from memvault.exchange.aimem_kept import prepare_graph
+
+        return prepare_graph(target)
 
     if store.before_commit(hook):
         _HOOKED.add(store)
 
 
-def _map_pending(store: Store) -> None:
+def _map_pending(store: Store) -> int:
+    """Map and keep the chunks of the memories pending; how many were."""
     pending = store.export_pending(_WINDOW)
     if not pending:
-        return
+        return 0
     owner = store.get_owner()
     if owner is None:
-        return
+        return 0
     producer = producer_of(store.get_meta(PRODUCER_META), owner.id)
     rules = _rules(producer)
+    mapped = 0
     while pending:
         found = store.get_memories(pending)
         chunks = [c for s in found if (c := standalone_chunk(s.memory, producer, rules))]
         store.keep_current_chunks(producer, chunks, pending)
+        mapped += len(pending)
         if len(pending) < _WINDOW:
-            return
+            break
         pending = store.export_pending(_WINDOW)
+    return mapped
 
 
 def _rules(producer: str) -> BundleRules:

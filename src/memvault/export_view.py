@@ -122,18 +122,14 @@ class ExportView:
             return {}
         return self._store.export_chunk_bytes(producer, memory_ids)
 
-    def export_index(self, query: MemoryQuery, producer: str) -> list[tuple[Any, ...]] | None:
-        """`Store.export_index` for the owner's export (None for an agent's, or when the
-        store keeps no chunks)."""
-        return self._store.export_index(query, producer) if self._everything else None
-
-    def chunk_bytes_in_order(
+    def chunks_in_order(
         self, query: MemoryQuery, producer: str
     ) -> Iterator[list[tuple[Any, ...]]] | None:
-        """`Store.export_chunk_bytes_in_order` for the owner's export (None otherwise)."""
+        """`Store.export_chunks_in_order` for the owner's export (None for an agent's, or
+        when the store keeps no chunks)."""
         if not self._everything:
             return None
-        return self._store.export_chunk_bytes_in_order(query, producer)
+        return self._store.export_chunks_in_order(query, producer)
 
     def graph_generation(self) -> int | None:
         """`Store.export_graph_generation` (None for an agent's export)."""

@@ -17,6 +17,7 @@ while it read, too many chunks to map again): the caller then exports the full w
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -25,9 +26,9 @@ import orjson
 
 from memvault.canonical import CanonicalizationError, jcs_dumps
 from memvault.exchange.aimem import (
+    _noted,
     _without_outside_refs,
     export_envelope,
-    plan_export,
     record_export_made,
 )
 from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher
@@ -36,15 +37,17 @@ from memvault.formats.aimem.validate import BundleRules
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
 from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
 from memvault.model import MEMORY_STATUSES, parse_timestamp
-from memvault.store.base import MemoryQuery
+from memvault.store.base import MemoryQuery, Store
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["KeptGraph", "build_graph", "kept_download"]
+__all__ = ["KeptGraph", "build_graph", "kept_download", "prepare_graph"]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
 _EMPTY_GRAPH: Final = b"{}"
+#: Chunks read back from the spool, hashed and written per step.
+_SPOOL_WINDOW: Final = 2000
 
 
 @dataclass(slots=True)
@@ -58,7 +61,6 @@ class KeptGraph:
     first: str
     targets: frozenset[str]
     present: frozenset[str]
-    parts: GraphParts
     #: memory id -> the graph its chunk carries (canonical JSON), for those carrying one
     graphs: dict[str, bytes]
     #: canonical lines of "entities", "edges" and "chunk_entities"
@@ -84,29 +86,54 @@ def _query(since_text: str | None) -> MemoryQuery:
 def build_graph(
     vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
 ) -> KeptGraph | None:
-    """The graph of an export of `scope` as the full export makes it (`plan_export`), its
-    records checked against §2; None for an empty bundle or one whose graph breaks a rule
-    (the full export then says why)."""
-    plan = plan_export(vault, scope=scope, since=since, producer=producer)
-    if not plan.ids:
+    """The graph of an export of `scope` as the full export makes it (`plan_export`'s pass
+    1 over the kept chunks, keeping nothing per memory but its chunk id), its records
+    checked against §2; None for an empty bundle, a memory without a kept chunk, or a graph
+    that breaks a rule (the full export then says why)."""
+    envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
+    view = vault.export_view()
+    query = _query(envelope.get("since"))
+    found = view.cached_chunks(query, producer)
+    if found is None:
         return None
-    assembler = plan.assembler
-    parts = assembler.parts
-    carriers = set(parts.edges) | set(parts.entities) | set(parts.links)
-    graphs = {
-        memory_id: orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS)
-        for memory_id in carriers
-    }
-    targets = {plan.ids[0], *carriers}
-    for memory_id, kept in plan.cached.items():
+    assembler = BundleAssembler(producer, envelope=envelope)
+    targets: set[str] = set()
+    first: str | None = None
+    for memory_id, kept in found[1]:
+        if kept is None:
+            return None
+        if scope == "DNA_ONLY" and not kept.dna:
+            continue
+        if not kept.exportable:
+            continue
+        if first is None:
+            first = memory_id
+        assembler.note(_noted(memory_id, kept.block), kept.chunk_id)
         if kept.graph != _EMPTY_GRAPH:
             targets.add(memory_id)
             targets.update(kept.refs)
-    for relation in vault.export_view().relations():
+    if first is None:
+        return None
+    exported = assembler.chunk_ids
+    for relation in view.relations():
         targets.add(relation.from_)
         targets.add(relation.to)
-    rules = BundleRules(plan.envelope)
-    rules.chunk_ids = set(assembler.chunk_ids.values())
+        if relation.from_ in exported and relation.to in exported:
+            assembler.add_relation(relation.to_json())
+    assembler.finish_graph()
+    parts = assembler.parts
+    carriers = set(parts.edges) | set(parts.entities) | set(parts.links)
+    targets.update(carriers)
+    targets.add(first)
+    # Copied to their size: orjson's bytes keep ~4 KiB of spare room each.
+    graphs = {
+        memory_id: bytes(
+            memoryview(orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS))
+        )
+        for memory_id in carriers
+    }
+    rules = BundleRules(envelope)
+    rules.chunk_ids = set(exported.values())
     records: dict[str, list[bytes]] = {"entities": [], "edges": [], "chunk_entities": []}
     try:
         for n, entity in enumerate(assembler.entities):
@@ -123,16 +150,37 @@ def build_graph(
             records["chunk_entities"].append(jcs_dumps(link))
     except CanonicalizationError:
         return None
-    exported = set(plan.ids)
     return KeptGraph(
         generation,
-        plan.ids[0],
+        first,
         frozenset(targets),
         frozenset(t for t in targets if t in exported),
-        parts,
         graphs,
         records,
     )
+
+
+def prepare_graph(store: Store) -> Callable[[], None] | None:
+    """In a bulk write's transaction: the graph of the owner's full export (scope FULL, the
+    vault's producer), built now and kept for the export that follows once the transaction
+    commits (the returned callable keeps it). None when there is none to keep."""
+    from memvault.export_chunks import PRODUCER_META, producer_of
+
+    vault = Vault(store)
+    generation = store.export_graph_generation()
+    if generation is None:
+        return None
+    producer = producer_of(store.get_meta(PRODUCER_META), vault.owner.id)
+    graph = build_graph(vault, "FULL", None, producer, generation)
+    if graph is None:
+        return None
+    view = vault.export_view()
+    key = _graph_key("FULL", None, producer)
+    return lambda: view.keep(key, graph)
+
+
+def _graph_key(scope: str, since: str | datetime | None, producer: str) -> tuple[str, ...]:
+    return ("aimem-graph", scope, str(since), producer)
 
 
 def _errors(problems: list[Any]) -> bool:
@@ -142,7 +190,7 @@ def _errors(problems: list[Any]) -> bool:
 @dataclass(slots=True)
 class KeptDownload:
     """What `kept_download` made: the records kept (`KeptRecords`), the envelope with its
-    checksum, and the counts."""
+    checksum, and the counts. Not yet in the export registry (`record`)."""
 
     records: KeptRecords
     envelope: dict[str, Any]
@@ -150,6 +198,10 @@ class KeptDownload:
     chunks: int
     withheld: int
     moment: datetime
+
+    def record(self, vault: Vault) -> None:
+        """The export in the vault's export registry (and its audit entry)."""
+        record_export_made(vault, self.envelope, self.moment, self.chunks, self.checksum, None)
 
 
 def kept_download(
@@ -169,30 +221,76 @@ def kept_download(
     producer = envelope["producer"]
     query = _query(envelope.get("since"))
     generation = view.graph_generation()
-    index = view.export_index(query, producer)
-    if generation is None or index is None:
+    windows = view.chunks_in_order(query, producer)
+    if generation is None or windows is None:
         return None
     ids: list[str] = []
     chunk_ids: set[str] = set()
+    sizes: list[int] = []
     withheld = 0
     checks: list[tuple[str, str, bytes]] = []  # (id, refs, graph) to check
-    for memory_id, chunk_id, refs, dna, exportable, graph, _seq in index:
-        if chunk_id is None:
-            return None  # not kept (a vault from before migration 13, a chunk unmappable)
-        if scope == "DNA_ONLY" and not dna:
-            continue
-        if not exportable:
-            withheld += 1
-            continue
-        ids.append(memory_id)
-        chunk_ids.add(chunk_id)
-        if refs or graph != _EMPTY_GRAPH:
-            checks.append((memory_id, refs, graph))
-    del index
+    # One pass over the kept chunks: their bytes go to a spool as they are read (each page
+    # decrypted once, memory bounded by a window), checked once every id is known.
+    raw = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    try:
+        for window in windows:
+            out: list[bytes] = []
+            for memory_id, chunk_id, refs, dna, exportable, graph, canonical, _ in window:
+                if chunk_id is None:
+                    raw.close()
+                    return None  # not kept (a vault from before migration 13, unmappable)
+                if scope == "DNA_ONLY" and not dna:
+                    continue
+                if not exportable:
+                    withheld += 1
+                    continue
+                ids.append(memory_id)
+                chunk_ids.add(chunk_id)
+                sizes.append(len(canonical))
+                out.append(canonical)
+                if refs or graph != _EMPTY_GRAPH:
+                    checks.append((memory_id, refs, graph))
+            raw.write(b"".join(out))
+        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, scope, since, envelope,
+                           generation)  # fmt: skip
+    finally:
+        raw.close()
+    if made is None:
+        return None
+    try:
+        if view.export_state() != state:
+            made.close()
+            return None  # written while it read: the full export reads again
+        with fence.publishing():  # ErasedMeanwhile: read again (AIMEM §5.2)
+            pass
+        checksum = made.checksum(envelope)
+    except BaseException:
+        made.close()
+        raise
+    envelope = {**envelope, "checksum": checksum}
+    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment)
+
+
+def _from_spool(
+    vault: Vault,
+    view: Any,
+    raw: Any,
+    ids: list[str],
+    chunk_ids: set[str],
+    sizes: list[int],
+    checks: list[tuple[str, str, bytes]],
+    scope: str,
+    since: str | datetime | None,
+    envelope: dict[str, Any],
+    generation: int,
+) -> KeptRecords | None:
+    """Check the chunks read against the bundle's graph and ids, map again those that fail
+    (and the first), and make the records (`_spool`)."""
+    producer = envelope["producer"]
     if not ids or len(chunk_ids) != len(ids):
         return None  # empty, or two memories with one natural chunk id: the full export
     exported = set(ids)
-    key = ("aimem-graph", scope, str(since), producer)
+    key = _graph_key(scope, since, producer)
     graph = view.kept(key)
     if not isinstance(graph, KeptGraph) or not graph.holds(generation, ids[0], exported):
         graph = build_graph(vault, scope, since, producer, generation)
@@ -216,25 +314,8 @@ def kept_download(
     fresh = _map_again(vault, graph, envelope, producer, ids, exported, misses)
     if fresh is None:
         return None
-    rows = view.chunk_bytes_in_order(query, producer)
-    if rows is None:
-        return None
-    records = _spool(graph, rows, ids, fresh, envelope)
-    if records is None:
-        return None
-    try:
-        if view.export_state() != state:
-            records.close()
-            return None  # written while it read: the full export reads again
-        with fence.publishing():  # ErasedMeanwhile: read again (AIMEM §5.2)
-            pass
-        checksum = records.checksum(envelope)
-    except BaseException:
-        records.close()
-        raise
-    envelope = {**envelope, "checksum": checksum}
-    record_export_made(vault, envelope, moment, len(ids), checksum, None)
-    return KeptDownload(records, envelope, checksum, len(ids), withheld, moment)
+    raw.seek(0)
+    return _spool(graph, raw, sizes, ids, fresh, envelope)
 
 
 def _map_again(
@@ -252,7 +333,12 @@ def _map_again(
     if len(memories) != len(misses):
         return None  # erased or changed meanwhile
     assembler = BundleAssembler(producer, envelope=envelope)
-    assembler.parts = graph.parts
+    assembler.parts = GraphParts()
+    for memory in memories:
+        kept = graph.graphs.get(memory.id)
+        if kept is not None:
+            for name, items in orjson.loads(kept).items():
+                getattr(assembler.parts, name)[memory.id] = items
     rules = BundleRules(envelope)
     out: dict[str, bytes] = {}
     for memory in memories:
@@ -274,11 +360,12 @@ def _map_again(
 
 def _spool(
     graph: KeptGraph,
-    rows: Any,
+    raw: Any,
+    sizes: list[int],
     ids: list[str],
     fresh: dict[str, bytes],
     envelope: dict[str, Any],
-) -> KeptRecords | None:
+) -> KeptRecords:
     """The bundle's records, hashed as they are written to two temporary files (the
     canonical form up to its last array, and the NDJSON lines): `KeptRecords`."""
     head = {k: v for k, v in envelope.items() if k != "checksum" and sorts_before_last_array(k)}
@@ -286,7 +373,6 @@ def _spool(
     lines = tempfile.TemporaryFile()  # noqa: SIM115
     try:
         hasher = CanonicalBundleHasher(head, ARRAYS, sink=canonical.write)
-        position = 0
         wanted = len(ids)
         chunk_tag = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
         for array in hasher.order:
@@ -296,20 +382,18 @@ def _spool(
                 if kept:
                     hasher.add_joined(array, [b",".join(kept)])
                 continue
-            for window in rows:
+            for start in range(0, wanted, _SPOOL_WINDOW):
+                stop = min(start + _SPOOL_WINDOW, wanted)
+                block = memoryview(raw.read(sum(sizes[start:stop])))
                 out: list[bytes] = []
-                for canonical_bytes, _seq, memory_id in window:
-                    if position < wanted and memory_id == ids[position]:
-                        data = fresh.get(memory_id, canonical_bytes)
-                        if data is None:
-                            raise _Changed
-                        out.append(data)
-                        position += 1
-                if out:
-                    hasher.add_joined("chunks", [b",".join(out)])
-                    lines.write(b"".join(chunk_tag + d[1:] + b"\n" for d in out))
-            if position != wanted:
-                raise _Changed
+                offset = 0
+                for position in range(start, stop):
+                    size = sizes[position]
+                    again = fresh.get(ids[position])
+                    out.append(again if again is not None else bytes(block[offset : offset + size]))
+                    offset += size
+                hasher.add_joined("chunks", [b",".join(out)])
+                lines.write(b"".join(chunk_tag + d[1:] + b"\n" for d in out))
         canonical.write(b"]")
         digest = hasher.state()
         digest.update(b"]")
@@ -323,16 +407,8 @@ def _spool(
             )
         canonical.flush()
         lines.flush()
-    except _Changed:
-        canonical.close()
-        lines.close()
-        return None
     except BaseException:
         canonical.close()
         lines.close()
         raise
     return KeptRecords(head, digest, canonical, lines)
-
-
-class _Changed(Exception):
-    """The vault changed between the reads of one export."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -123,7 +123,12 @@ def export_download(
                 envelope=made.envelope,
                 chunks=made.chunks,
                 withheld=made.withheld,
-                blocks=made.records.blocks(made.envelope, "ndjson" if form == "ndjson" else "json"),
+                # Recorded once the first block (the envelope) is on its way: the commit's
+                # sync is not between the request and the first byte.
+                blocks=_then(
+                    made.records.blocks(made.envelope, "ndjson" if form == "ndjson" else "json"),
+                    lambda: made.record(vault),
+                ),
             )
     plan = plan_export(vault, scope=scope, since=since, now=now)
     workdir = Path(tempfile.mkdtemp(prefix="memvault-export-"))
@@ -177,6 +182,20 @@ def export_download(
         blocks=blocks,
         signature=signature,
     )
+
+
+def _then(blocks: Iterator[bytes], after: Callable[[], None]) -> Iterator[bytes]:
+    """`blocks`, calling `after` once the first one was taken (or when there is none)."""
+    started = False
+    try:
+        for block in blocks:
+            yield block
+            if not started:
+                started = True
+                after()
+    finally:
+        if not started:
+            after()
 
 
 @dataclass(slots=True)

@@ -560,9 +560,10 @@ class Store(ABC):
         write lock (an export never waits for a writer to keep a speed-up). True when kept."""
         return False
 
-    def before_commit(self, hook: Callable[[], None]) -> bool:
+    def before_commit(self, hook: Callable[[], Callable[[], None] | None]) -> bool:
         """Call `hook` inside each outermost write transaction, before it commits (what it
-        writes commits with the rest, or nothing does). False: this store calls no hooks."""
+        writes commits with the rest, or nothing does); what it returns, if anything, is
+        called once the transaction committed. False: this store calls no hooks."""
         return False
 
     def export_pending(self, limit: int) -> list[str] | None:
@@ -583,17 +584,12 @@ class Store(ABC):
         with a graph block written or dropped, a relation written, a memory deleted)."""
         return None
 
-    def export_index(self, query: MemoryQuery, producer: str) -> list[tuple[Any, ...]] | None:
-        """Every memory `query` matches, in storage order: (id, chunk id, refs, dna,
-        exportable, graph, seq) with the kept chunk's columns, or NULLs without one. None:
-        this store keeps no export cache."""
-        return None
-
-    def export_chunk_bytes_in_order(
+    def export_chunks_in_order(
         self, query: MemoryQuery, producer: str
     ) -> Iterator[list[tuple[Any, ...]]] | None:
-        """The kept chunks' bytes of `query`'s memories in storage order, in windows of
-        (canonical or None, seq, id). None: this store keeps no export cache."""
+        """Every memory `query` matches, in storage order, in windows of rows (id, chunk
+        id, refs, dna, exportable, graph, canonical, seq) with its kept chunk for `producer`,
+        or NULLs without one. None: this store keeps no export cache."""
         return None
 
     @abstractmethod

@@ -473,7 +473,7 @@ class SQLiteStore(Store):
         self._readers: set[Any] = set()
         self._readers_lock = threading.Lock()
         #: Called before each outermost transaction commits (`before_commit`).
-        self._before_commit: list[Callable[[], None]] = []
+        self._before_commit: list[Callable[[], Callable[[], None] | None]] = []
 
     # -- opening --------------------------------------------------------------------------
 
@@ -746,10 +746,14 @@ class SQLiteStore(Store):
             self._begin()
             self._depth = 1
             self._flat = not savepoints
+            after: list[Callable[[], None]] = []
             try:
                 yield
                 for hook in self._before_commit:
-                    hook()  # in the transaction: what it writes commits with the rest
+                    # In the transaction: what it writes commits with the rest.
+                    then = hook()
+                    if then is not None:
+                        after.append(then)
             except BaseException as exc:
                 self._rollback()
                 if isinstance(exc, sqlcipher3.OperationalError) and _is_full(exc):
@@ -763,6 +767,8 @@ class SQLiteStore(Store):
                     if _is_full(exc):
                         raise _busy_error(exc, self._path) from None
                     raise StoreError(f"could not commit to {self._path}: {exc}") from None
+                for then in after:
+                    then()
             finally:
                 self._depth = 0
                 self._flat = False
@@ -1808,7 +1814,7 @@ class SQLiteStore(Store):
             )
         return True
 
-    def before_commit(self, hook: Callable[[], None]) -> bool:
+    def before_commit(self, hook: Callable[[], Callable[[], None] | None]) -> bool:
         self._before_commit.append(hook)
         return True
 
@@ -1846,47 +1852,31 @@ class SQLiteStore(Store):
     def export_graph_generation(self) -> int | None:
         return int(self._one("SELECT n FROM aimem_export_graph_generation WHERE id = 1")[0])
 
-    def export_index(self, query: MemoryQuery, producer: str) -> list[tuple[Any, ...]] | None:
-        out: list[tuple[Any, ...]] = []
-        after = 0
-        while True:
-            params: list[Any] = [producer]
-            where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
-            params.extend((after, _INDEX_WINDOW))
-            rows = self._all(
-                "SELECT m.id, c.chunk_id, c.refs, c.dna, c.exportable, c.graph, m.seq "
-                "FROM memories m NOT INDEXED LEFT JOIN aimem_export_cache c "
-                f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
-                params,
-            )
-            out.extend(rows)
-            if len(rows) < _INDEX_WINDOW:
-                return out
-            after = int(rows[-1][6])
-
-    def export_chunk_bytes_in_order(
+    def export_chunks_in_order(
         self, query: MemoryQuery, producer: str
     ) -> Iterator[list[tuple[Any, ...]]] | None:
-        return self._chunk_bytes_in_order(query, producer)
+        return self._chunks_in_order(query, producer)
 
-    def _chunk_bytes_in_order(
+    def _chunks_in_order(
         self, query: MemoryQuery, producer: str
     ) -> Iterator[list[tuple[Any, ...]]]:
+        # Windows by seq (NOT INDEXED: see `_export_chunk_rows`): bounded memory, and one
+        # pass over the pages, each decrypted once.
         after = 0
         while True:
             params: list[Any] = [producer]
             where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
             params.extend((after, _INDEX_WINDOW))
             rows = self._all(
-                "SELECT c.canonical, m.seq, m.id FROM memories m NOT INDEXED "
-                "LEFT JOIN aimem_export_cache c ON c.memory_id = m.id AND c.producer = ? "
-                f"WHERE {where} ORDER BY m.seq LIMIT ?",
+                "SELECT m.id, c.chunk_id, c.refs, c.dna, c.exportable, c.graph, c.canonical, "
+                "m.seq FROM memories m NOT INDEXED LEFT JOIN aimem_export_cache c "
+                f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
                 params,
             )
             yield rows
             if len(rows) < _INDEX_WINDOW:
                 return
-            after = int(rows[-1][1])
+            after = int(rows[-1][7])
 
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
         sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"
