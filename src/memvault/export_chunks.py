@@ -32,8 +32,8 @@ from memvault.formats.mapping import (
     aimem_block,
     chunk_id_for,
 )
-from memvault.model import Access, Memory
-from memvault.store.base import CachedChunk, Store
+from memvault.model import MEMORY_STATUSES, Access, Memory
+from memvault.store.base import CachedChunk, MemoryQuery, Store
 from memvault.store.codec import memory_to_json
 
 __all__ = [
@@ -48,6 +48,12 @@ __all__ = [
 PRODUCER_META: Final = "aimem.producer"
 #: Memories written in one transaction from which it is a bulk write (`keep_current`).
 BULK: Final = 1000
+#: The most memories a vault may hold for a bulk write to build the export's graph in its
+#: transaction: the build holds about 1 KiB per memory on top of what the write holds (at
+#: 50,000 memories that lifted the server's peak by ~60 MiB); past it, the first export
+#: builds it, once the write's memory is given back.
+GRAPH_AT_WRITE: Final = 20_000
+_ALL: Final = MemoryQuery(statuses=MEMORY_STATUSES, limit=None)
 #: Pending memories mapped per round trip to the store (bounded memory).
 _WINDOW: Final = 500
 _GRAPH_NAMES: Final = ("edges", "entities", "links")
@@ -138,7 +144,7 @@ def keep_current(store: Store) -> None:
         if target is None:
             return None
         mapped = _map_pending(target)
-        if mapped < BULK:
+        if mapped < BULK or target.count_memories(_ALL) > GRAPH_AT_WRITE:
             return None
         # A bulk write (an import): the graph records of the owner's whole export are built
         # now too, so the export that follows reads kept bytes only. Published once the
