@@ -13,6 +13,9 @@ carries (edges, entities, links: kept with the memories in their ``metadata.aime
 and the PAM relations): a kept chunk with such a block written or dropped, a relation
 written, a memory deleted. An export keeps the graph records it built under that count
 and builds them again only when it moved.
+
+Written to run again harmlessly (``IF NOT EXISTS``): a vault whose record of applied
+migrations was rewound applies it once more.
 """
 
 from __future__ import annotations
@@ -20,61 +23,61 @@ from __future__ import annotations
 from typing import Final
 
 SQL: Final = """
-CREATE TABLE aimem_export_pending (
+CREATE TABLE IF NOT EXISTS aimem_export_pending (
     memory_id   TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 
-CREATE TABLE aimem_export_graph_generation (
+CREATE TABLE IF NOT EXISTS aimem_export_graph_generation (
     id  INTEGER PRIMARY KEY CHECK (id = 1),
     n   INTEGER NOT NULL
 );
-INSERT INTO aimem_export_graph_generation (id, n) VALUES (1, 0);
+INSERT OR IGNORE INTO aimem_export_graph_generation (id, n) VALUES (1, 0);
 
-CREATE TRIGGER memories_aimem_pending_insert AFTER INSERT ON memories
+CREATE TRIGGER IF NOT EXISTS memories_aimem_pending_insert AFTER INSERT ON memories
 BEGIN
     INSERT OR IGNORE INTO aimem_export_pending (memory_id) VALUES (NEW.id);
 END;
 
-CREATE TRIGGER memories_aimem_pending_update AFTER UPDATE ON memories
+CREATE TRIGGER IF NOT EXISTS memories_aimem_pending_update AFTER UPDATE ON memories
 BEGIN
     DELETE FROM aimem_export_pending WHERE memory_id = OLD.id AND OLD.id != NEW.id;
     INSERT OR IGNORE INTO aimem_export_pending (memory_id) VALUES (NEW.id);
 END;
 
-CREATE TRIGGER memories_aimem_pending_delete AFTER DELETE ON memories
+CREATE TRIGGER IF NOT EXISTS memories_aimem_pending_delete AFTER DELETE ON memories
 BEGIN
     DELETE FROM aimem_export_pending WHERE memory_id = OLD.id;
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
 END;
 
-CREATE TRIGGER relations_aimem_pending_insert AFTER INSERT ON relations
+CREATE TRIGGER IF NOT EXISTS relations_aimem_pending_insert AFTER INSERT ON relations
 BEGIN
     INSERT OR IGNORE INTO aimem_export_pending (memory_id)
         SELECT id FROM memories WHERE id IN (NEW.from_id, NEW.to_id);
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
 END;
 
-CREATE TRIGGER relations_aimem_pending_update AFTER UPDATE ON relations
+CREATE TRIGGER IF NOT EXISTS relations_aimem_pending_update AFTER UPDATE ON relations
 BEGIN
     INSERT OR IGNORE INTO aimem_export_pending (memory_id)
         SELECT id FROM memories WHERE id IN (OLD.from_id, OLD.to_id, NEW.from_id, NEW.to_id);
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
 END;
 
-CREATE TRIGGER relations_aimem_pending_delete AFTER DELETE ON relations
+CREATE TRIGGER IF NOT EXISTS relations_aimem_pending_delete AFTER DELETE ON relations
 BEGIN
     INSERT OR IGNORE INTO aimem_export_pending (memory_id)
         SELECT id FROM memories WHERE id IN (OLD.from_id, OLD.to_id);
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
 END;
 
-CREATE TRIGGER aimem_cache_graph_insert AFTER INSERT ON aimem_export_cache
+CREATE TRIGGER IF NOT EXISTS aimem_cache_graph_insert AFTER INSERT ON aimem_export_cache
     WHEN NEW.block IS NOT NULL
 BEGIN
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
 END;
 
-CREATE TRIGGER aimem_cache_graph_delete AFTER DELETE ON aimem_export_cache
+CREATE TRIGGER IF NOT EXISTS aimem_cache_graph_delete AFTER DELETE ON aimem_export_cache
     WHEN OLD.block IS NOT NULL
 BEGIN
     UPDATE aimem_export_graph_generation SET n = n + 1 WHERE id = 1;
