@@ -289,6 +289,7 @@ def _from_spool(
     producer = envelope["producer"]
     if not ids or len(chunk_ids) != len(ids):
         return None  # empty, or two memories with one natural chunk id: the full export
+    chunk_ids.clear()  # checked: its memory goes before the graph may be built
     exported = set(ids)
     key = _graph_key(scope, since, producer)
     graph = view.kept(key)

@@ -122,7 +122,7 @@ SERVER_CACHE_KIB: Final = 8192
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
 #: Rows per window of an export's reads in storage order (`export_index`).
-_INDEX_WINDOW: Final = 5000
+_INDEX_WINDOW: Final = 1000
 #: Seconds between tries for the write lock while another connection holds it.
 _BUSY_POLL: Final = 0.001
 #: Seconds an erasure waits for other connections' reads to end before it empties the
