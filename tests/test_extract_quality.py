@@ -193,6 +193,20 @@ def test_the_realistic_dev_supplement_is_dev_bilingual_and_mostly_without_memori
         assert any(len(c.participants) > 1 for c in real if c.lang == lang), lang
 
 
+def test_the_second_blind_batch_is_dealt_into_a_dev_and_a_heldout_half_in_both_languages() -> None:
+    """`real2_*.py` (dev) and `blind2_*.py` (held-out): one population per language, dealt
+    alternately, each half with group conversations and mostly messages without memories."""
+    conversations = load_conversations(SET)
+    for kind, split in (("-real2-", "dev"), ("-blind2-", "heldout")):
+        half = [c for c in conversations if kind in c.id]
+        assert {c.split for c in half} == {split}, kind
+        for lang in ("en", "pt"):
+            users = [m for c in half if c.lang == lang for m in c.messages if m.role == "user"]
+            assert len(users) >= 150, (kind, lang)
+            assert sum(1 for m in users if not m.expect) > len(users) / 2, (kind, lang)
+            assert any(len(c.participants) > 1 for c in half if c.lang == lang), (kind, lang)
+
+
 def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only() -> None:
     """`benchmarks/extraction.py --only blind` measures the blind supplement alone: its
     counts in the header, held-out tables only (the supplement has no dev conversation)."""
@@ -210,10 +224,24 @@ def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only(
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])
 def test_rules_meet_precision_and_recall_targets_in_each_language(split: str) -> None:
-    """Targets of the template splits. The blind held-out supplement (`*-blind-*` ids, written
-    after tuning) is measured apart: its figures, below these targets, are in
-    docs/extraction.md; `test_the_blind_heldout_supplement_is_...` checks its shape."""
-    part = [c for c in load_conversations(SET) if c.split == split and "-blind-" not in c.id]
+    """Targets of the template splits and of the dev split as a whole. The blind held-out
+    supplements (`*-blind-*` and `*-blind2-*` ids, written by people who never read the
+    extractor) are measured apart: their figures are in docs/extraction.md;
+    `test_the_blind_heldout_supplement_is_...` checks their shape."""
+    part = [c for c in load_conversations(SET) if c.split == split and "blind" not in c.id]
+    tallies = score_conversations(part, lambda messages: extract_messages(messages))
+    for lang in ("en", "pt"):
+        assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
+        assert tallies[lang].recall() >= 0.7, (lang, tallies[lang].misses)
+
+
+def test_rules_meet_precision_and_recall_targets_on_the_realistic_dev_part_in_each_language() -> (
+    None
+):
+    """The second realistic batch's dev half (`*-real2-*`, tuned on): precision and recall
+    targets hold there. Its held-out half (`*-blind2-*`) does not reach them: the figures are
+    in docs/extraction.md, and the rules do not generalise to wording nobody tuned on."""
+    part = [c for c in load_conversations(SET) if "-real2-" in c.id]
     tallies = score_conversations(part, lambda messages: extract_messages(messages))
     for lang in ("en", "pt"):
         assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
@@ -250,11 +278,13 @@ def test_a_statement_about_the_task_at_hand_gets_less_confidence_than_one_about_
     text: str, expected: str
 ) -> None:
     """Confidence is a filter: the same pattern gives a lower confidence to a value about the
-    work in the conversation, the assistant, or today than to one about the person's life."""
-    message = UserMessage("chatgpt", "c1", "m1", text, None)
-    ((junk,),) = [extract_message(message)]
+    work in the conversation, the assistant, or today than to one about the person's life —
+    or no memory at all when the value names a draft of this chat ("the intro", "the
+    version with bullet points", "os slides")."""
+    junk = extract_message(UserMessage("chatgpt", "c1", "m1", text, None))
     (real,) = extract_message(UserMessage("chatgpt", "c1", "m2", expected, None))
-    assert junk.confidence < 0.7 <= real.confidence, (junk.features, real.features)
+    assert all(c.confidence < 0.7 for c in junk), [c.features for c in junk]
+    assert real.confidence >= 0.7, real.features
 
 
 @pytest.mark.parametrize(
@@ -321,8 +351,8 @@ def test_context_given_with_a_question_is_still_the_persons_own() -> None:
 
 
 def test_portuguese_de_and_em_contract_with_an_article() -> None:
-    assert _extract("Odeio o novo layout da página.") == [
-        ("preference", "O usuário não gosta do novo layout da página")
+    assert _extract("Odeio o cheiro da cebola crua.") == [
+        ("preference", "O usuário não gosta do cheiro da cebola crua")
     ]
     assert _extract("Estou trabalhando em o projeto Atlas.") == [
         ("project", "O usuário está trabalhando no projeto Atlas")

@@ -490,3 +490,367 @@ def test_instruments_levels_studies_upbringing_fields_and_family_status_are_memo
 )
 def test_the_same_verbs_about_the_task_at_hand_yield_nothing(text: str) -> None:
     assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I teach 7th grade science", ("fact", "User teaches 7th grade science")),
+        ("I drive a 2015 Honda Civic", ("fact", "User drives a 2015 Honda Civic")),
+        ("I don't drink alcohol", ("fact", "User doesn't drink alcohol")),
+        ("I go climbing every Sunday", ("fact", "User goes climbing every Sunday")),
+        ("I live alone", ("fact", "User lives alone")),
+        ("I got a new job at Shopify last month", ("fact", "User got a new job at Shopify")),
+        ("I quit my job at Amazon in March", ("fact", "User quit their job at Amazon in March")),
+        ("I mostly code in TypeScript", ("skill", "User codes in TypeScript")),
+        ("we just adopted a cat called Miso", ("relationship", "User adopted a cat called Miso")),
+        ("Dou aula de inglês numa escola pública",
+         ("fact", "O usuário dá aula de inglês numa escola pública")),
+        ("Dirijo um Gol 2012", ("fact", "O usuário dirige um Gol 2012")),
+        ("Não bebo álcool", ("fact", "O usuário não bebe álcool")),
+        ("Frequento a igreja aos domingos", ("fact", "O usuário frequenta a igreja aos domingos")),
+        ("Saí da Ambev em março", ("fact", "O usuário saiu da Ambev em março")),
+        ("Me casei ano passado", ("relationship", "O usuário se casou ano passado")),
+        ("Adotei uma gata chamada Frida",
+         ("relationship", "O usuário adotou uma gata chamada Frida")),
+    ],
+)  # fmt: skip
+def test_a_first_person_clause_with_a_verb_of_a_person_s_life_is_a_memory_in_any_wording(
+    text: str, found: tuple[str, str]
+) -> None:
+    """The clause detector after every specific pattern: the verb (from a lexicon per PAM
+    type) decides the type, whatever words follow it."""
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I teach it to the model first",
+        "I drive this from the config file",
+        "I don't care, I eat anything lol",
+        "we live in a flat so it's a problem",
+        "I got the error again",
+        "I quit the app and it still crashes",
+        "Não bebo isso",
+        "Dirijo o código para a função certa",
+        "Frequento essa página todo dia",
+    ],
+)
+def test_a_life_verb_about_the_task_at_hand_or_nothing_in_particular_yields_nothing(
+    text: str,
+) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm really into sourdough baking these days",
+         ("preference", "User is into sourdough baking")),
+        ("I'm a huge Arsenal fan", ("preference", "User is a fan of Arsenal")),
+        ("I'm terrible at math", ("skill", "User is not good at math")),
+        ("I'm Priya by the way", ("identity", "User's name is Priya")),
+        ("I'm self-employed", ("identity", "User is self-employed")),
+        ("I've got type 1 diabetes", ("fact", "User has type 1 diabetes")),
+        ("I'm a nurse working night shifts", ("identity", "User is a nurse")),
+        ("I work as a barista while I finish my degree", ("identity", "User is a barista")),
+        ("Sou fã de carteirinha do Flamengo", ("preference", "O usuário é fã do Flamengo")),
+        ("Sou louca por café", ("preference", "A usuária é louca por café")),
+        ("Curto muito rock dos anos 80", ("preference", "O usuário curte rock dos anos 80")),
+        ("Sou péssimo em matemática", ("skill", "O usuário não é bom em matemática")),
+        ("Sou autônoma", ("identity", "A usuária é autônoma")),
+        ("Sou mãe de dois meninos", ("relationship", "A usuária é mãe de dois meninos")),
+        ("Sou doutora em química", ("fact", "A usuária é doutora em química")),
+        ("Sou aposentado", ("context", "O usuário está aposentado")),
+        ("Trabalho como garçom enquanto termino a faculdade", ("identity", "O usuário é garçom")),
+    ],
+)  # fmt: skip
+def test_what_one_is_into_bad_at_or_lives_as_is_a_memory_with_agreement(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert _extract(text) == [found]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm really into this answer",
+        "I'm terrible at it",
+        "Sou louco por isso",
+        "Sou péssimo nisso",
+        "I'm a huge fan of your work",
+    ],
+)
+def test_being_into_or_bad_at_the_task_at_hand_yields_nothing_or_a_low_confidence(
+    text: str,
+) -> None:
+    message = UserMessage("chatgpt", "c1", "m1", text, "2025-05-01T10:00:00Z")
+    assert all(c.confidence < 0.9 for c in extract_message(message))
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my son is 4 and won't sleep in his own bed, any tips?",
+         ("relationship", "User has a son")),
+        ("in simple english please, my wife will read it also",
+         ("relationship", "User has a wife")),
+        ("our golden retriever Maple keeps eating socks. how do i stop this",
+         ("relationship", "User's retriever is named Maple")),
+        ("my cat just knocked my coffee over. her name is Biscuit",
+         ("relationship", "User's cat is named Biscuit")),
+        ("a minha filha está no 5º ano e pediu-me ajuda com os trabalhos de casa",
+         ("relationship", "O usuário tem uma filha")),
+        ("escreve um poema pra minha namorada, ela chama Júlia e ama girassol",
+         ("relationship", "A namorada do usuário se chama Júlia")),
+    ],
+)  # fmt: skip
+def test_a_partner_a_child_or_a_pet_mentioned_in_passing_is_a_relationship(
+    text: str, found: tuple[str, str]
+) -> None:
+    """Issue #20: one's own household, wherever it is mentioned (a request included)."""
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "is it safe to drive it 200 miles to my mom's and back",
+        "asking for my brother, he's 19 and just got a small inheritance",
+        "write a short story where I am a detective and my partner is a talking raven",
+        "ele fala assim: 'nenhuma espada salvou minha filha.' melhora essa fala",
+    ],
+)
+def test_a_parent_or_sibling_in_passing_or_a_family_in_a_story_is_not_a_relationship(
+    text: str,
+) -> None:
+    """Issue #20 "the right person": a parent or a sibling unnamed, or anyone in a story or
+    a quoted line, is not a memory about the person."""
+    assert [found for found in _extract(text) if found[0] == "relationship"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("fyi im 22 and this is my first flat", ("identity", "User is 22 years old")),
+        ("ive been a nurse for 10 years", ("identity", "User is a nurse")),
+        ("estou a aprender espanhol porque vou fazer erasmus",
+         ("goal", "O usuário está aprendendo espanhol")),
+        ("ando a aprender alemão há 6 meses",
+         ("goal", "O usuário está aprendendo alemão há 6 meses")),
+        ("sou psicologa mas com amigo é sempre mais dificil",
+         ("identity", "A usuária é psicologa")),
+        ("toco violao ha uns 10 anos", ("skill", "O usuário toca violao")),
+        ("i am working as data analyst in Infosys since 2 years",
+         ("identity", "User is a data analyst in Infosys")),
+    ],
+)  # fmt: skip
+def test_chat_spellings_and_words_without_accents_are_read_like_the_written_forms(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("from now on when I paste notes, always give me the action items as a checklist",
+         ("instruction", "User wants the assistant to when they paste notes, always give them "
+          "the action items as a checklist")),
+        ("also can you stop starting every answer with 'great question'",
+         ("instruction", "User wants the assistant to stop starting every answer with "
+          "'great question'")),
+        ("já agora trata-me por tu",
+         ("instruction", "O usuário quer que o assistente o trate por tu")),
+    ],
+)  # fmt: skip
+def test_a_standing_instruction_is_kept_whole_and_can_be_asked_as_a_question(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_a_one_off_question_to_the_assistant_is_still_no_instruction() -> None:
+    assert _extract("can you stop here and explain the second step?") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm running it on windows 11 btw, python 3.12", ("environment", "User uses windows 11")),
+        ("thanks. fwiw I'm on excel for mac", ("environment", "User uses excel")),
+        ("oh I have postgres installed locally too", ("environment", "User uses postgres")),
+        ("no pc de casa eu ja uso fedora faz anos",
+         ("environment", "O usuário usa fedora faz anos")),
+        ("acabei de trocar meu galaxy s21 por um iphone 15",
+         ("environment", "O usuário usa iphone 15")),
+        ("i use a wheelchair part time so lifts matter",
+         ("fact", "User uses a wheelchair part time")),
+    ],
+)  # fmt: skip
+def test_tools_and_aids_named_in_passing_are_what_the_person_uses(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm running it on the server now", "I have it installed", "Uso isso no trabalho"],
+)
+def test_a_tool_that_is_the_thing_at_hand_is_not_named(text: str) -> None:
+    assert [f for f in _extract(text) if f[0] == "environment"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("sou motorista de aplicativo aqui em bh", ("fact", "O usuário mora em bh")),
+        ("I'm in Abuja now so I can't check venues", ("fact", "User is in Abuja")),
+        ("I'm a nurse in ohio", ("fact", "User works in ohio")),
+        ("I want to start a poultry farm in Ogun state next year, around 500 broilers to start",
+         ("goal", "User wants to start a poultry farm in Ogun state next year")),
+        ("I've been thinking about teaching english in japan",
+         ("goal", "User is thinking about teaching english in japan")),
+        ("to pensando seriamente em migrar pra area de dados",
+         ("goal", "O usuário está pensando em migrar pra area de dados")),
+    ],
+)  # fmt: skip
+def test_places_plans_and_run_on_values_are_read_from_realistic_wording(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_a_plan_one_is_thinking_about_is_less_sure_than_a_plan_one_has() -> None:
+    thinking = extract_message(
+        UserMessage("chatgpt", "c1", "m1", "I'm thinking about moving to Nairobi", None)
+    )
+    wanting = extract_message(UserMessage("chatgpt", "c1", "m2", "I want to move to Nairobi", None))
+    assert thinking[0].confidence < wanting[0].confidence
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "moro em apartamento, sera que o condominio deixa?",
+        "ok sai da personagem",
+        "no meu trampo uso docker mas nunca entendi direito o que acontece",
+        "I like 'Nne's Kitchen' but give us 5 more",
+    ],
+)
+def test_realistic_task_wording_yields_no_wrong_memory(text: str) -> None:
+    found = _extract(text)
+    assert ("fact", "O usuário mora em apartamento") not in found
+    assert all(t not in {"instruction", "preference"} for t, _ in found), found
+    assert all("personagem" not in c for _, c in found), found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I prefer the second version you gave, but make it one sentence",
+        "I like the semaphore version better",
+        "I don't like option 2, it reveals too much too early",
+        "I'm trying to keep the whole script under 50 lines",
+        "Prefiro a versão com tópicos",
+    ],
+)
+def test_a_choice_among_the_drafts_of_the_chat_is_not_a_preference_or_goal(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I prefer the mountains to the beach",
+         ("preference", "User prefers the mountains to the beach")),
+        ("mas so sei python", ("skill", "O usuário sabe python")),
+        ("comecei na farfetch segunda-feira como data engineer",
+         ("fact", "O usuário trabalha na farfetch")),
+    ],
+)  # fmt: skip
+def test_a_preference_for_a_thing_of_life_a_known_language_and_a_new_employer_are_kept(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_an_employer_typed_in_lower_case_is_an_employer_but_home_or_oneself_is_not() -> None:
+    assert _extract("i work at google as a swe") == [("fact", "User works at google")]
+    assert _extract("I work at home mostly") == []
+    assert _extract("I work for myself") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "acordo de confidencialidade anexo",
+        "desenho técnico da peça em anexo",
+        "jogo de dados com python, como faço?",
+        "canto superior direito da tela",
+        "treino o modelo com 10 epochs e a loss não cai",
+        "sigo o tutorial mas dá erro",
+        "cuido do deploy aqui na empresa",
+        "I collect the data from an API every hour",
+        "I grow the buffer when it is full",
+        "I attend to each token with a mask",
+    ],
+)
+def test_a_noun_that_looks_like_a_verb_or_software_work_is_not_a_life_statement(
+    text: str,
+) -> None:
+    """The clause detector's twins: "acordo", "desenho", "jogo", "canto" are nouns as often
+    as first-person verbs (only after "eu" or a negation are they read as verbs), and a value
+    about the data, the model or the deploy is the work at hand."""
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("eu canto num coral aos sábados", ("fact", "O usuário canta num coral aos sábados")),
+        ("Jogo futebol toda quinta", ("fact", "O usuário joga futebol toda quinta")),
+        ("não como carne vermelha", ("fact", "O usuário não come carne vermelha")),
+    ],
+)
+def test_the_same_words_as_verbs_after_eu_or_a_negation_are_life_statements(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_a_project_called_my_baby_is_not_a_child() -> None:
+    assert _extract("this app is my baby, help me name it") == []
+    assert _extract("esse projeto é meu bebê, me ajuda com o nome") == []
+    assert ("relationship", "User has a baby") in _extract("my baby won't sleep past 5am")
+
+
+def test_a_life_statement_ends_at_its_comma() -> None:
+    assert _extract("perfeito. já agora, não conduzo, nunca tirei a carta") == [
+        ("fact", "O usuário não conduz")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("my french is pretty rusty", ("skill", "User's french is rusty")),
+        ("boa. meu ingles é intermediario, da pra ver ne kkk",
+         ("skill", "O ingles do usuário é intermediario")),
+        ("my native language is Yoruba", ("skill", "User's native language is Yoruba")),
+        ("English is my second language so be patient",
+         ("skill", "User's second language is English")),
+        ("minha língua materna é o português",
+         ("skill", "A língua materna do usuário é português")),
+    ],
+)  # fmt: skip
+def test_how_well_one_speaks_a_language_and_one_s_mother_tongue_are_skills(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+def test_how_good_the_code_is_is_not_a_language_skill() -> None:
+    assert _extract("my code is pretty rusty") == []

@@ -22,7 +22,11 @@ from typing import Any
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import blind2_en
+import blind2_pt
 import heldout_supplement
+import real2_en
+import real2_pt
 import realistic_dev
 import supplement
 import templates as t
@@ -132,6 +136,7 @@ def build() -> list[dict[str, Any]]:
     out.extend(_supplement())
     out.extend(_heldout_supplement())
     out.extend(_realistic_dev())
+    out.extend(_second_batch())
     return out
 
 
@@ -196,6 +201,26 @@ def _realistic_dev() -> list[dict[str, Any]]:
         "real",
         "dev",
         lambda n: f"2025-{1 + (n + 5) % 12:02d}-{1 + (n * 3) % 28:02d}T",
+    )
+
+
+def _second_batch() -> list[dict[str, Any]]:
+    """The second batch of realistic chats, written blind as one population and dealt
+    alternately into a dev half (`real2_*.py`, ids ``*-real2-*``) and a held-out half
+    (`blind2_*.py`, ids ``*-blind2-*``), after every other conversation (so the earlier ones
+    stay byte for byte the same)."""
+    return _hand_written(
+        real2_en.CONVERSATIONS,
+        real2_pt.CONVERSATIONS,
+        "real2",
+        "dev",
+        lambda n: f"2025-{1 + (n + 2) % 12:02d}-{1 + (n * 5) % 28:02d}T",
+    ) + _hand_written(
+        blind2_en.CONVERSATIONS,
+        blind2_pt.CONVERSATIONS,
+        "blind2",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 8) % 12:02d}-{1 + (n * 7) % 28:02d}T",
     )
 
 

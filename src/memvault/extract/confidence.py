@@ -40,7 +40,9 @@ _WORK_AT_HAND: Final = re.compile(
     r"respostas?|página|pagina|relatório|relatorio|tópicos|topicos|frase|título|titulo|"
     r"arquivo|formato|lista|função|funcao|introdução|introducao|slide|homework|assignment|"
     r"exercise|question|variables?|logo|template|questão|questao|exercício|exercicio|"
-    r"variáveis|variaveis|gráfico|grafico)\b"
+    r"variáveis|variaveis|gráfico|grafico|look|option|better|worse|instead|one-liner|"
+    r"theme|color|colour|font|wording|line|lines|section|chapter|cor|fonte|seção|secao|"
+    r"capítulo|capitulo|linha|linhas)\b"
     # getting something to work: debugging the task at hand
     r"|\bget\b.*\bto (?:build|compile|run|work|load|match|render)\b",
     re.IGNORECASE,
@@ -60,6 +62,7 @@ _NOW: Final = re.compile(
 )
 _HEDGE: Final = re.compile(
     r"\b(?:a bit|a little|sometimes|somewhat|kinda|more or less|um pouco|às vezes|as vezes|"
+    r"thinking about|thinking of|pensando(?: \w+)? em|a pensar(?: \w+)? em|"
     r"meio que|mais ou menos)\b",
     re.IGNORECASE,
 )
@@ -67,7 +70,10 @@ _NEGATION: Final = re.compile(r"\b(?:not|never|no|n't|não|nao|nunca|nem)\b|n't\
 _REQUEST: Final = re.compile(
     r"\?|(?:^|[.!]\s+)(?:please|can you|could you|would you|help me|give me|write|make|"
     r"create|explain|tell me|show me|list|suggest|por favor|pode|você pode|me ajude|me dá|"
-    r"escreva|faça|faz|explique|me diga|sugira)\b",
+    r"escreva|faça|faz|explique|me diga|sugira)\b"
+    # a game or a role to play, anywhere in the message: the statements serve the game
+    r"|\b(?:faz de conta|finja|finge|pretend|role-?play|act as|let's play|vamos jogar|"
+    r"in character|stay in character|personagem)\b",
     re.IGNORECASE,
 )
 #: A named thing: a capitalised word (a bare number is as often "question 4" as "5 kg").
@@ -89,6 +95,8 @@ FEATURES: Final = (
     "request_in_message",
     "pronoun_rewrite",
     "set_aside",
+    "lexicon",
+    "mention",
 )
 
 #: The weights set by reasoning before fitting (what each feature should do, and how much):
@@ -107,24 +115,28 @@ PRIOR: Final[Mapping[str, float]] = {
     "request_in_message": -0.4,
     "pronoun_rewrite": -0.3,
     "set_aside": -0.8,
+    "lexicon": -0.5,
+    "mention": -0.5,
 }
 #: Fitted on the dev split (logistic regression regularised toward `PRIOR`,
 #: `benchmarks/extraction.py --calibrate`); "bias" is b. Positive weights raise confidence.
 WEIGHTS: Final[Mapping[str, float]] = {
-    "bias": 4.84,
-    "open_pattern": -2.11,
-    "middle_pattern": -0.83,
-    "assistant": -2.34,
-    "work_at_hand": -2.99,
-    "definite": -1.56,
-    "now": -2.07,
-    "hedge": -0.47,
-    "negation": -0.37,
-    "entity": 1.51,
-    "long_value": -0.63,
-    "request_in_message": -0.36,
-    "pronoun_rewrite": 0.0,
-    "set_aside": -0.79,
+    "bias": 4.3,
+    "open_pattern": -1.98,
+    "middle_pattern": -0.43,
+    "assistant": -1.73,
+    "work_at_hand": -1.8,
+    "definite": -0.94,
+    "now": -0.82,
+    "hedge": -1.9,
+    "negation": -0.12,
+    "entity": -0.09,
+    "long_value": 0.72,
+    "request_in_message": -1.03,
+    "pronoun_rewrite": 0.35,
+    "set_aside": -0.76,
+    "lexicon": -1.82,
+    "mention": -0.96,
 }
 _LOW, _HIGH = 0.3, 0.95
 

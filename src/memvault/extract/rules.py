@@ -26,6 +26,7 @@ from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
 from memvault.extract.confidence import features, score
 from memvault.extract.framing import own_words
+from memvault.extract.mentions import Mention, mentions
 
 __all__ = [
     "EXTRACTOR",
@@ -41,14 +42,23 @@ __all__ = [
 EXTRACTOR: Final = f"memvault-rules/{__version__}"
 # -- clauses ---------------------------------------------------------------------------------
 
-_SENTENCE: Final = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+")
+_SENTENCE: Final = re.compile(
+    r"(?<=[.!?;])\s+|\n+|\s+[-–—]\s+"
+    # "…at work so if there's a difference, mention it": what follows "so" is another clause.
+    r"|,?\s+so\s+(?=(?:if|when|please|can|could|would|don't|do not|no|any|that|the|it|"
+    r"mention|make|keep|use|give|tell|lifts)\b)"
+)
 #: A new first-person clause after "but"/"and" ("I live in Porto but I work in Lisbon").
 #: Also after a colon that introduces one ("Quick update: I moved to Lisbon").
 _CLAUSE_JOIN: Final = re.compile(
-    r"(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
+    r",?\s+(?:since|because|as|cause|bc|porque|pq|já que)\s+(?=(?:i'm|i am|i work|i live|"
+    r"i have|i've|my|eu sou|sou|moro|trabalho|tenho)\b)"
+    r"|(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+"
+    r"(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
     r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
-    r"agora (?:estou|moro|trabalho|uso|vivo))\b)",
+    r"agora (?:estou|moro|trabalho|uso|vivo)|não|nao|nunca|já|ja|passo|faço|faco|toco|"
+    r"comecei|saí|sai|estou|to|tô)\b)",
     re.IGNORECASE,
 )
 #: English verbs that open a statement of their own when they follow "and" or a comma without
@@ -79,13 +89,21 @@ _FILLER: Final = re.compile(
     r"|(?:also|btw|by the way|actually|anyway|fyi|so|and|oh|well|honestly|basically|now|"
     r"hey|hi|hello|yeah|yep|ok|okay|haha|lol|update|gente|olha|na real|na vida real|"
     r"these days|nowadays|lately|aliás|então|enfim|ah|na verdade|e|mas|a propósito|agora|"
-    r"hoje em dia)\s+)+",
+    r"hoje em dia|cara|mano|gente|tipo|pois|olha|hj|detalhe:?|obs:?|ps:?|fwiw|tbh|"
+    r"realistically|for real|for real though|seriously|thanks|thank you|cool|great|nice|"
+    r"lol ok|ok so|so yeah|oh and|and also|also fyi|quick note|side note|entao|aliás|"
+    r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora|for context|"
+    r"só lembrando que|so lembrando q|só lembrando q|lembrando que|lembrando q|just a reminder|"
+    r"reminder|(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
+    r"no pc de casa|em casa|no trabalho|at work|at home|on my (?:laptop|desktop|pc|machine))"
+    r"[,:]?\s+)+",
     re.IGNORECASE,
 )
 
 #: Rejection filters, in both languages. A clause that matches one yields nothing.
 _QUESTION_START: Final = re.compile(
-    r"^(?:what|how|why|when(?! you\b)|where|who|whom|which|whose|can you|could you|would you|"
+    r"^(?:what|how|why|when(?! you\b)|where|who|whom|which|whose|"
+    r"(?:can|could|would) you(?!\s+(?:please\s+)?(?:stop|always|never|remember|keep|call me)\b)|"
     r"will you|"
     r"do you|did you|are you|is it|is there|are there|should i|shall i|can i|could i|may i|"
     r"do i|am i|would it|o que|como|por que|porque|quando|onde|quem|qual|quais|você pode|"
@@ -108,9 +126,9 @@ _REPORTED: Final = re.compile(
 )
 _UNCERTAIN: Final = re.compile(
     r"\b(?:maybe|perhaps|probably|possibly|might|may be|not sure|unsure|i guess|i suppose|"
-    r"i think i|i'm thinking about|i am thinking about|considering|kind of|sort of|"
+    r"i think i|considering|kind of|sort of|"
     r"talvez|provavelmente|possivelmente|acho que|não sei se|nao sei se|pode ser que|"
-    r"estou pensando em|to pensando em|quem sabe|sei lá|sei la)\b",
+    r"quem sabe|sei lá|sei la)\b",
     re.IGNORECASE,
 )
 _ONE_OFF: Final = re.compile(
@@ -154,6 +172,9 @@ def _shared_subject(clause: str) -> Iterator[str]:
 _COMMA_CLAUSE: Final = re.compile(
     r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
+    r"running|using|based|living|currently|originally|been|comecei|entrei|saí|sai|mudei|faço|"
+    r"faco|mexo|toco|programo|corro|curto|nasci|cresci|a ideia|o plano|meu plano|o objetivo|"
+    r"the plan|my plan|no pc|no meu|na minha|em casa|no trabalho|at work|at home|"
     r"could you|please|me ajuda|me ajude|pode|podes|é|bora|what|how|right|ok)\b)",
     re.IGNORECASE,
 )
@@ -210,7 +231,12 @@ def rejection(clause: str) -> str | None:
 
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
-    r"and my|and we|and this|and that|and it|where i|when i|if)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"and my|and we|and this|and that|and it|where i|when i|if|bc|cause|cuz|coz|cos|"
+    r"and i'm|and im|and i've|and ive)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    # How long is not part of the value ("learning German for 6 months").
+    r"|\s+for\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the (?:past|last)\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few|a couple"
+    r"(?: of)?)\s+(?:years?|months?|weeks?|days?|decades?|yrs?)\b.*$"
     # A comma ends the value only before a new clause ("…, so no meat"), not inside a list
     # ("short, concise answers").
     r"|\s*,\s*(?:but|so|and i|and my|which|because|since|as|please|i|i'm|i've|my|we|it|"
@@ -220,7 +246,7 @@ _CUT_EN: Final = re.compile(
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
-    r"se|já que)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"se|já que|pq|por causa)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
     r"sério|serio|aliás|alias|kkk)\b.*$",
@@ -278,7 +304,27 @@ def clean(value: str | None, language: str) -> str | None:
     while previous != text:
         previous = text
         text = _TRAIL.sub("", text).strip()
+    if len(text.split()) > _MAX_WORDS and "," in text:
+        # A run-on sentence: the value is what comes before its first comma ("start a poultry
+        # farm in Ogun state next year, around 500 broilers to start").
+        text = _TRAIL.sub("", text.split(",", 1)[0]).strip()
     if not text or len(text.split()) > _MAX_WORDS:
+        return None
+    for pattern, replacement in _PRONOUNS_PT if language == "pt" else _PRONOUNS_EN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _clean_whole(value: str, language: str) -> str | None:
+    """A standing instruction's value, whole: its own clauses ("when I paste notes, always
+    give me the action items") are the instruction, so only trailing filler is cut and the
+    pronouns are turned (at most 30 words)."""
+    text = " ".join(value.split())
+    previous = None
+    while previous != text:
+        previous = text
+        text = _TRAIL.sub("", text).strip()
+    if not text or len(text.split()) > 30:
         return None
     for pattern, replacement in _PRONOUNS_PT if language == "pt" else _PRONOUNS_EN:
         text = pattern.sub(replacement, text)
@@ -319,8 +365,36 @@ class Rule:
     render: Render
 
 
+_BARE: Final = str.maketrans("áàâãéêíóôõúüçÁÀÂÃÉÊÍÓÔÕÚÜÇ", "aaaaeeiooouucAAAAEEIOOOUUC")
+
+
+def _accent_free(regex: str) -> str:
+    """`regex` also matching its words typed without accents, as chats often are ("nao",
+    "violao", "psicologa", "ingles"): an accented letter outside a character class becomes
+    a class of itself and its bare letter (classes are left as they are)."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in regex:
+        bare = char.translate(_BARE)
+        if escaped:
+            out.append(char)
+            escaped = False
+        elif char == "\\":
+            out.append(char)
+            escaped = True
+        elif in_class:  # left as it is: ranges such as À-Ý must stay ranges
+            out.append(char)
+            in_class = char != "]"
+        elif char == "[":
+            out.append(char)
+            in_class = True
+        else:
+            out.append(char if bare == char else f"[{char}{bare}]")
+    return "".join(out)
+
+
 def _compile(regex: str) -> re.Pattern[str]:
-    return re.compile(r"^(?:" + regex + r")", re.IGNORECASE)
+    return re.compile(r"^(?:" + _accent_free(regex) + r")", re.IGNORECASE)
 
 
 def _template(
@@ -333,6 +407,7 @@ def _template(
     language: str = "en",
     raw: tuple[str, ...] = (),
     lower: tuple[str, ...] = (),
+    whole: bool = False,
 ) -> Render:
     """A renderer filling `text` with the cleaned named groups; `slot` names the subject slot
     (a string, or a function of the groups) whose value is the group `value`."""
@@ -345,7 +420,13 @@ def _template(
             if raw is None:
                 groups[name] = ""
                 continue
-            cleaned = " ".join(raw.split()) if name in raw_groups else clean(raw, language)
+            cleaned = (
+                " ".join(raw.split())
+                if name in raw_groups
+                else _clean_whole(raw, language)
+                if whole
+                else clean(raw, language)
+            )
             if cleaned is None:
                 return None
             if name in lower:
@@ -423,7 +504,16 @@ _JOBS_EN: Final = (
     r"entrepreneur|tutor|lecturer|intern|director|lead|specialist|sysadmin|devops|"
     r"statistician|biologist|chemist|physicist|mathematician|farmer|carpenter|barista|"
     r"waiter|waitress|recruiter|coach|trainer|illustrator|animator|producer|copywriter|dba|"
-    r"sre|midwife|caregiver|cashier|driver|courier|bartender|paralegal|surveyor|optician"
+    r"sre|midwife|caregiver|cashier|driver|courier|bartender|paralegal|surveyor|optician|"
+    r"receptionist|secretary|assistant|clerk|teller|banker|nanny|babysitter|cleaner|janitor|"
+    r"hairdresser|stylist|butcher|baker|tailor|welder|builder|contractor|realtor|agent|"
+    r"salesperson|sales rep|rep|actor|actress|singer|dancer|comedian|youtuber|streamer|"
+    r"influencer|nutritionist|dietitian|physiotherapist|physio|counsel+or|social worker|carer|"
+    r"guard|soldier|police officer|cop|postdoc|principal|headteacher|dean|pastor|priest|"
+    r"rabbi|imam|optometrist|radiographer|sonographer|an(?:a)?esthetist|gp|resident|"
+    r"registrar|owner|operator|investor|trader|auditor|underwriter|planner|strategist|"
+    r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper|"
+    r"dev|swe|pm|qa|ux designer|ui designer|tester|sales"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -435,7 +525,18 @@ _JOBS_PT: Final = (
     r"eletricista|dev|product manager|data engineer|freelancer|diretor(?:a)?|"
     r"coordenador(?:a)?|estagiári[oa]|bióloga?o?|químic[oa]|físic[oa]|matemátic[oa]|"
     r"agricultor(?:a)?|barista|recrutador(?:a)?|treinador(?:a)?|ilustrador(?:a)?|"
-    r"produtor(?:a)?|redator(?:a)?|administrador(?:a)?|servidor(?:a)? públic[oa]"
+    r"produtor(?:a)?|redator(?:a)?|administrador(?:a)?|servidor(?:a)? públic[oa]|"
+    r"garçom|garçonete|atendente|motorista|caixa|faxineir[oa]|policial|bombeir[oa]|"
+    r"cabeleireir[oa]|manicure|pedreiro|porteiro|secretári[oa]|recepcionista|operador(?:a)?|"
+    r"auxiliar|assistente|supervisor(?:a)?|corretor(?:a)?|representante|bancári[oa]|artista|"
+    r"ator|atriz|cantor(?:a)?|personal trainer|nutricionista|fisioterapeuta|"
+    r"fonoaudiólog[oa]|terapeuta|psiquiatra|cuidador(?:a)?|babá|pedagog[oa]|jardineir[oa]|"
+    r"entregador(?:a)?|youtuber|influenciador(?:a)?|motoboy|confeiteir[oa]|padeir[oa]|"
+    r"costureir[oa]|vigilante|militar|soldado|pastor(?:a)?|investidor(?:a)?|auditor(?:a)?|"
+    r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
+    r"mestrand[oa]|residente|interno|estagiário|"
+    r"gestor(?:a)?(?: de [\w]+)?|motorista(?: de aplicativo)?|product manager|data engineer|"
+    r"data scientist|ux designer|designer de ux"
 )
 _NATIONALITIES_EN: Final = (
     r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
@@ -530,7 +631,8 @@ _PLACE: Final = r"(?P<v>[^;.!?]+)"
 #: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
 #: "and"/"e" before a last capitalized word joins one name: Bosnia and Herzegovina.
 _WHERE: Final = (
-    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|now|"
+    r"(?P<v>[^,;.!?]+?)(?=\s+(?:with|since|for|near|and(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|"
+    r"$))|now|"
     r"these days|because|but|last|"
     r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
     r"desde|há|ha|perto|e(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|agora|porque|mas|faz|"
@@ -575,6 +677,8 @@ _REQUEST_VERBS_PT: Final = (
 def _r(
     rule_id: str, language: str, type: str, regex: str, render: Render | str, **kw: object
 ) -> Rule:
+    if type == "instruction":  # a standing instruction is kept whole
+        kw.setdefault("whole", True)
     renderer = (
         _template(render, language=language, **kw)  # type: ignore[arg-type]
         if isinstance(render, str)
@@ -594,6 +698,10 @@ def _occupation(language: str) -> Render:
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
+        # "a nurse in ohio": where one works, typed in lower case, is still a place.
+        named = named or (org is not None and prep in {"in", "em"} and len(org.split()) <= 3)
+        # "comecei na farfetch": the article says the lower-case word is a name.
+        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) == 1)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
         if language == "pt":
@@ -610,7 +718,7 @@ def _occupation(language: str) -> Render:
                 (
                     (
                         "fact",
-                        f"User works {'at' if prep != 'for' else 'for'} {org}",
+                        f"User works {prep if prep in {'for', 'in'} else 'at'} {org}",
                         "employer",
                         _key(org),
                     ),
@@ -704,6 +812,196 @@ def _habit_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(f"O usuário {verb} {match.group('v').lower()}", None, None)
 
 
+# -- the first-person clause detector ------------------------------------------------------
+# After every specific pattern: a first-person clause whose verb belongs to a lexicon of verbs
+# about a person's life (what they do, keep doing, own, suffer from, went through), in any
+# wording: "I teach 7th grade science", "I drive a Civic", "I don't drink alcohol", "Dou aula
+# de inglês", "Não fumo". The verb decides the PAM type; the value must not point at the work in
+# the conversation ("I teach it", "I drink this") — task wording has other verbs (need, want,
+# get, try), which are not in the lexicon.
+
+#: (PAM type, verbs); a verb may carry a required continuation (a lookahead).
+_LIFE_VERBS_EN: Final = (
+    (
+        "fact",
+        r"teach|drive|ride|commute|cycle|volunteer|coach|sing|rent|own|bake|garden|surf|ski|"
+        r"climb|boulder|knit|sew|crochet|dance|swim|hike|meditate|practi[cs]e|lift|box|fish|"
+        r"sail|smoke|drink|eat|attend|care for|look after|take care of|suffer from|"
+        r"struggle with|homeschool|foster|tutor|mentor|raise|grow|brew|collect|"
+        r"live(?=\s+(?:alone|abroad|by myself|on my own|on (?:a|an|the)\b|near|close to|"
+        r"with (?:my|a|an|two|three|\d)))|"
+        r"do(?=\s+(?:yoga|pilates|crossfit|karate|judo|jiu|bjj|martial|freelance|volunteer|"
+        r"ballet|triathlons?|marathons?|stand-?up|improv|therapy|shift work|contract work)\b)|"
+        r"go(?=\s+(?:to (?:church|the gym|therapy|university|college|uni|school|night school|"
+        r"mass|the mosque|the synagogue|temple|a gym)|climbing|running|swimming|hiking|surfing|"
+        r"cycling|bouldering|dancing|fishing|camping|skiing)\b)|"
+        r"walk(?=\s+(?:to work|my dog|\w+ (?:km|miles)))|"
+        r"work(?=\s+(?:nights|night shifts|part[- ]time|full[- ]time|shifts|weekends|two "
+        r"jobs|(?:\w+\s+)?hours|with (?:kids|children|patients|students|clients|animals|"
+        r"refugees)|freelance|from (?:a|the) (?:coffee|cafe|café|library|cowork))\b)|"
+        r"got(?=\s+(?:a (?:new )?job|promoted|laid off|fired|a (?:dog|cat|puppy|kitten)\b))|"
+        r"quit(?=\s+(?:my\b|smoking|drinking|sugar|caffeine|coffee|alcohol|school|college|uni\b|"
+        r"university|(?-i:[A-Z])))|left(?=\s+(?:my job|the company|my company|(?-i:[A-Z])\w+ "
+        r"(?:last|in)\b))|"
+        r"lost(?=\s+my job)|retired|graduated|started(?=\s+(?:a new job|working|my own|"
+        r"my first|(?:a|my) (?:phd|masters?|master's|degree|residency|business|company))\b)|"
+        r"finished(?=\s+(?:my|a)\s+(?:degree|phd|masters?|master's|bachelor's|residency|"
+        r"bootcamp|course|studies))",
+    ),
+    ("skill", r"(?:code|program|develop|write code)(?=\s+(?:mostly\s+|mainly\s+)?in\b)"),
+    (
+        "relationship",
+        r"got(?=\s+(?:married|engaged|divorced)\b)|adopted|"
+        r"(?:have|'ve got|have got)(?=\s+(?:a|an|one|two|three)\s+(?:\w+\s+)?(?:dog|cat|puppy|"
+        r"kitten|rabbit|parrot|hamster|horse|tortoise|turtle|snake|lizard)s?\b)",
+    ),
+)
+_LIFE_VERBS_PT: Final = (
+    (
+        "fact",
+        r"dou aulas?|ensino|leciono|dirijo|conduzo|ando de|pedalo|danço|"
+        r"cozinho|malho|surfo|escalo|medito|pratico|bebo|fumo|frequento|cuido d[eoa]s?|"
+        r"sofro de|durmo|alugo|cultivo|coleciono|"
+        # words that are nouns as often as verbs ("acordo de confidencialidade", "desenho
+        # técnico", "jogo de dados", "canto superior"): only after "eu" or a negation
+        r"(?<=eu )(?:canto|pinto|desenho|treino|nado|como|acordo|jogo)|"
+        r"(?<=não |nao )(?:como|durmo|nado|jogo)|"
+        r"jogo(?=\s+(?:futebol|vôlei|volei|basquete|tênis|tenis|xadrez|padel|handebol|golfe|"
+        r"pôquer|poker|bola|videogame|video game|rpg|truco|sinuca|boliche)\b)|"
+        r"faço(?=\s+(?:yoga|ioga|pilates|crossfit|musculação|academia|natação|terapia|jiu|"
+        r"karatê|judô|ballet|balé|corrida|trilha|faculdade|mestrado|doutorado|"
+        r"doutoramento|licenciatura|plantão|plantões|freela|voluntariado|trabalho voluntário)"
+        r"\b)|"
+        r"vou(?=\s+(?:à|a|pra|para a) (?:academia|igreja|missa|terapia|faculdade|escola|"
+        r"universidade)\b)|"
+        r"moro(?=\s+(?:sozinh[oa]|com (?:meu|minha|meus|minhas|a|o|um|uma|dois|duas)\b))|"
+        r"trabalho(?=\s+(?:como|com (?:crianças|pacientes|alunos|clientes|animais)|de "
+        r"(?:noite|madrugada|plantão)|em turnos|meio período|em dois empregos)\b)|"
+        r"sa\u00ed(?=\s+d[oa]\s+(?:emprego|empresa|\w+))|pedi demissão|me formei|me aposentei|"
+        r"fui (?:demitid[oa]|promovid[oa])|comecei(?=\s+(?:a trabalhar|um emprego|um novo "
+        r"emprego|meu|minha|o mestrado|o doutorado|a faculdade)\b)",
+    ),
+    (
+        "relationship",
+        r"me casei|casei|me divorciei|divorciei|noivei|fiquei noiv[oa]|adotei|"
+        r"tenho(?=\s+(?:um|uma|dois|duas|três)\s+(?:gat[oa]s?|cachorr[oa]s?|cães|cão|"
+        r"coelh[oa]s?|papagaio|calopsita|tartaruga|cavalo|peixes?)\b)",
+    ),
+)
+#: The third person of the Portuguese first-person verbs above.
+_PT_LIFE_THIRD: Final = {
+    "dou": "dá", "ensino": "ensina", "leciono": "leciona", "dirijo": "dirige", "conduzo": "conduz",
+    "ando": "anda", "pedalo": "pedala", "canto": "canta", "danço": "dança", "pinto": "pinta",
+    "desenho": "desenha", "cozinho": "cozinha", "treino": "treina", "malho": "malha",
+    "nado": "nada", "surfo": "surfa", "escalo": "escala", "medito": "medita",
+    "pratico": "pratica", "bebo": "bebe", "fumo": "fuma", "como": "come",
+    "frequento": "frequenta", "cuido": "cuida", "sofro": "sofre", "crio": "cria",
+    "sigo": "segue", "acordo": "acorda", "durmo": "dorme", "alugo": "aluga",
+    "cultivo": "cultiva", "coleciono": "coleciona", "jogo": "joga", "faço": "faz",
+    "vou": "vai", "moro": "mora", "trabalho": "trabalha", "saí": "saiu", "pedi": "pediu",
+    "me": "se", "fui": "foi", "comecei": "começou", "casei": "casou", "divorciei": "divorciou",
+    "noivei": "noivou", "fiquei": "ficou", "adotei": "adotou", "tenho": "tem",
+    "formei": "formou", "aposentei": "aposentou", "casei,": "casou",
+}  # fmt: skip
+#: The English past and irregular forms of the verbs above, in the third person.
+_EN_LIFE_THIRD: Final = {
+    "got": "got", "quit": "quit", "left": "left", "lost": "lost", "retired": "retired",
+    "graduated": "graduated", "started": "started", "finished": "finished",
+    "adopted": "adopted", "'ve": "has", "have": "has", "do": "does", "go": "goes",
+}  # fmt: skip
+#: A value that is the work at hand, or points into the conversation: not a life.
+_LIFE_TASK: Final = re.compile(
+    r"^(?:it|this|that|these|those|them|here|anything|everything|whatever|something|isso|isto|"
+    r"esse|essa|aqui|qualquer coisa|tudo|o código|the code)\b"
+    r"|\b(?:the (?:code|script|function|file|text|draft|email|essay|answer|bug|error|query|"
+    r"function|test|page|slides?|list|table)|o (?:código|texto|arquivo|e-mail|erro|rascunho)|"
+    r"a (?:função|tabela|lista|página))\b"
+    # the things of software work: "collect the data from an API", "cuido do deploy"
+    r"|\b(?:data|dados|model|modelo|buffer|exception|exceção|token|tokens|repo|repository|"
+    r"repositório|api|deploy|server|servidor|database|banco de dados|cache|thread|loop|"
+    r"array|string|query|endpoint|bug|bugs|pipeline|branch|commit|cluster|container|"
+    r"tutorial|função|funcao|célula|celula|planilha|spreadsheet|column|coluna|row|linha)\b",
+    re.IGNORECASE,
+)
+_ADVERBS_EN: Final = (
+    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|"
+    r"basically|mainly|occasionally|recently|just|finally)\s+)*"
+)
+
+
+def _life_pattern_en(verbs: str) -> str:
+    return (
+        rf"(?:i|we)\s+{_ADVERBS_EN}(?P<neg>(?:don't|do not|never|no longer)\s+)?"
+        rf"(?P<a>{verbs})\b\s*(?P<v>[^;!?]*)"
+    )
+
+
+def _life_pattern_pt(verbs: str) -> str:
+    return (
+        r"(?:eu\s+)?(?:(?:também|tambem|ainda|sempre|geralmente|normalmente|agora|já|ja)\s+)*"
+        rf"(?P<neg>(?:não|nao|nunca)\s+)?(?P<a>{verbs})\b\s*(?P<v>[^;!?]*)"
+    )
+
+
+def _life_value(match: re.Match[str], language: str) -> str | None:
+    """The value after a life verb, or None when it is the task at hand (or missing where a
+    verb needs one)."""
+    # what follows a comma is another clause ("não conduzo, nunca tirei a carta")
+    raw = re.split(r"\s*[,;]", match.group("v") or "", maxsplit=1)[0]
+    value = clean(raw, language) if raw.strip() else ""
+    if value is None or _LIFE_TASK.search(value):
+        return None
+    return value
+
+
+def _life_en(match: re.Match[str], clause: str) -> Hit | None:
+    value = _life_value(match, "en")
+    verb = " ".join(match.group("a").lower().split())
+    negative = bool(match.group("neg"))
+    if value is None or (not value and not negative and verb not in _EN_LIFE_THIRD):
+        return None
+    if negative:
+        text = (
+            f"User doesn't {verb} {value}"
+            if not verb.startswith(
+                (
+                    "got",
+                    "quit",
+                    "left",
+                    "lost",
+                    "retired",
+                    "graduated",
+                    "started",
+                    "finished",
+                    "adopted",
+                )
+            )
+            else None
+        )
+        if text is None:
+            return None
+    else:
+        head, _, rest = verb.partition(" ")
+        third = _EN_LIFE_THIRD.get(head) or _third_person(head)
+        text = f"User {' '.join(w for w in (third, rest) if w)} {value}"
+    text = " ".join(text.split())
+    return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
+
+
+def _life_pt(match: re.Match[str], clause: str) -> Hit | None:
+    value = _life_value(match, "pt")
+    verb = " ".join(match.group("a").lower().split())
+    negative = bool(match.group("neg"))
+    if value is None or (not value and not negative and " " not in verb):
+        return None
+    head, _, rest = verb.partition(" ")
+    third = " ".join(w for w in (_PT_LIFE_THIRD.get(head, head), rest) if w)
+    if head == "me":  # me casei → se casou
+        third = "se " + _PT_LIFE_THIRD.get(rest, rest)
+    text = " ".join(f"O usuário {'não ' if negative else ''}{third} {value}".split())
+    return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
+
+
 _I_AM: Final = r"i(?:'m|’m| am)"
 _I_HAVE: Final = r"i(?:'ve|’ve| have)"
 _EU: Final = r"(?:eu\s+)?"
@@ -741,10 +1039,22 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.instruction.from_now_on",
         "en",
         "instruction",
-        r"(?:please\s+)?(?:from now on|going forward|in (?:all )?(?:the )?future "
+        r"(?:please\s+)?(?:from now on|going forward|for the future|in future|"
+        r"in (?:all )?(?:the )?future "
         r"(?:answers|replies|responses|chats)?|by default|in all your (?:answers|replies|"
         r"responses)),?\s+(?:please\s+)?" + _REST,
         "User wants the assistant to {v}",
+        slot=None,
+    ),
+    _r(
+        "en.instruction.stop",
+        "en",
+        "instruction",
+        r"(?:(?:can|could|would) you\s+(?:please\s+)?|please\s+)?stop\s+(?P<v>(?:starting|using|"
+        r"adding|"
+        r"saying|apologi[sz]ing|ending|writing|putting|including|giving me|calling me|asking)\b"
+        r"[^?!]*)",
+        "User wants the assistant to stop {v}",
         slot=None,
     ),
     _r(
@@ -797,7 +1107,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "identity",
         rf"{_I_AM}\s+(?P<v>\d{{1,3}})(?:\s+years old|\s*(?:yo|y/o)\b|"
-        r"(?:\s+(?:now|btw|lol|already|this year))?\s*(?:[,;.!]|$))",
+        r"(?:\s+(?:now|btw|lol|already|this year))?\s*(?:[,;.!]|$|(?=\s+(?:and|but|so|with)\b)))",
+        "User is {v} years old",
+        slot="age",
+    ),
+    _r(
+        "en.identity.age_noun",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:a|an)\s+(?P<v>\d{{1,3}})[- ]?(?:years?|yrs?|y/?o)[- ]old\b",
         "User is {v} years old",
         slot="age",
     ),
@@ -813,11 +1131,16 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.occupation",
         "en",
         "identity",
-        rf"(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
-        rf"(?:a|an)\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
-        r"(?:\s+(?P<prep>at|for|in)\s+(?!(?:\w+\s+)?(?:years?|months?|weeks?|decades?|"
+        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
+        rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
+        rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
+        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|"
+        r"months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
-        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too)\b))",
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
+        r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
+        r"actually|by trade|by profession|since|here)\b))",
         _occupation("en"),
     ),
     _r(
@@ -891,7 +1214,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.live",
         "en",
         "fact",
-        rf"(?:(?:i|we)\s+(?:now\s+|currently\s+|still\s+)?live|(?:{_I_AM}|we(?:'re|’re| are))"
+        r"(?:based|(?:i|we)\s+(?:now\s+|currently\s+|still\s+|do\s+|actually\s+)?live|"
+        rf"(?:{_I_AM}|we(?:'re|’re| are))"
         rf"\s+(?:now\s+|currently\s+|still\s+)?(?:living|based|located)|(?:{_I_HAVE}|"
         r"we(?:'ve| have))\s+(?:been\s+living|lived))\s+in\s+(?!(?:a|an)\s)" + _WHERE,
         "User lives in {v}",
@@ -927,7 +1251,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.work_at",
         "en",
         "fact",
-        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?-i:[A-Z0-9])[^,;.!?]*"
+        # a company typed in lower case ("i work at google"): one word, then the clause ends
+        r"|(?!(?:home|the|a|an|night|it|this|that|work|my|our|least|all|first|last|times|"
+        r"weekends|school|uni|university|college|office|hospital|myself|free|fun|you|them|"
+        r"him|her|people|clients|money|a living)\b)[a-z0-9][\w&.-]*(?=\s*(?:[,;.!?]|$)|\s+(?:as|"
+        r"and|but|so|now|since|for|in|btw|lol)\b))",
         "User works {p} {v}",
         slot="employer",
     ),
@@ -935,7 +1264,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.work_at_unnamed",
         "en",
         "fact",
-        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for)\s+(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,3}?"
+        r"i\s+(?:now\s+|currently\s+)?work\s+(?P<p>at|for|in)\s+(?P<v>(?:a|"
+        r"an)\s+(?:[\w-]+\s+){0,3}?"
         r"(?:startup|company|firm|agency|bank|hospital|clinic|school|university|lab|studio|"
         r"consultancy|nonprofit|ngo|charity|restaurant|shop|store|factory|newspaper|"
         r"publisher|retailer|manufacturer|insurer)\b(?:\s+in\s+(?-i:[A-Z])[\w-]+)?)",
@@ -1091,6 +1421,31 @@ RULES: Final[tuple[Rule, ...]] = (
         raw=("v",),
     ),
     _r(
+        "en.skill.level",
+        "en",
+        "skill",
+        rf"my\s+(?P<l>{_LANGS_EN})\s+is\s+(?:(?:pretty|quite|very|a bit|really|still|only|kinda|"
+        r"super)\s+)?(?P<v>basic|rusty|ok|okay|decent|good|bad|poor|fluent|native|intermediate|"
+        # "my Portuguese is zero" says there is no skill
+        r"advanced|beginner|limited|terrible|weak|solid|conversational|broken)\b",
+        "User's {l} is {v}",
+        slot=None,
+        lower=("l",),
+    ),
+    _r(
+        "en.skill.mother_tongue",
+        "en",
+        "skill",
+        rf"my\s+(?:native|first|mother)\s+(?:language|tongue)\s+is\s+(?P<v>{_LANGS_EN}|"
+        r"(?-i:[A-Z])[a-z]+)\b|(?P<w>{_LANGS_EN}|(?-i:[A-Z])[a-z]+)\s+is\s+my\s+(?P<n>native|first|"
+        r"second|third|mother)\s+(?:language|tongue)",
+        lambda m, c: Hit(
+            f"User's {m.group('n') or 'native'} language is {m.group('v') or m.group('w')}",
+            None,
+            fold(m.group("v") or m.group("w")),
+        ),
+    ),
+    _r(
         "en.skill.native",
         "en",
         "skill",
@@ -1102,9 +1457,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.good_at",
         "en",
         "skill",
-        rf"{_I_AM}\s+(?:very\s+|really\s+|quite\s+|pretty\s+|fairly\s+)?(?P<a>good|great|"
-        r"skilled|proficient|fluent|experienced|an expert|expert|comfortable|advanced)\s+"
-        r"(?:at|in|with)\s+" + _PLACE,
+        rf"{_I_AM}\s+(?:very\s+|really\s+|quite\s+|pretty\s+|fairly\s+|more\s+|most\s+)?"
+        r"(?P<a>good|great|skilled|proficient|fluent|experienced|an expert|expert|comfortable|"
+        r"advanced)\s+(?:(?:speaking|writing|working|coding)\s+)?(?:at|in|with)\s+" + _PLACE,
         "User is {a} in {v}",
         slot=None,
     ),
@@ -1131,7 +1486,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.been_doing",
         "en",
         "skill",
-        rf"{_I_HAVE}\s+been\s+(?P<a>coding|programming|writing|working|playing|developing)\s+"
+        rf"(?:{_I_HAVE}\s+)?been\s+(?P<a>coding|programming|writing|working|playing|developing)\s+"
         r"(?:in|with)?\s*(?P<v>[^,;.!?]+?)\s+for\s+(?P<n>(?:over\s+|about\s+)?[\w\s]+?years?)",
         "User has been {a} in {v} for {n}",
         slot=None,
@@ -1254,7 +1609,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.studied",
         "en",
         "fact",
-        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from)|{_I_HAVE}\s+(?P<b>a "
+        rf"(?:i\s+(?P<a>studied|majored in|graduated in|graduated from|trained at|trained as|"
+        rf"went to)|{_I_HAVE}\s+(?P<b>a "
         r"(?:degree|masters?|master's|phd|bachelor's|diploma) in))\s+"
         r"(?!(?:it|this|that|them|these|those|one|a lot|with)\b)" + _WHERE,
         lambda m, c: _studied_en(m),
@@ -1351,6 +1707,16 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "en.goal.thinking",
+        "en",
+        "goal",
+        rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:seriously\s+|really\s+|also\s+)?thinking\s+(?:about|"
+        r"of)\s+"
+        r"(?P<v>(?!(?:it|this|that|you|your)\b)\w+ing\b[^,;.!?]*)",
+        "User is thinking about {v}",
+        slot=None,
+    ),
+    _r(
         "en.goal.want",
         "en",
         "goal",
@@ -1396,6 +1762,16 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # environment
     _r(
+        "en.fact.aid",
+        "en",
+        "fact",
+        r"i\s+(?:use|need|wear|have)\s+(?P<v>(?:a|an)\s+(?:wheelchair|cane|walking stick|walker|"
+        r"hearing aids?|insulin pump|cpap(?: machine)?|prosthetic \w+|guide dog|mobility scooter|"
+        r"crutches)|hearing aids|crutches)\b(?P<w>[^,;.!?]*)",
+        "User uses {v} {w}",
+        slot=None,
+    ),
+    _r(
         "en.environment.switch",
         "en",
         "environment",
@@ -1411,7 +1787,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "environment",
         r"(?:i|we)\s+(?:mainly\s+|mostly\s+|only\s+|primarily\s+|usually\s+|now\s+)?use\s+"
-        r"(?!(?:it|this|that|them|these|those|your|a lot|the same)\b)" + _PLACE,
+        rf"(?!(?:it|this|that|them|these|those|your|a lot|the same|{_LANGS_EN})\b)" + _PLACE,
         lambda m, c: _uses(m, c, "en"),
     ),
     _r(
@@ -1423,6 +1799,39 @@ RULES: Final[tuple[Rule, ...]] = (
         r"thinkpad|raspberry pi)[^,;.!?]*)",
         "User is on {v}",
         slot=None,
+    ),
+    # The tools one works with, said in passing: "I'm on excel for mac", "running fedora 40 on
+    # my desktop", "I'm running it on windows 11", "I have postgres installed", "I write
+    # mostly typescript at work".
+    _r(
+        "en.environment.tool",
+        "en",
+        "environment",
+        r"(?:i(?:'m| am)\s+|i\s+|we(?:'re| are)?\s+)?(?:(?:mostly|mainly|usually|now|"
+        r"currently)\s+)?"
+        r"(?:on|running|using|use|write|run|have)\s+(?:(?:it|this|that|everything|"
+        r"mostly|mainly)\s+)?(?:on\s+)?(?:an?\s+)?"
+        r"(?P<v>(?:mac(?:book)?(?: air| pro)?|macos|windows(?: \d+)?|linux|ubuntu|debian|fedora|"
+        r"arch|nixos|iphone|android|ipad|chromebook|m[1-4]|wsl|thinkpad|raspberry pi|excel|"
+        r"google sheets|sheets|notion|obsidian|vs ?code|neovim|vim|emacs|postgres(?:ql)?|mysql|"
+        r"sqlite|snowflake|bigquery|docker|kubernetes|python(?: \d[\d.]*)?|node(?: \d+)?|java|"
+        r"typescript|javascript|rust|go|react|django|flask|rails|figma|photoshop|lightroom|"
+        r"premiere|davinci resolve|blender|unity|unreal|godot|home assistant|aws|azure|gcp|jira|"
+        r"salesforce|sap|power bi|tableau)\b(?:\s+\d[\w.]*)?)"
+        r"(?=\s*(?:[,;.!?]|$)|\s+(?:for|on|at|btw|now|installed|locally|too|as|with|and|"
+        r"which|so|but|via|at)\b)",
+        "User uses {v}",
+        slot=_tool_slot,
+    ),
+    _r(
+        "en.fact.in_place",
+        "en",
+        "fact",
+        rf"{_I_AM}\s+(?:now\s+|currently\s+|"
+        r"based\s+)?in\s+(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])"
+        r"[\w'-]+)?)(?=\s*(?:[,;.!]|$)|\s+(?:now|these days|at the moment|so|and|but|too)\b)",
+        "User is in {v}",
+        slot="residence",
     ),
     _r(
         "en.environment.my_device",
@@ -1478,6 +1887,24 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # ---- Portuguese ----------------------------------------------------------------------
     _r(
+        "pt.instruction.address",
+        "pt",
+        "instruction",
+        r"(?:por favor,?\s+)?(?:trata-me|trate-me|me trata|me trate|fala comigo|fale comigo)\s+"
+        r"(?P<v>(?:por|de|como|em)\s+[^,;.!?]+)",
+        "O usuário quer que o assistente o trate {v}",
+        slot="address",
+    ),
+    _r(
+        "pt.instruction.stop",
+        "pt",
+        "instruction",
+        r"(?:(?:você\s+)?(?:pode|podes|poderia)\s+)?(?:por favor,?\s+)?(?:para|pare|parar) de\s+"
+        r"(?P<v>[^?!]+)",
+        "O usuário quer que o assistente pare de {v}",
+        slot=None,
+    ),
+    _r(
         "pt.instruction.call_me",
         "pt",
         "instruction",
@@ -1509,7 +1936,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.instruction.never",
         "pt",
         "instruction",
-        r"(?:por favor,?\s+)?nunca\s+" + _REST,
+        # "nunca use…" asks; "nunca entendi…" (a first-person past) tells.
+        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b)" + _REST,
         "O usuário quer que o assistente nunca {v}",
         slot=None,
     ),
@@ -1571,14 +1999,16 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.identity.occupation",
         "pt",
         "identity",
-        rf"{_EU}(?:sou|trabalho como|atuo como)\s+(?:um\s+|uma\s+)?"
-        rf"(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|\s+(?:sênior|senior|"
+        rf"{_EU}(?:sou|trabalho como|trabalho de|atuo como)\s+(?:um\s+|uma\s+)?"
+        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|"
+        r"\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
         r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
         r"há|ha|desde|faz|e|mas|então|aliás|também|kkk|para|pra)\b)[a-zà-ÿ]+(?:ic[oa]|al|"
         r"eir[oa]|ista|ior|ênior|or|ar))*)"
         r"(?:\s+(?P<prep>na|no|em|da|do|pela|pelo|numa|num|em uma|em um)\s+(?P<org>[^,;.!?]+?))?"
-        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk)\b))",
+        r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:há|ha|desde|faz|e|mas|então|aliás|também|kkk|enquanto|"
+        r"que|trabalhando|morando|com|inclusive|aqui|atualmente)\b))",
         _occupation("pt"),
     ),
     _r(
@@ -1666,7 +2096,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"(?:{_EU}|agora\s+|hoje\s+|nós\s+|a gente\s+)(?:agora\s+|atualmente\s+|hoje\s+)?"
-        r"(?:moro|vivo|resido|estou morando|moramos|vivemos|mora)\s+(?:agora\s+)?"
+        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora)\s+(?:agora\s+)?"
         r"(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
         lambda m, c: _residence_pt_prefixed(m, c),
     ),
@@ -1700,8 +2130,14 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.work_at",
         "pt",
         "fact",
-        rf"{_EU}(?:agora\s+|atualmente\s+)?trabalho\s+(?P<p>na|no|em|para a|para o|para)\s+"
-        r"(?!casa\b|home\b|remot)(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        rf"{_EU}(?:agora\s+|atualmente\s+|hoje\s+)?trabalho\s+(?:agora\s+|atualmente\s+|hoje\s+)?"
+        r"(?P<p>na|no|em|para a|para o|para)\s+"
+        r"(?!casa\b|home\b|remot)(?P<v>(?-i:[A-Z0-9])[^,;.!?]*|(?!(?:área|area|turno|casa|"
+        r"escritório|escritorio|empresa|loja|hospital|escola|fábrica|fabrica|banco|clínica|"
+        r"clinica|universidade|faculdade|restaurante|cozinha|rua|mesma|mesmo|setor|sector|"
+        r"parte|frente|projeto|equipe|equipa|prefeitura|câmara|camara|ti|noite|madrugada|"
+        r"fim|final|sábado|sabado|domingo|segunda|terça|quarta|quinta|sexta)\b)"
+        r"[\w&.-]+(?=\s*(?:[,;.!?]|$)|\s+(?:como|há|ha|desde|faz|e|mas|com)\b))",
         "O usuário trabalha {p} {v}",
         slot="employer",
     ),
@@ -1728,7 +2164,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.dont_eat",
         "pt",
         "fact",
-        rf"{_EU}(?:não|nao|nunca)\s+(?:como|comemos)\s+(?P<v>carne|peixe|porco|carne de porco|"
+        rf"{_EU}(?:não|nao|nunca)\s+(?:como|comemos)\s+(?P<v>carne(?: vermelha| de porco| de vaca| "
+        r"bovina| suína| suina| branca)?|peixe|porco|"
         r"frutos do mar|laticínios|ovos|glúten|gluten|açúcar|nada de origem animal)\b",
         "O usuário não come {v}",
         slot=None,
@@ -1737,7 +2174,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.study",
         "pt",
         "fact",
-        rf"{_EU}(?:estou fazendo|estou a fazer|faço|curso|estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|"
+        r"estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
         r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
         r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
         r"\s*(?:[,;.!]|$)",
@@ -1747,8 +2185,10 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.identity.at_org_as",
         "pt",
         "identity",
-        rf"{_EU}(?:agora\s+)?estou\s+(?P<prep>na|no)\s+(?P<org>(?-i:[A-Z0-9])[^,;.!?]*?),?\s+"
-        rf"como\s+(?P<role>(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+)?)\s*(?:[,;.!]|$)",
+        rf"{_EU}(?:agora\s+)?(?:estou|comecei|entrei|trabalho)\s+(?:agora\s+)?(?P<prep>na|no)\s+"
+        r"(?P<org>[\w&.-]+(?:\s+(?-i:[A-Z0-9])[\w&.-]*)*)(?:\s+[\w-]+)?,?\s+"
+        rf"como\s+(?P<role>(?:[\w-]+\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+)?)"
+        r"(?=\s*(?:[,;.!]|$)|\s+(?:e|mas|há|desde)\b)",
         _occupation("pt"),
     ),
     _r(
@@ -1764,7 +2204,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.preference.prefer",
         "pt",
         "preference",
-        rf"{_EU}(?:agora\s+|sempre\s+|geralmente\s+)?prefiro\s+(?!que\b)" + _PLACE,
+        rf"{_EU}(?:agora\s+|sempre\s+|geralmente\s+)?prefiro\s+(?:sempre\s+|muito\s+)?(?!que\b)"
+        + _PLACE,
         "O usuário prefere {v}",
         slot=_head_pt,
     ),
@@ -1862,8 +2303,40 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "skill",
         rf"{_EU}(?:mexo|trabalho)\s+(?:muito\s+|bastante\s+)?com\s+"
-        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?:(?-i:[A-Z0-9][\w+#.-]*)|avançado|básico))*)",
+        r"(?P<v>(?-i:[A-Z][\w+#.-]*)(?:\s+(?:(?-i:[A-Z0-9][\w+#.-]*)|avançado|básico))*"
+        r"|(?!(?:isso|isto|esse|essa|ele|ela|eles|elas|o|a|os|as|tudo)\b)[\w+#.-]+"
+        r"(?=\s+(?:faz|há|ha|desde)\b))",
         "O usuário trabalha com {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.level",
+        "pt",
+        "skill",
+        rf"(?:o\s+)?meu\s+(?P<l>{_LANGS_PT})\s+(?:é|está|ta|tá)\s+(?:(?:bem|muito|meio|bastante|"
+        r"super)\s+)?(?P<v>básico|basico|intermediário|intermediario|avançado|avancado|fluente|"
+        r"nativo|enferrujado|fraco|bom|ruim|razoável|razoavel|péssimo|pessimo)\b",
+        "O {l} do usuário é {v}",
+        slot=None,
+        lower=("l",),
+    ),
+    _r(
+        "pt.skill.mother_tongue",
+        "pt",
+        "skill",
+        r"(?:a\s+)?minha\s+(?:língua materna|lingua materna|primeira língua|primeira lingua)"
+        r"\s+é\s+"
+        rf"(?:o\s+)?(?P<v>{_LANGS_PT}|(?-i:[A-Z])[a-z]+)\b",
+        "A língua materna do usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.skill.know_thing",
+        "pt",
+        "skill",
+        rf"{_EU}(?:já\s+)?sei\s+(?!(?:lá|la|que|se|disso|nada|não|nao|sim|bem|muito|isso|"
+        r"onde|como|quando|qual|quem|o que)\b)(?P<v>[\w+#.-]+(?:\s+e\s+[\w+#.-]+)?)\s*(?:[,;.!]|$)",
+        "O usuário sabe {v}",
         slot=None,
     ),
     _r(
@@ -1986,11 +2459,22 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.goal.thinking",
+        "pt",
+        "goal",
+        rf"{_EU}(?:estou|ando)\s+(?:pensando|a pensar)\s+(?:seriamente\s+|muito\s+)?em\s+"
+        r"(?P<v>\w*(?:ar|er|ir)\b[^,;.!?]*)",
+        "O usuário está pensando em {v}",
+        slot=None,
+    ),
+    _r(
         "pt.goal.want",
         "pt",
         "goal",
-        rf"{_EU}(?:quero|pretendo|planejo|espero|gostaria de|sonho em)\s+"
-        rf"(?!(?:{_REQUEST_VERBS_PT})\b)(?:conseguir\s+)?(?P<v>\w+(?:ar|er|ir|or)\b[^,;.!?]*)",
+        rf"(?:{_EU}(?:quero|pretendo|planejo|espero|gostaria de|sonho em)|(?:a|minha)\s+(?:ideia|"
+        r"meta|plano)\s+é|(?:o\s+)?meu\s+(?:plano|sonho|objetivo)\s+é)\s+"
+        r"(?:muito\s+|mesmo\s+|tanto\s+|um dia\s+)?"
+        rf"(?!(?:{_REQUEST_VERBS_PT})\b)(?:conseguir\s+)?(?P<v>\w*(?:ar|er|ir|or)\b[^,;.!?]*)",
         "O usuário quer {v}",
         slot=None,
     ),
@@ -2019,7 +2503,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.project.maintain",
         "pt",
         "project",
-        rf"{_EU}(?:mantenho|toco|fundei|criei|administro)\s+(?:um|uma|o|a|meu|minha)?\s*" + _PLACE,
+        rf"{_EU}(?:mantenho|fundei|criei|administro)\s+(?:um|uma|o|a|meu|minha)?\s*" + _PLACE,
         "O usuário mantém {v}",
         slot=None,
     ),
@@ -2092,12 +2576,178 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        "pt.environment.swap",
+        "pt",
+        "environment",
+        rf"{_EU}(?:acabei de trocar|troquei)\s+(?:(?:o|a|meu|minha|o meu|a minha)\s+)?"
+        r"(?P<old>[^,;.!?]+?)\s+(?:por|pel[oa]|para)\s+(?:(?:um|uma|o|a)\s+)?(?P<v>[^,;.!?]+)",
+        "O usuário usa {v}",
+        slot=_tool_slot,
+        change=True,
+    ),
+    _r(
         "pt.context.just",
         "pt",
         "context",
         rf"{_EU}acabei de\s+{_PLACE}",
         "O usuário acabou de {v}",
         slot=None,
+    ),
+    # ---- "I'm …" / "Sou …" with what a person is into, bad at, or lives with ------------------
+    _r(
+        "en.preference.into",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+(?:really\s+|very\s+|super\s+|so\s+|totally\s+|quite\s+)?(?P<a>into|"
+        r"obsessed with|passionate about|crazy about|addicted to|a sucker for|mad about)\s+"
+        r"(?!(?:it|this|that|these|those|them|your)\b)" + _PLACE,
+        "User is {a} {v}",
+        slot=_likes,
+        lower=("a",),
+    ),
+    _r(
+        "en.preference.x_fan",
+        "en",
+        "preference",
+        rf"{_I_AM}\s+(?:a\s+)?(?:big\s+|huge\s+|massive\s+|die-?hard\s+|lifelong\s+|total\s+)?"
+        r"(?P<v>(?-i:[A-Z])[\w'’.-]*(?:\s+(?-i:[A-Z])[\w'’.-]*){0,2})\s+fan\b",
+        "User is a fan of {v}",
+        slot=_likes,
+    ),
+    _r(
+        "en.skill.bad_at",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:really\s+|pretty\s+|so\s+|quite\s+|absolutely\s+)?(?:terrible|bad|awful|"
+        r"hopeless|rubbish|useless|not (?:very |that |so |great |good )*(?:good|great))\s+"
+        r"(?:at|with)\s+(?!(?:it|this|that|these|those|them)\b)" + _PLACE,
+        "User is not good at {v}",
+        slot=None,
+        polarity=False,
+    ),
+    _r(
+        "en.identity.name_aside",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?P<v>{_NAME})\s+(?:by the way|btw|here|lol|haha)\b",
+        _name_only,
+    ),
+    _r(
+        "en.identity.status",
+        "en",
+        "identity",
+        rf"{_I_AM}\s+(?:now\s+)?(?P<v>self[- ]employed(?!\s+as\b)|freelance(?!\s+as\b)|"
+        r"(?:a\s+)?(?:stay[- ]at[- ]home|"
+        r"single|working|first[- ]time|new) (?:mom|mum|dad|parent|mother|father)|"
+        r"(?:a\s+)?(?:full[- ]time|part[- ]time|grad|graduate|phd|mature) student)\b",
+        "User is {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.condition",
+        "en",
+        "fact",
+        r"i(?:'ve| have)?\s+(?:got\s+|been diagnosed with\s+|suffer from\s+|live with\s+)"
+        r"(?P<v>(?:type [12] )?diabetes|asthma|adhd|add|celiac disease|coeliac disease|"
+        r"migraines|anxiety|depression|epilepsy|arthritis|crohn'?s|ibs|pcos|endometriosis|"
+        r"high blood pressure|hypertension|a bad back|chronic [\w\s]+?|insomnia|tinnitus|"
+        r"dyslexia|autism|long covid|lupus|multiple sclerosis|ms|psoriasis|eczema|"
+        r"sleep apnea|(?:a|an) (?:\w+ )?allergy|(?:a|an) (?:\w+ )?intolerance|"
+        r"a heart condition)\b",
+        "User has {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.preference.fan",
+        "pt",
+        "preference",
+        rf"{_EU}sou\s+(?:muito\s+|super\s+)?(?:fã|fa)\s+(?:de carteirinha\s+|número um\s+)?"
+        r"(?P<p>de|do|da|dos|das)\s+" + _PLACE,
+        "O usuário é fã {p} {v}",
+        slot=_likes,
+        lower=("p",),
+    ),
+    _r(
+        "pt.preference.into",
+        "pt",
+        "preference",
+        rf"{_EU}sou\s+(?:muito\s+|super\s+|completamente\s+)?(?P<a>louc[oa]|apaixonad[oa]|"
+        r"viciad[oa]|fanátic[oa])\s+(?P<p>por|em|pelo|pela|pelos|pelas|no|na|nos|nas)\s+"
+        r"(?!(?:isso|isto|você|voce|vc)\b)" + _PLACE,
+        "O usuário é {a} {p} {v}",
+        slot=_likes,
+        lower=("a", "p"),
+    ),
+    _r(
+        "pt.preference.curto",
+        "pt",
+        "preference",
+        rf"{_EU}curto\s+(?:muito\s+|bastante\s+)?(?!(?:isso|isto|você|voce|vc|demais)\b)" + _PLACE,
+        "O usuário curte {v}",
+        slot=_likes,
+    ),
+    _r(
+        "pt.skill.bad_at",
+        "pt",
+        "skill",
+        rf"{_EU}sou\s+(?:muito\s+|bem\s+|super\s+)?(?:péssim[oa]|pessim[oa]|ruim|horrível|"
+        r"frac[oa]|uma negação|um zero à esquerda)\s+(?:em|com|no|na|nos|nas)\s+"
+        r"(?!(?:isso|isto)\b)" + _PLACE,
+        "O usuário não é bom em {v}",
+        slot=None,
+        polarity=False,
+    ),
+    _r(
+        "pt.identity.status",
+        "pt",
+        "identity",
+        rf"{_EU}sou\s+(?:agora\s+)?(?P<v>autônom[oa]|autonom[oa]|freelancer|dona de casa|"
+        r"(?:mãe|pai) solo|(?:mãe|pai) solteir[oa]|concursad[oa]|MEI|servidor(?:a)? públic[oa])\b",
+        "O usuário é {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.relationship.parent_of",
+        "pt",
+        "relationship",
+        rf"{_EU}sou\s+(?P<a>mãe|mae|pai)\s+(?:de|do|da)\s+" + _PLACE,
+        lambda m, c: (
+            None
+            if (v := clean(m.group("v"), "pt")) is None
+            else Hit(
+                ("O usuário é pai" if m.group("a").lower() == "pai" else "A usuária é mãe")
+                + f" de {v}",
+                None,
+                _key(v),
+            )
+        ),
+    ),
+    _r(
+        "pt.fact.degree",
+        "pt",
+        "fact",
+        rf"{_EU}sou\s+(?P<a>doutor(?:a)?|mestre|bacharel|pós-graduad[oa]|especialista)\s+"
+        r"(?:em|de)\s+" + _WHERE,
+        "O usuário é {a} em {v}",
+        slot=None,
+        lower=("a",),
+    ),
+    _r(
+        "pt.context.retired",
+        "pt",
+        "context",
+        rf"{_EU}(?:sou|estou|já estou)\s+(?P<v>aposentad[oa])\b",
+        "O usuário está {v}",
+        slot=None,
+    ),
+    # ---- the first-person clause detector: a verb of a person's life, any wording -----------
+    *(
+        _r(f"en.{type}.life", "en", type, _life_pattern_en(verbs), _life_en)
+        for type, verbs in _LIFE_VERBS_EN
+    ),
+    *(
+        _r(f"pt.{type}.life", "pt", type, _life_pattern_pt(verbs), _life_pt)
+        for type, verbs in _LIFE_VERBS_PT
     ),
 )
 
@@ -2110,11 +2760,17 @@ def _no_longer_en(match: re.Match[str]) -> Hit | None:
 
 
 def _residence_pt_prefixed(match: re.Match[str], clause: str) -> Hit | None:
-    """ "moro em Lisboa" / "moro no Porto": the value comes with its preposition."""
+    """ "moro em Lisboa" / "moro no Porto": the value comes with its preposition ("moro em
+    apartamento" is a kind of home, not a place)."""
     text = match.group("v")
     prep, _, rest = text.partition(" ")
     place = clean(rest, "pt")
-    if place is None:
+    if place is None or re.match(
+        r"(?:um |uma )?(?:apartamento|apê|ape|casa|kitnet|quitinete|prédio|predio|república|"
+        r"republica|condomínio|condominio|quarto)\b",
+        place,
+        re.IGNORECASE,
+    ):
         return None
     prep = prep.lower()
     change = bool(_CHANGE.search(clause))
@@ -2149,9 +2805,11 @@ def _tags(rule: Rule) -> tuple[str, ...]:
 #: Adverbs between the subject and the verb that change nothing of the statement ("I'm also
 #: trying to…", "I'm actually 27", "Também falo…").
 _INNER_ADVERB: Final = re.compile(
-    r"^((?:i|i'm|i've|i am|i have|we|we're|eu|eu também)\s+)(?:also|actually|really|honestly|"
+    r"^((?:i|i'm|i've|i am|i have|we|we're)\s+)(?:also|actually|really|honestly|"
     r"only|still|definitely|genuinely|seriously|literally)\s+"
-    r"|^(?:também|tambem|realmente|sinceramente)\s+(?=\w+o\b)",
+    r"|^((?:eu|eu também|eu tambem)\s+)(?:também|tambem|já|ja|ainda|sempre|hoje|agora|"
+    r"atualmente|realmente|só|so)\s+"
+    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so)\s+(?=\w+[oi]\b)",
     re.IGNORECASE,
 )
 
@@ -2161,7 +2819,7 @@ def _match(clause: str) -> tuple[Rule, Hit] | None:
     previous = None
     while previous != body:
         previous = body
-        body = _INNER_ADVERB.sub(lambda m: m.group(1) or "", body)
+        body = _INNER_ADVERB.sub(lambda m: m.group(1) or m.group(2) or "", body)
     for rule in RULES:
         found = rule.pattern.match(body)
         if found is None:
@@ -2172,12 +2830,32 @@ def _match(clause: str) -> tuple[Rule, Hit] | None:
     return None
 
 
+#: "aqui em Curitiba", "here in Leeds" in a statement about oneself: where one lives.
+_HERE: Final = re.compile(
+    r"\b(?:aqui|cá|ca)\s+(?:em|no|na)\s+(?P<p>[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)"
+    r"|\bhere in\s+(?P<q>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)",
+    re.IGNORECASE,
+)
+
+
 #: Words that point back into the conversation ("design one like that", "resume this chat",
 #: "them all"): a goal or liking with one of them is about the task at hand, not the person.
 _DEICTIC: Final = re.compile(
     r"\b(?:it|this|these|those|them|one|ones|chat|conversation|thread|above|below|here|"
     r"isso|isto|esse|essa|esses|essas|este|esta|estes|estas|desse|dessa|deste|desta|todos|"
+    r"ela|ele|elas|eles|"
     r"todas|conversa)\b|^that\b|\bthat$",
+    re.IGNORECASE,
+)
+#: A choice among the drafts of this chat: "the second version you gave", "the semaphore
+#: version better", "option 2", "a versão com tópicos", "keep the whole script under 50 lines".
+_CHOICE: Final = re.compile(
+    r"\b(?:the|this|that|these|those|o|a|os|as|esse|essa|este|esta)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:version|versions|option|options|draft|look|script|code|function|intro|paragraph|"
+    r"answer|reply|layout|design|logo|title|slide|slides|chart|table|prompt|output|"
+    r"versão|versao|opção|opcao|rascunho|código|codigo|função|funcao|texto|parágrafo|"
+    r"resposta|título|titulo|tabela|gráfico|grafico)\b"
+    r"|\b(?:option|opção|opcao|version|versão|versao|draft|número|number)\s*#?\d+\b",
     re.IGNORECASE,
 )
 #: "this year", "este ano": times, not pointers into the conversation.
@@ -2192,7 +2870,10 @@ _DEICTIC_TYPES: Final = frozenset({"goal", "preference", "project", "environment
 #: Feminine forms after "O usuário é …" ("engenheira", "vegetariana", "brasileira"): the
 #: statement is written "A usuária é …" so the words agree.
 _FEMININE: Final = re.compile(
-    r"^O usuário é (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|iteta|ina))\b)"
+    r"^O usuário (é|está|estava|foi|ficou) (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|"
+    r"iteta|ina))\b"
+    # any other adjective in -a but the common-gender ones (analista, atleta, diplomata)
+    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)a\b)"
 )
 
 
@@ -2204,7 +2885,7 @@ _PT_CONTRACTED: Final = {"de": "d", "em": "n"}
 
 def _agree_pt(content: str) -> str:
     content = _PT_CONTRACTION.sub(lambda m: f"{_PT_CONTRACTED[m.group(1)]}{m.group(2)} ", content)
-    return _FEMININE.sub("A usuária é ", content)
+    return _FEMININE.sub(lambda m: f"A usuária {m.group(1)} ", content)
 
 
 def _about(content: str, speaker: str, language: str) -> str:
@@ -2222,7 +2903,38 @@ def _features(
     """What the confidence of this statement is computed from (`confidence.features`): the
     captured value (or the statement after its subject and verb)."""
     value = hit.value if hit.value else hit.content.split(" ", 2)[-1]
-    return features(rule.type, value, clause, text, dropped is not None)
+    return features(rule.type, value, clause, text, dropped is not None) | {
+        "lexicon": float(rule.id.endswith(".life"))
+    }
+
+
+#: Chat spellings of the first person, written out: "im"/"Im" → "I'm", "ive" → "I've",
+#: "i" → "I" (so a capitalised-word test does not take it for a name); Portuguese "tô/to" +
+#: gerund → "estou"; European Portuguese "estou a aprender" / "ando a escrever" → "estou
+#: aprendendo" / "estou escrevendo", the form the patterns know.
+_SPELLINGS: Final = (
+    (re.compile(r"\b(?-i:[Ii])m\b(?=\s+\w)"), "I'm"),
+    (re.compile(r"\b(?-i:[Ii])ve\b(?=\s+\w)"), "I've"),
+    (re.compile(r"\b(?-i:i)(?=['’ ])"), "I"),
+    (re.compile(r"\b(?:t[ôo]|tou|tô)\s+(?=\w+ndo\b)", re.IGNORECASE), "estou "),
+    (
+        re.compile(
+            r"\b(estou|est[áa]s|est[áa]|estamos|ando|andas|anda|andamos)\s+a\s+(\w+?)(a|e|i)r"
+            r"(?=\b(?!\s*(?:-|que)))",
+            re.IGNORECASE,
+        ),
+        lambda m: (
+            ("estou" if m.group(1).lower() in {"estou", "ando"} else m.group(1))
+            + f" {m.group(2)}{m.group(3)}ndo"
+        ),
+    ),
+)
+
+
+def _spelled_out(text: str) -> str:
+    for pattern, replacement in _SPELLINGS:
+        text = pattern.sub(replacement, text)
+    return text
 
 
 def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
@@ -2232,17 +2944,44 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     text, dropped = own_words(message.text)
-    text = text.replace("’", "'")  # curly apostrophes: "I’m" is "I'm"
+    text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
+    passing: list[tuple[str, Mention]] = []
+    position = 0
     for clause in clauses(text):
-        if rejection(clause) is not None:
+        position = max(position, text.find(clause, position) + len(clause))
+        why = rejection(clause)
+        matched = None if why is not None else _match(clause)
+        if why not in {"hypothetical", "reported"}:
+            after = text[position : position + 80]
+            passing.extend((clause, mention) for mention in mentions(clause, after))
+        if why is not None:
             continue
-        matched = _match(clause)
         if matched is None:
             continue
         rule, hit = matched
+        here = _HERE.search(clause)
+        if (
+            here
+            and rule.type not in {"fact", "instruction"}
+            and not any(d[2] == "residence" for d in hit.derived)
+        ):
+            # "sou motorista aqui em bh", "I'm a nurse here in Leeds": where one lives.
+            place = here.group("p") or here.group("q")
+            text_ = (
+                f"O usuário mora {_em(place)[0]}"
+                if rule.language == "pt"
+                else (f"User lives in {place}")
+            )
+            hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
-        if rule.type in _DEICTIC_TYPES and _DEICTIC.search(_PERIOD.sub("", body).strip()):
+        if rule.type in _DEICTIC_TYPES and (
+            _DEICTIC.search(_PERIOD.sub("", body).strip())
+            or re.match(r"['\"‘“]", body)
+            or _CHOICE.search(body)
+        ):
+            # A value in quotes is a name or a line proposed in the chat ("I like 'Nne's
+            # Kitchen', give us 5 more").
             continue
         content = _agree_pt(hit.content) if rule.language == "pt" else hit.content
         if speaker:
@@ -2287,7 +3026,54 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
                     method="explicit_user_input",
                 )
             )
+    found.extend(_mentioned(passing, found, message, text, dropped, extractor))
     return found
+
+
+def _mentioned(
+    passing: list[tuple[str, Mention]],
+    found: list[Candidate],
+    message: UserMessage,
+    text: str,
+    dropped: str | None,
+    extractor: str,
+) -> Iterator[Candidate]:
+    """The relationships mentioned in passing (`mentions`) that no pattern already gave."""
+    said = " ".join(fold(c.content) for c in found if c.type == "relationship")
+    speaker = message.speaker
+    for clause, mention in passing:
+        known = fold(mention.name) if mention.name else fold(mention.relation)
+        if re.search(rf"\b{re.escape(known)}\b", said):
+            continue
+        content = (
+            _about(mention.content, speaker, mention.language) if speaker else (mention.content)
+        )
+        said += " " + fold(content)
+        inputs = features(
+            "relationship", mention.name or mention.relation, clause, text, dropped is not None
+        ) | {"mention": 1.0}
+        yield Candidate(
+            type="relationship",
+            content=content,
+            language=mention.language,
+            confidence=score(inputs),
+            source=message,
+            method="explicit_user_input",
+            extractor=extractor,
+            pattern=f"{mention.language}.relationship.mention",
+            slot=(
+                f"relationship:{fold(mention.relation)}:{fold(mention.name)}"
+                if mention.name
+                else None
+            ),
+            value=fold(mention.name) if mention.name else fold(mention.relation),
+            polarity=True,
+            change=False,
+            tags=("extracted", "relationship"),
+            evidence=clause,
+            subject=speaker,
+            features=inputs,
+        )
 
 
 def extract_messages(
@@ -2333,6 +3119,10 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
         value,
         re.I,
     )
+    # "faço o backend", "to fazendo aula": a chore, unless it is a course or at a school.
+    chore = not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}
+    if match.group("verb").lower() != "estudo" and not course and not where and chore:
+        return None
     text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
         f" {match.group('p')} {where.strip()}" if where else ""
     )
