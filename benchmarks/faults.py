@@ -60,12 +60,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import orjson
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests")]
 
-from server import free_port, percentile, sentence  # noqa: E402  (benchmarks/server.py)
+from diskkit import small_filesystem  # noqa: E402  (tests/diskkit.py)
+from server import free_port, percentile, sentence, sentence_bundle  # noqa: E402  (benchmarks/server.py)
 
 PASSPHRASE = "fault campaign passphrase"
 MEMVAULT = (sys.executable, "-m", "memvault")
@@ -265,35 +265,7 @@ def failure_kind(answer: httpx.Response) -> str:
 
 
 def _bundle(label: str, n: int, chunks: int, rng: random.Random) -> tuple[bytes, list[str]]:
-    from memvault.formats.aimem.checksum import bundle_checksum
-    from memvault.formats.mapping import aimem_content_hash
-
-    records = []
-    for c in range(chunks):
-        content = f"{label} import {n}-{c}: {sentence(rng)}"
-        records.append(
-            {
-                "id": f"urn:aimem:faults:{label}-{n}-{c}",
-                "content": content,
-                "content_hash": aimem_content_hash(content),
-                "memory_type": "fact",
-                "created_at": "2026-04-01T09:30:00Z",
-            }
-        )
-    doc: dict[str, Any] = {
-        "format": "aimem-bundle",
-        "version": "1",
-        "producer": "faults",
-        "tenant_id": "11111111-1111-4111-8111-111111111111",
-        "exported_at": "2026-06-12T10:00:00Z",
-        "scope": "FULL",
-        "chunks": records,
-        "edges": [],
-        "entities": [],
-        "chunk_entities": [],
-    }
-    doc["checksum"] = bundle_checksum(doc)
-    return orjson.dumps(doc), [r["content"] for r in records]
+    return sentence_bundle("faults", f"{label}-{n}-", f"{label} import {n}-", chunks, rng)
 
 
 def _request(ledger: Ledger, send: Callable[[], httpx.Response]) -> httpx.Response | None:
@@ -622,26 +594,6 @@ def fault_pg_restart(target: Target, restarts: int, rng: random.Random) -> Row:
 
 
 # -- a full disk -----------------------------------------------------------------------------
-
-
-@contextlib.contextmanager
-def small_filesystem(path: Path, size_kib: int) -> Iterator[bool]:
-    """A tmpfs of `size_kib` at `path` when it can be mounted (True), else a plain directory
-    (False: the caller limits its child with RLIMIT_FSIZE)."""
-    path.mkdir(parents=True, exist_ok=True)
-    mounted = (
-        os.geteuid() == 0
-        and subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", f"size={size_kib}k,mode=0700", "tmpfs", str(path)],
-            capture_output=True,
-        ).returncode
-        == 0
-    )
-    try:
-        yield mounted
-    finally:
-        if mounted:
-            subprocess.run(["umount", "-l", str(path)], capture_output=True)
 
 
 def _limited(limit: int | None) -> Callable[[], None] | None:

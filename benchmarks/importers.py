@@ -13,7 +13,8 @@ browsing, images, memory-tool writes, English and Portuguese), then in one run:
    1.0.0, in its own venv);
 
 and prints wall time, CPU time and peak RSS of each, and the ratios (SDK / memvault: above 1
-means memvault is faster or smaller). Targets: ≥ 10× faster, under 150 MB peak RSS. With
+means memvault is faster or smaller). Targets: ≥ 8× faster (wall clock; the CPU ratio is
+printed too), under 150 MB peak RSS. With
 `--repeat N` the three run N times, interleaved (a slow spell of this shared machine falls on
 all of them), every run's time is printed and the median runs are compared.
 
@@ -48,6 +49,9 @@ from peers import Measurement, fmt_bytes, fmt_ratio, median_run, run_measured, s
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 DATA = BENCH / "data"
+#: How many times faster than the SDK's `pam convert` the import must be, wall clock, with
+#: the recall index written in the same transaction (issue 17).
+SPEED_TARGET = 8
 _WRITE = """
 import sys
 from pathlib import Path
@@ -204,14 +208,18 @@ def main() -> None:
         f"(time), {fmt_ratio(sdk.peak_rss_bytes, converted.peak_rss_bytes)} (peak RSS)"
     )
     print(
-        f"import: time: SDK / memvault = {fmt_ratio(sdk.seconds, ours.seconds)}; "
+        f"import: time: SDK / memvault = {fmt_ratio(sdk.seconds, ours.seconds)} (wall), "
+        f"{fmt_ratio(sdk.cpu_seconds, ours.cpu_seconds)} (CPU, all its processes); "
         f"peak RSS: SDK / memvault = {fmt_ratio(sdk.peak_rss_bytes, ours.peak_rss_bytes)} "
         f"({fmt_bytes(ours.peak_rss_bytes)} vs {fmt_bytes(sdk.peak_rss_bytes)})"
     )
-    fast = sdk.seconds >= 10 * ours.seconds
+    fast = sdk.seconds >= SPEED_TARGET * ours.seconds
     small = ours.peak_rss_bytes < 150 << 20
     verdict = {True: "met", False: "MISSED"}
-    print(f"targets: ≥10× faster {verdict[fast]}; under 150 MB peak RSS {verdict[small]}")
+    print(
+        f"targets: ≥{SPEED_TARGET}× faster (wall) {verdict[fast]}; under 150 MB peak RSS "
+        f"{verdict[small]}; load average at the end {os.getloadavg()[0]:.2f}"
+    )
 
 
 if __name__ == "__main__":

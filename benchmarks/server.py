@@ -54,6 +54,7 @@ import httpx
 import orjson
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))  # the AIMEM test kit builds the bundles
 
 MEMVAULT_SERVE = (sys.executable, "-m", "memvault", "serve")
 SERVER_KEY = "benchmark-server-key-" + "0" * 43
@@ -253,40 +254,27 @@ def reader(rng: random.Random) -> Callable[[httpx.Client, int], None]:
     return step
 
 
-def importer(chunks: int, rng: random.Random) -> Callable[[httpx.Client, int], list[str]]:
-    from memvault.formats.aimem.checksum import bundle_checksum
-    from memvault.formats.mapping import aimem_content_hash
+def sentence_bundle(
+    producer: str, local: str, text: str, chunks: int, rng: random.Random
+) -> tuple[bytes, list[str]]:
+    """An AIMEM bundle of `chunks` fact chunks of random sentences — ids
+    ``urn:aimem:PRODUCER:{local}{c}``, contents ``{text}{c}: sentence`` — and their contents."""
+    from aimemkit import bundle, chunk  # tests/aimemkit.py
 
+    records = [
+        chunk(f"{local}{c}", f"{text}{c}: {sentence(rng)}", producer=producer)
+        for c in range(chunks)
+    ]
+    return orjson.dumps(bundle(records, producer=producer)), [r["content"] for r in records]
+
+
+def importer(chunks: int, rng: random.Random) -> Callable[[httpx.Client, int], list[str]]:
     def step(http: httpx.Client, n: int) -> list[str]:
-        records = []
-        for c in range(chunks):
-            content = f"import {n}-{c}: {sentence(rng)}"
-            records.append(
-                {
-                    "id": f"urn:aimem:bench:{n}-{c}",
-                    "content": content,
-                    "content_hash": aimem_content_hash(content),
-                    "memory_type": "fact",
-                    "created_at": "2026-04-01T09:30:00Z",
-                }
-            )
-        doc: dict[str, Any] = {
-            "format": "aimem-bundle",
-            "version": "1",
-            "producer": "bench",
-            "tenant_id": "11111111-1111-4111-8111-111111111111",
-            "exported_at": "2026-06-12T10:00:00Z",
-            "scope": "FULL",
-            "chunks": records,
-            "edges": [],
-            "entities": [],
-            "chunk_entities": [],
-        }
-        doc["checksum"] = bundle_checksum(doc)
+        body, contents = sentence_bundle("bench", f"{n}-", f"import {n}-", chunks, rng)
         response = expect(
             http.post(
                 "/v1/brain/import",
-                content=orjson.dumps(doc),
+                content=body,
                 headers={"content-type": "application/json"},
             ),
             200,
@@ -294,7 +282,7 @@ def importer(chunks: int, rng: random.Random) -> Callable[[httpx.Client, int], l
         summary = response.json()
         if summary.get("inserted") != chunks or summary.get("rejected"):
             raise RuntimeError(f"import summary: {str(summary)[:200]}")
-        return [r["content"] for r in records]
+        return contents
 
     return step
 

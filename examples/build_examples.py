@@ -14,10 +14,12 @@ run with an interpreter that lacks it, the script runs itself again with the rep
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
 import sys
+import uuid
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -90,7 +92,13 @@ MEMORIES: list[tuple[str, str, str | None, str, str, list[str], str, str | None,
 
 
 def memory_id(suffix: str) -> str:
-    return f"9b2e7c4a-1d3f-4a6b-8c9d-0e1f2a3b4c{int(suffix):02d}"
+    """A UUID v4 (PAM §4.1) fixed by `suffix`: ids that differ from their first characters,
+    as real ones do, so the tables' short id prefixes stay short (a shared 34-character
+    prefix made `memvault list` print every id whole, over three lines)."""
+    digest = bytearray(hashlib.sha256(f"memvault-example-memory-{suffix}".encode()).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x40  # version 4
+    digest[8] = (digest[8] & 0x3F) | 0x80  # RFC 4122 variant
+    return str(uuid.UUID(bytes=bytes(digest)))
 
 
 def build_memories() -> list[dict[str, Any]]:

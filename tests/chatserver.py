@@ -26,11 +26,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import jsonschema_rs
 
+from httpkit import Answer, json_server
 from memvault.extract.base import UserMessage
 from memvault.extract.rules import extract_message
 
@@ -64,71 +64,51 @@ def answer(body: dict[str, Any]) -> dict[str, Any]:
 class ChatServer:
     url: str = ""
     requests: list[dict[str, Any]] = field(default_factory=list)
-    _server: ThreadingHTTPServer | None = None
 
 
-def _handler(state: ChatServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
+def _answer(state: ChatServer) -> Answer:
+    def send(status: int, data: dict[str, Any]) -> tuple[int, bytes]:
+        return status, json.dumps(data).encode()
 
-        def _send(self, status: int, data: dict[str, Any]) -> None:
-            raw = json.dumps(data).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(raw)))
-            self.end_headers()
-            self.wfile.write(raw)
+    def answer_post(path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if path.rstrip("/") != "/v1/chat/completions":
+            return send(404, {"error": {"message": f"no route {path}"}})
+        body = json.loads(raw)
+        state.requests.append(body)
+        if not isinstance(body.get("model"), str) or not isinstance(body.get("messages"), list):
+            return send(400, {"error": {"message": "model and messages are required"}})
+        content = answer(body)
+        schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
+        if schema is not None:
+            jsonschema_rs.validator_for(schema).validate(content)  # structured output
+        return send(
+            200,
+            {
+                "id": f"chatcmpl-{len(state.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body["model"],
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": json.dumps(content)},
+                        "finish_reason": "stop",
+                    }
+                ],
+                "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            },
+        )
 
-        def do_POST(self) -> None:
-            if self.path.rstrip("/") != "/v1/chat/completions":
-                self._send(404, {"error": {"message": f"no route {self.path}"}})
-                return
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            state.requests.append(body)
-            if not isinstance(body.get("model"), str) or not isinstance(body.get("messages"), list):
-                self._send(400, {"error": {"message": "model and messages are required"}})
-                return
-            content = answer(body)
-            schema = (body.get("response_format") or {}).get("json_schema", {}).get("schema")
-            if schema is not None:
-                jsonschema_rs.validator_for(schema).validate(content)  # structured output
-            self._send(
-                200,
-                {
-                    "id": f"chatcmpl-{len(state.requests)}",
-                    "object": "chat.completion",
-                    "created": int(time.time()),
-                    "model": body["model"],
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": json.dumps(content)},
-                            "finish_reason": "stop",
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-                },
-            )
-
-    return Handler
+    return answer_post
 
 
 @contextmanager
 def serve(port: int = 0) -> Iterator[ChatServer]:
     """A server on 127.0.0.1 (a free port unless given), stopped on exit."""
     state = ChatServer()
-    server = ThreadingHTTPServer(("127.0.0.1", port), _handler(state))
-    state._server = server
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with json_server(_answer(state), port) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
 
 
 if __name__ == "__main__":

@@ -86,6 +86,17 @@ class ConformanceDoc:
         return named
 
 
+def string_constants(paths: Iterable[Path]) -> set[str]:
+    """Every string constant in the Python files `paths`: the finding codes a module can
+    report are among them."""
+    found: set[str] = set()
+    for path in paths:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+    return found
+
+
 @cache
 def defined_tests() -> dict[str, set[str]]:
     """Test names defined at module level in each tests/*.py (functions and assignments)."""

@@ -29,8 +29,11 @@ import unicodedata
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import pytest
+
+from httpkit import json_server
 
 DIMENSION = 256
 MODEL = "ngram-256"
@@ -158,6 +161,13 @@ class EmbedServer:
         return 200, json.dumps(reply).encode(), failure
 
 
+@pytest.fixture
+def embed_server() -> Iterator[EmbedServer]:
+    """An `EmbedServer` for one test."""
+    with serve() as running:
+        yield running
+
+
 @contextmanager
 def serve(
     dimension: int = DIMENSION, *, api_key: str | None = None, port: int = 0
@@ -166,47 +176,19 @@ def serve(
     `url` (``http://127.0.0.1:PORT/v1``); shut down on exit."""
     state = EmbedServer(dimension=dimension, api_key=api_key)
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length", "0"))
-            raw = self.rfile.read(length)
-            if self.path != "/v1/embeddings":
-                self._send(404, b'{"error": {"message": "no such route"}}')
-                return
-            try:
-                request = json.loads(raw)
-            except ValueError:
-                self._send(400, b'{"error": {"message": "body is not JSON"}}')
-                return
-            status, body, failure = state.answer(request, dict(self.headers))
-            if failure.disconnect:
-                self.close_connection = True
-                return
-            self._send(status, body)
+    def answer(path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes] | None:
+        if path != "/v1/embeddings":
+            return 404, b'{"error": {"message": "no such route"}}'
+        try:
+            request = json.loads(raw)
+        except ValueError:
+            return 400, b'{"error": {"message": "body is not JSON"}}'
+        status, body, failure = state.answer(request, headers)
+        return None if failure.disconnect else (status, body)
 
-        def _send(self, status: int, body: bytes) -> None:
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a timeout test)
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with json_server(answer, port) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 if __name__ == "__main__":

@@ -315,3 +315,42 @@ def test_pam_21_1_too_much_scrypt_work_is_refused_for_that_not_as_a_wrong_passph
     assert "key derivation (scrypt) asks for more work than this machine accepts" in message
     assert "wrong passphrase" not in message
     assert agefile.decrypt(data, passphrase="pw") == b'{"a": 1}'
+
+
+def test_pam_21_1_scrypt_refusal_and_wrong_passphrase_are_told_apart_whatever_pyrage_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """pyrage raises one exception type for every failure, with an English message. Which
+    failure it was (a work factor refused before any key derivation, and tried again; or a
+    wrong passphrase, after it) is decided without reading that message: the same decisions
+    come out when pyrage words its errors otherwise."""
+    import pyrage  # type: ignore[import-untyped]
+
+    real = pyrage.passphrase.decrypt
+    calls: list[int] = []
+
+    def reworded(data: bytes, passphrase: str) -> bytes:
+        calls.append(1)
+        try:
+            return bytes(real(data, passphrase))
+        except pyrage.DecryptError:
+            raise pyrage.DecryptError("Entschlüsselung fehlgeschlagen") from None
+
+    monkeypatch.setattr(pyrage.passphrase, "decrypt", reworded)
+    data = agefile.encrypt(b'{"a": 1}', passphrase="pw")
+    header = re.search(rb"-> scrypt (\S+) (\d+)", data)
+    assert header is not None
+    greedy = data.replace(header.group(0), b"-> scrypt " + header.group(1) + b" 40")
+
+    with pytest.raises(agefile.AgeDecryptError) as caught:
+        agefile.decrypt(greedy, passphrase="pw")
+    assert "asks for more work than this machine accepts" in str(caught.value)
+    assert "wrong passphrase" not in str(caught.value)
+    assert len(calls) == agefile._WORK_ATTEMPTS  # the refusal was tried again
+
+    calls.clear()
+    with pytest.raises(agefile.AgeDecryptError) as caught:
+        agefile.decrypt(data, passphrase="not it")
+    assert "wrong passphrase" in str(caught.value)
+    assert len(calls) == 1  # a wrong passphrase is not tried again
+    assert agefile.decrypt(data, passphrase="pw") == b'{"a": 1}'

@@ -37,3 +37,24 @@ def test_aimem_http_benchmark_runs_on_a_slice(
     assert "POST /v1/brain/import" in out and "server peak RSS" in out
     assert "records" in out  # the stream's lines were counted
     assert not list(tmp_path.glob("aimem-http-*"))  # the server home was removed
+
+
+def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/aimem_import_phases.py: every phase measured, the SQLite-writes peer printed,
+    and the instrumented functions put back (no timing asserted)."""
+    from memvault.exchange import aimem
+    from memvault.formats.aimem import reader
+
+    before = (aimem._Importer._map, reader.BundleReader._verify, reader._speedups)
+    bench = _import("aimem_import_phases")
+    for event_pass in (False, True):
+        figures = bench.run(400, event_pass=event_pass, data=tmp_path)
+        assert figures["cpu"] > 0
+        assert all(figures[key] > 0 for key in ("checksum", "validate", "map", "add", "write"))
+    out = capsys.readouterr().out
+    assert "SQLite writes alone" in out and "span checksum pass" in out
+    assert "event checksum pass" in out
+    assert (aimem._Importer._map, reader.BundleReader._verify, reader._speedups) == before
+    assert not list(tmp_path.glob("aimem-phases-*"))

@@ -37,9 +37,8 @@ MEMORY_1 = OFFICIAL.index(b'"id": "mem-002-skill"')  # inside $.memories[1]
 def write(tmp_path: Path, data: bytes, name: str = "memory-store.json") -> Path:
     path = tmp_path / name
     path.write_bytes(data)
-    # Readable by others whatever the umask: opening a vault narrows the process-wide umask
-    # for a moment (`paths.private_umask`), and a thread left by an earlier test may do so
-    # while this file is made; the unprivileged tests need it readable by anyone.
+    # Readable by others whatever the umask the tests run under: the unprivileged tests need
+    # it readable by anyone.
     path.chmod(0o644)
     return path
 

@@ -3,9 +3,13 @@ Vault API, once; the CLI then reads it like any vault."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
+import uuid
 from pathlib import Path
+
+import pytest
 
 from clikit import home, ok
 from conftest import REPO
@@ -29,7 +33,7 @@ def load_demo() -> subprocess.CompletedProcess[str]:
 def test_demo_vault_holds_the_sample_store(home: Path) -> None:
     first = load_demo()
     assert first.returncode == 0, first.stderr
-    assert "14 memories, 6 relations" in first.stdout
+    assert "14 memories, 6 relations, 2 conversations" in first.stdout
     source = pam.load(SAMPLE)
     stats = ok("stats", "--json").json()
     assert stats["owner_id"] == source.owner.id
@@ -56,3 +60,49 @@ def test_makefile_run_loads_the_demo_and_shows_stats() -> None:
     assert "examples/load_demo.py" in run and "memvault stats" in run
     assert "MEMVAULT_HOME=.demo" in makefile and "MEMVAULT_PASSPHRASE=demo" in makefile
     assert "/.demo/" in (REPO / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_the_quick_start_list_shows_short_ids_in_a_terminal(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's quick start lists the demo vault in an 80-column terminal: every memory
+    fits its id in the 8-character prefix (PAM §4.1 UUID v4 ids, unlike ids that shared 34
+    characters and were printed whole, over three lines each)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert load_demo().returncode == 0
+    source = pam.load(SAMPLE)
+    assert all(uuid.UUID(m.id).version == 4 for m in source.memories)
+    table = ok("list", "--status", "all").stdout
+    for memory in source.memories:
+        assert re.search(rf"^{memory.id[:8]} ", table, re.MULTILINE), (memory.id, table)
+    assert not re.search(r"^[0-9a-f]{8}-", table, re.MULTILINE), table
+
+
+def test_the_demo_memories_provenance_names_conversations_the_vault_holds(home: Path) -> None:
+    """PAM §14: every conversation a demo memory's provenance names is in the demo vault (the
+    web UI links a memory to it; without the conversations the link led to "not found")."""
+    assert load_demo().returncode == 0
+    named = {
+        m.provenance.conversation_ref
+        for m in pam.load(SAMPLE).memories
+        if isinstance(m.provenance.conversation_ref, str)
+    }
+    assert named, "the sample names no conversation"
+    for conversation in named:
+        shown = ok("conversations", "show", conversation, "--json").json()
+        assert shown["id"] == conversation and shown["messages"]
+    assert ok("stats", "--json").json()["conversations"] == 2
+
+
+def test_the_readme_s_curl_recall_answers_from_the_demo_vault(home: Path) -> None:
+    """The README's `curl …/v1/recall?q=…` under `memvault serve`, asked of `make run`'s demo
+    vault, finds its answer first (it asked where Ana works: in the demo, Ana is a child)."""
+    from urllib.parse import parse_qs, urlsplit
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    url = re.search(r'"(http://127\.0\.0\.1:8765/v1/recall\?[^"]+)"', readme)
+    assert url, "no recall example in the README"
+    query = parse_qs(urlsplit(url.group(1)).query)["q"][0]
+    assert load_demo().returncode == 0
+    top = ok("recall", query, "--json").json()["results"][0]
+    assert "Marina" in query and "Lisbon" in top["text"], (query, top)

@@ -98,6 +98,18 @@ def test_inspect_shows_counts_integrity_and_signature() -> None:
         assert text in result.output, text
 
 
+def test_inspect_of_a_file_that_is_no_document_says_why(tmp_path: Path) -> None:
+    """An empty file, a JSON array or an object with no "schema" has nothing to summarize:
+    inspect says why on the next line, not only "invalid (1 error)"."""
+    cases = {b"": "file is empty", b"[1, 2]": "array", b'{"foo": 1}': 'no "schema" member'}
+    for body, why in cases.items():
+        path = tmp_path / "x.json"
+        path.write_bytes(body)
+        result = runner.invoke(app, ["inspect", str(path)], env={"COLUMNS": "200"})
+        assert "unknown, invalid (1 error)" in result.output, result.output
+        assert why in result.output, (body, result.output)
+
+
 def test_inspect_official_example_reports_signature_does_not_verify() -> None:
     result = runner.invoke(app, ["inspect", "--json", OFFICIAL_STORE])
     payload = json.loads(result.stdout)

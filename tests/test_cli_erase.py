@@ -39,6 +39,14 @@ def test_aimem_5_2_cli_erase_text_output(home: Path, ids: dict[str, str]) -> Non
     run = ok("erase", ids["allergy"], "-y")
     assert "Erased 1 memory" in run.stdout and ids["allergy"][:8] in run.stdout
     assert "AIMEM §5.2" in run.stdout
+    assert "not what it said" in run.stdout and "they" not in run.stdout
+
+
+def test_the_erasure_line_speaks_of_several_memories_in_the_plural(
+    home: Path, ids: dict[str, str]
+) -> None:
+    run = ok("erase", ids["allergy"], ids["coffee"], "-y")
+    assert "Erased 2 memories" in run.stdout and "not what they said" in run.stdout
 
 
 def test_aimem_5_2_cli_erase_refuses_without_yes_when_stdin_is_not_a_terminal(

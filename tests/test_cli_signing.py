@@ -199,6 +199,18 @@ def test_verify_unreadable_exits_2(tmp_path: Path) -> None:
     refused("verify", tmp_path / "junk.json", code=2)
 
 
+def test_verify_of_a_json_object_that_is_no_pam_document_says_what_it_lacks(
+    tmp_path: Path,
+) -> None:
+    """A JSON object without a "schema" member is named as such — not "its schema is None"
+    (a Python word); a document of another PAM kind is named by its schema."""
+    (tmp_path / "wrong.json").write_text('{"foo": 1}')
+    message = refused("verify", tmp_path / "wrong.json", code=2)
+    assert "None" not in message and 'no "schema" member' in message, message
+    conversation = OFFICIAL_EXAMPLES / "example-conversation.json"
+    assert "'portable-ai-memory-conversation'" in refused("verify", conversation, code=2)
+
+
 def test_pam_18_3_sign_refuses_a_file_whose_checksum_does_not_match(
     vault: Path, tmp_path: Path
 ) -> None:

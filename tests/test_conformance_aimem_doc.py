@@ -25,6 +25,7 @@ from conformancekit import (
     ConformanceDoc,
     defined_tests,
     resolve,
+    string_constants,
 )
 
 REPO: Final = Path(__file__).resolve().parents[1]
@@ -45,12 +46,7 @@ CONFORMANCE: Final = ConformanceDoc(DOC, "AIMEM-", "aimem", STATUSES)
 @cache
 def emitted_codes() -> set[str]:
     """String constants of the AIMEM modules (the codes they report)."""
-    codes: set[str] = set()
-    for path in AIMEM_SRC.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                codes.add(node.value)
-    return codes
+    return string_constants(AIMEM_SRC.glob("*.py"))
 
 
 @cache

@@ -8,7 +8,6 @@ must equal what the tables say; and every test of tests/test_conformance_pam.py 
 
 from __future__ import annotations
 
-import ast
 import json
 import re
 from collections import Counter
@@ -26,6 +25,7 @@ from conformancekit import (
     ConformanceDoc,
     defined_tests,
     resolve,
+    string_constants,
 )
 
 REPO: Final = Path(__file__).resolve().parents[1]
@@ -55,12 +55,8 @@ CONFORMANCE: Final = ConformanceDoc(DOC, "PAM-", "pam", STATUSES)
 def emitted_codes() -> set[str]:
     """String constants of the modules that report findings (the validator, the JSON reader,
     the source opener) and the codes listed in docs/validation.md (some are f-strings)."""
-    codes: set[str] = set()
     emitters = [*(SRC / "formats" / "pam").glob("*.py"), SRC / "jsonread.py", SRC / "sources.py"]
-    for path in emitters:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                codes.add(node.value)
+    codes = string_constants(emitters)
     validation = (REPO / "docs" / "validation.md").read_text(encoding="utf-8")
     codes.update(re.findall(r"`([a-z0-9-]+)`", validation))
     return codes

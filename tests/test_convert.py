@@ -66,6 +66,7 @@ def test_convert_refuses_an_existing_output_and_unknown_input(tmp_path: Path) ->
     (out / "keep.txt").write_text("mine")
     run = mv("convert", source, "-o", out)
     assert run.exit_code == 1 and "exists" in run.stderr
+    assert "--overwrite" in run.stderr, run.stderr  # the way to replace it, named
     assert [p.name for p in out.iterdir()] == ["keep.txt"]
     other = tmp_path / "notes.txt"
     other.write_text("hello")

@@ -41,3 +41,14 @@ def test_every_command_has_help() -> None:
 def test_readme_starts_with_the_two_commands() -> None:
     head = "\n".join((REPO / "README.md").read_text(encoding="utf-8").splitlines()[:40])
     assert "make run" in head and "make test" in head
+
+
+def test_the_readme_documentation_list_names_each_document_once_and_it_exists() -> None:
+    """The README's closing list of documents: every link resolves to a file, and no document
+    is listed twice (docs/scaling.md once was, with two different descriptions)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    listing = readme.split("\n## Documentation\n", 1)[1]
+    linked = re.findall(r"^- \[[^\]]+\]\(([^)]+)\)", listing, re.MULTILINE)
+    assert linked, "no documentation list"
+    assert [p for p in linked if not (REPO / p).is_file()] == []
+    assert sorted({p for p in linked if linked.count(p) > 1}) == []

@@ -7,16 +7,15 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from httpkit import json_server
 from memvault.extract.evaluation import conversation_of
 from memvault.extract.llm import (
     LLM_KEY_ENV,
@@ -82,39 +81,18 @@ def _completion(content: str) -> bytes:
 def stub() -> Iterator[Stub]:
     state = Stub()
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length", "0"))
-            state.requests.append(json.loads(self.rfile.read(length)))
-            state.headers.append(dict(self.headers))
-            if self.path != "/v1/chat/completions":
-                status, body = 404, b'{"error": "not found"}'
-            else:
-                status, text, delay, raw = state.next()
-                time.sleep(delay)
-                body = text.encode() if raw else _completion(text)
-            try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (a timeout test)
+    def answer(path: str, raw: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        state.requests.append(json.loads(raw))
+        state.headers.append(headers)
+        if path != "/v1/chat/completions":
+            return 404, b'{"error": "not found"}'
+        status, text, delay, is_raw = state.next()
+        time.sleep(delay)
+        return status, text.encode() if is_raw else _completion(text)
 
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-    thread.start()
-    state.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with json_server(answer) as url:
+        state.url = url
         yield state
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 @pytest.fixture

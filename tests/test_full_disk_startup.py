@@ -14,12 +14,13 @@ import os
 import resource
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import pgkit
+from diskkit import small_filesystem
 from memvault.store.postgres import PostgresStore
 from memvault.store.serverkey import ServerKey
 from memvault.vault import Vault
@@ -27,26 +28,6 @@ from serverkit import free_port
 from vaultkit import FAST_KDF, PASSPHRASE
 
 SIZE_KIB = 2048
-
-
-@contextlib.contextmanager
-def small_filesystem(path: Path) -> Iterator[bool]:
-    """A tmpfs of `SIZE_KIB` at `path` when it can be mounted (True), else a plain directory
-    (False: the child gets RLIMIT_FSIZE 0)."""
-    path.mkdir(parents=True, exist_ok=True)
-    mounted = (
-        os.geteuid() == 0
-        and subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", f"size={SIZE_KIB}k,mode=0700", "tmpfs", str(path)],
-            capture_output=True,
-        ).returncode
-        == 0
-    )
-    try:
-        yield mounted
-    finally:
-        if mounted:
-            subprocess.run(["umount", "-l", str(path)], capture_output=True)
 
 
 def fill(directory: Path) -> None:
@@ -102,7 +83,7 @@ def test_a_vault_on_a_full_disk_says_the_disk_is_full_at_start_up(
 ) -> None:
     """SQLite writes its WAL index beside the vault file before the first read: on a full disk
     that fails before the key is tried (it used to be reported as a wrong passphrase)."""
-    with small_filesystem(tmp_path / "disk") as mounted:
+    with small_filesystem(tmp_path / "disk", SIZE_KIB) as mounted:
         home = tmp_path / "disk" / "vault"
         env = _env(
             MEMVAULT_HOME=str(home), MEMVAULT_PASSPHRASE=PASSPHRASE, MEMVAULT_KDF_ITER=FAST_KDF
@@ -142,7 +123,7 @@ def test_serve_of_a_database_vault_whose_home_is_on_a_full_disk_says_so(tmp_path
     tenant = pgkit.new_tenant()
     key = ServerKey.parse(pgkit.SERVER_KEY, "test")
     Vault.create(PostgresStore.create(server.app_url, tenant, server_key=key)).close()
-    with small_filesystem(tmp_path / "disk") as mounted:
+    with small_filesystem(tmp_path / "disk", SIZE_KIB) as mounted:
         home = tmp_path / "disk" / "home"
         home.mkdir()
         if mounted:

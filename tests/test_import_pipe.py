@@ -292,3 +292,34 @@ def test_conversations_are_written_with_a_smaller_page_cache(tmp_path: Path) -> 
             store_records(vault, records(True), IngestResult("chatgpt-importer/2026.11"))
         assert vault.store.execute_raw("PRAGMA cache_size") == [(-CACHE_KIB,)]
     assert seen == [-BULK_CACHE_KIB, -BULK_CACHE_KIB]
+
+
+def test_records_are_written_with_the_collector_paused_where_the_front_end_allows_it(
+    tmp_path: Path,
+) -> None:
+    """The import's write loop runs with automatic garbage collection off inside
+    `memvault.bulk.interpreter_tuning` (the CLI's bulk commands), on again after it, also
+    when the import fails; outside that block (a server) the collector is left alone."""
+    import gc
+
+    from memvault.bulk import interpreter_tuning
+
+    seen: list[bool] = []
+
+    def records(fail: bool) -> Iterator[Any]:
+        seen.append(gc.isenabled())
+        if fail:
+            raise ImportFormatError("conversations.json", "cut short")
+        yield from ()
+
+    assert gc.isenabled()
+    with make_vault(tmp_path / "vault") as vault:
+        with interpreter_tuning():
+            store_records(vault, records(False), IngestResult("chatgpt-importer/2026.11"))
+            assert gc.isenabled()
+            with pytest.raises(ImportFormatError):
+                store_records(vault, records(True), IngestResult("chatgpt-importer/2026.11"))
+            assert gc.isenabled()
+        store_records(vault, records(False), IngestResult("chatgpt-importer/2026.11"))
+    assert seen == [False, False, True]
+    assert gc.isenabled()

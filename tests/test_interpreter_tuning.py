@@ -3,7 +3,8 @@ collector paused and a short switch interval are for the CLI's bulk commands onl
 library — as a server worker would — the import, export and batch paths leave both as they
 were, during the call as well as after it; the CLI's bulk commands still get them.
 
-A sampling thread watches `gc.isenabled()` and `sys.getswitchinterval()` while the work runs."""
+A sampling thread watches `gc.isenabled()`, `gc.get_threshold()` and `sys.getswitchinterval()`
+while the work runs."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ import pytest
 from clikit import ok
 from memvault.bulk import PROMPT_SWITCH_INTERVAL, interpreter_tuning, tuning_allowed
 from memvault.exchange import export_vault, import_into_vault
+from memvault.exchange.aimem import export_bundle, import_bundle
 from vaultkit import FAST_KDF, PASSPHRASE, make_vault, pam_memory
 
 #: More memories than one pipelined chunk of `Vault.add_memories` (the threaded write path,
@@ -29,6 +31,7 @@ MEMORIES = 3000
 class Seen:
     def __init__(self) -> None:
         self.gc: set[bool] = set()
+        self.threshold: set[tuple[int, ...]] = set()
         self.switch: set[float] = set()
 
 
@@ -39,6 +42,7 @@ def watching() -> Iterator[Seen]:
     def sample() -> None:
         while not stop.is_set():
             seen.gc.add(gc.isenabled())
+            seen.threshold.add(gc.get_threshold())
             seen.switch.add(sys.getswitchinterval())
             stop.wait(0.0002)
 
@@ -67,9 +71,11 @@ def exported(tmp_path: Path) -> Path:
 def _untouched(work: Callable[[], object]) -> None:
     assert not tuning_allowed()
     gc_before, switch_before = gc.isenabled(), sys.getswitchinterval()
+    threshold_before = gc.get_threshold()
     with watching() as seen:
         work()
     assert seen.gc == {gc_before}, "the collector was switched during a library call"
+    assert seen.threshold == {threshold_before}, "the collector's thresholds changed"
     assert seen.switch == {switch_before}, "the switch interval changed during a library call"
     assert (gc.isenabled(), sys.getswitchinterval()) == (gc_before, switch_before)
 
@@ -86,6 +92,20 @@ def test_library_import_and_export_leave_the_interpreter_settings_alone(
     with make_vault(tmp_path / "v") as vault:
         _untouched(lambda: import_into_vault(vault, exported))
         _untouched(lambda: export_vault(vault, tmp_path / "again.zip"))
+        assert vault.stats()["memories"] == MEMORIES
+
+
+def test_library_aimem_import_leaves_the_interpreter_settings_alone(
+    tmp_path: Path, exported: Path
+) -> None:
+    """The AIMEM import a server runs for `POST /v1/brain/import` (DESIGN: no process-wide
+    interpreter tweaks inside a server worker)."""
+    bundle = tmp_path / "brain.aimem.json"
+    with make_vault(tmp_path / "pam") as vault:
+        import_into_vault(vault, exported)
+        export_bundle(vault, bundle)
+    with make_vault(tmp_path / "v") as vault:
+        _untouched(lambda: import_bundle(vault, bundle))
         assert vault.stats()["memories"] == MEMORIES
 
 

@@ -149,6 +149,25 @@ def test_paths_outside_the_allowed_folders_are_refused(home: Path, tmp_path: Pat
     _drive(_params(home, "--allow-dir", str(allowed)), body)
 
 
+def test_importing_a_missing_file_says_it_does_not_exist(home: Path, tmp_path: Path) -> None:
+    """A path inside an allowed folder that names no file is refused as such ("no such file"),
+    not as "not valid PAM"; an empty file is refused naming what it lacks."""
+    allowed = tmp_path / "shared"
+    allowed.mkdir()
+    (allowed / "empty.json").write_bytes(b"")
+
+    async def body(client: Client) -> None:
+        text = await _refused(client, "import_memory", path=str(allowed / "nope.json"))
+        assert "no such file" in text and "not valid PAM" not in text, text
+        assert "nope.json" in text
+        text = await _refused(client, "import_memory", path="empty.json")
+        assert "empty" in text, text
+        listed = await _call(client, "list_memories")
+        assert listed["total"] == 0
+
+    _drive(_params(home, "--allow-dir", str(allowed)), body)
+
+
 def test_without_allow_dir_no_path_is_read_or_written(home: Path, tmp_path: Path) -> None:
     async def body(client: Client) -> None:
         text = await _refused(client, "export_memory", path=str(tmp_path / "x.json"))

@@ -4,62 +4,25 @@ the recall index kept in step with every write, and vectors through a real HTTP 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from embedserver import MODEL, EmbedServer, serve
+from embedserver import embed_server as embed_server
 from memvault.conversation_merge import conversation_row
 from memvault.errors import AccessDenied, InvalidInput
 from memvault.recall import analysis
 from memvault.recall.embedders import EmbedderSpec
 from memvault.recall.ranking import Ranking, fuse
 from memvault.vault import Vault
-from vaultkit import make_vault
+from vaultkit import pam_conversation
+from vaultkit import vault as vault
 
 AGENT = "agent-x"
 
 
-def _conversation(
-    cid: str,
-    messages: list[tuple[str, str, str]],
-    *,
-    title: str = "Chat",
-    names: dict[str, str] | None = None,
-    parents: dict[str, str] | None = None,
-) -> dict[str, Any]:
-    """A PAM conversation (§25) of (id, role, text) messages."""
-    parents = parents or {}
-    return {
-        "schema": "portable-ai-memory-conversation",
-        "schema_version": "1.0",
-        "id": cid,
-        "provider": {"name": "chatgpt"},
-        "title": title,
-        "temporal": {"created_at": "2025-03-01T10:00:00Z"},
-        "participants": [{"role": r, "name": n} for r, n in (names or {}).items()],
-        "messages": [
-            {
-                "id": mid,
-                "role": role,
-                "created_at": f"2025-03-01T10:{i:02d}:00Z",
-                "content": {"type": "text", "text": text},
-                **({"parent_id": parents[mid]} if mid in parents else {}),
-            }
-            for i, (mid, role, text) in enumerate(messages)
-        ],
-    }
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Iterator[Vault]:
-    v = make_vault(tmp_path / "home")
-    try:
-        yield v
-    finally:
-        v.close()
+_conversation = pam_conversation
 
 
 def _ids(vault: Vault, query: str, **filters: Any) -> list[str]:
@@ -269,12 +232,6 @@ def test_only_the_owner_rebuilds_the_index(vault: Vault) -> None:
 
 
 # -- vectors -----------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def embed_server() -> Iterator[EmbedServer]:
-    with serve() as running:
-        yield running
 
 
 def test_recall_without_vectors_answers_from_full_text_and_says_so(vault: Vault) -> None:

@@ -143,16 +143,20 @@ def test_bm25_peer_finds_a_turn_that_shares_the_question_s_words(full_set: Any, 
 
 
 @pytest.fixture(scope="module")
-def slice_output(
-    bench: Any, tmp_path_factory: pytest.TempPathFactory
-) -> tuple[str, list[dict[str, Any]]]:
+def slice_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the slice's run is kept (its vault: `run/vault`)."""
+    return tmp_path_factory.mktemp("recall-bench")
+
+
+@pytest.fixture(scope="module")
+def slice_output(bench: Any, slice_dir: Path) -> tuple[str, list[dict[str, Any]]]:
     """The benchmark on a fixed slice (one conversation of each language and split, four
     questions each), every system: the set imported through the console script, vectors
     from the test suite's n-gram embeddings server (a real HTTP server on 127.0.0.1)."""
     import contextlib
     import io
 
-    work = tmp_path_factory.mktemp("recall-bench")
+    work = slice_dir
     figures = work / "figures.json"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -203,3 +207,40 @@ def test_recall_benchmark_finds_answers_through_the_vault(
     fts = next(f for f in figures if f["system"] == "fts" and f["scope"] == "conversation")
     when = fts["splits"]["all"]["when"]
     assert when["n"] > 0 and when["r@10"] >= 0.8
+
+
+@pytest.mark.slow
+def test_recall_replay_gives_the_benchmarks_dev_figures(
+    bench: Any, slice_output: tuple[str, list[dict[str, Any]]], slice_dir: Path
+) -> None:
+    """benchmarks/recall_replay.py (how fusion settings are tuned, dev split only) replays
+    the engine's ranking over the candidate lists it reads: with the defaults it scores the
+    dev questions as `benchmarks/recall.py` did through `Vault.recall`, for every system."""
+    from embedserver import MODEL, serve
+    from memvault.recall.embedders import OpenAIEmbedder
+    from memvault.recall.ranking import Ranking
+
+    replay = _import("recall_replay")
+    _, figures = slice_output
+    home = slice_dir / "run" / "vault"
+    with serve() as server:
+        data = replay.read(
+            home,
+            [Ranking()],
+            embedder=OpenAIEmbedder(server.url, MODEL),
+            data=bench.subset(bench.load_set(), 1, 4),
+        )
+    assert data.questions and {q.split for q in data.questions} == {"dev"}
+    for mode in ("fts", "vector", "hybrid"):
+        replayed = replay.figures(data, mode, Ranking())
+        for scope in ("conversation", "vault"):
+            measured = next(f for f in figures if (f["system"], f["scope"]) == (mode, scope))
+            dev = measured["splits"]["dev"]["all"]
+            scores = replayed[scope]
+            assert scores.n == dev["n"]
+            assert [round(scores.recall(c), 4) for c in (1, 5, 10)] == [
+                dev["r@1"],
+                dev["r@5"],
+                dev["r@10"],
+            ]
+            assert round(scores.mrr, 4) == dev["mrr"]

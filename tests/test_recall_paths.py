@@ -4,55 +4,24 @@ index, and the completeness of vectors told without counting them."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from embedserver import MODEL, EmbedServer, serve
+from embedserver import MODEL, EmbedServer
+from embedserver import embed_server as embed_server
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import EmbedderSpec
 from memvault.recall.ranking import Ranking
 from memvault.store import sqlite_recall
 from memvault.vault import Vault
-from vaultkit import make_vault, pam_memory
+from vaultkit import pam_conversation, pam_memory
+from vaultkit import vault as vault
 
 
 def _conversation(cid: str, messages: list[tuple[str, str]]) -> dict[str, Any]:
     """A PAM conversation (§25) of (id, text) user messages."""
-    return {
-        "schema": "portable-ai-memory-conversation",
-        "schema_version": "1.0",
-        "id": cid,
-        "provider": {"name": "chatgpt"},
-        "title": "Chat",
-        "temporal": {"created_at": "2025-03-01T10:00:00Z"},
-        "messages": [
-            {
-                "id": mid,
-                "role": "user",
-                "created_at": f"2025-03-01T10:{i:02d}:00Z",
-                "content": {"type": "text", "text": text},
-            }
-            for i, (mid, text) in enumerate(messages)
-        ],
-    }
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Iterator[Vault]:
-    v = make_vault(tmp_path / "home")
-    try:
-        yield v
-    finally:
-        v.close()
-
-
-@pytest.fixture
-def embed_server() -> Iterator[EmbedServer]:
-    with serve() as running:
-        yield running
+    return pam_conversation(cid, [(mid, "user", text) for mid, text in messages])
 
 
 def _interleaved(vault: Vault) -> str:
@@ -123,11 +92,11 @@ def test_hybrid_recall_gives_k_results_past_the_fusion_depths(
     the hits further down keep their order below them, so a `k` larger than both depths
     still gets `k` results, in hybrid mode as in full text alone."""
     vault.add_memories(
-        [pam_memory(f"Ferry crossing number {n} to Madeira") for n in range(45)],
+        [pam_memory(f"Ferry crossing number {n} to Madeira") for n in range(60)],
     )
     vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
     ranking = Ranking()
-    assert ranking.text_depth + ranking.vector_depth < 40
-    result = vault.recall("ferry Madeira", k=40, kind="memories")
-    assert result.mode == "hybrid" and len(result.hits) == 40
-    assert len(vault.recall("ferry Madeira", k=40, kind="memories", mode="fts").hits) == 40
+    assert ranking.text_depth + ranking.vector_depth < 50
+    result = vault.recall("ferry Madeira", k=50, kind="memories")
+    assert result.mode == "hybrid" and len(result.hits) == 50
+    assert len(vault.recall("ferry Madeira", k=50, kind="memories", mode="fts").hits) == 50

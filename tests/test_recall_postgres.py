@@ -16,7 +16,9 @@ from clikit import mv, ok
 from embedserver import MODEL, serve
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import OpenAIEmbedder
+from memvault.recall.engine import text_coverage
 from memvault.recall.indexes import Passage, Scope
+from memvault.recall.ranking import Ranking
 from memvault.store.base import StoreError
 from memvault.vault import Vault
 from providergen import chatgpt as gen
@@ -284,3 +286,29 @@ def test_a_very_long_memory_is_stored_and_found_by_its_first_words(vault: Vault)
     added = vault.add(f"Zanzibar notes {words}", "fact").memory
     assert len(vault.get(added.id).content) > 1_000_000
     assert [h.id for h in vault.recall("zanzibar", kind="memories").hits] == [added.id]
+
+
+def test_fusion_coverage_reads_words_and_context_from_the_postgres_index(vault: Vault) -> None:
+    """docs/recall.md "Ranking": the share of the query's words a full-text hit's own words
+    hold, through the PostgreSQL recall index — a message's speaker and title, a memory's
+    tags and type, are context and not counted."""
+    vault.add("Grows tomatoes on the balcony", "fact", tags=["garden"])
+    every = Ranking(text_depth=0)
+    with vault.store.recall_index() as index:
+
+        def shares(query: str) -> dict[str, float]:
+            hits = index.search(query, 10, Scope())
+            rows = {r.id: r for r in index.passages([p for p, _ in hits])}
+            return {
+                str(rows[p].message_id or rows[p].memory_id): c
+                for p, c in text_coverage(index, query, hits, every).items()
+            }
+
+        found = shares("Maria dog puppy")
+        # m1: "dog" (Maria and "New puppy" are its context); m2, the assistant's, holds neither
+        # "Maria" nor "dog"; the memory holds "dog" of the three (its context is its type).
+        assert found["m1"] == pytest.approx(1.0)
+        assert found["m2"] == 0.0
+        (memory,) = [c for key, c in found.items() if key not in ("m1", "m2")]
+        assert memory == pytest.approx(1 / 3)
+        assert list(shares("garden tomatoes").values()) == [pytest.approx(1.0)]

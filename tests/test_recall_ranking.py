@@ -1,6 +1,7 @@
 """Recall's ranking beyond fusion (docs/recall.md "Ranking"): a passage made only of questions
-weighs less than one that tells something, and hybrid recall's second stage gives the
-full-text hits the vector list missed their exact cosine from their stored vectors."""
+weighs less than one that tells something, hybrid recall's second stage gives the full-text
+hits the vector list missed their exact cosine from their stored vectors, and a full-text
+hit's share of the fusion is weighed by how much of the query its own words hold."""
 
 from __future__ import annotations
 
@@ -14,8 +15,8 @@ import pytest
 from embedserver import MODEL, EmbedServer, serve
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import EmbedderSpec, load_embedder
-from memvault.recall.engine import RecallFilters, rescore, scope_of
-from memvault.recall.ranking import Ranking, asks_only, cosine, fuse, weigh
+from memvault.recall.engine import RecallFilters, rescore, scope_of, text_coverage
+from memvault.recall.ranking import Ranking, asks_only, cosine, coverage, fuse, weigh
 from memvault.vault import Vault
 from vaultkit import make_vault
 
@@ -35,14 +36,15 @@ def embed_server() -> Iterator[EmbedServer]:
         yield running
 
 
-def _chat(messages: list[tuple[str, str]]) -> dict[str, Any]:
-    """A PAM conversation (§25) of (id, text) user messages."""
+def _chat(messages: list[tuple[str, str]], user: str | None = None) -> dict[str, Any]:
+    """A PAM conversation (§25) of (id, text) user messages, the user named `user`."""
     return {
         "schema": "portable-ai-memory-conversation",
         "schema_version": "1.0",
         "id": "c1",
         "provider": {"name": "chatgpt"},
         "title": "Chat",
+        **({"participants": [{"role": "user", "name": user}]} if user else {}),
         "temporal": {"created_at": "2025-03-01T10:00:00Z"},
         "messages": [
             {
@@ -165,3 +167,113 @@ def test_hybrid_recall_gives_full_text_hits_the_vector_list_missed_their_exact_c
         assert rescored[missed] == pytest.approx(cosine(query, stored))
         assert rescore(index, model, query, text_hits, listed, Ranking(rescore_depth=0)) == {}
         assert rescore(index, model, query, text_hits, text_hits, Ranking()) == {}
+
+
+def test_coverage_is_the_share_of_the_query_words_a_passage_holds_less_its_context() -> None:
+    """A query word the passage's context holds (the speaker's name) is not counted: every
+    passage of that speaker holds it. A word counts when any of its alternative stems is
+    among the passage's own terms."""
+    asked = [("ethan",), ("kitchen",), ("photograph", "fotograf")]
+    assert coverage(asked, {"ethan", "kitchen"}, {"ethan", "cole"}) == pytest.approx(0.5)
+    assert coverage(asked, {"ethan", "kitchen", "fotograf"}, {"ethan"}) == pytest.approx(1.0)
+    assert coverage(asked, {"ethan"}, {"ethan"}) == 0.0
+    # Without the context, the name counts like any other word.
+    assert coverage(asked, {"ethan"}, set()) == pytest.approx(1 / 3)
+    # Nothing left to count: the passage tells nothing the query asks beyond the context.
+    assert coverage([("ethan",)], {"ethan"}, {"ethan"}) == 0.0
+    assert coverage([], {"ethan"}, set()) == 0.0
+
+
+def test_weighted_fusion_weighs_a_full_text_hit_by_its_coverage() -> None:
+    """docs/recall.md "Ranking": the scaled BM25 score × (1 − w + w × coverage); a hit with
+    no coverage given keeps its score whole; `text_coverage=0` and `rrf` ignore coverage."""
+    ranking = Ranking(text_weight=0.3, vector_weight=0.7, text_depth=3, vector_depth=10)
+    text = [(1, 10.0), (2, 6.0), (3, 2.0)]
+    vector = [(4, 0.6), (1, 0.5)]
+    whole = fuse(text, vector, ranking)
+    assert whole[1] == pytest.approx(0.3 * 1.0 + 0.7 * 0.5, abs=1e-5)
+    covered = fuse(text, vector, ranking, covered={1: 0.0, 2: 0.5})
+    assert covered[1] == pytest.approx(0.7 * 0.5, abs=1e-5)
+    assert covered[2] == pytest.approx(0.3 * 0.5 * 0.5, abs=1e-5)
+    assert covered[4] == pytest.approx(whole[4])
+    assert covered[4] > covered[1]  # the name-only hit no longer passes the vector hit
+    half = fuse(text, vector, Ranking(text_coverage=0.5, vector_depth=10), covered={1: 0.0})
+    assert half[1] == pytest.approx(0.3 * 0.5 + 0.7 * 0.5, abs=1e-5)
+    off = fuse(text, vector, Ranking(text_coverage=0.0, vector_depth=10), covered={1: 0.0})
+    assert off == pytest.approx(whole)
+    rrf = Ranking(fusion="rrf")
+    assert fuse(text, vector, rrf, covered={1: 0.0}) == fuse(text, vector, rrf)
+    with pytest.raises(ValueError, match="text_coverage"):
+        Ranking(text_coverage=1.5)
+
+
+def test_fusion_counts_forty_vector_hits_by_default() -> None:
+    """docs/recall.md "Ranking": the vector list gives fusion its first 40 hits (30 left
+    answers the bit index ranked 31st-40th out over a whole vault), and no more are asked."""
+    ranking = Ranking()
+    assert (ranking.text_weight, ranking.vector_weight) == (0.3, 0.7)
+    assert ranking.vector_depth == 40
+    assert ranking.vector_candidates(10) == 40
+    assert ranking.vector_candidates(20) == 40
+    assert ranking.depth(10) == 50
+
+
+_INTRO = [
+    ("intro", "Hi, I'm Ethan."),
+    ("hobby", "Photography has been my weekend thing since March."),
+    ("paint", "We painted the kitchen yellow."),
+    ("guitar", "The guitar shop sells strings."),
+]
+
+
+def test_text_coverage_leaves_the_speakers_name_and_the_title_out(vault: Vault) -> None:
+    """The engine reads the counted full-text hits' words and context from the store's
+    recall index: "Ethan" is the speaker's name, in every one of his passages' context, so
+    "Hi, I'm Ethan" holds none of the query's other words; a prefix query is not weighed."""
+    vault.put_conversation(conversation_row(_chat(_INTRO, user="Ethan Cole")))
+    scope = scope_of(RecallFilters(kind="messages"), "user")
+    query = "Ethan kitchen photograph"
+    with vault.store.recall_index() as index:
+        hits = index.search(query, 10, scope)
+        ids = {row.id: str(row.message_id) for row in index.passages([p for p, _ in hits])}
+        shares = {ids[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+        assert len(shares) == 3  # the first text_depth hits only
+        assert shares.get("paint") == pytest.approx(0.5)  # "kitchen", not "photograph"
+        assert shares.get("intro", 0.0) == 0.0
+        assert text_coverage(index, query, hits, Ranking(text_coverage=0.0)) == {}
+        assert text_coverage(index, "Ethan kitch*", hits, Ranking()) == {}
+
+
+def test_a_full_text_hit_holding_only_the_speakers_name_keeps_the_vector_hit_first(
+    vault: Vault, embed_server: EmbedServer
+) -> None:
+    """BM25 ranks "Hi, I'm Ethan" first for "What does Ethan photograph?" (the name in its
+    words and its context) and gives it the whole text weight; the vectors (a real
+    embedder's, through the n-gram server) put the photography turn first. Weighed by its
+    coverage (none of the query's words beyond the name), the greeting no longer passes it;
+    with `text_coverage=0` it does, as before the weighing."""
+    vault.put_conversation(conversation_row(_chat(_INTRO, user="Ethan Cole")))
+    vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
+    query = "What does Ethan photograph?"
+    assert vault.recall(query, mode="fts").hits[0].id == "intro"
+    assert vault.recall(query, mode="vector").hits[0].id == "hobby"
+    fused = vault.recall(query, mode="hybrid")
+    assert fused.mode == "hybrid"
+    assert fused.hits[0].id == "hobby"
+    unweighed = vault.recall(query, mode="hybrid", ranking=Ranking(text_coverage=0.0))
+    assert unweighed.hits[0].id == "intro"
+
+
+def test_text_coverage_leaves_a_memorys_tags_and_type_out(vault: Vault) -> None:
+    """A memory's context is its tags and its type (`memvault.recall.index`): a query word
+    among them is not counted, so a memory tagged "garden" covers "garden tomatoes" by
+    "tomatoes" alone, wholly; an untagged one holding "garden" but no tomato covers half."""
+    tagged = vault.add("Grows tomatoes on the balcony", "fact", tags=["garden"]).memory
+    plain = vault.add("The garden needs water every evening", "fact").memory
+    scope = scope_of(RecallFilters(kind="memories"), "user")
+    query = "garden tomatoes"
+    with vault.store.recall_index() as index:
+        hits = index.search(query, 10, scope)
+        ids = {row.id: str(row.memory_id) for row in index.passages([p for p, _ in hits])}
+        shares = {ids[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+    assert shares == {tagged.id: pytest.approx(1.0), plain.id: pytest.approx(0.5)}

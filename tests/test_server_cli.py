@@ -140,3 +140,33 @@ def test_serve_json_failure_is_a_json_error_body(tmp_path: Path) -> None:
     assert done.returncode != 0
     body = json.loads(done.stdout)
     assert body["error"] and "Traceback" not in done.stderr
+
+
+def test_serve_on_a_port_in_use_says_so_before_printing_an_address(home: Path) -> None:  # noqa: F811
+    """A port another process listens on: one line naming the address, the cause and
+    --port, exit 1 — not "serving on …" and a web UI address followed by uvicorn's own
+    error and its exit status 3."""
+    import socket
+
+    ok("init")
+    env = {
+        **os.environ,
+        "MEMVAULT_HOME": str(home),
+        "MEMVAULT_PASSPHRASE": os.environ["MEMVAULT_PASSPHRASE"],
+    }
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [*MEMVAULT, "serve", "--port", str(port), "--no-embed"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    assert "serving on" not in done.stdout and "web UI" not in done.stdout, done.stdout
+    assert f"127.0.0.1:{port}" in done.stderr and "already in use" in done.stderr
+    assert "--port" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr

@@ -87,6 +87,27 @@ def test_pam_import_of_an_invalid_store_is_422_and_changes_nothing(home: Home) -
     assert contents(home, tenant) == set()
 
 
+@pytest.mark.parametrize(
+    "body",
+    [b"PK\x03\x04truncated", b"", b"[1, 2]", b'{"format": "aimem-bundle", "version": "1"}'],
+    ids=["truncated-zip", "empty", "array", "aimem-bundle"],
+)
+def test_a_refused_pam_import_names_the_request_body_not_a_server_path(
+    home: Home, body: bytes
+) -> None:
+    """The refusal of a bad body (a truncated zip, nothing, a JSON array, an AIMEM bundle)
+    names the request body in its detail and findings, never the temporary file the server
+    spooled it to."""
+    tenant, key = home.fresh()
+    response = call(home, key, "POST", "/v1/pam/import", body)
+    assert response.status_code == 422, response.text
+    problem = response.json()
+    assert "/tmp" not in response.text and "memvault-pam-" not in response.text, problem
+    assert problem["detail"].startswith("request body was not imported"), problem
+    assert {f["file"] for f in problem["findings"]} <= {"request body", None}, problem
+    assert contents(home, tenant) == set()
+
+
 def test_pam_routes_401_without_credentials_403_without_the_scope(home: Home) -> None:
     with client(app_for(home)) as http:
         assert http.get("/v1/pam/export").status_code == 401

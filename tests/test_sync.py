@@ -324,3 +324,19 @@ def test_sync_erasures_endpoint_is_the_owners_and_checks_since(tmp_path: Path) -
             agent.get("/v1/sync/erasures", params={"since": "2000-01-01T00:00:00Z"}).status_code
             == 403
         )
+
+
+def test_sync_warnings_name_the_remote_export_not_a_temporary_file(pair: Pair) -> None:
+    """A warning about the pulled export (here a memory naming a conversation the export does
+    not hold, PAM §14.1) names the remote's export, never the temporary file the sync
+    downloaded it to."""
+    from vaultkit import pam_memory
+
+    data = pam_memory("Lives in Porto").to_json()
+    data["provenance"]["conversation_ref"] = "elsewhere"
+    pair.remote.add_memories([Memory.from_json(data)])
+    result = pair.sync()
+    pulled = [w for w in result.warnings if w.startswith("pull:")]
+    assert pulled, result.warnings
+    assert not any("memvault-sync-" in w or "/tmp/" in w for w in result.warnings), pulled
+    assert all(w.startswith("pull: the remote's export") for w in pulled), pulled

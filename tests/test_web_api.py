@@ -16,6 +16,7 @@ from memvault.server.config import ServerConfig
 from memvault.server.routes.web import STATIC
 from memvault.server.websession import COOKIE, CSRF_HEADER
 from memvault.tenancy import Tenants
+from providergen import claude, write_zip
 from vaultkit import PASSPHRASE, make_vault
 from webkit import chatgpt_export
 
@@ -170,6 +171,47 @@ def test_an_upload_no_importer_recognizes_is_refused_and_imports_nothing(
     assert refused.status_code == 422
     assert "not a provider export" in refused.json()["detail"]
     assert client.get("/v1/conversations", headers=bearer(token)).json()["total"] == 0
+
+
+@pytest.mark.parametrize(
+    ("body", "status"),
+    [
+        (b"PK\x03\x04truncated", 400),
+        (b'[{"id": "x", "mapping": 5}]', 422),
+    ],
+    ids=["truncated-zip", "malformed-chatgpt-conversations"],
+)
+def test_a_refused_upload_names_the_uploaded_file_not_a_server_path(
+    personal: tuple[TestClient, str], body: bytes, status: int
+) -> None:
+    """A damaged upload is refused naming the file the user chose (`filename`) and what is
+    wrong, never the temporary file the server spooled the body to; nothing is imported."""
+    client, token = personal
+    params = {"filename": "my-export.zip"}
+    refused = client.post("/v1/import", content=body, params=params, headers=bearer(token))
+    assert refused.status_code == status, refused.text
+    detail = refused.json()["detail"]
+    assert detail.startswith("my-export.zip"), detail
+    assert "/tmp" not in refused.text and "memvault-upload-" not in refused.text
+    assert client.get("/v1/conversations", headers=bearer(token)).json()["total"] == 0
+
+
+def test_an_upload_s_warnings_name_the_uploaded_file(
+    personal: tuple[TestClient, str], tmp_path: Path
+) -> None:
+    """The warnings of an accepted upload (here a Claude project memory that is empty) name
+    the uploaded file, not the server's temporary copy."""
+    client, token = personal
+    export = write_zip(claude.encode(claude.export()), tmp_path / "claude.zip")
+    done = client.post(
+        "/v1/import",
+        content=export.read_bytes(),
+        params={"filename": "claude.zip"},
+        headers=bearer(token),
+    )
+    assert done.status_code == 200, done.text
+    warnings = done.json()["parts"][0]["warnings"]
+    assert warnings and all(w.startswith("claude.zip") for w in warnings), warnings
 
 
 def test_erase_everything_needs_the_words_and_then_erases_aimem_5_2(

@@ -421,3 +421,64 @@ def test_a_background_proposal_is_reviewed_and_accepted_in_the_review_view_aimem
         assert httpx.get(served.url + "/v1/review", headers=auth).json() == {"proposals": []}
         context.close()
         page.assert_clean()
+
+
+def test_counts_on_the_pages_agree_in_number_with_the_count(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    """A count of one reads "1 new conversation", "1 message" — never "1 messages" (the
+    upload's summary and a conversation's header)."""
+    from providergen import claude, write_zip
+
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip", count=1))
+    expect(p.locator("#import-summary")).to_contain_text(": 1 new conversation (")
+    export = write_zip(claude.encode(claude.export()), tmp_path / "claude.zip")
+    auth = {"Authorization": f"Bearer {served.token}"}
+    httpx.post(
+        f"{served.url}/v1/import", content=export.read_bytes(), headers=auth, timeout=60
+    ).raise_for_status()
+    view(p, served, "conversations")
+    p.get_by_role("link", name="Sem data").click()
+    expect(p.locator("h1")).to_have_text("Sem data")
+    expect(p.locator("main p").first).to_contain_text("· 1 message ·")
+
+
+def test_the_audit_table_fits_the_window_with_long_details(page: Watched, served: Served) -> None:
+    """Audit entries with long unbroken values (a did:key key id of 105 characters, a
+    bundle's checksum, a memory id) wrap in their cells: the table is no wider than the page,
+    so no column is cut off."""
+    add_key(served, SigningKey.new("Ed25519"))
+    auth = {"Authorization": f"Bearer {served.token}"}
+    with httpx.Client(base_url=served.url, headers=auth, timeout=60) as client:
+        client.post("/v1/memories", json={"content": "Likes jazz", "type": "preference"})
+        bundle = client.get("/v1/brain/export")
+        bundle.raise_for_status()
+        # Importing it back logs the bundle's checksum (71 characters without a space).
+        client.post("/v1/brain/import", content=bundle.content).raise_for_status()
+        client.get("/v1/pam/export").raise_for_status()
+    p = page.page
+    p.set_viewport_size({"width": 1280, "height": 900})
+    view(p, served, "audit")
+    expect(p.locator("tbody tr").first).to_be_visible()
+    overflow = p.evaluate(
+        "(() => { const w = document.querySelector('main .table-wrap');"
+        " return w.scrollWidth - w.clientWidth; })()"
+    )
+    assert overflow <= 0, f"the audit table is {overflow}px wider than its frame"
+
+
+def test_the_sign_in_label_does_not_touch_its_field(browser: Browser, served: Served) -> None:
+    """The "Token" label stands clear of its field and of the field's focus ring (3 px
+    outline, 2 px offset)."""
+    context = browser.new_context()
+    p = context.new_page()
+    p.goto(served.url + "/")
+    expect(p.locator("h1")).to_have_text("Sign in")
+    label = p.locator("label[for=token]").bounding_box()
+    field = p.locator("#token").bounding_box()
+    context.close()
+    assert label is not None and field is not None
+    beside = label["x"] + label["width"] + 5 <= field["x"]
+    above = label["y"] + label["height"] + 5 <= field["y"]
+    assert beside or above, (label, field)

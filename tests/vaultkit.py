@@ -7,9 +7,11 @@ import os
 import subprocess
 import sys
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memvault.canonical import content_hash
 from memvault.formats.pam.schema import validate_memories
@@ -21,6 +23,48 @@ from memvault.vault import Vault
 PASSPHRASE = "correct horse battery staple"
 #: Key derivation rounds for test vaults (the real default, 256,000, costs ~0.3 s per open).
 FAST_KDF = "2"
+
+
+@pytest.fixture
+def vault(tmp_path: Path) -> Iterator[Vault]:
+    """A new vault in ``tmp_path/home``, closed after the test."""
+    v = make_vault(tmp_path / "home")
+    try:
+        yield v
+    finally:
+        v.close()
+
+
+def pam_conversation(
+    cid: str,
+    messages: list[tuple[str, str, str]],
+    *,
+    title: str = "Chat",
+    names: dict[str, str] | None = None,
+    parents: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """A PAM conversation (§25) of (id, role, text) messages, a minute apart; `names` the
+    participants' names by role, `parents` a message's parent by its id."""
+    parents = parents or {}
+    return {
+        "schema": "portable-ai-memory-conversation",
+        "schema_version": "1.0",
+        "id": cid,
+        "provider": {"name": "chatgpt"},
+        "title": title,
+        "temporal": {"created_at": "2025-03-01T10:00:00Z"},
+        "participants": [{"role": r, "name": n} for r, n in (names or {}).items()],
+        "messages": [
+            {
+                "id": mid,
+                "role": role,
+                "created_at": f"2025-03-01T10:{i:02d}:00Z",
+                "content": {"type": "text", "text": text},
+                **({"parent_id": parents[mid]} if mid in parents else {}),
+            }
+            for i, (mid, role, text) in enumerate(messages)
+        ],
+    }
 
 
 def make_vault(home: Path, **kwargs: Any) -> Vault:

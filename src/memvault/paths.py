@@ -3,14 +3,15 @@
 Which directory is the home (``$MEMVAULT_HOME``, the platform data directory) is decided by
 `memvault.local`, which front ends use; the names of its variables are here because the errors
 below name them. The home is created with mode 0700; the database file and its
-``-wal``/``-shm`` companions are created with mode 0600 (see `private_umask`).
+``-wal``/``-shm`` companions are created with mode 0600 (see `private_database`). Modes are
+given where each file is made, never through the umask: the umask is process-wide, and a
+server's other threads create files meanwhile.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Final
 
@@ -26,7 +27,7 @@ __all__ = [
     "database_path",
     "ensure_home",
     "params_path",
-    "private_umask",
+    "private_database",
     "restrict_file",
 ]
 
@@ -74,19 +75,23 @@ def ensure_home(home: Path) -> Path:
     return home
 
 
-@contextlib.contextmanager
-def private_umask() -> Iterator[None]:
-    """Create files as owner-only (umask 077) for the duration of the block.
+def private_database(path: Path) -> None:
+    """Make the database file at `path` owner-only (0600) before SQLite opens it, creating it
+    empty when absent (SQLite takes an empty file for a new database).
 
-    SQLite creates the ``-wal`` and ``-shm`` files itself, with the process umask, so the
-    umask — not a chmod afterwards — is what keeps them private from their first byte. The
-    umask is process-wide: keep the block short (opening a database).
+    SQLite creates the ``-wal`` and ``-shm`` files (and any rollback journal) with the mode of
+    their database file, so a 0600 database keeps them private from their first byte without
+    touching the process-wide umask. A path SQLite cannot open either (no such directory) is
+    left for SQLite to report.
     """
-    previous = os.umask(0o077)
     try:
-        yield
-    finally:
-        os.umask(previous)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, FILE_MODE)
+    except FileExistsError:
+        restrict_file(path)
+    except OSError:
+        pass
+    else:
+        os.close(fd)
 
 
 def restrict_file(path: Path) -> None:

@@ -150,7 +150,7 @@ def batch_json(result: BatchResult) -> dict[str, Any]:
     }
 
 
-def page_json(page: Page) -> dict[str, Any]:
+def page_json(page: Page[Memory]) -> dict[str, Any]:
     """``{"total", "offset", "limit", "memories"}``: one page of a listing."""
     return {
         "total": page.total,

@@ -441,7 +441,7 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
                 report = import_into_vault(local, pulled, force=True, now=now).to_json()
         result.pull = _summary(report)
         result.pulled = _memory_changes(report)
-        result.warnings.extend(_warnings(report, "pull"))
+        result.warnings.extend(_warnings(report, "pull", pulled))
         if erased_remotely:
             present = list(vault.export_view().existing_ids(erased_remotely))
             if present:
@@ -550,13 +550,19 @@ _EXPECTED: Final = (
 )
 
 
-def _warnings(report: Mapping[str, Any], side: str) -> list[str]:
+def _warnings(report: Mapping[str, Any], side: str, download: Path | None = None) -> list[str]:
+    """The report's warnings worth showing, each marked with its side; the file a pull was
+    downloaded to (a temporary one) is named as what it is, the remote's export."""
     found = report.get("warnings") or []
     return [
-        f"{side}: {w}"
+        f"{side}: {w.replace(str(download), _REMOTE_EXPORT) if download is not None else w}"
         for w in found
         if isinstance(w, str) and not any(notice in w for notice in _EXPECTED)
     ]
+
+
+#: How a warning names the export pulled from the remote.
+_REMOTE_EXPORT = "the remote's export"
 
 
 @contextmanager

@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Generic, TypeVar
 
 import orjson
 
@@ -271,24 +271,22 @@ class BatchResult:
     id_map: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
-class Page:
-    """One page of `Vault.list`: the items and the total number of matches."""
+_Item = TypeVar("_Item")
 
-    items: list[Memory]
+
+@dataclass(frozen=True, slots=True)
+class Page(Generic[_Item]):
+    """One page of a listing: the items and the total number of matches (`Vault.list`:
+    memories; `Vault.conversation_page`: conversation summaries, without their messages)."""
+
+    items: list[_Item]
     total: int
     offset: int = 0
     limit: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ConversationPage:
-    """One page of `Vault.conversation_page`: summaries (no messages) and the total."""
-
-    items: list[ConversationSummary]
-    total: int
-    offset: int = 0
-    limit: int | None = None
+#: The type of a `Vault.conversation_page` page: summaries (no messages) and the total.
+ConversationPage = Page[ConversationSummary]
 
 
 @dataclass(frozen=True, slots=True)
@@ -1066,7 +1064,7 @@ class Vault:
             query = replace(query, readable_by=actor)
         return query
 
-    def list(self, query: MemoryQuery | None = None) -> Page:
+    def list(self, query: MemoryQuery | None = None) -> Page[Memory]:
         """``list(query=None) -> Page``
 
         Memories matching the query (default: active ones, newest first, 50 per page); an
@@ -2128,7 +2126,7 @@ class Vault:
         if offset < 0:
             raise InvalidInput("offset must be ≥ 0", "offset")
         items = self._store.conversation_summaries(platform, limit=limit, offset=offset)
-        return ConversationPage(items, self._store.count_conversations(platform), offset, limit)
+        return Page(items, self._store.count_conversations(platform), offset, limit)
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
         """``conversation_ids(ids) -> set[str]``: those of `ids` the vault holds as

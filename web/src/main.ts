@@ -23,6 +23,12 @@ function h(tag: string, attrs: Attrs = {}, ...children: (Child | Child[])[]): HT
   return el;
 }
 
+/** `1 message`, `2 messages`: a count with its noun in the right number (thousands grouped). */
+function counted(n: unknown, singular: string, plural = `${singular}s`): string {
+  const value = Number(n);
+  return `${value.toLocaleString("en")} ${value === 1 ? singular : plural}`;
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 function s(tag: string, attrs: Record<string, string | number> = {}, ...children: (Node | string)[]): SVGElement {
   const el = document.createElementNS(SVG, tag);
@@ -175,8 +181,7 @@ function signInView(failed: boolean): void {
       }
     } },
     h("p", {}, "Open the address ", h("code", {}, "memvault serve"), " printed, or paste the vault's token (", h("code", {}, "memvault token"), " prints it)."),
-    h("label", { for: "token" }, "Token"),
-    input,
+    h("div", { class: "field sign-in" }, h("label", { for: "token" }, "Token"), input),
     h("button", { type: "submit" }, "Sign in"),
   );
   render("Sign in", failed ? h("p", { class: "error", role: "alert" }, "That token did not work.") : null, form);
@@ -580,7 +585,7 @@ async function conversationView(id: string): Promise<void> {
   const mems = derived.memories as Json[];
   paint(
     doc.title || "Conversation",
-    h("p", {}, `${doc.provider?.name ?? ""} · ${messages.length} messages · created ${fmtDate(doc.temporal?.created_at)}`),
+    h("p", {}, `${doc.provider?.name ?? ""} · ${counted(messages.length, "message")} · created ${fmtDate(doc.temporal?.created_at)}`),
     h("section", { "aria-labelledby": "h-derived" }, h("h2", { id: "h-derived" }, `Memories from this conversation (${derived.total})`), mems.length ? memoryTable(mems, "Memories from this conversation") : h("p", {}, "None.")),
     h("section", { "aria-labelledby": "h-thread" }, h("h2", { id: "h-thread" }, "Messages"), thread),
   );
@@ -630,7 +635,7 @@ async function graphView(): Promise<void> {
       p.y = Math.min(H - 30, Math.max(30, p.y + Math.max(-10, Math.min(10, f.y)) + (H / 2 - p.y) * 0.002));
     }
   }
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "group", "aria-label": `Relation graph: ${nodes.length} memories, ${edges.length} relations` });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "group", "aria-label": `Relation graph: ${counted(nodes.length, "memory", "memories")}, ${counted(edges.length, "relation")}` });
   for (const e of edges) {
     const pa = pos.get(e.from), pb = pos.get(e.to);
     if (!pa || !pb) continue;
@@ -655,7 +660,7 @@ async function graphView(): Promise<void> {
         const label = (id: string): string => nodes.find((n) => n.id === id)?.label ?? id;
         return h("tr", {}, h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.from)}` }, label(e.from))), h("td", {}, e.type), h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.to)}` }, label(e.to))));
       })))));
-  paint("Graph", h("p", {}, `${nodes.length} memories, ${g.total_edges} relations${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
+  paint("Graph", h("p", {}, `${counted(nodes.length, "memory", "memories")}, ${counted(g.total_edges, "relation")}${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -714,7 +719,7 @@ async function timeView(): Promise<void> {
   const [stats, tl] = await Promise.all([get<Json>("/v1/stats"), get<Json>("/v1/timeline")]);
   paint(
     "Time",
-    h("p", {}, `${Number(stats.memories).toLocaleString("en")} memories, ${Number(stats.conversations).toLocaleString("en")} conversations, ${Number(stats.relations).toLocaleString("en")} relations.`),
+    h("p", {}, `${counted(stats.memories, "memory", "memories")}, ${counted(stats.conversations, "conversation")}, ${counted(stats.relations, "relation")}.`),
     h("div", { class: "grid" }, barChart("Memories by type", "c-type", stats.by_type), barChart("Memories by platform", "c-platform", stats.by_platform), barChart("Memories by status", "c-status", stats.by_status)),
     timelineChart("Created per month, by type", "t-type", tl.months, tl.by_type),
     timelineChart("Created per month, by platform", "t-platform", tl.months, tl.by_platform),
@@ -785,8 +790,8 @@ async function auditView(): Promise<void> {
   const log = await get<Json>("/v1/audit" + query({ memory_id: memory, limit: 500 }));
   const entries = (log.entries as Json[]).slice().reverse();
   const rows = entries.map((e) =>
-    h("tr", {}, h("td", { class: "num" }, e.seq), h("td", {}, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action), h("td", {}, details(e.details)),
-      h("td", {}, e.memory_id ? h("a", { href: `#/memory/${encodeURIComponent(e.memory_id)}` }, e.memory_id) : "—")),
+    h("tr", {}, h("td", { class: "num" }, e.seq), h("td", { class: "when" }, fmtDate(e.at)), h("td", {}, e.actor), h("td", {}, e.action), h("td", { class: "wrap" }, details(e.details)),
+      h("td", { class: "wrap" }, e.memory_id ? h("a", { href: `#/memory/${encodeURIComponent(e.memory_id)}` }, e.memory_id) : "—")),
   );
   paint(
     memory ? "Audit of one memory" : "Audit",
@@ -804,7 +809,7 @@ function summaryOf(body: Json): HTMLElement {
   const list = h("ul", { id: "import-summary" });
   for (const p of parts) {
     if (p.conversations && p.memories && typeof p.memories === "object") {
-      list.append(h("li", {}, `${p.importer}: ${p.conversations.new} new conversations (${p.conversations.updated} updated), ${p.messages.new} new messages, ${p.memories.new} new memories (${p.memories.reinforced} reinforced).`));
+      list.append(h("li", {}, `${p.importer}: ${counted(p.conversations.new, "new conversation")} (${p.conversations.updated} updated), ${counted(p.messages.new, "new message")}, ${counted(p.memories.new, "new memory", "new memories")} (${p.memories.reinforced} reinforced).`));
       for (const w of p.warnings ?? []) list.append(h("li", { class: "note" }, w));
     } else {
       list.append(h("li", {}, Object.entries(p).filter(([, v]) => typeof v !== "object").map(([k, v]) => `${k}: ${v}`).join(" · ")));
@@ -935,7 +940,7 @@ function moveView(): void {
       try {
         const r = await get<Json>(`/v1/export/${target.value}`);
         textsOut.replaceChildren(
-          h("p", {}, `${r.included} memories included${Object.keys(r.left_out ?? {}).length ? `; left out: ${Object.entries(r.left_out).map(([k, v]) => `${v} ${k}`).join(", ")}` : ""}.`),
+          h("p", {}, `${counted(r.included, "memory", "memories")} included${Object.keys(r.left_out ?? {}).length ? `; left out: ${Object.entries(r.left_out).map(([k, v]) => `${v} ${k}`).join(", ")}` : ""}.`),
           ...(r.texts as Json[]).map((t, i) => {
             const area = h("textarea", { id: `x-text-${i}`, readonly: true, rows: 8 }, t.text) as HTMLTextAreaElement;
             return h("div", { class: "field" },

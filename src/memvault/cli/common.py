@@ -52,12 +52,18 @@ EXIT_INTERRUPTED = 130
 #: How many characters of an id the tables show (`show` and friends accept any unique prefix).
 SHORT_ID = 8
 
+
+def unset_flag(*flags: str, metavar: str | None = None, help: str) -> Any:
+    """`unset_option` for an ``Annotated`` parameter type (whose default is given with ``=``):
+    an option that is None unless given, its absent default not shown in --help."""
+    return typer.Option(*flags, metavar=metavar, show_default=False, help=help)
+
+
 HomeOption = Annotated[
     Path | None,
-    typer.Option(
+    unset_flag(
         "--home",
         metavar="PATH",
-        show_default=False,
         help=f"The vault directory. Default: ${HOME_ENV}, else the platform's user data "
         "directory (e.g. ~/.local/share/memvault).",
     ),
@@ -78,10 +84,9 @@ PassphraseFileOption = Annotated[
 #: makes acts as this agent (docs/access.md).
 ActorOption = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--as",
         metavar="AGENT",
-        show_default=False,
         help="Act as this agent entity: the vault allows only what its grants allow (PAM §9). "
         "Default: the owner.",
     ),
@@ -107,6 +112,12 @@ def command_group(help: str) -> typer.Typer:
     return typer.Typer(
         help=help, no_args_is_help=True, context_settings={"help_option_names": ["-h", "--help"]}
     )
+
+
+def unset_option(*flags: str, metavar: str | None = None, help: str) -> Any:
+    """An option that is None unless given (``--flag VALUE``), its absent default not shown
+    in --help (the help says what happens without it)."""
+    return typer.Option(None, *flags, metavar=metavar, show_default=False, help=help)
 
 
 #: The default of a `vault_command`'s ``options`` parameter, which the command line gives.

@@ -244,6 +244,9 @@ def inspect(
         console.print(f"Embeddings: {embeddings['count']} ({escape(models)})")
     if "conversation_files" in result.facts:
         console.print(f"Conversation files checked: {result.facts['conversation_files']}")
+    if result.kind == "unknown" and result.errors:
+        # Nothing to summarize: what it is not is the whole story.
+        console.print(f"  {escape(result.errors[0].message)}")
     if not result.valid:
         console.print("[dim]Run `memvault validate` for the findings.[/]")
 

@@ -31,6 +31,7 @@ from memvault.cli.common import (
     plural,
     print_json,
     short,
+    unset_flag,
     usage_error,
     vault_command,
 )
@@ -61,11 +62,10 @@ def erase(
     ] = None,
     conversation: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--conversation",
             metavar="ID",
             help="Erase this conversation with its messages (not the memories from it).",
-            show_default=False,
         ),
     ] = None,
     yes: Annotated[
@@ -78,10 +78,9 @@ def erase(
     as_json: JsonOption = False,
     tenant: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--tenant",
             metavar="NAME",
-            show_default=False,
             help="Erase a whole tenant of a server home: its vault's files, its vault key and "
             "its tokens (with --server-home, --server-key-file).",
         ),
@@ -139,9 +138,10 @@ def erase(
     out = console()
     names = ", ".join(short(i) for i in report.erased)
     relations = f" and {plural(report.relations, 'relation')}" if report.relations else ""
+    pronoun = "it" if len(report.erased) == 1 else "they"
     out.print(
         f"[green]✓[/] Erased {plural(len(report.erased), 'memory', 'memories')} ({names})"
-        f"{relations} (AIMEM §5.2); the audit log records that, not what they said."
+        f"{relations} (AIMEM §5.2); the audit log records that, not what {pronoun} said."
     )
     if not report.durable:
         _not_durable(out)

@@ -34,6 +34,7 @@ from memvault.cli.common import (
     print_withheld,
     refuse_with_findings,
     require_input,
+    unset_option,
     usage_error,
     vault_command,
 )
@@ -130,38 +131,30 @@ def _with_age_suffix(output: Path) -> Path:
 
 @vault_command
 def export(
-    output: Path | None = typer.Option(
-        None,
+    output: Path | None = unset_option(
         "--output",
         "-o",
         metavar="PATH",
-        show_default=False,
         help="Where to write: a directory (memory-store.json, conversations/, embeddings.json), "
         "a path ending in .zip for a zip of it, or .json for the memory-store alone. With "
         "--to: a text file (default: standard output).",
     ),
-    to: str | None = typer.Option(
-        None,
+    to: str | None = unset_option(
         "--to",
         metavar="TARGET",
-        show_default=False,
         help="Text for an assistant instead of an interchange file: system-prompt, chatgpt, "
         "claude or gemini (PAM §20.2). DNA-class memories first, then confidence, then recency.",
     ),
-    budget: int | None = typer.Option(
-        None,
+    budget: int | None = unset_option(
         "--budget",
         metavar="N",
-        show_default=False,
         help="With --to: at most N characters per text (≈ N/4 tokens). Default: the target's "
         "(system-prompt 6000, chatgpt 3000 — its two fields never over 1500 —, claude 6000, "
         "gemini 4000).",
     ),
-    query: str | None = typer.Option(
-        None,
+    query: str | None = unset_option(
         "--query",
         metavar="TEXT",
-        show_default=False,
         help="With --to: the memories recall finds for TEXT, best first, instead of all.",
     ),
     format: str = typer.Option(
@@ -171,11 +164,9 @@ def export(
         help="The interchange format: pam (PAM v1.0) or aimem (an AIMEM bundle, PATH.aimem.json); "
         "or a memory system's: mcp-memory, mem0, mem, letta, basic-memory (docs/formats.md).",
     ),
-    scope: str | None = typer.Option(
-        None,
+    scope: str | None = unset_option(
         "--scope",
         metavar="SCOPE",
-        show_default=False,
         help="With --format aimem: FULL (the default), DNA_ONLY (preferences, decisions, "
         "identity, pitfalls, procedures, pinned) or SINCE (with --since); AIMEM §2.1.",
     ),
@@ -184,11 +175,9 @@ def export(
         "--stream",
         help="With --format aimem: write the NDJSON stream form (AIMEM §3.1), one record per line.",
     ),
-    producer: str | None = typer.Option(
-        None,
+    producer: str | None = unset_option(
         "--producer",
         metavar="NAMESPACE",
-        show_default=False,
         help="With --format aimem: the Producer Namespace of the chunk URNs ([a-z0-9-], AIMEM "
         "§2.3). Default: memvault- and 12 hex digits derived from the owner id.",
     ),
@@ -203,11 +192,9 @@ def export(
         "--incremental",
         help="Export only what changed since the last PAM export this vault made (PAM §16).",
     ),
-    since: str | None = typer.Option(
-        None,
+    since: str | None = unset_option(
         "--since",
         metavar="TIMESTAMP",
-        show_default=False,
         help="Export only what changed at or after this ISO 8601 time (an incremental export).",
     ),
     strip_platform_ids: bool = typer.Option(
@@ -223,11 +210,9 @@ def export(
         "--sign",
         help="Sign the memory-store with a vault key (PAM §18; see `memvault keys generate`).",
     ),
-    key: str | None = typer.Option(
-        None,
+    key: str | None = unset_option(
         "--key",
         metavar="KEY_ID",
-        show_default=False,
         help="With --sign: the key to sign with (an id, a unique part of one, or an "
         "algorithm). Default: the only key, else the owner's DID key, else the most recent.",
     ),
@@ -237,18 +222,14 @@ def export(
         help="Encrypt the export with an age passphrase (PAM §21.1), asked for twice on a "
         "hidden prompt; the output gets .age. `age -d` decrypts it.",
     ),
-    encrypt_passphrase_file: Path | None = typer.Option(
-        None,
+    encrypt_passphrase_file: Path | None = unset_option(
         "--encrypt-passphrase-file",
         metavar="FILE",
-        show_default=False,
         help="Encrypt with the age passphrase on the first line of FILE (implies --encrypt).",
     ),
-    recipient: list[str] | None = typer.Option(
-        None,
+    recipient: list[str] | None = unset_option(
         "--recipient",
         metavar="AGE1…",
-        show_default=False,
         help="Encrypt to this age X25519 recipient (age1…) instead of a passphrase. Repeatable.",
     ),
     options: VaultOptions = COMMAND_LINE,
@@ -439,11 +420,9 @@ def import_(
         help="AIMEM bundles: do not verify <bundle>.sig; the decision is written to the audit "
         "log (AIMEM §5.3).",
     ),
-    embedding_model: list[str] | None = typer.Option(
-        None,
+    embedding_model: list[str] | None = unset_option(
         "--embedding-model",
         metavar="MODEL",
-        show_default=False,
         help="AIMEM bundles: keep embeddings of this model (repeatable); others are dropped "
         "with a warning, never re-embedded (AIMEM §2.7). Default: the model the vault took in "
         "first.",
@@ -461,19 +440,15 @@ def import_(
         "import added or changed, as `memvault extract` does (its summary follows the "
         "import's). The import commits first; the extraction is a second transaction.",
     ),
-    llm_url: str | None = typer.Option(
-        None,
+    llm_url: str | None = unset_option(
         "--llm-url",
         metavar="URL",
-        show_default=False,
         help="With --extract: an OpenAI-compatible endpoint to extract with. Default: "
         "$MEMVAULT_LLM_URL; with neither, the offline rules are used.",
     ),
-    llm_model: str | None = typer.Option(
-        None,
+    llm_model: str | None = unset_option(
         "--llm-model",
         metavar="NAME",
-        show_default=False,
         help="With --extract: the model to ask. Default: $MEMVAULT_LLM_MODEL.",
     ),
     age_passphrase_file: AgePassphraseFileOption = None,

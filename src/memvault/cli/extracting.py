@@ -28,6 +28,7 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    unset_flag,
     usage_error,
     vault_command,
 )
@@ -227,28 +228,25 @@ def _show(report: Report, dry_run: bool, verbose: bool = False) -> None:
 def extract(
     conversation: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--conversation",
             metavar="ID",
-            show_default=False,
             help="Only this stored conversation. Default: every conversation.",
         ),
     ] = None,
     since: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--since",
             metavar="WHEN",
-            show_default=False,
             help="Only messages written at or after this date or RFC 3339 timestamp.",
         ),
     ] = None,
     llm_url: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--llm-url",
             metavar="URL",
-            show_default=False,
             help="An OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (Ollama). "
             f"Default: ${LLM_URL_ENV}; with neither, the offline rules are used. API key: "
             f"${LLM_KEY_ENV}.",
@@ -256,11 +254,8 @@ def extract(
     ] = None,
     llm_model: Annotated[
         str | None,
-        typer.Option(
-            "--llm-model",
-            metavar="NAME",
-            show_default=False,
-            help=f"The model to ask. Default: ${LLM_MODEL_ENV}.",
+        unset_flag(
+            "--llm-model", metavar="NAME", help=f"The model to ask. Default: ${LLM_MODEL_ENV}."
         ),
     ] = None,
     llm_timeout: Annotated[

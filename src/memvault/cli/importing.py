@@ -42,6 +42,7 @@ from memvault.cli.common import (
     print_json,
     refuse_with_findings,
     require_input,
+    unset_flag,
     usage_error,
 )
 from memvault.errors import VaultError
@@ -75,10 +76,9 @@ STDIN = "-"
 
 FromOption = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--from",
         metavar="PROVIDER",
-        show_default=False,
         help="Read the input as this instead of detecting it: a provider's export (chatgpt, "
         "claude, gemini, copilot, grok), memory-text (a pasted memory list; PATH '-' reads "
         "standard input), or, for import, pam (a PAM document or export) or aimem (an AIMEM "
@@ -368,6 +368,17 @@ def _summary(
 # -- convert ---------------------------------------------------------------------------------
 
 
+def _refuse_a_taken_output(output: Path, overwrite: bool) -> None:
+    """Before reading a byte of the export (a large one takes minutes): an OUT that holds
+    something is kept, and the refusal names the option that replaces it."""
+    taken = output.exists() and not (output.is_dir() and not any(output.iterdir()))
+    if taken and not overwrite:
+        fail(
+            f"{output} exists and is not an empty directory; choose another path or pass "
+            "--overwrite to replace it; nothing was written"
+        )
+
+
 def convert(
     path: str = typer.Argument(
         ...,
@@ -386,9 +397,8 @@ def convert(
     platform: PlatformOption = "chatgpt",
     owner_id: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--owner-id",
-            show_default=False,
             help="owner.id of the memory-store written (PAM §3.1). Default: a UUID derived "
             "from the export's checksum (the same export, the same id).",
         ),
@@ -398,10 +408,9 @@ def convert(
     ] = False,
     to: Annotated[
         str | None,
-        typer.Option(
+        unset_flag(
             "--to",
             metavar="FORMAT",
-            show_default=False,
             help="Convert between the interchange formats instead: aimem (PAM files to an "
             "AIMEM bundle, OUT.aimem.json) or pam (an AIMEM bundle to PAM: OUT.json, the "
             "memory-store alone, or a directory). Lossless both ways.",
@@ -459,6 +468,7 @@ def convert(
             "between the interchange formats",
             "--from",
         )
+    _refuse_a_taken_output(output, overwrite)
     decided = choose(path, from_, None, [], nothing="nothing was written")
     if decided.kind != "provider":
         what = "an AIMEM bundle" if decided.kind == "aimem" else "a PAM document or export"

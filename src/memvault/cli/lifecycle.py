@@ -17,6 +17,7 @@ from memvault.cli.common import (
     console,
     open_vault,
     print_json,
+    unset_option,
     vault_command,
 )
 from memvault.model import RELATION_TYPES, Memory
@@ -125,8 +126,8 @@ def relate(
         metavar="TYPE",
         help=f"The relation (PAM §13.2): {', '.join(RELATION_TYPES)}.",
     ),
-    confidence: float | None = typer.Option(
-        None, "--confidence", metavar="0..1", show_default=False, help="How sure, in [0, 1]."
+    confidence: float | None = unset_option(
+        "--confidence", metavar="0..1", help="How sure, in [0, 1]."
     ),
     options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,

@@ -14,6 +14,7 @@ from memvault.cli.common import (
     VaultOptions,
     fail,
     open_vault,
+    unset_option,
     usage_error,
     vault_command,
 )
@@ -27,11 +28,9 @@ def register(app: typer.Typer) -> None:
 
 @vault_command
 def mcp(
-    allow_dir: list[Path] | None = typer.Option(
-        None,
+    allow_dir: list[Path] | None = unset_option(
         "--allow-dir",
         metavar="DIR",
-        show_default=False,
         help="A folder export_memory may write to and import_memory read from (repeatable). "
         "Without one, files are refused and content travels inline.",
     ),

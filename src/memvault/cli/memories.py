@@ -31,6 +31,8 @@ from memvault.cli.common import (
     text_of,
     type_label,
     unique_prefixes,
+    unset_flag,
+    unset_option,
     usage_error,
     vault_command,
 )
@@ -62,58 +64,52 @@ def register(app: typer.Typer) -> None:
 
 TypeFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--type",
         "-t",
         metavar="TYPE",
-        show_default=False,
         help="Only memories of this PAM type (repeatable: any of them).",
     ),
 ]
 CustomTypeFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--custom-type",
         metavar="NAME",
-        show_default=False,
         help="Only custom memories with this custom_type (repeatable).",
     ),
 ]
 StatusFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--status",
         "-s",
         metavar="STATUS",
-        show_default=False,
         help="Only this status (repeatable): active (the default), superseded, deprecated, "
         "retracted, archived, or all.",
     ),
 ]
 TagFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--tag",
         metavar="TAG",
-        show_default=False,
         help="Only memories with this tag (repeatable: all of them must be present).",
     ),
 ]
 PlatformFilter = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--platform",
         metavar="NAME",
-        show_default=False,
         help="Only memories from this platform, e.g. chatgpt (repeatable: any of them).",
     ),
 ]
 SinceFilter = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--since",
         metavar="DATE",
-        show_default=False,
         help="Only memories created at or after DATE (2025-06-01 or 2025-06-01T10:00:00Z; "
         "UTC unless an offset is given).",
     ),
@@ -236,18 +232,14 @@ def add(
     not_exportable: bool = typer.Option(
         False, "--not-exportable", help="Never include this memory in an export (PAM §9)."
     ),
-    confidence: float | None = typer.Option(
-        None,
+    confidence: float | None = unset_option(
         "--confidence",
         metavar="0..1",
-        show_default=False,
         help="Initial confidence (PAM §8). Default: the vault's setting, 0.9.",
     ),
-    decay_model: str | None = typer.Option(
-        None,
+    decay_model: str | None = unset_option(
         "--decay-model",
         metavar="MODEL",
-        show_default=False,
         help="time_linear, time_exponential or none (PAM §8.1). Default: none for "
         "DNA-class memories, else the vault's setting.",
     ),
@@ -518,11 +510,8 @@ def edit(
         help='Replace all tags with this comma-separated list ("" removes every tag).',
     ),
     summary: str | None = typer.Option(None, "--summary", help='New summary ("" removes it).'),
-    exportable: bool | None = typer.Option(
-        None,
-        "--exportable/--not-exportable",
-        show_default=False,
-        help="Whether exports may include it (PAM §9).",
+    exportable: bool | None = unset_option(
+        "--exportable/--not-exportable", help="Whether exports may include it (PAM §9)."
     ),
     visibility: str | None = typer.Option(
         None, "--visibility", help="private, shared or public (PAM §9)."

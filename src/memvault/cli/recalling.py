@@ -32,6 +32,8 @@ from memvault.cli.common import (
     open_vault,
     plural,
     print_json,
+    unset_flag,
+    unset_option,
     usage_error,
     vault_command,
 )
@@ -71,9 +73,7 @@ ModeOption = Annotated[
 KOption = Annotated[int, typer.Option("-k", "--k", min=1, help="How many results.")]
 ConversationOption = Annotated[
     str | None,
-    typer.Option(
-        "--conversation", metavar="ID", show_default=False, help="Only this conversation."
-    ),
+    unset_flag("--conversation", metavar="ID", help="Only this conversation."),
 ]
 
 #: The fields of a --batch line besides the query and the filters.
@@ -103,11 +103,9 @@ def recall(
         "--include-inactive",
         help="Also superseded, retracted, deprecated and archived memories.",
     ),
-    batch: Path | None = typer.Option(
-        None,
+    batch: Path | None = unset_option(
         "--batch",
         metavar="FILE",
-        show_default=False,
         help='Many queries, one JSON object a line ({"query", "k", "conversation", …}); '
         "prints one JSON line per query.",
     ),
@@ -260,9 +258,7 @@ def _batch_lines(path: Path) -> list[dict[str, Any]]:
 
 @vault_command
 def list_conversations(
-    platform: str | None = typer.Option(
-        None, "--platform", metavar="NAME", show_default=False, help="Only this platform."
-    ),
+    platform: str | None = unset_option("--platform", metavar="NAME", help="Only this platform."),
     options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
@@ -418,19 +414,15 @@ def reindex(
 
 @vault_command
 def embed(
-    model: str | None = typer.Option(
-        None,
+    model: str | None = unset_option(
         "--model",
         metavar="NAME",
-        show_default=False,
         help="The embedding model (with --endpoint: the server's model name; without: the "
         "local model, from the [embeddings] extra). Default: the vault's embedder.",
     ),
-    endpoint: str | None = typer.Option(
-        None,
+    endpoint: str | None = unset_option(
         "--endpoint",
         metavar="URL",
-        show_default=False,
         help="An OpenAI-compatible API's base URL (Ollama, llama.cpp, vLLM), e.g. "
         "http://localhost:11434/v1; its key, if any, from $MEMVAULT_EMBED_API_KEY.",
     ),

@@ -23,8 +23,10 @@ from memvault.cli.common import (
     PassphraseFileOption,
     VaultOptions,
     console,
+    fail,
     print_json,
     read_passphrase,
+    unset_flag,
     vault_errors,
 )
 from memvault.errors import InvalidInput
@@ -46,13 +48,11 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8765,
     tls_cert: Annotated[
         Path | None,
-        typer.Option(
-            "--tls-cert", metavar="FILE", show_default=False, help="TLS certificate (PEM)."
-        ),
+        unset_flag("--tls-cert", metavar="FILE", help="TLS certificate (PEM)."),
     ] = None,
     tls_key: Annotated[
         Path | None,
-        typer.Option("--tls-key", metavar="FILE", show_default=False, help="TLS key (PEM)."),
+        unset_flag("--tls-key", metavar="FILE", help="TLS key (PEM)."),
     ] = None,
     behind_tls_proxy: Annotated[
         bool,
@@ -86,10 +86,9 @@ def serve(
     ] = True,
     server_home: Annotated[
         Path | None,
-        typer.Option(
+        unset_flag(
             "--server-home",
             metavar="PATH",
-            show_default=False,
             help="Serve the tenants of this server home (default: $MEMVAULT_DATABASE_URL's "
             "PostgreSQL database, else $MEMVAULT_SERVER_HOME; without any, the personal "
             "vault; with $MEMVAULT_DATABASE_URL and $MEMVAULT_TENANT, that tenant's vault "
@@ -98,10 +97,9 @@ def serve(
     ] = None,
     server_key_file: Annotated[
         Path | None,
-        typer.Option(
+        unset_flag(
             "--server-key-file",
             metavar="FILE",
-            show_default=False,
             help="The server home's key (default: $MEMVAULT_SERVER_KEY_FILE, "
             "$MEMVAULT_SERVER_KEY).",
         ),
@@ -179,6 +177,7 @@ def serve(
             tenants.close()
             raise
     try:
+        _check_listenable(config.host, config.port)
         app = create_app(config)
         if as_json:
             started: dict[str, object] = {
@@ -198,6 +197,23 @@ def serve(
         uvicorn.run(app, log_level="warning", **config.uvicorn_options())
     finally:
         tenants.close()
+
+
+def _check_listenable(host: str, port: int) -> None:
+    """Fail before printing where it serves when the address cannot be listened on (a port
+    another server holds): uvicorn would say so only after the addresses were printed, in its
+    own words, and exit 3. Bound as uvicorn binds (SO_REUSEADDR), then let go at once."""
+    import errno
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        why = "already in use" if exc.errno == errno.EADDRINUSE else exc.strerror or str(exc)
+        fail(f"cannot listen on {host}:{port}: {why}; choose another port with --port")
 
 
 def _print_started(url: str, tenants: Tenants, *, print_token: bool) -> None:

@@ -30,6 +30,8 @@ from memvault.cli.common import (
     fail,
     open_vault,
     print_json,
+    unset_flag,
+    unset_option,
     vault_command,
 )
 from memvault.crypto import AGE_PASSPHRASE_ENV, ALGORITHMS
@@ -66,10 +68,9 @@ def register(app: typer.Typer) -> None:
 
 AgePassphraseFileOption = Annotated[
     Path | None,
-    typer.Option(
+    unset_flag(
         "--age-passphrase-file",
         metavar="FILE",
-        show_default=False,
         help="For age-encrypted input (PAM §21.1): read its passphrase from the first line of "
         f"FILE. Default: ${AGE_PASSPHRASE_ENV}, else a hidden prompt when there is a "
         "terminal.",
@@ -77,10 +78,9 @@ AgePassphraseFileOption = Annotated[
 ]
 AgeIdentityOption = Annotated[
     list[Path] | None,
-    typer.Option(
+    unset_flag(
         "--age-identity",
         metavar="FILE",
-        show_default=False,
         help="For input encrypted to age recipients: an identity file (AGE-SECRET-KEY-1…, as "
         "written by age-keygen). Repeatable.",
     ),
@@ -175,11 +175,9 @@ def keys_generate(
         metavar="ALG",
         help=f"One of {', '.join(ALGORITHMS)} (PAM §18.2). Ed25519 is recommended.",
     ),
-    rsa_bits: int | None = typer.Option(
-        None,
+    rsa_bits: int | None = unset_option(
         "--rsa-bits",
         metavar="N",
-        show_default=False,
         help="RSA modulus size; at least 2048/3072/4096 for RS256/RS384/RS512 (the default).",
     ),
     owner_did: bool = typer.Option(
@@ -264,12 +262,10 @@ def keys_list(
 @vault_command
 def keys_export_public(
     key: str = typer.Argument(..., metavar="KEY", help="Key id, or a unique part of one."),
-    output: Path | None = typer.Option(
-        None,
+    output: Path | None = unset_option(
         "--output",
         "-o",
         metavar="FILE",
-        show_default=False,
         help="Write to FILE (created 0600) instead of standard output.",
     ),
     form: str = typer.Option(
@@ -346,30 +342,24 @@ def sign(
         help="A memory-store.json, an export directory or a .zip of one, or an AIMEM bundle "
         "(.aimem.json or NDJSON).",
     ),
-    output: Path | None = typer.Option(
-        None,
+    output: Path | None = unset_option(
         "--output",
         "-o",
         metavar="OUT",
-        show_default=False,
         help="Write the signed file (or zip) to OUT. Default: replace FILE (atomically). For "
         "an AIMEM bundle: the signature file. Default: <bundle-name>.sig.",
     ),
-    key: str | None = typer.Option(
-        None,
+    key: str | None = unset_option(
         "--key",
         "-k",
         metavar="KEY",
-        show_default=False,
         help="The vault key to sign with: its id, a unique part of it, or its algorithm when "
         "the vault has one key of it. Default: the only key, or the one whose did:key is the "
         "owner's DID.",
     ),
-    signed_at: str | None = typer.Option(
-        None,
+    signed_at: str | None = unset_option(
         "--signed-at",
         metavar="TIME",
-        show_default=False,
         help="signature.signed_at (ISO 8601). Default: now. Never before export_date (§18.5).",
     ),
     options: VaultOptions = COMMAND_LINE,
@@ -438,11 +428,9 @@ def verify(
         help="A memory-store.json, an export directory or a .zip of one, or an AIMEM bundle "
         "(.aimem.json or NDJSON) with its <bundle-name>.sig.",
     ),
-    public_key: str | None = typer.Option(
-        None,
+    public_key: str | None = unset_option(
         "--public-key",
         metavar="KEY",
-        show_default=False,
         help="Require this signer: a file (PEM, JWK) or the key itself (z6Mk…, did:key:…, "
         "JWK). Without it, any key verifies, subject to the owner's did:key.",
     ),

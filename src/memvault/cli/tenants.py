@@ -23,6 +23,7 @@ from memvault.cli.common import (
     console,
     grouped_options,
     print_json,
+    unset_flag,
     vault_errors,
 )
 from memvault.tenancy.keys import SERVER_KEY_ENV, SERVER_KEY_FILE_ENV
@@ -36,10 +37,9 @@ SERVER_HOME_ENV = "MEMVAULT_SERVER_HOME"
 
 ServerHomeOption = Annotated[
     Path | None,
-    typer.Option(
+    unset_flag(
         "--server-home",
         metavar="PATH",
-        show_default=False,
         help=f"The server home (tenants' vaults, the registry). Default: ${SERVER_HOME_ENV}, "
         "else the platform's user data directory (e.g. ~/.local/share/memvault-server). "
         "Without it, $MEMVAULT_DATABASE_URL (when set) names a PostgreSQL database instead.",
@@ -47,30 +47,27 @@ ServerHomeOption = Annotated[
 ]
 ServerKeyFileOption = Annotated[
     Path | None,
-    typer.Option(
+    unset_flag(
         "--server-key-file",
         metavar="FILE",
-        show_default=False,
         help=f"Read the server key from the first line of FILE. Default: ${SERVER_KEY_FILE_ENV}, "
         f"else ${SERVER_KEY_ENV}.",
     ),
 ]
 ScopeOption = Annotated[
     list[str] | None,
-    typer.Option(
+    unset_flag(
         "--scope",
         metavar="SCOPE",
-        show_default=False,
         help=f"A scope of the key (repeat for more): {', '.join(SCOPES)}. Default: all for the "
         "owner; bundle and memory scopes for an agent.",
     ),
 ]
 AgentOption = Annotated[
     str | None,
-    typer.Option(
+    unset_flag(
         "--as-agent",
         metavar="ID",
-        show_default=False,
         help="The key acts as this agent (a PAM §9 entity: it sees what grants allow). "
         "Default: the tenant's owner.",
     ),

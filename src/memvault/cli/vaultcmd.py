@@ -26,6 +26,7 @@ from memvault.cli.common import (
     print_json,
     text_of,
     unique_prefixes,
+    unset_option,
     vault_command,
 )
 
@@ -43,19 +44,11 @@ def register(app: typer.Typer) -> None:
 
 
 def init(
-    owner_id: str | None = typer.Option(
-        None,
-        "--owner-id",
-        metavar="ID",
-        show_default=False,
-        help="The owner's id (PAM §3.1). Default: a new UUID v4.",
+    owner_id: str | None = unset_option(
+        "--owner-id", metavar="ID", help="The owner's id (PAM §3.1). Default: a new UUID v4."
     ),
-    did: str | None = typer.Option(
-        None,
-        "--did",
-        metavar="DID",
-        show_default=False,
-        help="The owner's DID, e.g. did:key:z6Mk… (PAM §17).",
+    did: str | None = unset_option(
+        "--did", metavar="DID", help="The owner's DID, e.g. did:key:z6Mk… (PAM §17)."
     ),
     home: HomeOption = None,
     passphrase_file: PassphraseFileOption = None,

@@ -19,6 +19,8 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import functools
+import hashlib
 import os
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -43,6 +45,7 @@ __all__ = [
     "encryptor",
     "generate_identity",
     "is_age",
+    "naming",
     "needs_passphrase",
     "write_encrypted",
 ]
@@ -70,6 +73,11 @@ def is_age(head: bytes) -> bool:
 def needs_passphrase(data: bytes) -> bool:
     """Whether an age file is passphrase-encrypted (an scrypt stanza) rather than encrypted to
     recipients. Reads the header only; armored files are de-armored first."""
+    return b"\n-> scrypt " in _header(data)
+
+
+def _header(data: bytes) -> bytes:
+    """An age file's header (up to its MAC line), de-armored; empty when unreadable."""
     head = data[:65536]
     if head.lstrip(b" \t\r\n").startswith(ARMOR_HEADER):
         body = b"".join(
@@ -80,9 +88,19 @@ def needs_passphrase(data: bytes) -> bool:
         try:
             head = base64.b64decode(body[: len(body) // 4 * 4])
         except (binascii.Error, ValueError):
-            return False
+            return b""
     header, _, _ = head.partition(b"\n---")
-    return b"\n-> scrypt " in header
+    return header
+
+
+def _scrypt_work_factor(data: bytes) -> int | None:
+    """The log2 of the scrypt work factor an age passphrase file asks for (its stanza
+    ``-> scrypt SALT LOG_N``); None when the file has no well-formed scrypt stanza."""
+    for line in _header(data).split(b"\n"):
+        parts = line.split(b" ")
+        if len(parts) == 4 and parts[:2] == [b"->", b"scrypt"] and parts[3].isdigit():
+            return int(parts[3])
+    return None
 
 
 def _recipients(recipients: Sequence[str]) -> list[pyrage.x25519.Recipient]:
@@ -144,13 +162,6 @@ def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[
         return bytes(pyrage.decrypt(data, _identities(identities)))
     except pyrage.DecryptError as exc:
         detail = str(exc).rstrip(".")
-        if passphrase is not None and _EXCESSIVE_WORK in str(exc):
-            raise AgeDecryptError(
-                "cannot decrypt the age file here: its passphrase's key derivation (scrypt) "
-                "asks for more work than this machine accepts now — it was made on a much "
-                "faster machine, or this one is very busy. Try again when it is less busy, "
-                f"or decrypt it with the `age` command ({detail})"
-            ) from None
         if passphrase is not None:
             if not needs_passphrase(data):
                 raise AgeDecryptError(
@@ -165,10 +176,13 @@ def decrypt(data: bytes, *, passphrase: str | None = None, identities: Sequence[
         ) from None
 
 
-#: How pyrage says a file's scrypt work factor is over what it accepts.
-_EXCESSIVE_WORK: Final = "Excessive work parameter"
 #: Attempts at a passphrase decryption refused for excessive work (see below).
 _WORK_ATTEMPTS: Final = 4
+#: The work factor (log2 N) of the small scrypt age times to size this machine, and the
+#: lowest it could refuse: it accepts up to 16 times (2^4) what takes a second, and a second
+#: is never under that small scrypt's work.
+_PROBE_LOG_N: Final = 10
+_LOWEST_REFUSED_LOG_N: Final = _PROBE_LOG_N + 4 + 1
 
 
 def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
@@ -176,18 +190,62 @@ def _decrypt_with_passphrase(data: bytes, passphrase: str) -> bytes:
 
     age (rage) accepts an scrypt work factor up to 16 times what takes about a second here,
     and measures that second anew at each decryption by timing a tiny scrypt (about a
-    millisecond). On a busy machine the thread may be descheduled during that millisecond:
-    the machine looks many times slower than it is, and a file this very machine encrypted
-    a moment ago is refused as "excessive work". A new measurement a moment later is a
-    fair one, so the refusal is tried again a few times before it is believed."""
+    millisecond) on the wall clock. On a busy machine the thread may be descheduled during
+    that millisecond: the machine looks many times slower than it is, and a file this very
+    machine encrypted a moment ago is refused as "excessive work". A new measurement a
+    moment later is a fair one, so the refusal is tried again a few times before it is
+    believed (then it raises AgeDecryptError saying so).
+
+    pyrage gives every failure as one exception type with an English message, so which
+    failure it was is told apart without the message: a refusal comes before the key
+    derivation, a wrong passphrase after it, and the derivation the file asks for costs this
+    thread far more CPU than the refusal's tiny scrypt (`_refused_before_deriving`)."""
+    log_n = _scrypt_work_factor(data)
     for attempt in range(_WORK_ATTEMPTS):
+        started = time.thread_time()
         try:
             return bytes(pyrage.passphrase.decrypt(data, passphrase))
         except pyrage.DecryptError as exc:
-            if _EXCESSIVE_WORK not in str(exc) or attempt == _WORK_ATTEMPTS - 1:
+            spent = time.thread_time() - started
+            if not _refused_before_deriving(log_n, spent):
                 raise
+            if attempt == _WORK_ATTEMPTS - 1:
+                raise AgeDecryptError(
+                    "cannot decrypt the age file here: its passphrase's key derivation "
+                    "(scrypt) asks for more work than this machine accepts now — it was made "
+                    "on a much faster machine, or this one is very busy. Try again when it is "
+                    "less busy, or decrypt it with the `age` command "
+                    f"({str(exc).rstrip('.')})"
+                ) from None
             time.sleep(0.05 * (attempt + 1))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _refused_before_deriving(log_n: int | None, spent: float) -> bool:
+    """Whether a failed passphrase decryption that took `spent` CPU seconds of this thread
+    stopped before the scrypt derivation of work factor 2^`log_n`.
+
+    The refusal costs about one scrypt of 2^10 (age's timing probe); the derivation costs
+    2^(log_n - 10) of them. The line is drawn at their geometric mean, at least 2^2.5 (5.6
+    times) from either for every work factor age can refuse, which is far more than the
+    difference between this scrypt and age's own. A work factor age never refuses, or a
+    file without a readable scrypt stanza, is never taken for a refusal."""
+    if log_n is None or log_n < _LOWEST_REFUSED_LOG_N:
+        return False
+    probe = _probe_cpu_seconds()
+    return bool(spent < probe * 2.0 ** ((log_n - _PROBE_LOG_N) / 2))
+
+
+@functools.cache
+def _probe_cpu_seconds() -> float:
+    """This thread's CPU time for one scrypt of 2^10 (r=8, p=1), age's timing probe: the
+    least of three, as CPU time is not inflated by descheduling but by cold caches."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.thread_time()
+        hashlib.scrypt(b"", salt=b"", n=1 << _PROBE_LOG_N, r=8, p=1, dklen=32)
+        best = min(best, time.thread_time() - started)
+    return max(best, 1e-6)
 
 
 def generate_identity() -> tuple[str, str]:
@@ -254,15 +312,18 @@ def decrypted_path(
             yield None
             return
     data = source.read_bytes()
-    if needs_passphrase(data):
-        given = passphrase() if callable(passphrase) else passphrase
-        if not given:
-            raise AgeError(f"{source} is encrypted with an age passphrase; none was given")
-        plain = decrypt(data, passphrase=given)
-    else:
-        if not identities:
-            raise AgeError(f"{source} is encrypted with age to recipients; no identity given")
-        plain = decrypt(data, identities=identities)
+    try:
+        if needs_passphrase(data):
+            given = passphrase() if callable(passphrase) else passphrase
+            if not given:
+                raise AgeError(f"{source} is encrypted with an age passphrase; none was given")
+            plain = decrypt(data, passphrase=given)
+        else:
+            if not identities:
+                raise AgeError(f"{source} is encrypted with age to recipients; no identity given")
+            plain = decrypt(data, identities=identities)
+    except AgeDecryptError as exc:
+        raise AgeDecryptError(naming(source, str(exc))) from None
     del data
     fd = os.memfd_create("memvault-age", 0)
     try:
@@ -270,6 +331,14 @@ def decrypted_path(
         yield Path(f"/proc/self/fd/{fd}")
     finally:
         os.close(fd)
+
+
+def naming(path: str | os.PathLike[str], why: str) -> str:
+    """A decryption failure's message (`AgeDecryptError`'s words, or any reason) that names
+    the file it is about: "cannot decrypt brain.aimem.json.age: wrong passphrase (…)"."""
+    if "the age file" in why:
+        return why.replace("the age file", str(path), 1)
+    return f"{path} could not be decrypted: {why}"
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -913,9 +913,9 @@ def _parse_store(buf: Any, file: str) -> Any:
     except JSONDocumentError as exc:
         raise SigningError(f"{file}: {exc.message}") from None
     if doc.kind != "memory-store":
-        raise SigningError(
-            f"{file}: not a PAM memory-store (its schema is {doc.header.get('schema')!r})"
-        )
+        schema = doc.header.get("schema")
+        what = f"its schema is {schema!r}" if schema is not None else 'it has no "schema" member'
+        raise SigningError(f"{file}: not a PAM memory-store ({what})")
     return doc
 
 

@@ -21,10 +21,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any, Final
 
+from memvault.crypto.agefile import is_age
 from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import ExportError
 from memvault.exchange.aimem import (
     AimemImportResult,
+    BundleRefused,
     export_envelope,
     fill_bundle,
     import_bundle,
@@ -262,7 +264,22 @@ def import_stream(
     `signature` is the §5.3 detached COSE_Sign1 delivered with the body; one that does not
     verify refuses the bundle unless `allow_unverified`. A bundle delivered without one is
     imported with the verification skipped, and that decision is an audit entry (§5.3).
-    Raises `BundleRefused` (its `status` 409 or 422) or AccessDenied."""
+    Raises `BundleRefused` (its `status` 409 or 422) or AccessDenied; an age-encrypted body
+    (no passphrase travels with it) is refused as ``age-encrypted`` (422)."""
+    body.seek(0)
+    if is_age(body.read(64)):
+        raise BundleRefused(
+            f"{name} was not imported",
+            [
+                Problem(
+                    "age-encrypted",
+                    f"the {name} is an age-encrypted file, which cannot be decrypted here: "
+                    "send the bundle's plaintext (JSON or NDJSON), decrypted with `age -d`",
+                    file=name,
+                )
+            ],
+            422,
+        )
     located = LocatedBundle.from_stream(body, name, signature)
     return import_bundle(
         vault,

@@ -70,6 +70,9 @@ def import_file(vault: Vault, path: Path) -> dict[str, Any]:
     (`memvault.input_kind.classify`), in one transaction. The result as `--json` prints it."""
     from memvault.input_kind import classify
 
+    if not path.exists():
+        # Said as `memvault import` says it, not as a PAM document that fails validation.
+        raise InvalidInput(f"path {str(path)!r}: no such file or directory", "path")
     kind = classify(path)
     if kind.kind == "aimem":
         from memvault.exchange import import_bundle

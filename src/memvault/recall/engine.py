@@ -23,9 +23,9 @@ from memvault.errors import InvalidInput
 from memvault.model import MEMORY_STATUSES, Memory
 from memvault.recall import vectors
 from memvault.recall.embedders import Embedder, EmbedderError, EmbedderSpec, load_embedder
-from memvault.recall.index import extraction_sources, memory_conversation
+from memvault.recall.index import extraction_sources, memory_conversation, memory_passage
 from memvault.recall.indexes import MEMORY, MESSAGE, PassageRecord, RecallIndex, Scope
-from memvault.recall.ranking import Ranking, asks_only, cosine, fuse, weigh
+from memvault.recall.ranking import Ranking, asks_only, cosine, coverage, fuse, weigh
 from memvault.store.base import Store
 from memvault.store.codec import load_memory
 from memvault.vault_inputs import check_actor, is_privileged
@@ -39,6 +39,7 @@ __all__ = [
     "filters_from",
     "recall",
     "rescore",
+    "text_coverage",
 ]
 
 KINDS: Final = ("all", "memories", "messages")
@@ -321,9 +322,12 @@ def recall(
             wanted = ranking.vector_candidates(k) if result.mode == "hybrid" else depth
             vector_hits = index.nearest(model, query_vector, wanted, scope)
         rescored: dict[int, float] = {}
+        covered: dict[int, float] = {}
         if result.mode == "hybrid" and query_vector is not None and model is not None:
             rescored = rescore(index, model, query_vector, text_hits, vector_hits, ranking)
-        fused = fuse(text_hits, vector_hits, ranking, rescored)
+            if vector_hits:
+                covered = text_coverage(index, text, text_hits, ranking)
+        fused = fuse(text_hits, vector_hits, ranking, rescored, covered)
         result.hits = _hits(index, fused, k, ranking, now)
     return result
 
@@ -347,6 +351,43 @@ def rescore(
         return {}
     stored = index.vectors(model, wanted)
     return {pid: cosine(query, vector) for pid, vector in stored.items()}
+
+
+def text_coverage(
+    index: RecallIndex, text: str, text_hits: Sequence[tuple[int, float]], ranking: Ranking
+) -> dict[int, float]:
+    """The `coverage` of the full-text hits weighted fusion counts (the first
+    `ranking.text_depth`): the share of the query's words each one's own words hold, its
+    context's words (the speaker's name and the conversation's title; a memory's tags and
+    type) left out. Empty when `text_coverage` is 0, fusion is `rrf`, or the query has a
+    prefix word (``portugues*``: its stems match by prefix, not one by one)."""
+    if not ranking.text_coverage or ranking.fusion != "weighted" or "*" in text:
+        return {}
+    top = [pid for pid, _ in (text_hits[: ranking.text_depth] if ranking.text_depth else text_hits)]
+    if not top:
+        return {}
+    asked = index.query_terms(text)
+    rows = index.passages(top)
+    titles = index.titles(
+        {r.conversation_id for r in rows if r.kind == MESSAGE and r.conversation_id}
+    )
+    out: dict[int, float] = {}
+    for row in rows:
+        words = {t for alts in index.query_terms(str(row.text)) for t in alts}
+        context = {t for alts in index.query_terms(_context(row, titles)) for t in alts}
+        out[row.id] = coverage(asked, words, context)
+    return out
+
+
+def _context(row: PassageRecord, titles: Mapping[str, str | None]) -> str:
+    """A passage's context as the index holds it (`memvault.recall.index`): a message's
+    speaker and conversation title, a memory's tags and type."""
+    if row.kind == MESSAGE:
+        title = titles.get(row.conversation_id) if row.conversation_id else None
+        return " ".join(w for w in (row.participant, title) if w)
+    if row.document is None:
+        return ""
+    return memory_passage(0, load_memory(row.document)).context
 
 
 def _hits(

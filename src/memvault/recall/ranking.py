@@ -11,6 +11,14 @@ every counted hit. Measured on long multi-session conversations
 alone, while weighted fusion of scaled scores ranked above both. Reciprocal-rank fusion is kept
 as an option (``fusion="rrf"``).
 
+A full-text hit's share of the fusion is weighed by how much of the question it answers in
+its own words (`coverage`): BM25's first hit is scaled to 1 whatever it matched, and within a
+conversation the first hit is often the turn that only names the person asked about ("Hi, I'm
+Ethan") — a word every passage of that person holds in its context. Counting the query's
+words the passage's own words hold, less those its context holds (the speaker's name, the
+conversation's title, a memory's tags and type), lets such a hit keep the vector list's
+place instead of pushing a better one out of the first `k`.
+
 Hybrid recall has a second stage before fusion: the full-text hits the vector list did not
 return get their exact cosine similarity from their stored vectors (`rescore_depth`), so every
 candidate is judged by both lists, not only those the approximate vector search happened to
@@ -24,11 +32,11 @@ from __future__ import annotations
 import math
 import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Final
 
-__all__ = ["FUSIONS", "SCALES", "Ranking", "asks_only", "cosine", "fuse", "weigh"]
+__all__ = ["FUSIONS", "SCALES", "Ranking", "asks_only", "cosine", "coverage", "fuse", "weigh"]
 
 FUSIONS: Final = ("weighted", "rrf")
 #: How a list's scores are brought to 0..1 before weighted fusion: "max" (divided by the
@@ -47,9 +55,9 @@ class Ranking:
     #: "weighted" (normalised scores, summed with the weights below) or "rrf".
     fusion: str = "weighted"
     #: Weight of the full-text score in weighted fusion.
-    text_weight: float = 0.25
+    text_weight: float = 0.3
     #: Weight of the vector score in weighted fusion.
-    vector_weight: float = 0.75
+    vector_weight: float = 0.7
     #: How each list's scores are scaled to 0..1 (`SCALES`).
     text_scale: str = "minmax"
     vector_scale: str = "cosine"
@@ -57,7 +65,11 @@ class Ranking:
     #: further down keep only their order, below every counted hit. BM25's long tail holds
     #: passages sharing one common word; counting it crowds out vector hits.
     text_depth: int = 3
-    vector_depth: int = 30
+    vector_depth: int = 40
+    #: How far weighted fusion weighs a counted full-text hit by the share of the query's
+    #: words its own words hold, its context's words left out (`coverage`): its scaled
+    #: score × (1 − w + w × share). 0: not at all (BM25's order alone).
+    text_coverage: float = 1.0
     #: k of reciprocal-rank fusion: 1 / (k + rank).
     rrf_k: int = 60
     #: How far confidence counts: a memory's score × (1 − w + w × confidence).
@@ -101,6 +113,10 @@ class Ranking:
             value = getattr(self, f.name)
             if isinstance(value, (int, float)) and (value < 0 or math.isnan(value)):
                 raise ValueError(f"ranking {f.name} must be a number ≥ 0, not {value!r}")
+        if self.text_coverage > 1:
+            raise ValueError(
+                f"ranking text_coverage is between 0 and 1, not {self.text_coverage!r}"
+            )
 
     def depth(self, k: int) -> int:
         """Candidates taken from the full-text list for `k` results."""
@@ -157,6 +173,21 @@ def asks_only(text: str) -> bool:
     return bool(sentences) and all(s.endswith(("?", "？")) for s in sentences)
 
 
+def coverage(
+    asked: Sequence[Sequence[str]], words: Collection[str], context: Collection[str]
+) -> float:
+    """The share of a query's words that a passage's own words hold, 0..1. `asked`: each
+    query word's alternative index terms (`TextIndex.query_terms`); `words`, `context`: the
+    index terms of the passage's text and of its context. A query word its context holds
+    (the speaker's or the person's name, the conversation's title, a memory's tag) is left
+    out: every passage of that person or conversation has it, so it tells nothing of what
+    this one says. No word left: 0."""
+    counted = [alts for alts in asked if not any(a in context for a in alts)]
+    if not counted:
+        return 0.0
+    return sum(1 for alts in counted if any(a in words for a in alts)) / len(counted)
+
+
 def cosine(a: Sequence[float], b: Sequence[float]) -> float:
     """Cosine similarity of two vectors of one length (0 when either has no direction)."""
     if len(a) != len(b):
@@ -171,11 +202,14 @@ def fuse(
     vector: Sequence[tuple[int, float]],
     ranking: Ranking,
     rescored: Mapping[int, float] | None = None,
+    covered: Mapping[int, float] | None = None,
 ) -> dict[int, float]:
     """One score per passage from the full-text hits (id, BM25 as a positive number, best
     first) and the vector hits (id, cosine similarity, best first). `rescored`: the exact
     cosine similarity of full-text hits the vector list lacks (hybrid recall's second
-    stage); they count as vector hits, beside the list's first `vector_depth`."""
+    stage); they count as vector hits, beside the list's first `vector_depth`. `covered`:
+    the `coverage` of counted full-text hits (a hit absent keeps its score whole), which
+    weighs their full-text score by `text_coverage` in weighted fusion."""
     if ranking.fusion == "rrf":
         fused: dict[int, float] = {}
         for hits in (text, vector):
@@ -189,6 +223,9 @@ def fuse(
     if not text:
         return scaled(vector, ranking.vector_scale)
     t = scaled(text, ranking.text_scale, ranking.text_depth)
+    if covered and ranking.text_coverage:
+        w = ranking.text_coverage
+        t = {pid: s * (1.0 - w + w * covered.get(pid, 1.0)) for pid, s in t.items()}
     counted = list(vector[: ranking.vector_depth] if ranking.vector_depth else vector)
     if rescored:
         listed = {pid for pid, _ in counted}

@@ -30,7 +30,9 @@ class EmbedProgress:
     """One tenant's embedding: `state` is "waiting" (before the first round), "embedding",
     "idle" (every passage has a vector) or "failed" (`error` says why); `embedded` counts
     the vectors computed since the server started, `with_vector` of `passages` have one, and
-    `pending` are still to do in the round under way."""
+    `pending` are still to do in the round under way. `failures` counts the failed rounds since
+    the server started and `last_error` keeps the latest one's reason after a later round
+    succeeds, so a failure between two looks at the stats is still seen."""
 
     state: str = "waiting"
     embedded: int = 0
@@ -40,6 +42,8 @@ class EmbedProgress:
     runs: int = 0
     last_run: str | None = None
     error: str | None = None
+    failures: int = 0
+    last_error: str | None = None
 
 
 def owner_sessions(tenants: Any) -> Callable[[], Iterable[tuple[str, Vault]]]:
@@ -137,7 +141,14 @@ class EmbedWorker:
 
             embedded, with_vector, passages = vault.embed(api_key=self._api_key, progress=step)
         except (VaultError, OSError) as exc:
-            self._set(progress, state="failed", error=str(exc), **self._stamp(progress))
+            self._set(
+                progress,
+                state="failed",
+                error=str(exc),
+                failures=progress.failures + 1,
+                last_error=str(exc),
+                **self._stamp(progress),
+            )
             return
         self._set(
             progress,

@@ -95,6 +95,12 @@ _MAX_WORDS: Final = 64
 _SET_TENANT: Final = "SELECT set_config('memvault.tenant', %s, true)"
 #: How long a writer waits for another writer of the same tenant (seconds).
 _LOCK_WAIT: Final = 10
+#: A transaction that adds at least this many rows to a table, and at least a tenth of what
+#: its statistics counted, analyses the table once it commits (`_analyse_bulk_writes`).
+_ANALYZE_ROWS: Final = 1000
+_ANALYZE_SHARE: Final = 0.1
+#: How long that ANALYZE waits for another one (or autovacuum's) before leaving it to them.
+_ANALYZE_LOCK_WAIT: Final = 2
 _T = TypeVar("_T")
 _log = logging.getLogger("memvault.store")
 
@@ -538,10 +544,48 @@ def _release(shared: _SharedPool) -> None:
     shared.pool.close(timeout=1.0)
 
 
+def _analyse_bulk_writes(conn: psycopg.Connection[Any], added: Mapping[str, int] | None) -> None:
+    """ANALYZE the tables a just-committed transaction added many rows to.
+
+    PostgreSQL plans on a table's statistics, which autovacuum refreshes a while after a bulk
+    load (up to a minute, more on a busy server). Until then a table filled by a large import
+    — a new tenant's, say — still looks empty or small, and the memory list is planned for a
+    handful of rows: four times slower at 100,000 memories (benchmarks/memory_filters.py).
+    So a transaction that added at least `_ANALYZE_ROWS` rows to a table, and at least
+    `_ANALYZE_SHARE` of the rows its statistics counted (autovacuum's own rule of thumb),
+    analyses it right after its commit, in a transaction of its own: ANALYZE samples a
+    bounded number of rows whatever the table's size, and blocks no reader or writer. It
+    is an optimisation: one that cannot run now (a concurrent ANALYZE holding the table, a
+    role that does not own it) is left to autovacuum, and the committed write stands."""
+    big = sorted(table for table, rows in (added or {}).items() if rows >= _ANALYZE_ROWS)
+    if not big:
+        return
+    try:
+        known = conn.execute(
+            "SELECT t.name, greatest(c.reltuples, 0) FROM unnest(%s::text[]) AS t(name) "
+            "JOIN pg_class c ON c.oid = to_regclass(t.name)",
+            (big,),
+        ).fetchall()
+        stale = [
+            str(name) for name, rows in known if added and added[name] >= _ANALYZE_SHARE * rows
+        ]
+        if stale:
+            conn.execute(f"SET LOCAL lock_timeout = '{_ANALYZE_LOCK_WAIT}s'")
+            for table in stale:  # names of this module's tables, never user input
+                conn.execute(f"ANALYZE {table}")
+        conn.commit()
+    except psycopg.Error as exc:
+        _log.info("statistics left to autovacuum after a bulk write: %s", exc)
+        with contextlib.suppress(psycopg.Error):
+            conn.rollback()
+
+
 class _ThreadState(threading.local):
     conn: psycopg.Connection[Any] | None = None
     depth: int = 0
     flat: bool = False
+    #: rows the outermost transaction added, by table (`_analyse_bulk_writes`)
+    added: dict[str, int] | None = None
 
 
 class PostgresStore(Store):
@@ -742,6 +786,7 @@ class PostgresStore(Store):
             except psycopg.Error as exc:
                 raise self._error(exc, "could not begin a transaction") from None
             state.conn, state.depth, state.flat = conn, 1, not savepoints
+            state.added = {}
             try:
                 yield
             except BaseException:
@@ -754,10 +799,17 @@ class PostgresStore(Store):
                     conn.commit()
                 except psycopg.Error as exc:
                     raise self._error(exc, "could not commit") from None
+                _analyse_bulk_writes(conn, state.added)
             finally:
-                state.conn, state.depth, state.flat = None, 0, False
+                state.conn, state.depth, state.flat, state.added = None, 0, False, None
         finally:
             self._give_back(conn)
+
+    def _added(self, table: str, rows: int) -> None:
+        """Count rows this thread's transaction added to `table` (`_analyse_bulk_writes`)."""
+        added = self._state.added
+        if added is not None and rows:
+            added[table] = added.get(table, 0) + rows
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -928,11 +980,13 @@ class PostgresStore(Store):
             if len(inserted) != len(ids):
                 taken = next(i for i in ids if i not in inserted)
                 raise IntegrityViolation(f"memory {taken} already exists")
-            self._index(
+            passages = self._index(
                 recall.index_memories,
                 [(inserted[s.memory.id], s.memory) for s in batch],
                 fresh=True,
             )
+            self._added("memories", len(rows))
+            self._added("recall_passages", passages)
         return len(rows)
 
     def _index(self, write: Callable[..., Any], items: Any, **options: Any) -> Any:
@@ -1243,6 +1297,7 @@ class PostgresStore(Store):
         rows = [self._relation_row(r) for r in relations]
         with self.transaction():
             self._many(self._INSERT_RELATION, rows, "relation")
+            self._added("relations", len(rows))
         return len(rows)
 
     def update_relation(self, relation: Relation) -> None:
@@ -1331,11 +1386,13 @@ class PostgresStore(Store):
             if taken:
                 raise IntegrityViolation(f"conversation {min(taken)} already exists")
             self._many(self._INSERT_CONVERSATION, rows, "conversation")
-            self._index(
+            passages = self._index(
                 recall.index_conversations,
                 [(c.id, c.platform, c.document) for c in batch],
                 fresh=True,
             )
+            self._added("conversations", len(rows))
+            self._added("recall_passages", passages)
 
     def conversation_ids(self, ids: Iterable[str]) -> set[str]:
         wanted = list(dict.fromkeys(ids))

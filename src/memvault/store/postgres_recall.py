@@ -236,14 +236,14 @@ def index_memories(
     memories: Sequence[tuple[int, Memory]],
     *,
     fresh: bool,
-) -> None:
+) -> int:
     """Index memories (seq, memory). Unless `fresh` (just inserted), a memory whose words and
     context are unchanged keeps its passage (and its vectors), its other columns brought up
-    to date; one whose words changed gets a new passage, which waits for its vector."""
+    to date; one whose words changed gets a new passage, which waits for its vector. Returns
+    the number of passages written."""
     new = [memory_passage(seq, memory) for seq, memory in memories]
     if fresh or not new:
-        add_passages(conn, tenant, new)
-        return
+        return add_passages(conn, tenant, new)
     rows = conn.execute(
         "SELECT memory_seq, id, text, context FROM recall_passages "
         "WHERE tenant = %s AND memory_seq = ANY(%s)",
@@ -263,7 +263,7 @@ def index_memories(
         else:
             replace.append(p)
     remove_memories(conn, tenant, vectors, [p.memory_seq for p in replace if p.memory_seq])
-    add_passages(conn, tenant, replace)
+    return add_passages(conn, tenant, replace)
 
 
 def index_conversations(
@@ -273,15 +273,15 @@ def index_conversations(
     conversations: Iterable[tuple[str, str | None, Mapping[str, Any]]],
     *,
     fresh: bool,
-) -> None:
+) -> int:
     """Index conversations (id, platform, document): their messages' passages replace those
-    stored before (unless `fresh`)."""
+    stored before (unless `fresh`). Returns the number of passages written."""
     passages: list[Passage] = []
     for conversation_id, platform, document in conversations:
         if not fresh:
             remove_conversation(conn, tenant, vectors, conversation_id)
         passages.extend(conversation_passages(conversation_id, platform, document))
-    add_passages(conn, tenant, passages)
+    return add_passages(conn, tenant, passages)
 
 
 def _stored_memories(

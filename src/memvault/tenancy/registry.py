@@ -28,7 +28,7 @@ import orjson
 import sqlcipher3  # type: ignore[import-untyped]
 
 from memvault.audit import GENESIS, AuditReport, hash_of
-from memvault.paths import private_umask, restrict_file
+from memvault.paths import private_database, restrict_file
 from memvault.store.base import AuditEntry, StoreError, WrongPassphrase
 from memvault.tenancy.keys import ServerKey
 from memvault.vault_inputs import format_timestamp
@@ -193,30 +193,29 @@ class Registry(OneConnection):
     @classmethod
     def open(cls, home: Path, key: ServerKey) -> Registry:
         path = home / REGISTRY_NAME
-        with private_umask():
+        private_database(path)
+        try:
+            conn = sqlcipher3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=10.0
+            )
+        except sqlcipher3.Error as exc:
+            raise StoreError(f"cannot open the registry {path}: {exc}") from None
+        try:
+            conn.execute("PRAGMA cipher_log_level = NONE")
+            conn.execute(f"PRAGMA key = \"x'{key.registry_key.hex()}'\"")
             try:
-                conn = sqlcipher3.connect(
-                    str(path), isolation_level=None, check_same_thread=False, timeout=10.0
-                )
-            except sqlcipher3.Error as exc:
-                raise StoreError(f"cannot open the registry {path}: {exc}") from None
-            try:
-                conn.execute("PRAGMA cipher_log_level = NONE")
-                conn.execute(f"PRAGMA key = \"x'{key.registry_key.hex()}'\"")
-                try:
-                    conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                except sqlcipher3.DatabaseError:
-                    raise WrongPassphrase(
-                        f"the server key does not open the registry {path} (another server "
-                        "key made it)"
-                    ) from None
-                conn.execute("PRAGMA journal_mode = WAL").fetchone()
-                conn.execute("PRAGMA synchronous = FULL")
-                conn.execute("PRAGMA secure_delete = ON")
-                conn.executescript(_SCHEMA)
-            except BaseException:
-                conn.close()
-                raise
+                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            except sqlcipher3.DatabaseError:
+                raise WrongPassphrase(
+                    f"the server key does not open the registry {path} (another server key made it)"
+                ) from None
+            conn.execute("PRAGMA journal_mode = WAL").fetchone()
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA secure_delete = ON")
+            conn.executescript(_SCHEMA)
+        except BaseException:
+            conn.close()
+            raise
         registry = cls(conn, path)
         found = registry.get_meta("format")
         if found is None:  # new (only this server key's holder could have made it empty)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Final
 
+from memvault.crypto.agefile import is_age, naming
 from memvault.crypto.keys import PublicKey
 from memvault.formats.aimem.cose import (
     MAX_SIGNATURE_BYTES,
@@ -45,6 +46,9 @@ __all__ = ["LocatedBundle", "is_age_file", "locate_bundle", "validate_bundle_at"
 #: Zip members worth sniffing: a bundle is JSON or NDJSON text.
 _TEXT_SUFFIXES: Final = frozenset({".json", ".ndjson", ".jsonl"})
 _BUNDLE_NAMES: Final = (".aimem.json.age", ".ndjson.age", ".jsonl.age")
+#: `memvault.sources` codes for an age file it cannot decrypt (nothing to decrypt it with,
+#: or a wrong passphrase or identity).
+_AGE_FAILURES: Final = frozenset({"age-encrypted", "age-decrypt"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,9 +145,10 @@ def locate_bundle(
     An age file is decrypted to look inside when `decrypt` is True, or (None) when its name
     without ``.age`` is a bundle's (``.aimem.json``, ``.ndjson``, ``.jsonl``): decrypting
     costs a passphrase's key derivation, which an age PAM file should not pay twice. An age
-    file that cannot be decrypted (no passphrase, a wrong one) is None too: the PAM reader
-    then says why it cannot be read. Raises `BundleError` (``zip-several-bundles``,
-    ``zip-unreadable``) for a zip whose bundle cannot be chosen or read.
+    file to decrypt that cannot be decrypted raises `BundleError` (``age-encrypted``: no
+    passphrase or identity; ``age-decrypt``: a wrong one), naming the file and why. Raises
+    `BundleError` (``zip-several-bundles``, ``zip-unreadable``) for a zip whose bundle cannot
+    be chosen or read.
     """
     p = Path(path)
     if not p.is_file():
@@ -158,7 +163,11 @@ def locate_bundle(
         return None
     try:
         target = open_target(p, age_passphrase=age_passphrase, age_identities=age_identities)
-    except SourceError:
+    except SourceError as exc:
+        if exc.code in _AGE_FAILURES and is_age_file(p):
+            # Named (or called) a bundle: say it could not be decrypted, and why, rather
+            # than read the ciphertext as a bundle that is "not an object".
+            raise BundleError([Problem(exc.code, naming(p, exc.message), file=str(p))]) from None
         return None
     try:
         with target:
@@ -175,7 +184,6 @@ def locate_bundle(
 
 def is_age_file(path: Path) -> bool:
     """Whether `path` starts like an age file (binary or armored)."""
-    from memvault.crypto.agefile import is_age
 
     try:
         with path.open("rb") as handle:

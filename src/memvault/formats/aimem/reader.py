@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import io
 import json
+import mmap
 import os
 import shutil
 import tempfile
+from array import array as int_array
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +52,11 @@ from memvault.formats.aimem.validate import (
 )
 from memvault.jsonread import JSONDocumentError
 from memvault.sources import SourceError
+
+try:
+    from memvault import _speedups
+except ImportError:  # pragma: no cover - the extension is part of every normal build
+    _speedups = None
 
 __all__ = [
     "ARRAY_OF",
@@ -377,6 +384,12 @@ class BundleReader:
         #: each, so the later passes read them back with orjson instead of parsing the
         #: bundle again (None: not spooled, parse the bundle; see `_spool_items`)
         self._spools: dict[str, IO[bytes]] | None = None
+        #: JSON form read by the span scanner (`_hash_spans`): the bundle's bytes (mapped)
+        #: and each array's records as (start, end) offsets into them, read back by orjson
+        self._buf: Any = None
+        self._spans: dict[str, int_array[int]] = {}
+        #: each array's records' member counts as the scanner counted them in the text
+        self._members: dict[str, int_array[int]] = {}
 
     # -------------------------------------------------------------------- context manager
 
@@ -396,6 +409,10 @@ class BundleReader:
         for spool in (self._spools or {}).values():
             spool.close()
         self._spools = None
+        self._spans = {}
+        buf, self._buf = self._buf, None
+        if isinstance(buf, mmap.mmap):
+            buf.close()
 
     # ------------------------------------------------------------------------- first pass
 
@@ -430,6 +447,8 @@ class BundleReader:
             )
 
     def _hash_json(self) -> None:
+        if self._json is _FAST and self._hash_spans():
+            return
         self._scan_json()
         self._gate()
         hasher = CanonicalBundleHasher(self.envelope, self.arrays)
@@ -457,6 +476,122 @@ class BundleReader:
                     spools[array] = spool
         self._spools = spools
         self.checksum = hasher.finish()
+
+    def _hash_spans(self) -> bool:
+        """The checksum pass of `_hash_json` over the bytes themselves: the C span scanner
+        finds the top-level members and every record (no parse event reaches Python), orjson
+        parses each record and the member counts refuse repeated names as ``_scan_json``
+        does. False, with nothing kept, for anything unusual (a syntax error, a repeated
+        member, an integer orjson does not read, bytes that cannot be mapped): the
+        event-by-event pass then reads the bundle and reports what is wrong as before."""
+        if _speedups is None:
+            return False
+        buf = _mapped(self._fh)
+        if buf is None:
+            return False
+        self._buf = buf
+        try:
+            done = self._scan_spans(buf) and self._hash_items(buf)
+        except (ValueError, TypeError, OverflowError, orjson.JSONDecodeError, BundleError):
+            # The event pass reports the problem, in the order it always did.
+            done = False
+        self._members = {}
+        if not done:
+            self._drop_spools()
+            self._reset()
+            return False
+        return True
+
+    def _hash_items(self, buf: Any) -> bool:
+        """Parse each record once: its members counted (a repeated name: False), ids and
+        embedding presence gathered, its canonical bytes hashed."""
+        assert _speedups is not None
+        _release(buf)  # the scan read every page: let them go, each pass reads its own
+        self._gate()
+        hasher = CanonicalBundleHasher(self.envelope, self.arrays)
+        add, canonical, count = hasher.add_canonical, self._canonical, _speedups.member_count
+        for array in hasher.order:
+            hasher.start(array)
+            members = self._members.get(array)
+            ids = {"chunks": self.chunk_ids, "entities": self.entity_ids}.get(array)
+            chunks = array == "chunks"
+            for index, item in enumerate(self._span_items(array)):
+                if members is None or count(item) != members[index]:
+                    return False
+                if isinstance(item, dict):
+                    rid = item.get("id")
+                    if ids is not None and isinstance(rid, str):
+                        ids.add(rid)
+                    if chunks and item.get("embedding") is not None:
+                        self.has_embeddings = True
+                add(array, canonical(item, array, index))
+        self.checksum = hasher.finish()
+        return True
+
+    def _span_items(self, array: str) -> Iterator[Any]:
+        """The records of `array` parsed from their spans, in document order. A mapped
+        bundle's pages are let go behind the reader as it goes (`_RELEASE_BYTES` at a time),
+        so the mapping adds little to the resident set whatever the bundle's size."""
+        spans = self._spans.get(array)
+        if not spans:
+            return
+        buf, loads = self._buf, orjson.loads
+        mapped = isinstance(buf, mmap.mmap)
+        released = spans[0] - spans[0] % mmap.PAGESIZE
+        for index in range(len(spans) // 2):
+            end = spans[2 * index + 1]
+            yield loads(buf[spans[2 * index] : end])
+            if mapped and end - released > _RELEASE_BYTES:
+                upto = end - end % mmap.PAGESIZE
+                _release(buf, released, upto)
+                released = upto
+        if mapped:
+            _release(buf, released, spans[-1])
+
+    def _scan_spans(self, buf: Any) -> bool:
+        """Envelope, arrays, counts and the records' spans from the span scanner; False when
+        the bundle needs the event-by-event pass (see `_hash_spans`)."""
+        assert _speedups is not None
+        start = 0
+        while buf[start : start + 1] in (b" ", b"\t", b"\r", b"\n"):
+            start += 1
+        if buf[start : start + 1] != b"{":
+            return False
+        members, end, chunk_items = _speedups.object_members(buf, start, items_of=b'"chunks"')
+        if buf[end:].strip(b" \t\r\n"):
+            return False  # trailing bytes: the event pass names them
+        loads, count = orjson.loads, _speedups.member_count
+        seen: set[str] = set()
+        for key_start, key_end, value_start, value_end, value_members, _ in members:
+            key = loads(buf[key_start:key_end])
+            if key in seen:
+                return False
+            seen.add(key)
+            if key in ARRAYS and buf[value_start : value_start + 1] == b"[":
+                if key == "chunks" and chunk_items is not None and key_end - key_start == 8:
+                    items = chunk_items
+                else:
+                    items, _ = _speedups.array_items(buf, value_start, stats=True)
+                self._scan_items(key, items)
+                self.arrays.append(key)
+                continue
+            value = loads(buf[value_start:value_end])
+            if count(value) != value_members:
+                return False  # a repeated member name inside the value
+            self.envelope[key] = as_doubles(value)
+        return True
+
+    def _scan_items(self, key: str, items: list[tuple[int, ...]]) -> None:
+        """One array's records: their spans and member counts kept (`_hash_items` parses
+        them)."""
+        spans, members = int_array("q"), int_array("q")
+        for item_start, item_end, item_members, _ in items:
+            spans.append(item_start)
+            spans.append(item_end)
+            members.append(item_members)
+        self.counts[key] = len(items)
+        self._spans[key] = spans
+        self._members[key] = members
 
     def _reset(self) -> None:
         self.envelope, self.arrays = {}, []
@@ -622,6 +757,9 @@ class BundleReader:
         """The records of `array` as the checksum pass read them: from its spool when it
         kept one (what was verified, read back by orjson: an order of magnitude cheaper than
         parsing the bundle again), else parsed from the bundle."""
+        if array in self._spans:
+            yield from self._span_items(array)
+            return
         spool = None if self._spools is None else self._spools.get(array)
         if spool is None:
             yield from self._parse_items(array)
@@ -946,6 +1084,41 @@ def as_doubles(value: Any) -> Any:
     return value
 
 
+#: Bundles up to this size are read into memory for the span scanner; larger ones are mapped.
+_READ_WHOLE: Final = 1 << 20
+
+
+def _mapped(fh: IO[bytes]) -> Any:
+    """The bytes of a seekable binary stream for the span scanner: read when small, else a
+    read-only map of its file (the page cache holds it, not the heap). None when neither
+    works (a stream without a file)."""
+    try:
+        size = fh.seek(0, os.SEEK_END)
+        fh.seek(0)
+        if size <= _READ_WHOLE:
+            return fh.read()
+        rolled = getattr(fh, "_rolled", True)  # a SpooledTemporaryFile still in memory
+        if not rolled or not size:
+            return None
+        return mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+
+
+#: A mapped bundle's pages are let go behind a pass every this many bytes (`_span_items`).
+_RELEASE_BYTES: Final = 1 << 20
+
+
+def _release(buf: Any, start: int = 0, end: int | None = None) -> None:
+    """Drop the pages of a mapped bundle between `start` (page-aligned) and `end` from the
+    resident set (the page cache keeps them: reading them again costs a minor fault)."""
+    if not isinstance(buf, mmap.mmap) or not hasattr(mmap, "MADV_DONTNEED"):
+        return
+    length = (len(buf) if end is None else end) - start
+    if length > 0:
+        buf.madvise(mmap.MADV_DONTNEED, start, length)
+
+
 def _spool_file() -> IO[bytes]:
     """An unlinked temporary file for one array's records (the reader closes it)."""
     return tempfile.TemporaryFile()
@@ -1021,7 +1194,11 @@ def open_bundle(
             form = detected
         _check_nesting(fh, file)
         reader = BundleReader(fh, file, form, owned)
-        reader._verify()
+        try:
+            reader._verify()
+        except BaseException:
+            reader._drop_spools()  # a mapped body is unmapped now, not when collected
+            raise
         return reader
     except BaseException:
         if owned:

@@ -435,7 +435,7 @@ class BundleRules:
 
     def check_chunk(self, index: int, chunk: Any, array: str = "chunks") -> list[Problem]:
         """§2.2 ChunkRecord, §2.3 id, §2.7 embedding; records the id for duplicate checks."""
-        base = pointer(array, index)
+        base = f"/chunks/{index}" if array == "chunks" else pointer(array, index)
         if not isinstance(chunk, Mapping):
             return [self._not_object(chunk, base, "§2.2", f"chunk {index}")]
         rid = chunk.get("id") if isinstance(chunk.get("id"), str) else None
@@ -669,7 +669,7 @@ class BundleRules:
 
     def check_entity(self, index: int, entity: Any) -> list[Problem]:
         """§2.5 entity record; records the id for duplicate and link checks."""
-        base = pointer("entities", index)
+        base = f"/entities/{index}"
         if not isinstance(entity, Mapping):
             return [self._not_object(entity, base, "§2.5", f"entity {index}")]
         rid = entity.get("id") if isinstance(entity.get("id"), str) else None
@@ -742,7 +742,7 @@ class BundleRules:
 
     def check_edge(self, index: int, edge: Any, chunk_ids: Container[str]) -> list[Problem]:
         """§2.4 edge record; both ends must be chunk ids of this bundle (`chunk_ids`)."""
-        base = pointer("edges", index)
+        base = f"/edges/{index}"
         if not isinstance(edge, Mapping):
             return [self._not_object(edge, base, "§2.4", f"edge {index}")]
         rid = f"{edge.get('source_id')} -> {edge.get('target_id')}"
@@ -793,7 +793,7 @@ class BundleRules:
         self, index: int, link: Any, chunk_ids: Container[str], entity_ids: Container[str]
     ) -> list[Problem]:
         """§2.6 link: `chunk_id` must be a chunk and `entity_id` an entity of this bundle."""
-        base = pointer("chunk_entities", index)
+        base = f"/chunk_entities/{index}"
         if not isinstance(link, Mapping):
             return [self._not_object(link, base, "§2.6", f"chunk-entity link {index}")]
         rid = f"{link.get('chunk_id')} -> {link.get('entity_id')}"

@@ -97,10 +97,11 @@ def import_provider_export(
     """`{"source", "parts": [{"importer", "conversations", "messages", "memories",
     "warnings"}]}` (the shape of `memvault import --json`), all in one transaction; 422 for
     a file no importer recognizes, and nothing imported."""
+    from memvault.importers.base import ImportFormatError
     from memvault.importers.ingest import bytes_checksum, ingest, make_context
     from memvault.importers.parts import ingest_parts
     from memvault.input_kind import provider_parts
-    from memvault.sources import open_target
+    from memvault.sources import SourceError, open_target
 
     name = Path(filename).name or "upload"
     workdir = Path(tempfile.mkdtemp(prefix="memvault-upload-"))
@@ -112,20 +113,30 @@ def import_provider_export(
             with open(path, "wb") as out:
                 shutil.copyfileobj(body, out, _BLOCK)
         checksum = bytes_checksum(path.read_bytes())
-        with open_target(path) as target:
-            parts = provider_parts(target)
-            if not parts:
-                raise InvalidInput(
-                    f"{name} is not a provider export memvault recognizes (ChatGPT, Claude, "
-                    "Gemini, Copilot, Grok); nothing was imported",
-                    "body",
-                )
-            if len(parts) == 1:
-                context = make_context(name, checksum)
-                results = [ingest(vault, parts[0].importer, target, context, readers=0)]
-            else:
-                results = ingest_parts(vault, parts, lambda p: make_context(name, checksum))
-        return answer({"source": name, "parts": [r.to_json() for r in results]})
+        try:
+            with open_target(path) as target:
+                parts = provider_parts(target)
+                if not parts:
+                    raise InvalidInput(
+                        f"{name} is not a provider export memvault recognizes (ChatGPT, "
+                        "Claude, Gemini, Copilot, Grok); nothing was imported",
+                        "body",
+                    )
+                if len(parts) == 1:
+                    context = make_context(name, checksum)
+                    results = [ingest(vault, parts[0].importer, target, context, readers=0)]
+                else:
+                    results = ingest_parts(vault, parts, lambda p: make_context(name, checksum))
+        # The file the server spooled the body to is nobody's business: errors and warnings
+        # name the upload instead.
+        except SourceError as exc:
+            raise SourceError(name, exc.message, code=exc.code) from None
+        except ImportFormatError as exc:
+            raise ImportFormatError(exc.where.replace(str(path), name), exc.message) from None
+        shown = [r.to_json() for r in results]
+        for part in shown:
+            part["warnings"] = [w.replace(str(path), name) for w in part.get("warnings", [])]
+        return answer({"source": name, "parts": shown})
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 

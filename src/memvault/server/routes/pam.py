@@ -16,6 +16,7 @@ is sent: `memvault.exchange.pam` reads and writes files.
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -26,7 +27,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from memvault.errors import InvalidInput
+from memvault.errors import ImportRefused, InvalidInput
 from memvault.exchange.pam import ExportHooks, export_vault, import_into_vault
 from memvault.exchange.protection import export_hooks
 from memvault.formats.pam import STORE_FILE
@@ -191,13 +192,36 @@ def import_pam(
             path = workdir / ("export.zip" if head == _ZIP_MAGIC else STORE_FILE)
             with open(path, "wb") as out:
                 shutil.copyfileobj(body, out, _BLOCK)
-        result = import_into_vault(vault, path, force=force, allow_unverified=allow_unverified)
+        try:
+            result = import_into_vault(vault, path, force=force, allow_unverified=allow_unverified)
+        except ImportRefused as exc:
+            raise _refused_body(exc, path) from None
         out_json = result.to_json()
-        out_json["source"] = "request body"
+        out_json["source"] = _BODY
         # The server's temporary path is nobody's business: messages name the request body.
-        out_json["warnings"] = [
-            w.replace(str(path), "request body") for w in out_json.get("warnings", [])
-        ]
+        out_json["warnings"] = [w.replace(str(path), _BODY) for w in out_json.get("warnings", [])]
         return out_json
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+#: How answers name what was posted (never the file the server spooled it to).
+_BODY = "request body"
+
+
+def _refused_body(exc: ImportRefused, path: Path) -> ImportRefused:
+    """The refusal `exc` of the spooled `path`, told of the request body instead; an AIMEM
+    bundle posted here is pointed to the route that takes it."""
+
+    def told(text: str) -> str:
+        return text.replace(str(path), _BODY)
+
+    findings = [
+        dataclasses.replace(f, file=_BODY if f.file else f.file, message=told(f.message))
+        for f in exc.findings
+    ]
+    message, headline = told(str(exc)), told(exc.headline)
+    if any(f.code == "unsupported-kind" and "AIMEM" in f.message for f in findings):
+        hint = " (POST an AIMEM bundle to /v1/brain/import)"
+        message, headline = message + hint, headline + hint
+    return ImportRefused(message, findings, headline=headline)

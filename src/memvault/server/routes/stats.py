@@ -21,7 +21,8 @@ def stats(
 ) -> JSONAnswer:
     """`Vault.stats()` (docs/json.md) without the server's file paths, plus `embedding`:
     `null` when no background worker runs, else `{"state", "embedded", "pending",
-    "with_vector", "passages", "runs", "last_run", "error"}` for this tenant."""
+    "with_vector", "passages", "runs", "last_run", "error", "failures", "last_error"}` for
+    this tenant."""
     body: dict[str, Any] = shapes.stats_json(session(request, caller).stats())
     body.pop("home", None)  # where the server keeps its files is not the caller's business
     worker = request.app.state.embedder

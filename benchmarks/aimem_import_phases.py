@@ -1,0 +1,175 @@
+"""Where an AIMEM import's CPU goes: the import of `POST /v1/brain/import` run in this process
+on a fresh server tenant (a serving SQLite vault, as `memvault serve` opens it), each phase's
+CPU time measured, so the figures of benchmarks/aimem_http.py can be taken apart.
+
+    .venv/bin/python benchmarks/aimem_import_phases.py [--chunks 50000] [--event-pass]
+
+Phases (CPU seconds; "thread" ones are the CPU of the thread that ran them):
+
+- checksum pass (§2.8): `open_bundle` — the bytes scanned, every record parsed and hashed;
+- validation pass: every record checked against §2 and the graph gathered (`_first_pass`);
+- mapping: chunk → PAM memory → model object (`_Importer._map`, thread);
+- add_memories: dedup, PAM checks, rows, audit chain (`UnitOfWork.add_memories`, thread,
+  without the SQLite writes it hands to another thread);
+- SQLite writes: rows, tags, recall passages and their full-text index, encrypted pages
+  (`SQLiteStore.write_memories`, the writer thread);
+- the rest of the second pass and the commit (process CPU less the above).
+
+The cyclic collector's share is measured too. The peer printed in the same run is the
+SQLite writes alone as chunks per CPU-second: no import of this design goes faster than
+that. `--event-pass` reads the bundle with the ijson event pass instead of the span scanner
+(what the import did before), for a comparison in the same conditions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gc
+import os
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from aimem_http import DATA, SERVER_KEY, ensure_bundle
+
+PHASES = (
+    ("checksum", "checksum pass (open_bundle)"),
+    ("validate", "validation pass"),
+    ("map", "mapping (chunk -> memory)"),
+    ("add", "add_memories (without its SQLite writes)"),
+    ("write", "SQLite writes (writer thread)"),
+)
+
+
+def _process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _instrument(spent: dict[str, float]) -> Callable[[], None]:
+    """Wrap each phase's function to add its CPU time to `spent`; returns what undoes it."""
+    from memvault.exchange import aimem
+    from memvault.formats.aimem import reader
+    from memvault.store import sqlite
+    from memvault.unit_of_work import UnitOfWork
+
+    undo: list[tuple[Any, str, Any]] = []
+
+    def wrap(owner: Any, name: str, key: str, clock: Callable[[], float]) -> None:
+        original = getattr(owner, name)
+        undo.append((owner, name, original))
+
+        @functools.wraps(original)
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = clock()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[key] = spent.get(key, 0.0) + clock() - start
+
+        setattr(owner, name, timed)
+
+    wrap(reader.BundleReader, "_verify", "checksum", _process_cpu)
+    wrap(aimem._Importer, "_first_pass", "validate", _process_cpu)
+    wrap(aimem._Importer, "_second_pass", "second", _process_cpu)
+    wrap(aimem._Importer, "_map", "map", time.thread_time)
+    wrap(UnitOfWork, "add_memories", "add", time.thread_time)
+    wrap(sqlite.SQLiteStore, "write_memories", "write", time.thread_time)
+
+    def restore() -> None:
+        for owner, name, original in undo:
+            setattr(owner, name, original)
+
+    return restore
+
+
+def _collector_clock(spent: dict[str, float]) -> Callable[[str, dict[str, Any]], None]:
+    started: list[float] = []
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started.append(time.thread_time())
+        elif started:
+            spent["gc"] = spent.get("gc", 0.0) + time.thread_time() - started.pop()
+            spent["gc_runs"] = spent.get("gc_runs", 0) + 1
+
+    gc.callbacks.append(callback)
+    return callback
+
+
+def run(chunks: int, *, event_pass: bool = False, data: Path = DATA) -> dict[str, float]:
+    """Import a bundle of `chunks` (kept in `data`) and print where the CPU went; returns
+    the figures (CPU seconds by phase, ``cpu`` and ``wall``)."""
+    from memvault.exchange.aimem_wire import import_stream
+    from memvault.formats.aimem import reader
+    from memvault.tenancy import Tenants
+
+    bundle = ensure_bundle(chunks, data)
+    warm = ensure_bundle(max(chunks // 10, 100), data)
+    spent: dict[str, float] = {}
+    speedups = reader._speedups
+    if event_pass:
+        reader._speedups = None  # the ijson event pass, as before the span scanner
+    restore = _instrument(spent)
+    callback = _collector_clock(spent)
+    work = Path(tempfile.mkdtemp(prefix="aimem-phases-", dir=data))
+    try:
+        with Tenants.open(work / "server", SERVER_KEY) as tenants:
+            for name, path in (("warm", warm), ("measured", bundle)):
+                spent.clear()
+                _, key = tenants.create(name)
+                vault = tenants.session(tenants.authenticate(key))
+                load = os.getloadavg()[0]
+                cpu, wall = _process_cpu(), time.perf_counter()
+                with path.open("rb") as body:
+                    result = import_stream(vault, body)
+                cpu, wall = _process_cpu() - cpu, time.perf_counter() - wall
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        restore()
+        gc.callbacks.remove(callback)
+        reader._speedups = speedups
+    rest = spent.get("second", 0.0) - spent.get("map", 0.0) - spent.get("add", 0.0)
+    rest -= spent.get("write", 0.0)
+    print(
+        f"\nAIMEM import of {chunks:,} chunks in process ({'event' if event_pass else 'span'} "
+        f"checksum pass), load average {load:.2f} -> {os.getloadavg()[0]:.2f}: "
+        f"{result.created:,} created, wall {wall:.2f} s, CPU {cpu:.2f} s "
+        f"({chunks / cpu:,.0f} chunks per CPU-second)"
+    )
+    for key, label in PHASES:
+        seconds = spent.get(key, 0.0)
+        print(f"  {label:<44} {seconds:6.2f} CPU-s  {100 * seconds / cpu:5.1f} %")
+    print(f"  {'rest of the second pass, commit':<44} {rest:6.2f} CPU-s  {100 * rest / cpu:5.1f} %")
+    print(
+        f"  {'of which the cyclic collector':<44} {spent.get('gc', 0.0):6.2f} CPU-s "
+        f"({int(spent.get('gc_runs', 0))} collections)"
+    )
+    floor = spent.get("write", 0.0)
+    print(
+        f"  peer, same run: the SQLite writes alone {chunks / max(floor, 1e-3):,.0f} chunks per "
+        f"CPU-second; everything but them {chunks / max(cpu - floor, 1e-3):,.0f}"
+    )
+    return {"cpu": cpu, "wall": wall, **spent}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--chunks", type=int, default=50_000)
+    parser.add_argument("--event-pass", action="store_true", help="the ijson checksum pass")
+    args = parser.parse_args(argv)
+    run(args.chunks, event_pass=args.event_pass)
+
+
+if __name__ == "__main__":
+    main()
