@@ -113,30 +113,36 @@ def kept_chunk(vault: Vault, memory_id: str) -> bytes:
 
 
 def test_aimem_2_8_a_changed_memory_is_mapped_again(vault: Vault, tmp_path: Path) -> None:
-    """Updating a memory maps its chunk again in the same transaction (migration 13): the
-    kept bytes carry the new content, and the next export equals a full mapping."""
+    """Updating a memory drops its kept chunk and notes it pending (migration 13); the next
+    export maps it again as it begins: the kept bytes carry the new content, and the export
+    equals a full mapping."""
     cached(vault)
     target = memory_ids(vault)[7]
     assert target in kept_ids(vault)
     vault.update(target, content="memory 7, corrected")
-    assert b"memory 7, corrected" in kept_chunk(vault, target)
+    store = vault._store  # type: ignore[attr-defined]
+    assert target not in kept_ids(vault) and store.export_pending(10) == [target]
     after = cached(vault)
+    assert b"memory 7, corrected" in kept_chunk(vault, target)
     assert b"memory 7, corrected" in after
     assert after == mapped(vault, tmp_path)
 
 
 def test_aimem_2_8_a_new_relation_maps_both_ends_again(vault: Vault, tmp_path: Path) -> None:
-    """A PAM relation travels as an x-pam edge and in its ends' chunks: adding one maps both
-    ends again in the same transaction, and the export equals a full mapping."""
+    """A PAM relation travels as an x-pam edge and in its ends' chunks: adding one drops
+    both ends' kept chunks and notes them pending, the next export maps them again, and it
+    equals a full mapping."""
     cached(vault)
     ids = memory_ids(vault)
     store = vault._store  # type: ignore[attr-defined]
     graph = store.export_graph_generation()
     vault.relate(ids[10], ids[11], "supports")
-    assert {ids[10], ids[11]} <= kept_ids(vault)
-    assert store.export_pending(10) == []
+    assert not {ids[10], ids[11]} & kept_ids(vault)
+    assert sorted(store.export_pending(10)) == sorted([ids[10], ids[11]])
     assert store.export_graph_generation() != graph
     assert cached(vault) == mapped(vault, tmp_path)
+    assert {ids[10], ids[11]} <= kept_ids(vault)
+    assert store.export_pending(10) == []
 
 
 def test_aimem_5_2_erased_memory_leaves_no_kept_chunk(vault: Vault, tmp_path: Path) -> None:

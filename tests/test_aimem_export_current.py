@@ -1,5 +1,6 @@
-"""AIMEM exports from chunks kept at write time (migration 13, `memvault.export_chunks`,
-`memvault.exchange.aimem_kept`): after every kind of write — import, create, update,
+"""AIMEM exports from kept chunks (migration 13, `memvault.export_chunks`,
+`memvault.exchange.aimem_kept`): a write only notes the memories it touched as pending; an
+export maps those when it begins, and after every kind of write — import, create, update,
 lifecycle, relation, erasure — the kept path is taken and writes exactly the bytes of an
 export that maps every memory from scratch (§2.8: the same checksum), in both scopes and
 both forms."""
@@ -18,6 +19,7 @@ from aimemkit import bundle, chunk
 from memvault.exchange.aimem import fill_bundle, plan_export
 from memvault.exchange.aimem_kept import kept_download
 from memvault.exchange.aimem_wire import export_download, import_stream
+from memvault.export_chunks import map_pending
 from memvault.formats.aimem import bundle_checksum
 from memvault.formats.aimem.writer import BundleWriter
 from memvault.store.base import MemoryQuery
@@ -85,6 +87,8 @@ def from_scratch(vault: Vault, tmp_path: Path, scope: str, form: str) -> bytes:
 
 
 def from_kept(vault: Vault, scope: str, form: str) -> bytes:
+    """The kept download, as `export_download` makes it: the pending memories mapped first."""
+    vault.export_view().map_pending()
     state = vault.export_view().export_state()
     assert state is not None
     made = kept_download(vault, scope=scope, since=None, now=NOW, state=state)
@@ -131,17 +135,18 @@ def writes(tmp_path: Path) -> list[tuple[str, Callable[[Vault], object]]]:
 def test_aimem_2_8_kept_exports_equal_from_scratch_exports_after_every_kind_of_write(
     vault: Vault, tmp_path: Path
 ) -> None:
-    """§2.8 differential: after each write of a sequence, the export read from the chunks
-    kept at write time has the bytes (so the checksum) of one that maps every memory, for
-    scopes FULL and DNA_ONLY and both forms; the write left no memory pending."""
+    """§2.8 differential: after each write of a sequence, the export read from the kept
+    chunks (those the write left pending mapped as it begins) has the bytes (so the
+    checksum) of one that maps every memory, for scopes FULL and DNA_ONLY and both forms;
+    the export left no memory pending."""
     store = vault._store  # type: ignore[attr-defined]
     for label, write in writes(tmp_path):
         write(vault)
-        assert store.export_pending(10) == [], label
         for scope in ("FULL", "DNA_ONLY"):
             for form in ("ndjson", "json"):
                 expected = from_scratch(vault, tmp_path, scope, form)
                 assert from_kept(vault, scope, form) == expected, (label, scope, form)
+                assert store.export_pending(10) == [], label
 
 
 def test_aimem_3_1_the_stream_after_a_write_is_the_kept_export(
@@ -166,20 +171,45 @@ def test_aimem_5_2_an_erased_memory_leaves_nothing_kept(vault: Vault) -> None:
     import_stream(vault, io.BytesIO(graph_bundle()))
     target = ids(vault)[6]
     store = vault._store  # type: ignore[attr-defined]
+    map_pending(store)
+    vault.update(ids(vault)[7], content="memory c7, pending when c6 is erased")
     vault.erase(target)
     rows = store.execute_raw(
         "SELECT count(*) FROM aimem_export_cache WHERE memory_id = ?", [target]
     )
-    assert rows[0][0] == 0
+    assert rows[0][0] == 0 and target not in (store.export_pending(100) or [])
     assert b"memory c6" not in from_kept(vault, "FULL", "ndjson")
 
 
-def test_a_write_that_rolls_back_keeps_no_chunk(vault: Vault) -> None:
-    """The chunks are kept in the writing transaction: one that rolls back leaves the kept
-    chunk as it was, and nothing pending."""
+def test_a_write_only_notes_its_memory_pending_and_the_export_maps_it(vault: Vault) -> None:
+    """A write maps nothing (its memory's kept chunk is dropped, its id noted pending); the
+    export that follows maps that memory alone, and one after it maps none."""
     import_stream(vault, io.BytesIO(graph_bundle()))
-    target = ids(vault)[3]
     store = vault._store  # type: ignore[attr-defined]
+    assert map_pending(store) == 30  # the import's memories: mapped by the first export
+    target = ids(vault)[3]
+    vault.update(target, content="memory c3, corrected")
+    rows = store.execute_raw(
+        "SELECT count(*) FROM aimem_export_cache WHERE memory_id = ?", [target]
+    )
+    assert rows[0][0] == 0 and store.export_pending(10) == [target]
+    download = export_download(vault, form="ndjson", now=NOW)
+    body = b"".join(download.blocks)
+    assert b"memory c3, corrected" in body
+    assert store.export_pending(10) == [] and map_pending(store) == 0
+    rows = store.execute_raw(
+        "SELECT count(*) FROM aimem_export_cache WHERE memory_id = ?", [target]
+    )
+    assert rows[0][0] == 1
+
+
+def test_a_write_that_rolls_back_notes_nothing_pending(vault: Vault) -> None:
+    """The pending marks are written in the writing transaction: one that rolls back leaves
+    the kept chunk as it was, and nothing pending."""
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    store = vault._store  # type: ignore[attr-defined]
+    map_pending(store)
+    target = ids(vault)[3]
     before = store.execute_raw(
         "SELECT canonical FROM aimem_export_cache WHERE memory_id = ?", [target]
     )
@@ -189,4 +219,4 @@ def test_a_write_that_rolls_back_keeps_no_chunk(vault: Vault) -> None:
     after = store.execute_raw(
         "SELECT canonical FROM aimem_export_cache WHERE memory_id = ?", [target]
     )
-    assert after == before and store.export_pending(10) == []
+    assert after == before and before and store.export_pending(10) == []

@@ -1,12 +1,13 @@
-"""Each memory's AIMEM chunk bytes kept current at write time (migration 13).
+"""Each memory's AIMEM chunk bytes kept for exports, mapped when an export begins (migration 13).
 
 The stream form's first line is the envelope with the checksum of the whole bundle (AIMEM
 §2.8, §3.1), so an export hashes every chunk before its first byte. Mapping a memory to its
-chunk is the costly part of that; here it happens when the memory is written instead: the
-store lists the memories a transaction wrote (``aimem_export_pending``: added, changed, or an
-end of a relation written), and before that transaction commits, `keep_current` maps them
-and keeps their chunks in the export cache (migration 6) — so an export right after a bulk
-import, or after one write, only reads and hashes kept bytes.
+chunk is the costly part of that. A write only notes which memories it touched (migration
+13's triggers fill ``aimem_export_pending``: added, changed, or an end of a relation
+written) and pays nothing more; an export begins with `map_pending`, which maps those and
+keeps their chunks in the export cache (migration 6) — so after one write an export maps
+that one memory and reads and hashes kept bytes for the rest, and after a bulk import the
+first export maps what it brought (the exports after it read kept bytes only).
 
 A chunk is mapped as it stands alone: its chunk id the natural one (`chunk_id_for`), the
 graph its ``metadata.aimem`` block carries as it is, every memory it names present. An
@@ -17,8 +18,7 @@ and maps again the few that differ (an edge to a memory it leaves out, say).
 from __future__ import annotations
 
 import hashlib
-import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, Final
 
 import orjson
@@ -32,33 +32,23 @@ from memvault.formats.mapping import (
     aimem_block,
     chunk_id_for,
 )
-from memvault.model import MEMORY_STATUSES, Access, Memory
-from memvault.store.base import CachedChunk, MemoryQuery, Store, StoreError
+from memvault.model import Access, Memory
+from memvault.store.base import CachedChunk, Store, StoreError
 from memvault.store.codec import memory_to_json
 
 __all__ = [
     "PRODUCER_META",
     "chunk_refs",
-    "keep_current",
+    "map_pending",
     "producer_of",
     "standalone_chunk",
 ]
 
 #: The vault's AIMEM producer namespace, when set (`memvault.exchange.aimem`).
 PRODUCER_META: Final = "aimem.producer"
-#: Memories written in one transaction from which it is a bulk write (`keep_current`).
-BULK: Final = 1000
-#: The most memories a vault may hold for a bulk write to build the export's graph in its
-#: transaction: the build holds about 1 KiB per memory on top of what the write holds (at
-#: 50,000 memories that lifted the server's peak by ~60 MiB); past it, the first export
-#: builds it, once the write's memory is given back.
-GRAPH_AT_WRITE: Final = 20_000
-_ALL: Final = MemoryQuery(statuses=MEMORY_STATUSES, limit=None)
-#: Pending memories mapped per round trip to the store (bounded memory).
+#: Pending memories mapped per write transaction (bounded memory, a short hold of the lock).
 _WINDOW: Final = 500
 _GRAPH_NAMES: Final = ("edges", "entities", "links")
-#: The stores whose writes keep chunks current (one hook per store).
-_HOOKED: weakref.WeakSet[Store] = weakref.WeakSet()
 
 
 def producer_of(meta: str | None, owner_id: str) -> str:
@@ -130,56 +120,33 @@ def standalone_chunk(memory: Memory, producer: str, rules: BundleRules) -> Cache
     )
 
 
-def keep_current(store: Store) -> None:
-    """Map the memories `store`'s transactions write, before each commits (once per store;
-    a store without an export cache is left alone)."""
-    if store in _HOOKED:
-        return
+def map_pending(store: Store) -> int:
+    """Map and keep the chunks of the memories pending (written since their chunk was last
+    kept); how many were. Each window of them in its own short write transaction: the
+    memories read, mapped and kept with the write lock held, so a write or an erasure comes
+    wholly before or after it, and a writer waits for one window at most."""
     try:
-        if store.export_pending(0) is None:
-            return
+        if not store.export_pending(1):
+            return 0  # none pending (or no export cache): the write lock is not taken
     except StoreError:  # a store at a schema before migration 13 (tests that pin one)
-        return
-    ref = weakref.ref(store)
-
-    def hook() -> Callable[[], None] | None:
-        target = ref()
-        if target is None:
-            return None
-        mapped = _map_pending(target)
-        if mapped < BULK or target.count_memories(_ALL) > GRAPH_AT_WRITE:
-            return None
-        # A bulk write (an import): the graph records of the owner's whole export are built
-        # now too, so the export that follows reads kept bytes only. Published once the
-        # transaction commits (a rolled-back one could reuse its generation number).
-        from memvault.exchange.aimem_kept import prepare_graph
-
-        return prepare_graph(target)
-
-    if store.before_commit(hook):
-        _HOOKED.add(store)
-
-
-def _map_pending(store: Store) -> int:
-    """Map and keep the chunks of the memories pending; how many were."""
-    pending = store.export_pending(_WINDOW)
-    if not pending:
         return 0
-    owner = store.get_owner()
-    if owner is None:
-        return 0
-    producer = producer_of(store.get_meta(PRODUCER_META), owner.id)
-    rules = _rules(producer)
     mapped = 0
-    while pending:
-        found = store.get_memories(pending)
-        chunks = [c for s in found if (c := standalone_chunk(s.memory, producer, rules))]
-        store.keep_current_chunks(producer, chunks, pending)
+    while True:
+        with store.transaction():
+            pending = store.export_pending(_WINDOW)
+            if not pending:
+                return mapped
+            owner = store.get_owner()
+            if owner is None:
+                return mapped
+            producer = producer_of(store.get_meta(PRODUCER_META), owner.id)
+            rules = _rules(producer)
+            found = store.get_memories(pending)
+            chunks = [c for s in found if (c := standalone_chunk(s.memory, producer, rules))]
+            store.keep_current_chunks(producer, chunks, pending)
         mapped += len(pending)
         if len(pending) < _WINDOW:
-            break
-        pending = store.export_pending(_WINDOW)
-    return mapped
+            return mapped
 
 
 def _rules(producer: str) -> BundleRules:

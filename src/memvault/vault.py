@@ -446,11 +446,6 @@ class Vault:
         # `acting_as` makes the others, which share everything above and own no store.
         self._actor: str = OWNER_ACTOR
         self._derived = False
-        # Each memory's AIMEM chunk is kept as its memory is written (an export's first
-        # byte needs the whole bundle's hash: `memvault.export_chunks`).
-        from memvault.export_chunks import keep_current
-
-        keep_current(store)
 
     # -- opening and closing --------------------------------------------------------------
 

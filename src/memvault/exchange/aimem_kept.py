@@ -1,8 +1,9 @@
 """An AIMEM download made from kept bytes alone (the owner's export, without embeddings).
 
-Every memory's chunk is kept as the memory is written (`memvault.export_chunks`), and the
-graph records (edges, entities, links) and the graph each memory carries are kept per vault
-while nothing that shapes them changes (`KeptGraph`). A download then reads the chunks' kept
+Every memory's chunk is kept, mapped when an export begins if it was written since
+(`memvault.export_chunks.map_pending`), and the graph records (edges, entities, links) and
+the graph each memory carries are kept per vault while nothing that shapes them changes
+(`KeptGraph`). A download then reads the chunks' kept
 bytes in storage order, checks each against the bundle it makes (its chunk id unique, every
 memory it names in the bundle, the graph it carries the one the bundle gives it), maps only
 the first chunk (it carries the bundle's own fields) and any that fail a check, and hashes
@@ -17,7 +18,6 @@ while it read, too many chunks to map again): the caller then exports the full w
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
@@ -37,11 +37,11 @@ from memvault.formats.aimem.validate import BundleRules
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
 from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
 from memvault.model import MEMORY_STATUSES, parse_timestamp
-from memvault.store.base import MemoryQuery, Store
+from memvault.store.base import MemoryQuery
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["KeptGraph", "build_graph", "kept_download", "prepare_graph"]
+__all__ = ["KeptGraph", "build_graph", "kept_download"]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
@@ -158,25 +158,6 @@ def build_graph(
         graphs,
         records,
     )
-
-
-def prepare_graph(store: Store) -> Callable[[], None] | None:
-    """In a bulk write's transaction: the graph of the owner's full export (scope FULL, the
-    vault's producer), built now and kept for the export that follows once the transaction
-    commits (the returned callable keeps it). None when there is none to keep."""
-    from memvault.export_chunks import PRODUCER_META, producer_of
-
-    vault = Vault(store)
-    generation = store.export_graph_generation()
-    if generation is None:
-        return None
-    producer = producer_of(store.get_meta(PRODUCER_META), vault.owner.id)
-    graph = build_graph(vault, "FULL", None, producer, generation)
-    if graph is None:
-        return None
-    view = vault.export_view()
-    key = _graph_key("FULL", None, producer)
-    return lambda: view.keep(key, graph)
 
 
 def _graph_key(scope: str, since: str | datetime | None, producer: str) -> tuple[str, ...]:

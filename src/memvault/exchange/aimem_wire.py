@@ -106,6 +106,10 @@ def export_download(
     if form not in ("json", "ndjson"):
         raise ExportError(f"form {form!r}: json or ndjson")
     view = vault.export_view()
+    if sign_with is None:
+        # The memories written since their chunk was kept are mapped first, in short write
+        # transactions of their own (a write only notes them: `memvault.export_chunks`).
+        view.map_pending()
     # Read before anything else: records kept under it are good only while it holds.
     state = view.export_state() if sign_with is None else None
     key = ("aimem-download", scope, str(since), producer_namespace(vault))

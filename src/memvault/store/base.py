@@ -16,7 +16,7 @@ state (`StoredMemory`); timestamps in filters are timezone-aware datetimes.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -558,12 +558,6 @@ class Store(ABC):
         """Keep `chunks` — unless a memory or relation was written since `generation` was
         read (then nothing is kept: the bytes may be stale), or another thread holds the
         write lock (an export never waits for a writer to keep a speed-up). True when kept."""
-        return False
-
-    def before_commit(self, hook: Callable[[], Callable[[], None] | None]) -> bool:
-        """Call `hook` inside each outermost write transaction, before it commits (what it
-        writes commits with the rest, or nothing does); what it returns, if anything, is
-        called once the transaction committed. False: this store calls no hooks."""
         return False
 
     def export_pending(self, limit: int) -> list[str] | None:

@@ -493,8 +493,6 @@ class SQLiteStore(Store):
         self._idle_readers: list[Any] = []
         self._readers: set[Any] = set()
         self._readers_lock = threading.Lock()
-        #: Called before each outermost transaction commits (`before_commit`).
-        self._before_commit: list[Callable[[], Callable[[], None] | None]] = []
 
     # -- opening --------------------------------------------------------------------------
 
@@ -767,14 +765,8 @@ class SQLiteStore(Store):
             self._begin()
             self._depth = 1
             self._flat = not savepoints
-            after: list[Callable[[], None]] = []
             try:
                 yield
-                for hook in self._before_commit:
-                    # In the transaction: what it writes commits with the rest.
-                    then = hook()
-                    if then is not None:
-                        after.append(then)
             except BaseException as exc:
                 self._rollback()
                 if isinstance(exc, sqlcipher3.OperationalError) and _is_full(exc):
@@ -788,8 +780,6 @@ class SQLiteStore(Store):
                     if _is_full(exc):
                         raise _busy_error(exc, self._path) from None
                     raise StoreError(f"could not commit to {self._path}: {exc}") from None
-                for then in after:
-                    then()
             finally:
                 self._depth = 0
                 self._flat = False
@@ -1833,10 +1823,6 @@ class SQLiteStore(Store):
                     for c in chunks
                 ],
             )
-        return True
-
-    def before_commit(self, hook: Callable[[], Callable[[], None] | None]) -> bool:
-        self._before_commit.append(hook)
         return True
 
     def export_pending(self, limit: int) -> list[str] | None:

@@ -1,12 +1,11 @@
-"""Schema version 13: the AIMEM export cache (migration 6) kept current at write time.
+"""Schema version 13: the memories whose AIMEM chunk (migration 6's export cache) is due.
 
 The stream form's first line is the envelope, which carries the checksum of the whole bundle
-(AIMEM §2.8, §3.1): the hash must be known before the first byte. So each memory's chunk
-bytes are written when the memory is, not when it is exported: ``aimem_export_pending``
+(AIMEM §2.8, §3.1): the hash must be known before the first byte. ``aimem_export_pending``
 lists the memories written (added, changed, or touched by a relation) since their chunk was
-last kept; before the transaction that wrote them commits, the vault maps them and keeps
-their chunks (`memvault.export_chunks`), so an export reads and hashes kept bytes only. It
-holds ids alone, and a deleted memory's row goes with it.
+last kept — the triggers are all a write pays; an export begins by mapping them and keeping
+their chunks (`memvault.export_chunks`), then reads and hashes kept bytes only. It holds ids
+alone, and a deleted memory's row goes with it.
 
 ``aimem_export_graph_generation`` counts the writes that can change the graph an export
 carries (edges, entities, links: kept with the memories in their ``metadata.aimem`` block,
