@@ -104,27 +104,45 @@ def test_aimem_2_8_kept_chunks_give_the_bytes_of_a_full_mapping(
     assert cached(vault, scope) == reference
 
 
+def kept_chunk(vault: Vault, memory_id: str) -> bytes:
+    rows = vault._store.execute_raw(  # type: ignore[attr-defined]
+        "SELECT canonical FROM aimem_export_cache WHERE memory_id = ?", [memory_id]
+    )
+    [(canonical,)] = rows
+    return bytes(canonical)
+
+
 def test_aimem_2_8_a_changed_memory_is_mapped_again(vault: Vault, tmp_path: Path) -> None:
-    """Updating a memory drops its kept chunk (a trigger, whoever writes): the next export
-    carries the new content and equals a full mapping."""
+    """Updating a memory drops its kept chunk and notes it pending (migration 13); the next
+    export maps it again as it begins: the kept bytes carry the new content, and the export
+    equals a full mapping."""
     cached(vault)
     target = memory_ids(vault)[7]
     assert target in kept_ids(vault)
     vault.update(target, content="memory 7, corrected")
-    assert target not in kept_ids(vault)
+    store = vault._store  # type: ignore[attr-defined]
+    assert target not in kept_ids(vault) and store.export_pending(10) == [target]
     after = cached(vault)
+    assert b"memory 7, corrected" in kept_chunk(vault, target)
     assert b"memory 7, corrected" in after
     assert after == mapped(vault, tmp_path)
 
 
 def test_aimem_2_8_a_new_relation_maps_both_ends_again(vault: Vault, tmp_path: Path) -> None:
-    """A PAM relation travels as an x-pam edge and in its ends' chunks: adding one drops the
-    kept chunks of both ends, and the export equals a full mapping."""
+    """A PAM relation travels as an x-pam edge and in its ends' chunks: adding one drops
+    both ends' kept chunks and notes them pending, the next export maps them again, and it
+    equals a full mapping."""
     cached(vault)
     ids = memory_ids(vault)
+    store = vault._store  # type: ignore[attr-defined]
+    graph = store.export_graph_generation()
     vault.relate(ids[10], ids[11], "supports")
     assert not {ids[10], ids[11]} & kept_ids(vault)
+    assert sorted(store.export_pending(10)) == sorted([ids[10], ids[11]])
+    assert store.export_graph_generation() != graph
     assert cached(vault) == mapped(vault, tmp_path)
+    assert {ids[10], ids[11]} <= kept_ids(vault)
+    assert store.export_pending(10) == []
 
 
 def test_aimem_5_2_erased_memory_leaves_no_kept_chunk(vault: Vault, tmp_path: Path) -> None:
@@ -162,9 +180,13 @@ def test_an_agents_export_keeps_nothing(vault: Vault) -> None:
     ids = memory_ids(vault)
     vault.grant(ids[1], "agent-z", ["read"])
     agent = vault.acting_as("agent-z")
+    before = {i: kept_chunk(vault, i) for i in kept_ids(vault)}
     plan = plan_export(agent, now=NOW)
     assert plan.generation is None and plan.ids == [ids[1]]
-    assert kept_ids(vault) == set()
+    download = export_download(agent, form="ndjson", now=NOW)
+    body = b"".join(download.blocks)
+    assert body.count(b'"_kind":"chunk"') == 1
+    assert {i: kept_chunk(vault, i) for i in kept_ids(vault)} == before
 
 
 def test_aimem_5_2_a_streamed_export_racing_an_erasure_never_holds_it(tmp_path: Path) -> None:

@@ -72,7 +72,8 @@ def test_a_vault_of_the_previous_schema_migrates_and_filters_by_confidence_pam_8
     # Back to the schema before migration 10, as a vault written before it is.
     with store.transaction():
         store._conn.execute("DROP INDEX memories_status_confidence")
-        store._conn.execute("DELETE FROM schema_migrations WHERE version = 10")
+        # (and before the migrations after it: 13 runs again harmlessly, IF NOT EXISTS)
+        store._conn.execute("DELETE FROM schema_migrations WHERE version >= 10")
         previous = max(m.version for m in MIGRATIONS if m.version < 10)
         store._conn.execute(f"PRAGMA user_version = {previous}")
     store.close()
@@ -137,7 +138,7 @@ def test_a_migration_numbered_below_one_already_applied_still_runs(
     that applied 10 without a migration numbered below it — as one made before that
     migration was merged in — gets it when it opens, recorded in ``schema_migrations``, with
     ``user_version`` left at the highest."""
-    below = next(m for m in MIGRATIONS if m.name == "aimem_export_cache")
+    below = next(m for m in MIGRATIONS if m.name == "confidence_index")
     monkeypatch.setattr(sqlite_store, "MIGRATIONS", tuple(m for m in MIGRATIONS if m != below))
     store = _new(tmp_path)
     assert below.version not in [v for v, _, _ in store.migrations()]
@@ -148,7 +149,12 @@ def test_a_migration_numbered_below_one_already_applied_still_runs(
     try:
         assert store.schema_version == LATEST
         assert [v for v, _, _ in store.migrations()] == [m.version for m in MIGRATIONS]
-        assert store._one("SELECT count(*) FROM aimem_export_cache")[0] == 0
+        assert (
+            store._one(
+                "SELECT count(*) FROM sqlite_master WHERE name = 'memories_status_confidence'"
+            )[0]
+            == 1
+        )
     finally:
         store.close()
 

@@ -382,7 +382,7 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
     s.put_conversation(conversation)
     text = orjson.dumps(conversation.document, option=orjson.OPT_SORT_KEYS).decode()
     s.execute_raw("UPDATE conversations SET document = ?", (text,))
-    # Back to version 1: what the later migrations (2 changed no table; 3; 4; 6; 7) added goes;
+    # Back to version 1: what the later migrations (2 changed no table; 3; 4; 6; 7; 13) added goes;
     # it all comes back on opening.
     for statement in (
         *(
@@ -395,6 +395,19 @@ def test_a_version_1_vault_is_migrated_to_version_2_and_keeps_its_documents(
                 "relations_aimem_cache_delete",
             )
         ),
+        *(
+            f"DROP TRIGGER {t}"
+            for t in (
+                "memories_aimem_pending_insert",
+                "memories_aimem_pending_update",
+                "memories_aimem_pending_delete",
+                "relations_aimem_pending_insert",
+                "relations_aimem_pending_update",
+                "relations_aimem_pending_delete",
+            )
+        ),
+        "DROP TABLE aimem_export_pending",
+        "DROP TABLE aimem_export_graph_generation",
         "DROP TABLE aimem_export_cache",
         "DROP TABLE aimem_export_cache_generation",
         "DROP TRIGGER memories_aimem_state",

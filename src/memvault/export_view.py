@@ -122,6 +122,19 @@ class ExportView:
             return {}
         return self._store.export_chunk_bytes(producer, memory_ids)
 
+    def chunks_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
+        """`Store.export_chunks_in_order` for the owner's export (None for an agent's, or
+        when the store keeps no chunks)."""
+        if not self._everything:
+            return None
+        return self._store.export_chunks_in_order(query, producer)
+
+    def graph_generation(self) -> int | None:
+        """`Store.export_graph_generation` (None for an agent's export)."""
+        return self._store.export_graph_generation() if self._everything else None
+
     def export_state(self) -> tuple[int, ...] | None:
         """`Store.export_state` for the owner's export (None for an agent's, or when the
         store cannot tell): equal values, the same memories and relations."""
@@ -140,6 +153,15 @@ class ExportView:
         """Keep the chunks an export wrote, unless the vault changed since `generation`."""
         if self._everything and chunks:
             self._store.put_export_chunks(producer, chunks, generation)
+
+    def map_pending(self) -> int:
+        """Map and keep the chunks of the memories written since theirs was kept, for the
+        owner's export (`memvault.export_chunks.map_pending`); how many were."""
+        if not self._everything:
+            return 0
+        from memvault.export_chunks import map_pending
+
+        return map_pending(self._store)
 
     def relations(self) -> Iterator[Relation]:
         return (r for r in self._store.iter_relations() if self._between_readable(r))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +35,7 @@ from memvault.exchange.aimem import (
     record_bundle_export,
     record_export_made,
 )
+from memvault.exchange.aimem_kept import kept_download
 from memvault.formats.aimem.container import LocatedBundle
 from memvault.formats.aimem.errors import BundleError, Problem
 from memvault.formats.aimem.writer import BundleWriter, KeptRecords
@@ -105,6 +106,10 @@ def export_download(
     if form not in ("json", "ndjson"):
         raise ExportError(f"form {form!r}: json or ndjson")
     view = vault.export_view()
+    if sign_with is None:
+        # The memories written since their chunk was kept are mapped first, in short write
+        # transactions of their own (a write only notes them: `memvault.export_chunks`).
+        view.map_pending()
     # Read before anything else: records kept under it are good only while it holds.
     state = view.export_state() if sign_with is None else None
     key = ("aimem-download", scope, str(since), producer_namespace(vault))
@@ -112,6 +117,25 @@ def export_download(
         again = _send_again(vault, view.kept(key), state, scope, since, form, now)
         if again is not None:
             return again
+        # Else from the chunks kept as the memories were written: the records are read
+        # and hashed, not mapped (`memvault.exchange.aimem_kept`).
+        made = kept_download(vault, scope=scope, since=since, now=now, state=state)
+        if made is not None:
+            view.keep(key, _Kept(state, made.records, made.chunks, made.withheld))
+            return BundleDownload(
+                checksum=made.checksum,
+                form=form,
+                media_type=NDJSON_MEDIA_TYPE if form == "ndjson" else BUNDLE_MEDIA_TYPE,
+                envelope=made.envelope,
+                chunks=made.chunks,
+                withheld=made.withheld,
+                # Recorded once the first block (the envelope) is on its way: the commit's
+                # sync is not between the request and the first byte.
+                blocks=_then(
+                    made.records.blocks(made.envelope, "ndjson" if form == "ndjson" else "json"),
+                    lambda: made.record(vault),
+                ),
+            )
     plan = plan_export(vault, scope=scope, since=since, now=now)
     workdir = Path(tempfile.mkdtemp(prefix="memvault-export-"))
     name = workdir / ("bundle.ndjson" if form == "ndjson" else "bundle.aimem.json")
@@ -164,6 +188,20 @@ def export_download(
         blocks=blocks,
         signature=signature,
     )
+
+
+def _then(blocks: Iterator[bytes], after: Callable[[], None]) -> Iterator[bytes]:
+    """`blocks`, calling `after` once the first one was taken (or when there is none)."""
+    started = False
+    try:
+        for block in blocks:
+            yield block
+            if not started:
+                started = True
+                after()
+    finally:
+        if not started:
+            after()
 
 
 @dataclass(slots=True)

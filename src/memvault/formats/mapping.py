@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from datetime import UTC
 from typing import Any, Final
 
+import orjson
+
 from memvault.canonical import content_hash as pam_content_hash
 from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.formats.aimem.checksum import ARRAYS, bundle_checksum
@@ -291,9 +293,34 @@ def _equal(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
+#: orjson options under which equal output bytes mean equal JSON values: anything but JSON
+#: types (a datetime, a dataclass, a str or dict subclass) raises instead of being written.
+_SAME_BYTES: Final = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """`_equal`, with a fast path for the JSON values mapping compares: the same orjson bytes
+    are the same JSON value (True is written ``true``, 1 ``1`` and 1.0 ``1.0``, so equal
+    bytes never hide a difference `_equal` sees); other bytes, or a value orjson will not
+    write, ask `_equal`."""
+    if a is b:
+        return True
+    try:
+        if orjson.dumps(a, option=_SAME_BYTES) == orjson.dumps(b, option=_SAME_BYTES):
+            return True
+    except (orjson.JSONEncodeError, TypeError):
+        pass
+    return _equal(a, b)
+
+
 def _diff(base: Mapping[str, Any], actual: Mapping[str, Any]) -> dict[str, Any]:
     """The ``x-pam`` patch that turns `base` into `actual` (empty when they are equal)."""
-    changed = {k: v for k, v in actual.items() if k not in base or not _equal(base[k], v)}
+    changed = {k: v for k, v in actual.items() if k not in base or not _same(base[k], v)}
     removed = [k for k in base if k not in actual]
     patch: dict[str, Any] = {}
     if changed:

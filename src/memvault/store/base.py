@@ -575,6 +575,32 @@ class Store(ABC):
         write lock (an export never waits for a writer to keep a speed-up). True when kept."""
         return False
 
+    def export_pending(self, limit: int) -> list[str] | None:
+        """Up to `limit` ids of memories written since their chunk was last kept
+        (`keep_current_chunks`), None: this store keeps no export cache."""
+        return None
+
+    def keep_current_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
+    ) -> None:
+        """In the current transaction: `memory_ids` are no longer pending, and their kept
+        chunks for `producer` are `chunks` (those of them that could be mapped). A store
+        without an export cache lists none pending: nothing to keep."""
+        return None
+
+    def export_graph_generation(self) -> int | None:
+        """A number that changes whenever the graph an export carries may have (a kept chunk
+        with a graph block written or dropped, a relation written, a memory deleted)."""
+        return None
+
+    def export_chunks_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
+        """Every memory `query` matches, in storage order, in windows of rows (id, chunk
+        id, refs, dna, exportable, graph, canonical, seq) with its kept chunk for `producer`,
+        or NULLs without one. None: this store keeps no export cache."""
+        return None
+
     @abstractmethod
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
         """memory id -> digest of the AIMEM chunk it was imported from (AIMEM §2.9), for

@@ -122,6 +122,8 @@ BULK_CACHE_KIB: Final = 16384
 SERVER_CACHE_KIB: Final = 8192
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
+#: Rows per window of an export's reads in storage order (`export_index`).
+_INDEX_WINDOW: Final = 1000
 #: Seconds between tries for the write lock while another connection holds it.
 _BUSY_POLL: Final = 0.001
 #: Seconds an erasure waits for other connections' reads to end before it empties the
@@ -1831,6 +1833,66 @@ class SQLiteStore(Store):
                 ],
             )
         return True
+
+    def export_pending(self, limit: int) -> list[str] | None:
+        return [str(r[0]) for r in self._all(
+            "SELECT memory_id FROM aimem_export_pending LIMIT ?", [limit]
+        )]  # fmt: skip
+
+    def keep_current_chunks(
+        self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
+    ) -> None:
+        with self.transaction():
+            for start in range(0, len(memory_ids), _CHUNK):
+                window = memory_ids[start : start + _CHUNK]
+                marks = ", ".join("?" * len(window))
+                # Deleted first (not replaced): a dropped block counts in the graph generation.
+                self._conn.execute(
+                    f"DELETE FROM aimem_export_cache WHERE memory_id IN ({marks})", window
+                )
+                self._conn.execute(
+                    f"DELETE FROM aimem_export_pending WHERE memory_id IN ({marks})", window
+                )
+            self._conn.executemany(
+                "INSERT INTO aimem_export_cache (memory_id, producer, chunk_id, graph, refs, "
+                "dna, exportable, block, canonical) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        c.memory_id, producer, c.chunk_id, c.graph, " ".join(c.refs),
+                        int(c.dna), int(c.exportable), c.block, c.canonical,
+                    )
+                    for c in chunks
+                ],
+            )  # fmt: skip
+
+    def export_graph_generation(self) -> int | None:
+        return int(self._one("SELECT n FROM aimem_export_graph_generation WHERE id = 1")[0])
+
+    def export_chunks_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]] | None:
+        return self._chunks_in_order(query, producer)
+
+    def _chunks_in_order(
+        self, query: MemoryQuery, producer: str
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        # Windows by seq (NOT INDEXED: see `_export_chunk_rows`): bounded memory, and one
+        # pass over the pages, each decrypted once.
+        after = 0
+        while True:
+            params: list[Any] = [producer]
+            where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
+            params.extend((after, _INDEX_WINDOW))
+            rows = self._all(
+                "SELECT m.id, c.chunk_id, c.refs, c.dna, c.exportable, c.graph, c.canonical, "
+                "m.seq FROM memories m NOT INDEXED LEFT JOIN aimem_export_cache c "
+                f"ON c.memory_id = m.id AND c.producer = ? WHERE {where} ORDER BY m.seq LIMIT ?",
+                params,
+            )
+            yield rows
+            if len(rows) < _INDEX_WINDOW:
+                return
+            after = int(rows[-1][7])
 
     def chunk_digests(self, memory_ids: Iterable[str]) -> dict[str, str]:
         sql = "SELECT memory_id, digest FROM aimem_chunks WHERE memory_id IN ({marks})"

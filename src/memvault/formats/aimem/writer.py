@@ -31,7 +31,14 @@ from memvault.formats.aimem.errors import BundleError, Problem, pointer
 from memvault.formats.aimem.reader import ARRAY_OF, KIND_OF, Form
 from memvault.formats.aimem.validate import BundleRules, check_format_version
 
-__all__ = ["BundleWriter", "KeptRecords", "WriteSummary", "form_for_path", "write_bundle"]
+__all__ = [
+    "BundleWriter",
+    "KeptRecords",
+    "WriteSummary",
+    "form_for_path",
+    "sorts_before_last_array",
+    "write_bundle",
+]
 
 _NDJSON_SUFFIXES: Final = (".ndjson", ".jsonl")
 _LINE_ORDER: Final = ("chunks", "entities", "edges", "chunk_entities")
@@ -318,7 +325,7 @@ class BundleWriter:
         problems = self._unresolved()
         if problems:
             raise BundleError(problems)
-        head = {k: v for k, v in self.envelope.items() if _sorts_before_last_array(k)}
+        head = {k: v for k, v in self.envelope.items() if sorts_before_last_array(k)}
         canonical = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115 - KeptRecords closes
         lines = tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
         try:
@@ -410,7 +417,7 @@ class BundleWriter:
             spool.close()
 
 
-def _sorts_before_last_array(key: str) -> bool:
+def sorts_before_last_array(key: str) -> bool:
     """Whether envelope member `key` comes before the last record array in RFC 8785 order
     (``embedding_dim``, ``embedding_model``: before ``entities``)."""
     return canonical_order([key, ARRAYS[-1]])[0] == key
@@ -434,9 +441,7 @@ class KeptRecords:
 
     def fits(self, envelope: Mapping[str, Any]) -> bool:
         """Whether `envelope` has this bundle's members before the last array."""
-        head = {
-            k: v for k, v in envelope.items() if k != "checksum" and _sorts_before_last_array(k)
-        }
+        head = {k: v for k, v in envelope.items() if k != "checksum" and sorts_before_last_array(k)}
         return jcs_dumps(head) == jcs_dumps(self.head)
 
     def checksum(self, envelope: Mapping[str, Any]) -> str:

@@ -25,6 +25,7 @@ from memvault.store.migrations import (
     m0007_compact_message_passages,
     m0008_one_memory_fulltext,
     m0010_confidence_index,
+    m0013_aimem_export_current,
 )
 
 __all__ = ["LATEST", "MIGRATIONS", "Migration"]
@@ -56,5 +57,6 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     Migration(8, "one_memory_fulltext", m0008_one_memory_fulltext.SQL),
     # 9 is reserved; `SQLiteStore` applies whichever migration a vault has not recorded.
     Migration(10, "confidence_index", m0010_confidence_index.SQL),
+    Migration(13, "aimem_export_current", m0013_aimem_export_current.SQL),
 )
 LATEST: Final = max(m.version for m in MIGRATIONS)

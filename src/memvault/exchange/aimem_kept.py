@@ -1,0 +1,396 @@
+"""An AIMEM download made from kept bytes alone (the owner's export, without embeddings).
+
+Every memory's chunk is kept, mapped when an export begins if it was written since
+(`memvault.export_chunks.map_pending`), and the graph records (edges, entities, links) and
+the graph each memory carries are kept per vault while nothing that shapes them changes
+(`KeptGraph`). A download then reads the chunks' kept
+bytes in storage order, checks each against the bundle it makes (its chunk id unique, every
+memory it names in the bundle, the graph it carries the one the bundle gives it), maps only
+the first chunk (it carries the bundle's own fields) and any that fail a check, and hashes
+the bytes as it spools them: no model object per memory, and the checksum — the stream's
+first line — is known after one pass over stored bytes (AIMEM §2.8, §3.1).
+
+`kept_download` answers None whenever it cannot tell the result is the bytes a full export
+writes (an agent's export, embeddings, a memory without a kept chunk, the vault written
+while it read, too many chunks to map again): the caller then exports the full way.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+import orjson
+
+from memvault.canonical import CanonicalizationError, jcs_dumps
+from memvault.exchange.aimem import (
+    _noted,
+    _without_outside_refs,
+    export_envelope,
+    record_export_made,
+)
+from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher
+from memvault.formats.aimem.reader import KIND_OF
+from memvault.formats.aimem.validate import BundleRules
+from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
+from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
+from memvault.model import MEMORY_STATUSES, parse_timestamp
+from memvault.store.base import MemoryQuery
+from memvault.store.codec import memory_to_json
+from memvault.vault import Vault
+
+__all__ = ["KeptGraph", "build_graph", "kept_download"]
+
+#: More chunks than this to map again, and the full export is as quick.
+_MOST_MISSES: Final = 256
+_EMPTY_GRAPH: Final = b"{}"
+#: Chunks read back from the spool, hashed and written per step.
+_SPOOL_WINDOW: Final = 2000
+
+
+@dataclass(slots=True)
+class KeptGraph:
+    """The graph records of an export and what they depended on: the graph generation
+    (`Store.export_graph_generation`), the bundle's first memory, and which of the memories
+    they name (`targets`: edge and relation ends, the memories carrying graph blocks) were in
+    the bundle (`present`). While those hold, another export has the same graph."""
+
+    generation: int
+    first: str
+    targets: frozenset[str]
+    present: frozenset[str]
+    #: memory id -> the graph its chunk carries (canonical JSON), for those carrying one
+    graphs: dict[str, bytes]
+    #: canonical lines of "entities", "edges" and "chunk_entities"
+    records: dict[str, list[bytes]]
+
+    def holds(self, generation: int, first: str, exported: set[str]) -> bool:
+        return (
+            generation == self.generation
+            and first == self.first
+            and frozenset(t for t in self.targets if t in exported) == self.present
+        )
+
+
+def _query(since_text: str | None) -> MemoryQuery:
+    return MemoryQuery(
+        statuses=MEMORY_STATUSES,
+        limit=None,
+        order="created",
+        updated_since=parse_timestamp(since_text) if since_text else None,
+    )
+
+
+def build_graph(
+    vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
+) -> KeptGraph | None:
+    """The graph of an export of `scope` as the full export makes it (`plan_export`'s pass
+    1 over the kept chunks, keeping nothing per memory but its chunk id), its records
+    checked against §2; None for an empty bundle, a memory without a kept chunk, or a graph
+    that breaks a rule (the full export then says why)."""
+    envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
+    view = vault.export_view()
+    query = _query(envelope.get("since"))
+    found = view.cached_chunks(query, producer)
+    if found is None:
+        return None
+    assembler = BundleAssembler(producer, envelope=envelope)
+    targets: set[str] = set()
+    first: str | None = None
+    for memory_id, kept in found[1]:
+        if kept is None:
+            return None
+        if scope == "DNA_ONLY" and not kept.dna:
+            continue
+        if not kept.exportable:
+            continue
+        if first is None:
+            first = memory_id
+        assembler.note(_noted(memory_id, kept.block), kept.chunk_id)
+        if kept.graph != _EMPTY_GRAPH:
+            targets.add(memory_id)
+            targets.update(kept.refs)
+    if first is None:
+        return None
+    exported = assembler.chunk_ids
+    for relation in view.relations():
+        targets.add(relation.from_)
+        targets.add(relation.to)
+        if relation.from_ in exported and relation.to in exported:
+            assembler.add_relation(relation.to_json())
+    assembler.finish_graph()
+    parts = assembler.parts
+    carriers = set(parts.edges) | set(parts.entities) | set(parts.links)
+    targets.update(carriers)
+    targets.add(first)
+    # Copied to their size: orjson's bytes keep ~4 KiB of spare room each.
+    graphs = {
+        memory_id: bytes(
+            memoryview(orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS))
+        )
+        for memory_id in carriers
+    }
+    rules = BundleRules(envelope)
+    rules.chunk_ids = set(exported.values())
+    records: dict[str, list[bytes]] = {"entities": [], "edges": [], "chunk_entities": []}
+    try:
+        for n, entity in enumerate(assembler.entities):
+            if _errors(rules.check_entity(n, entity)):
+                return None
+            records["entities"].append(jcs_dumps(entity))
+        for n, edge in enumerate(assembler.edges):
+            if _errors(rules.check_edge(n, edge, rules.chunk_ids)):
+                return None
+            records["edges"].append(jcs_dumps(edge))
+        for n, link in enumerate(assembler.links):
+            if _errors(rules.check_chunk_entity(n, link, rules.chunk_ids, rules.entity_ids)):
+                return None
+            records["chunk_entities"].append(jcs_dumps(link))
+    except CanonicalizationError:
+        return None
+    return KeptGraph(
+        generation,
+        first,
+        frozenset(targets),
+        frozenset(t for t in targets if t in exported),
+        graphs,
+        records,
+    )
+
+
+def _graph_key(scope: str, since: str | datetime | None, producer: str) -> tuple[str, ...]:
+    return ("aimem-graph", scope, str(since), producer)
+
+
+def _errors(problems: list[Any]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+@dataclass(slots=True)
+class KeptDownload:
+    """What `kept_download` made: the records kept (`KeptRecords`), the envelope with its
+    checksum, and the counts. Not yet in the export registry (`record`)."""
+
+    records: KeptRecords
+    envelope: dict[str, Any]
+    checksum: str
+    chunks: int
+    withheld: int
+    moment: datetime
+
+    def record(self, vault: Vault) -> None:
+        """The export in the vault's export registry (and its audit entry)."""
+        record_export_made(vault, self.envelope, self.moment, self.chunks, self.checksum, None)
+
+
+def kept_download(
+    vault: Vault,
+    *,
+    scope: str,
+    since: str | datetime | None,
+    now: datetime | None,
+    state: tuple[int, ...],
+) -> KeptDownload | None:
+    """The download of `scope` from kept bytes (see the module docstring), its records kept
+    in temporary files; None when it cannot be made so. `state` is `export_state` as read
+    before anything else: the result holds only if it still is."""
+    view = vault.export_view()
+    fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
+    envelope, moment = export_envelope(vault, scope=scope, since=since, now=now)
+    producer = envelope["producer"]
+    query = _query(envelope.get("since"))
+    generation = view.graph_generation()
+    windows = view.chunks_in_order(query, producer)
+    if generation is None or windows is None:
+        return None
+    ids: list[str] = []
+    chunk_ids: set[str] = set()
+    sizes: list[int] = []
+    withheld = 0
+    checks: list[tuple[str, str, bytes]] = []  # (id, refs, graph) to check
+    # One pass over the kept chunks: their bytes go to a spool as they are read (each page
+    # decrypted once, memory bounded by a window), checked once every id is known.
+    raw = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    try:
+        for window in windows:
+            out: list[bytes] = []
+            for memory_id, chunk_id, refs, dna, exportable, graph, canonical, _ in window:
+                if chunk_id is None:
+                    raw.close()
+                    return None  # not kept (a vault from before migration 13, unmappable)
+                if scope == "DNA_ONLY" and not dna:
+                    continue
+                if not exportable:
+                    withheld += 1
+                    continue
+                ids.append(memory_id)
+                chunk_ids.add(chunk_id)
+                sizes.append(len(canonical))
+                out.append(canonical)
+                if refs or graph != _EMPTY_GRAPH:
+                    checks.append((memory_id, refs, graph))
+            raw.write(b"".join(out))
+        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, scope, since, envelope,
+                           generation)  # fmt: skip
+    finally:
+        raw.close()
+    if made is None:
+        return None
+    try:
+        if view.export_state() != state:
+            made.close()
+            return None  # written while it read: the full export reads again
+        with fence.publishing():  # ErasedMeanwhile: read again (AIMEM §5.2)
+            pass
+        checksum = made.checksum(envelope)
+    except BaseException:
+        made.close()
+        raise
+    envelope = {**envelope, "checksum": checksum}
+    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment)
+
+
+def _from_spool(
+    vault: Vault,
+    view: Any,
+    raw: Any,
+    ids: list[str],
+    chunk_ids: set[str],
+    sizes: list[int],
+    checks: list[tuple[str, str, bytes]],
+    scope: str,
+    since: str | datetime | None,
+    envelope: dict[str, Any],
+    generation: int,
+) -> KeptRecords | None:
+    """Check the chunks read against the bundle's graph and ids, map again those that fail
+    (and the first), and make the records (`_spool`)."""
+    producer = envelope["producer"]
+    if not ids or len(chunk_ids) != len(ids):
+        return None  # empty, or two memories with one natural chunk id: the full export
+    chunk_ids.clear()  # checked: its memory goes before the graph may be built
+    exported = set(ids)
+    key = _graph_key(scope, since, producer)
+    graph = view.kept(key)
+    if not isinstance(graph, KeptGraph) or not graph.holds(generation, ids[0], exported):
+        graph = build_graph(vault, scope, since, producer, generation)
+        if graph is None:
+            return None
+        view.keep(key, graph)
+        if not graph.holds(generation, ids[0], exported):
+            return None  # written meanwhile
+    misses = {ids[0]}  # the first chunk carries the bundle's own fields: mapped each time
+    graphs = graph.graphs
+    for memory_id, refs, kept_graph in checks:
+        if kept_graph != graphs.get(memory_id, _EMPTY_GRAPH) or not all(
+            r in exported for r in refs.split()
+        ):
+            misses.add(memory_id)
+    checked = {c[0] for c in checks}
+    # A memory the bundle gives a graph its kept chunk does not carry: mapped again.
+    misses.update(m for m in graphs if m in exported and m not in checked)
+    if len(misses) > _MOST_MISSES:
+        return None
+    fresh = _map_again(vault, graph, envelope, producer, ids, exported, misses)
+    if fresh is None:
+        return None
+    raw.seek(0)
+    return _spool(graph, raw, sizes, ids, fresh, envelope)
+
+
+def _map_again(
+    vault: Vault,
+    graph: KeptGraph,
+    envelope: dict[str, Any],
+    producer: str,
+    ids: list[str],
+    exported: set[str],
+    misses: set[str],
+) -> dict[str, bytes] | None:
+    """The chunks of `misses` mapped in the bundle's context (None: one cannot be)."""
+    view = vault.export_view()
+    memories = view.memories([i for i in ids if i in misses])
+    if len(memories) != len(misses):
+        return None  # erased or changed meanwhile
+    assembler = BundleAssembler(producer, envelope=envelope)
+    assembler.parts = GraphParts()
+    for memory in memories:
+        kept = graph.graphs.get(memory.id)
+        if kept is not None:
+            for name, items in orjson.loads(kept).items():
+                getattr(assembler.parts, name)[memory.id] = items
+    rules = BundleRules(envelope)
+    out: dict[str, bytes] = {}
+    for memory in memories:
+        assembler.chunk_ids[memory.id] = chunk_id_for(memory.id, producer)
+        whole = memory_to_json(memory)
+        memory_json = _without_outside_refs(whole, exported)
+        if isinstance(memory_json.get("embedding_ref"), str):
+            memory_json["embedding_ref"] = None
+        try:
+            chunk = assembler.chunk(memory_json, None, first=memory.id == ids[0])
+            rules.chunk_ids.clear()
+            if _errors(rules.check_chunk(0, chunk)):
+                return None
+            out[memory.id] = jcs_dumps(chunk)
+        except (MappingError, ValueError, TypeError, CanonicalizationError):
+            return None
+    return out
+
+
+def _spool(
+    graph: KeptGraph,
+    raw: Any,
+    sizes: list[int],
+    ids: list[str],
+    fresh: dict[str, bytes],
+    envelope: dict[str, Any],
+) -> KeptRecords:
+    """The bundle's records, hashed as they are written to two temporary files (the
+    canonical form up to its last array, and the NDJSON lines): `KeptRecords`."""
+    head = {k: v for k, v in envelope.items() if k != "checksum" and sorts_before_last_array(k)}
+    canonical = tempfile.TemporaryFile()  # noqa: SIM115 - KeptRecords closes it
+    lines = tempfile.TemporaryFile()  # noqa: SIM115
+    try:
+        hasher = CanonicalBundleHasher(head, ARRAYS, sink=canonical.write)
+        wanted = len(ids)
+        chunk_tag = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
+        for array in hasher.order:
+            hasher.start(array)
+            if array != "chunks":
+                kept = graph.records[array]
+                if kept:
+                    hasher.add_joined(array, [b",".join(kept)])
+                continue
+            for start in range(0, wanted, _SPOOL_WINDOW):
+                stop = min(start + _SPOOL_WINDOW, wanted)
+                block = memoryview(raw.read(sum(sizes[start:stop])))
+                out: list[bytes] = []
+                offset = 0
+                for position in range(start, stop):
+                    size = sizes[position]
+                    again = fresh.get(ids[position])
+                    out.append(again if again is not None else bytes(block[offset : offset + size]))
+                    offset += size
+                hasher.add_joined("chunks", [b",".join(out)])
+                lines.write(b"".join(chunk_tag + d[1:] + b"\n" for d in out))
+        canonical.write(b"]")
+        digest = hasher.state()
+        digest.update(b"]")
+        for array in ("entities", "edges", "chunk_entities"):
+            tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
+            lines.write(
+                b"".join(
+                    tag + (b"," + line[1:] if line != b"{}" else b"}") + b"\n"
+                    for line in graph.records[array]
+                )
+            )
+        canonical.flush()
+        lines.flush()
+    except BaseException:
+        canonical.close()
+        lines.close()
+        raise
+    return KeptRecords(head, digest, canonical, lines)
