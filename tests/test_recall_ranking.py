@@ -6,34 +6,18 @@ hit's share of the fusion is weighed by how much of the query its own words hold
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from embedserver import MODEL, EmbedServer, serve
+from embedserver import MODEL, EmbedServer
+from embedserver import embed_server as embed_server
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import EmbedderSpec, load_embedder
 from memvault.recall.engine import RecallFilters, rescore, scope_of, text_coverage
 from memvault.recall.ranking import Ranking, asks_only, cosine, coverage, fuse, weigh
 from memvault.vault import Vault
-from vaultkit import make_vault
-
-
-@pytest.fixture
-def vault(tmp_path: Path) -> Iterator[Vault]:
-    v = make_vault(tmp_path / "home")
-    try:
-        yield v
-    finally:
-        v.close()
-
-
-@pytest.fixture
-def embed_server() -> Iterator[EmbedServer]:
-    with serve() as running:
-        yield running
+from vaultkit import vault as vault
 
 
 def _chat(messages: list[tuple[str, str]], user: str | None = None) -> dict[str, Any]:

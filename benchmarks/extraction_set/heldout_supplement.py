@@ -15,34 +15,7 @@ from __future__ import annotations
 
 from typing import Final
 
-Expect = tuple[str, tuple[str, ...], tuple[str, ...]]
-Turn = tuple[str, str, tuple[Expect, ...]]
-Conversation = tuple[tuple[str, ...], tuple[Turn, ...]]
-
-
-def e(type: str, *keys: str, forbid: tuple[str, ...] = ()) -> Expect:
-    return (type, keys, forbid)
-
-
-def u(text: str, *expects: Expect) -> Turn:
-    """A user turn of a one-person chat."""
-    return ("", text, expects)
-
-
-def by(speaker: str, text: str, *expects: Expect) -> Turn:
-    """A turn of a named participant in a group conversation."""
-    return (speaker, text, expects)
-
-
-def chat(*turns: Turn) -> Conversation:
-    return ((), turns)
-
-
-def group(names: tuple[str, ...], *turns: Turn) -> Conversation:
-    return (names, turns)
-
-
-# -- English ---------------------------------------------------------------------------------
+from turns import Conversation, by, chat, e, group, u
 
 EN: Final[tuple[Conversation, ...]] = (
     chat(

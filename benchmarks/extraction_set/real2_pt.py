@@ -24,34 +24,8 @@ from __future__ import annotations
 
 from typing import Final
 
-Expect = tuple[str, tuple[str, ...], tuple[str, ...]]
-Turn = tuple[str, str, tuple[Expect, ...]]
-Conversation = tuple[tuple[str, ...], tuple[Turn, ...]]
+from turns import Conversation, by, chat, e, group, u
 
-
-def e(type: str, *keys: str, forbid: tuple[str, ...] = ()) -> Expect:
-    return (type, keys, forbid)
-
-
-def u(text: str, *expects: Expect) -> Turn:
-    """A user turn of a one-person chat."""
-    return ("", text, expects)
-
-
-def by(speaker: str, text: str, *expects: Expect) -> Turn:
-    """A turn of a named participant in a group conversation."""
-    return (speaker, text, expects)
-
-
-def chat(*turns: Turn) -> Conversation:
-    return ((), turns)
-
-
-def group(names: tuple[str, ...], *turns: Turn) -> Conversation:
-    return (names, turns)
-
-
-# Portuguese, Brazilian ("# BR") and European ("# PT"), in the order written.
 CONVERSATIONS: Final[tuple[Conversation, ...]] = (
     # BR
     chat(

@@ -36,6 +36,7 @@ from memvault.exchange._shared import (
     stored_embedding,
     utc_moment,
 )
+from memvault.export_chunks import chunk_refs
 from memvault.findings import SIGNATURE_WARNING, counted, errors_text, unverified_warning
 from memvault.formats.aimem.checksum import ARRAYS
 from memvault.formats.aimem.container import LocatedBundle, locate_bundle
@@ -949,20 +950,6 @@ def _noted(memory_id: str, block: bytes | None) -> dict[str, Any]:
     return {"id": memory_id, "metadata": {META_KEY: orjson.loads(block)}}
 
 
-def _refs(memory: Mapping[str, Any]) -> tuple[str, ...]:
-    """The memory ids a memory's chunk names (`_without_outside_refs` trims them)."""
-    out: list[str] = []
-    temporal = memory.get("temporal")
-    if isinstance(temporal, dict) and isinstance(temporal.get("superseded_by"), str):
-        out.append(temporal["superseded_by"])
-    metadata = memory.get("metadata")
-    block = metadata.get(META_KEY) if isinstance(metadata, dict) else None
-    edges = block.get("edges") if isinstance(block, dict) else None
-    if isinstance(edges, list):
-        out.extend(e["target_id"] for e in edges if isinstance(e, dict) and "target_id" in e)
-    return tuple(str(r) for r in out)
-
-
 def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
     """Pass 2 of an export: every planned memory's chunk, then the entities, edges and links,
     into `writer` (which checks each record against §2). Raises BundleError, MappingError."""
@@ -1011,7 +998,7 @@ def fill_bundle(writer: BundleWriter, plan: ExportPlan) -> None:
             if memory is None:
                 continue  # erased since pass 1
             whole = memory_to_json(memory)
-            refs = _refs(whole)
+            refs = chunk_refs(whole)
             memory_json = _without_outside_refs(whole, exported)
             emb_json = None
             if plan.embeddings:
