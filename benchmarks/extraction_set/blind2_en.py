@@ -7,17 +7,9 @@ extractor was ever run on either: without reading the extractor's rules, its con
 its tests, the benchmark or any other conversation of the set (only the shape of
 `heldout_supplement.py` was copied).
 
-Both files were written as one population of chats shaped like real exports (lower case,
-typos, pasted code, tracebacks, e-mails, job ads and essays, requests for the task at hand,
-role-play, text to translate or proofread, hypotheticals, other people, quotations, chit-chat,
-three group conversations each) beside genuine self-disclosure by speakers of several
-backgrounds (US, UK, Irish, Indian, Nigerian English and non-native speakers), and dealt
-alternately: the 1st conversation to `real2_en.py`, the 2nd to `blind2_en.py`, and so on, so
-that both halves have the same mix.
+How both files were written, and what they hold: `real2_en.py`.
 
-A conversation is ``(participants, turns)``; a turn is ``(speaker, text, expectations)`` with
-speaker "" in a one-person chat (an assistant reply follows each such turn) and a participant's
-name in a group conversation. An expectation is ``(type, keys, forbid)`` as in `templates.py`.
+The shape of a conversation is `turns.py`'s.
 """
 
 from __future__ import annotations

@@ -5,20 +5,9 @@
 Ids `pt-blind2-*`, split `heldout`: never used for tuning; their figures are the
 estimate on chats nobody tuned against.
 
-Written blind, as one population with its twin file (`real2_pt.py`), dealt alternately
-between the two (the 1st conversation here, the 2nd there, ...) so that both halves have the same
-mix: written from knowledge of how people talk to chat assistants, without reading the
-extractor's rules, its confidence model, its tests or documentation, or any other dev or
-held-out conversation of this set, and committed before the extractor was ever run on it.
-Real-export shapes: lower case, typos, informal spelling (vc, pq, né, pra, tb), with and
-without accents, English words mixed in; requests and first-person statements about the task
-at hand, pasted code, tracebacks, e-mails, job posts and essays, text to translate, rewrite or
-proofread, role-play, hypotheticals, what people say about others, chit-chat, three group
-conversations with named speakers, beside genuine self-disclosure in varied wording.
+How both files were written, and what they hold: `real2_pt.py`.
 
-A conversation is ``(participants, turns)``; a turn is ``(speaker, text, expectations)`` with
-speaker "" in a one-person chat (an assistant reply follows each such turn) and a participant's
-name in a group conversation. An expectation is ``(type, keys, forbid)`` as in `templates.py`.
+The shape of a conversation is `turns.py`'s.
 """
 
 from __future__ import annotations

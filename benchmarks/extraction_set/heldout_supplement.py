@@ -6,9 +6,7 @@ confidence model or the dev-only supplement, and never used for tuning: its figu
 estimate on chats nobody tuned against. Ids `en-blind-*` and `pt-blind-*`, split `heldout`,
 appended by `generate.py` after every other conversation.
 
-A conversation is ``(participants, turns)``; a turn is ``(speaker, text, expectations)`` with
-speaker "" in a one-person chat (an assistant reply follows each such turn) and a participant's
-name in a group conversation. An expectation is ``(type, keys, forbid)`` as in `templates.py`.
+The shape of a conversation is `turns.py`'s.
 """
 
 from __future__ import annotations

@@ -14,9 +14,7 @@ backgrounds (US, UK, Irish, Indian, Nigerian English and non-native speakers), a
 alternately: the 1st conversation to `real2_en.py`, the 2nd to `blind2_en.py`, and so on, so
 that both halves have the same mix.
 
-A conversation is ``(participants, turns)``; a turn is ``(speaker, text, expectations)`` with
-speaker "" in a one-person chat (an assistant reply follows each such turn) and a participant's
-name in a group conversation. An expectation is ``(type, keys, forbid)`` as in `templates.py`.
+The shape of a conversation is `turns.py`'s.
 """
 
 from __future__ import annotations

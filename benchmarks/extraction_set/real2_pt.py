@@ -15,9 +15,7 @@ at hand, pasted code, tracebacks, e-mails, job posts and essays, text to transla
 proofread, role-play, hypotheticals, what people say about others, chit-chat, three group
 conversations with named speakers, beside genuine self-disclosure in varied wording.
 
-A conversation is ``(participants, turns)``; a turn is ``(speaker, text, expectations)`` with
-speaker "" in a one-person chat (an assistant reply follows each such turn) and a participant's
-name in a group conversation. An expectation is ``(type, keys, forbid)`` as in `templates.py`.
+The shape of a conversation is `turns.py`'s.
 """
 
 from __future__ import annotations

@@ -1027,15 +1027,7 @@ class Vault:
             candidates = self._store.ids_with_prefix(key, limit=11)
         else:
             candidates = self._store.readable_ids_with_prefix(key, self._actor, limit=11)
-        if not candidates:
-            raise NotFound(f"no memory with id or id prefix {key!r}")
-        if len(candidates) > 1:
-            shown = ", ".join(candidates[:10]) + (", …" if len(candidates) > 10 else "")
-            raise AmbiguousId(
-                f"id prefix {key!r} matches several memories: {shown}; type more of the id",
-                candidates[:10],
-            )
-        return candidates[0]
+        return _the_only(key, candidates, "memory", "memories")
 
     def _load(self, id_or_prefix: str) -> StoredMemory:
         memory_id = self.resolve(id_or_prefix)
@@ -2108,15 +2100,7 @@ class Vault:
         if self._store.conversation_ids([key]):
             return key
         candidates = self._store.conversation_ids_with_prefix(key, limit=11)
-        if not candidates:
-            raise NotFound(f"no conversation with id or id prefix {key!r}")
-        if len(candidates) > 1:
-            shown = ", ".join(candidates[:10]) + (", …" if len(candidates) > 10 else "")
-            raise AmbiguousId(
-                f"id prefix {key!r} matches several conversations: {shown}; type more of the id",
-                candidates[:10],
-            )
-        return candidates[0]
+        return _the_only(key, candidates, "conversation", "conversations")
 
     def conversations(self) -> Iterator[StoredConversation]:
         """``conversations()``: every stored conversation, streamed
@@ -2428,3 +2412,17 @@ class Vault:
         when healthy. The owner's or background work's (docs/access.md)."""
         require_privileged(self._actor, "check the vault's integrity")
         return self._store.check_integrity()
+
+
+def _the_only(key: str, candidates: list[str], noun: str, nouns: str) -> str:
+    """The one id that `key` names among the `candidates` found for it (at most 11 asked
+    for). Raises NotFound for none, AmbiguousId listing the first ten for several."""
+    if not candidates:
+        raise NotFound(f"no {noun} with id or id prefix {key!r}")
+    if len(candidates) > 1:
+        shown = ", ".join(candidates[:10]) + (", …" if len(candidates) > 10 else "")
+        raise AmbiguousId(
+            f"id prefix {key!r} matches several {nouns}: {shown}; type more of the id",
+            candidates[:10],
+        )
+    return candidates[0]
