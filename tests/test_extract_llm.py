@@ -218,7 +218,7 @@ def test_a_truncated_reply_keeps_complete_objects_and_reports_the_batch(
     assert len(stub.requests) == 2  # retried once, cut off again
     assert [m.content for m in vault.list().items] == ["User lives in Lisbon"]
     assert len(report.skipped) == 3
-    assert "cut off after 1 complete memories" in report.skipped[0].reason
+    assert "cut off after 1 complete memory;" in report.skipped[0].reason
 
 
 def test_items_that_break_the_schema_are_reported(vault: Vault, stub: Stub) -> None:
