@@ -191,14 +191,15 @@ def test_weighted_fusion_weighs_a_full_text_hit_by_its_coverage() -> None:
         Ranking(text_coverage=1.5)
 
 
-def test_fusion_counts_forty_vector_hits_by_default() -> None:
-    """docs/recall.md "Ranking": the vector list gives fusion its first 40 hits (30 left
-    answers the bit index ranked 31st-40th out over a whole vault), and no more are asked."""
+def test_fusion_counts_thirty_two_vector_hits_by_default() -> None:
+    """docs/recall.md "Ranking": the vector list gives fusion its first 32 hits (30 left
+    answers the bit index ranked just below out over a whole vault; 40 doubled a fused
+    query's CPU at scale), and no more are asked."""
     ranking = Ranking()
     assert (ranking.text_weight, ranking.vector_weight) == (0.3, 0.7)
-    assert ranking.vector_depth == 40
-    assert ranking.vector_candidates(10) == 40
-    assert ranking.vector_candidates(20) == 40
+    assert ranking.vector_depth == 32
+    assert ranking.vector_candidates(10) == 32
+    assert ranking.vector_candidates(20) == 32
     assert ranking.depth(10) == 50
 
 

@@ -65,7 +65,7 @@ class Ranking:
     #: further down keep only their order, below every counted hit. BM25's long tail holds
     #: passages sharing one common word; counting it crowds out vector hits.
     text_depth: int = 3
-    vector_depth: int = 40
+    vector_depth: int = 32
     #: How far weighted fusion weighs a counted full-text hit by the share of the query's
     #: words its own words hold, its context's words left out (`coverage`): its scaled
     #: score × (1 − w + w × share). 0: not at all (BM25's order alone).
