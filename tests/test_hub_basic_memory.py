@@ -154,3 +154,29 @@ def test_a_symbolic_link_in_the_folder_is_not_followed(home: Path, tmp_path: Pat
     ok("init")
     ok("import", folder)
     assert "Outside the folder" not in {m["content"] for m in listed()}
+
+
+@pytest.mark.parametrize("category", ["x", "X", "-", "?", "12:30"])
+def test_a_custom_type_that_reads_as_a_task_box_or_a_time_stays_an_observation(
+    category: str,
+) -> None:
+    """`- [x] …` is a ticked task and `- [12:30] …` a time in basic-memory's notes: a memory
+    of custom type "x" written that way was read back as prose and lost (found by the
+    round-trip property above)."""
+    memory = {
+        "id": "e3e70682-c209-4cac-a29f-6fbed82c07cd",
+        "type": "custom",
+        "custom_type": category,
+        "status": "active",
+        "content": "0",
+        "content_hash": "sha256:5feceb66ffc86f38d952786c6d696c79c2dbc239dd4e91b46729d73a27fb57e9",
+        "temporal": {"created_at": "2017-07-14T02:40:00Z"},
+        "provenance": {
+            "platform": "chatgpt",
+            "extraction_method": "manual",
+            "extracted_at": "2017-07-14T02:40:00Z",
+        },
+    }
+    files = note_files([memory], [], Tally("basic-memory", "1", "export"))
+    read = read_notes(_notes(files), NOW, _tally())
+    assert by_id(read.memories) == by_id([memory])

@@ -504,11 +504,15 @@ def _render(out: _Out) -> str:
             line += " " + " ".join(f"#{t}" for t in tags)
         if item["context"]:
             line += f" ({item['context']})"
-        parsed = _OBSERVATION.match(f"- [{category}] {line}")
+        # "- [x] …" is a ticked task, "- [12:30] …" a time: such a category is written with a
+        # space inside its brackets, which readers strip, so the line stays an observation.
+        unreadable = category in _CHECKBOX or _TIMESTAMP.match(category)
+        written = f"{category} " if unreadable else category
+        parsed = _OBSERVATION.match(f"- [{written}] {line}")
         one: dict[str, Any] = {"memory": residue(memory)}
         if parsed is None or _split_context(parsed.group(2))[0] != content:
             one["content"] = content  # the line cannot hold it exactly
-        lines.append(f"- [{category}] {line}")
+        lines.append(f"- [{written}] {line}")
         kept.append(one)
     front = dict(out.front)
     front.setdefault("title", out.title)
