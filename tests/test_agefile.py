@@ -300,15 +300,20 @@ def test_pam_21_1_truncated_age_file_is_a_clear_error(
     assert caught.value.code == "age-decrypt"
 
 
+def asking_2_to_the_40(data: bytes) -> bytes:
+    """The age file `data` with its scrypt stanza asking for 2^40 work, beyond any machine."""
+    header = re.search(rb"-> scrypt (\S+) (\d+)", data)
+    assert header is not None
+    return data.replace(header.group(0), b"-> scrypt " + header.group(1) + b" 40")
+
+
 def test_pam_21_1_too_much_scrypt_work_is_refused_for_that_not_as_a_wrong_passphrase() -> None:
     """age accepts an scrypt work factor up to 16 times what takes a second on this machine,
     measured anew at each decryption (a busy machine can measure itself slow: the refusal
     is tried again before it is believed). A file asking for 2^40 is beyond any machine:
     the error says so, and does not blame the passphrase."""
     data = agefile.encrypt(b'{"a": 1}', passphrase="pw")
-    header = re.search(rb"-> scrypt (\S+) (\d+)", data)
-    assert header is not None
-    greedy = data.replace(header.group(0), b"-> scrypt " + header.group(1) + b" 40")
+    greedy = asking_2_to_the_40(data)
     with pytest.raises(agefile.AgeDecryptError) as caught:
         agefile.decrypt(greedy, passphrase="pw")
     message = str(caught.value)
@@ -338,9 +343,7 @@ def test_pam_21_1_scrypt_refusal_and_wrong_passphrase_are_told_apart_whatever_py
 
     monkeypatch.setattr(pyrage.passphrase, "decrypt", reworded)
     data = agefile.encrypt(b'{"a": 1}', passphrase="pw")
-    header = re.search(rb"-> scrypt (\S+) (\d+)", data)
-    assert header is not None
-    greedy = data.replace(header.group(0), b"-> scrypt " + header.group(1) + b" 40")
+    greedy = asking_2_to_the_40(data)
 
     with pytest.raises(agefile.AgeDecryptError) as caught:
         agefile.decrypt(greedy, passphrase="pw")

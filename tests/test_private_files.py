@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 import stat
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from memvault.paths import private_database
@@ -21,6 +23,21 @@ OPENERS = 3
 
 def mode_of(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
+
+
+def all_owner_only(folder: Path) -> None:
+    for path in folder.iterdir():
+        assert mode_of(path) == 0o600, f"{path} is {oct(mode_of(path))}"
+
+
+@contextmanager
+def open_umask() -> Iterator[None]:
+    """Files made inside the block would be world-readable if their mode came from the umask."""
+    previous = os.umask(0)
+    try:
+        yield
+    finally:
+        os.umask(previous)
 
 
 def test_opening_vaults_in_threads_changes_no_other_files_mode_and_leaves_the_umask(
@@ -70,8 +87,7 @@ def test_opening_vaults_in_threads_changes_no_other_files_mode_and_leaves_the_um
         for worker in range(OPENERS):
             for number in range(ROUNDS):
                 home = tmp_path / f"v{worker}-{number}"
-                for path in home.iterdir():
-                    assert mode_of(path) == 0o600, f"{path} is {oct(mode_of(path))}"
+                all_owner_only(home)
         current = os.umask(0o022)
         assert current == 0o022, f"the process umask was left at {oct(current)}"
     finally:
@@ -81,20 +97,16 @@ def test_opening_vaults_in_threads_changes_no_other_files_mode_and_leaves_the_um
 def test_the_write_ahead_log_of_a_new_vault_is_owner_only_under_an_open_umask(
     tmp_path: Path,
 ) -> None:
-    previous = os.umask(0)
-    try:
+    with open_umask():
         store = SQLiteStore.create(tmp_path / "vault.db", PASSPHRASE, kdf_iter=2)
         try:
             with store.transaction():
                 store.set_meta("probe", "1")
             names = sorted(path.name for path in tmp_path.iterdir())
             assert "vault.db-wal" in names and "vault.db-shm" in names, names
-            for path in tmp_path.iterdir():
-                assert mode_of(path) == 0o600, f"{path} is {oct(mode_of(path))}"
+            all_owner_only(tmp_path)
         finally:
             store.close()
-    finally:
-        os.umask(previous)
 
 
 def test_a_loose_database_file_is_restricted_before_sqlite_makes_its_log(tmp_path: Path) -> None:
@@ -103,27 +115,20 @@ def test_a_loose_database_file_is_restricted_before_sqlite_makes_its_log(tmp_pat
     for path in tmp_path.glob("vault.db-*"):
         path.unlink()
     (tmp_path / "vault.db").chmod(0o644)
-    previous = os.umask(0)
-    try:
+    with open_umask():
         store = SQLiteStore.open(tmp_path / "vault.db", PASSPHRASE)
         try:
-            for path in tmp_path.iterdir():
-                assert mode_of(path) == 0o600, f"{path} is {oct(mode_of(path))}"
+            all_owner_only(tmp_path)
         finally:
             store.close()
-    finally:
-        os.umask(previous)
 
 
 def test_private_database_creates_an_empty_owner_only_file_and_leaves_a_missing_directory(
     tmp_path: Path,
 ) -> None:
-    previous = os.umask(0)
-    try:
+    with open_umask():
         private_database(tmp_path / "new.db")
         assert mode_of(tmp_path / "new.db") == 0o600
         assert (tmp_path / "new.db").stat().st_size == 0
         private_database(tmp_path / "absent" / "new.db")  # SQLite reports it when opening
         assert not (tmp_path / "absent").exists()
-    finally:
-        os.umask(previous)
