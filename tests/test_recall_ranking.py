@@ -6,6 +6,7 @@ hit's share of the fusion is weighed by how much of the query its own words hold
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -211,6 +212,14 @@ _INTRO = [
 ]
 
 
+def _shares(
+    index: Any, query: str, hits: list[tuple[int, float]], name: Callable[[Any], str]
+) -> dict[str, float]:
+    """Each counted hit's coverage of `query` under the default ranking, by `name(row)`."""
+    names = {row.id: name(row) for row in index.passages([p for p, _ in hits])}
+    return {names[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+
+
 def test_text_coverage_leaves_the_speakers_name_and_the_title_out(vault: Vault) -> None:
     """The engine reads the counted full-text hits' words and context from the store's
     recall index: "Ethan" is the speaker's name, in every one of his passages' context, so
@@ -220,8 +229,7 @@ def test_text_coverage_leaves_the_speakers_name_and_the_title_out(vault: Vault) 
     query = "Ethan kitchen photograph"
     with vault.store.recall_index() as index:
         hits = index.search(query, 10, scope)
-        ids = {row.id: str(row.message_id) for row in index.passages([p for p, _ in hits])}
-        shares = {ids[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+        shares = _shares(index, query, hits, lambda row: str(row.message_id))
         assert len(shares) == 3  # the first text_depth hits only
         assert shares.get("paint") == pytest.approx(0.5)  # "kitchen", not "photograph"
         assert shares.get("intro", 0.0) == 0.0
@@ -259,6 +267,5 @@ def test_text_coverage_leaves_a_memorys_tags_and_type_out(vault: Vault) -> None:
     query = "garden tomatoes"
     with vault.store.recall_index() as index:
         hits = index.search(query, 10, scope)
-        ids = {row.id: str(row.memory_id) for row in index.passages([p for p, _ in hits])}
-        shares = {ids[p]: c for p, c in text_coverage(index, query, hits, Ranking()).items()}
+        shares = _shares(index, query, hits, lambda row: str(row.memory_id))
     assert shares == {tagged.id: pytest.approx(1.0), plain.id: pytest.approx(0.5)}
