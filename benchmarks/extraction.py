@@ -3,6 +3,7 @@ in benchmarks/extraction_set/ (per language and per memory type, dev and held-ou
 
     .venv/bin/python benchmarks/extraction.py [--split dev|heldout|all] [--only TEXT] [--errors]
     .venv/bin/python benchmarks/extraction.py --llm-url URL --llm-model NAME
+    .venv/bin/python benchmarks/extraction.py --proposals FILE.jsonl --only blind3
 
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
 of the same message when the types are equal, its content holds every key and no forbidden
@@ -12,7 +13,10 @@ offline rules extractor is measured. `--calibrate` fits the confidence model
 lists misses and wrong proposals of the dev split only (the held-out split is not for
 tuning, so its records are never printed). `--only TEXT` keeps the conversations whose id
 contains TEXT (`--only blind`: the blind held-out supplements, `*-blind-*` and `*-blind2-*`;
-`--only blind2`: the second alone).
+`--only blind2`: the second alone). `--proposals FILE.jsonl` scores memories written
+elsewhere, one JSON object a line (``{"message_id": "eval-<conversation id>-m<n>", "type": …,
+"content": …}``, n counting every message of the conversation from 1): a second person's
+labels, scored as an extractor, measure how far two careful annotators agree.
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -20,6 +24,7 @@ Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC �
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -98,6 +103,48 @@ def _calibrate(tally: Tally) -> None:
     print("}")
 
 
+def _read_proposals(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Memories written elsewhere, by message id: ``[(type, content), …]``."""
+    written: dict[str, list[tuple[str, str]]] = {}
+    with path.open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+                entry = (str(record["type"]), str(record["content"]))
+                written.setdefault(str(record["message_id"]), []).append(entry)
+            except (ValueError, KeyError, TypeError) as error:
+                raise SystemExit(
+                    f"{path}: line {number}: not a proposal "
+                    f'{{"message_id", "type", "content"}}: {error}'
+                ) from None
+    return written
+
+
+def _as_candidates(
+    messages: list[UserMessage], written: dict[str, list[tuple[str, str]]]
+) -> Iterable[Candidate]:
+    for message in messages:
+        for type, content in written.get(message.message_id, ()):
+            yield Candidate(
+                type=type,
+                content=content,
+                language="",
+                confidence=1.0,
+                source=message,
+                method="explicit",
+                extractor="annotator",
+                pattern="annotator",
+            )
+
+
+def _extractor_name(args: argparse.Namespace) -> str:
+    if args.proposals:
+        return f"proposals in {args.proposals}"
+    return "llm " + args.llm_url if args.llm_url else "rules"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "heldout", "all"), default="all")
@@ -112,9 +159,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--llm-url", help="an OpenAI-compatible endpoint (…/v1)")
     parser.add_argument("--llm-model", default="", help="the model name for --llm-url")
+    parser.add_argument(
+        "--proposals",
+        type=Path,
+        metavar="FILE",
+        help="score the memories in this JSONL file instead of running an extractor",
+    )
     args = parser.parse_args(argv)
+    written = _read_proposals(args.proposals) if args.proposals else None
 
     def extract(messages: list[UserMessage]) -> Iterable[Candidate]:
+        if written is not None:
+            return _as_candidates(messages, written)
         if args.llm_url:
             from memvault.extract.llm import LLMConfig, LLMExtractor
 
@@ -132,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"set: {SET.name}{f' (ids containing {args.only!r})' if args.only else ''}, "
         f"{len(conversations)} conversations, {users} user messages; "
-        f"extractor: {'llm ' + args.llm_url if args.llm_url else 'rules'}"
+        f"extractor: {_extractor_name(args)}"
     )
     for split in ("dev", "heldout") if args.split == "all" else (args.split,):
         part = [c for c in conversations if c.split == split]

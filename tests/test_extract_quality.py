@@ -376,3 +376,44 @@ def test_starting_something_of_ones_own_is_a_goal_starting_over_is_a_request(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _extract(text) == found
+
+
+def test_the_benchmark_scores_memories_written_elsewhere_with_the_same_matcher(
+    tmp_path: Path,
+) -> None:
+    """`--proposals` scores a second annotator's memories (one JSON object a line) exactly as
+    an extractor's: here every expectation of one conversation written out as a memory, plus
+    one wrong memory, gives recall 1 and one wrong proposal; a malformed line is named."""
+    import json
+
+    conversation = next(c for c in load_conversations(SET) if c.id == "en-real2-001")
+    lines = [
+        {
+            "message_id": f"eval-{conversation.id}-m{n}",
+            "type": expect.type,
+            "content": "User " + " ".join(expect.keys),
+        }
+        for n, message in enumerate(conversation.messages, 1)
+        for expect in message.expect
+    ]
+    expected = len(lines)
+    lines.append({"message_id": f"eval-{conversation.id}-m1", "type": "fact", "content": "x"})
+    written = tmp_path / "second.jsonl"
+    written.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    script = ROOT / "benchmarks" / "extraction.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--proposals", str(written), "--only", conversation.id],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    overall = [line.split() for line in done.stdout.splitlines() if "overall" in line][-1]
+    assert overall[1:5] == [str(expected + 1), str(expected), str(expected), str(expected)]
+    assert "1 wrong of" in done.stdout
+
+    written.write_text('{"message_id": "x"}\n', encoding="utf-8")
+    bad = subprocess.run(
+        [sys.executable, str(script), "--proposals", str(written)], capture_output=True, text=True
+    )
+    assert bad.returncode != 0
+    assert "second.jsonl: line 1" in bad.stderr
