@@ -206,9 +206,10 @@ def _realistic_dev() -> list[dict[str, Any]]:
 
 def _second_batch() -> list[dict[str, Any]]:
     """The second batch of realistic chats, written blind as one population and dealt
-    alternately into a dev half (`real2_*.py`, ids ``*-real2-*``) and a held-out half
-    (`blind2_*.py`, ids ``*-blind2-*``), after every other conversation (so the earlier ones
-    stay byte for byte the same)."""
+    alternately into two halves (`real2_*.py`, ids ``*-real2-*``; `blind2_*.py`, ids
+    ``*-blind2-*``), after every other conversation (so the earlier ones stay byte for byte
+    the same). The `blind2` half was held out until its figures were recorded; it became dev
+    when the third batch (`blind3_*.py`) took its place as unseen chats."""
     return _hand_written(
         real2_en.CONVERSATIONS,
         real2_pt.CONVERSATIONS,
@@ -219,7 +220,7 @@ def _second_batch() -> list[dict[str, Any]]:
         blind2_en.CONVERSATIONS,
         blind2_pt.CONVERSATIONS,
         "blind2",
-        "heldout",
+        "dev",
         lambda n: f"2025-{1 + (n + 8) % 12:02d}-{1 + (n * 7) % 28:02d}T",
     )
 
