@@ -420,3 +420,17 @@ def test_the_benchmark_scores_memories_written_elsewhere_with_the_same_matcher(
     )
     assert bad.returncode != 0
     assert "second.jsonl: line 1" in bad.stderr
+
+
+def test_the_third_blind_batch_is_heldout_bilingual_with_groups_and_mostly_without_memories() -> (
+    None
+):
+    """`blind3_*.py` (ids `*-blind3-*`): written blind, held out, at least 200 user messages
+    per language, group conversations in each, most messages without a memory."""
+    third = [c for c in load_conversations(SET) if "-blind3-" in c.id]
+    assert {c.split for c in third} == {"heldout"}
+    for lang in ("en", "pt"):
+        users = [m for c in third if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 200, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+        assert any(len(c.participants) > 1 for c in third if c.lang == lang), lang

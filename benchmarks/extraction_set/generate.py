@@ -24,6 +24,8 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import blind2_en
 import blind2_pt
+import blind3_en
+import blind3_pt
 import heldout_supplement
 import real2_en
 import real2_pt
@@ -137,6 +139,7 @@ def build() -> list[dict[str, Any]]:
     out.extend(_heldout_supplement())
     out.extend(_realistic_dev())
     out.extend(_second_batch())
+    out.extend(_third_batch())
     return out
 
 
@@ -222,6 +225,19 @@ def _second_batch() -> list[dict[str, Any]]:
         "blind2",
         "dev",
         lambda n: f"2025-{1 + (n + 8) % 12:02d}-{1 + (n * 7) % 28:02d}T",
+    )
+
+
+def _third_batch() -> list[dict[str, Any]]:
+    """The third batch of realistic chats (`blind3_*.py`, ids ``*-blind3-*``), written blind
+    and held out: never used for tuning. After every other conversation (so the earlier ones
+    stay byte for byte the same)."""
+    return _hand_written(
+        blind3_en.CONVERSATIONS,
+        blind3_pt.CONVERSATIONS,
+        "blind3",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 4) % 12:02d}-{1 + (n * 11) % 28:02d}T",
     )
 
 
