@@ -397,10 +397,10 @@ def _run_child(
                 if form == "pam":
                     send(_CONVERSATION, _index_columns(record) + b"\n" + body)
                 else:
-                    passages = record.passages
-                    if passages is None:  # not cut as the document was written
-                        passages = orjson.dumps(message_rows(orjson.loads(record.data)))
-                    send(_CONVERSATION, _with_passages(record, passages, body))
+                    cut = record.passages
+                    if cut is None:  # not cut as the document was written
+                        cut = orjson.dumps(message_rows(orjson.loads(record.data)))
+                    send(_CONVERSATION, _with_passages(record, cut, body))
             elif isinstance(record, ImportedMemory):
                 send(_MEMORY, dumps(dict(record.memory)))
             elif isinstance(record, ItemDone):
