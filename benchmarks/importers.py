@@ -25,6 +25,11 @@ twice: summed RSS (pages the children share with the parent counted in each, so 
 overstates) and summed PSS (each shared page split among the processes sharing it: the
 memory the import as a whole holds).
 
+Each timed import runs the console script's code in a process that reports its own CPU time
+(the writing process) apart from its reader processes' (their rusage, once waited for), so
+the table shows which side bounds the wall time. memvault's modules are compiled to bytecode
+first, as `pip install` leaves a package (and left the SDK's).
+
 The sampling is done in one more import of its own, before the timed rounds, whose time is
 printed but not compared: reading every process's smaps_rollup every 20 ms takes CPU from the
 two cores the import uses and holds its memory map (in alternating pairs a sampled import ran
