@@ -405,6 +405,7 @@ def test_what_orjson_refuses_is_declined(text: str) -> None:
     check(one_value(text))
 
 
+@settings(deadline=None)  # each example also cuts and compares the passages; a loaded machine
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_any_float_is_written_as_orjson_writes_it_or_declined(value: float) -> None:
     for text in (repr(value), json.dumps(value), f"{value:.17g}"):
