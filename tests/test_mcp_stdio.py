@@ -219,7 +219,7 @@ def test_bad_arguments_are_the_tools_errors_in_the_vaults_words(home: Path) -> N
         text = await _refused(client, "forget", id="no-such-id")
         assert "no memory with id or id prefix 'no-such-id'" in text
         text = await _refused(client, "supersede", old_id="abc")
-        assert "either content" in text
+        assert "give content (a new memory) or new_id" in text, text
         decided = await _call(
             client, "remember", content="Use PostgreSQL", type="custom", custom_type="decision"
         )
@@ -341,5 +341,51 @@ def test_remember_names_no_conversation_pam_11(home: Path) -> None:
         store = json.loads((await _call(client, "export_memory", format="pam"))["document"])
         assert store["conversations_index"] == []
         assert all(m["provenance"]["conversation_ref"] is None for m in store["memories"])
+
+    _drive(_params(home), body)
+
+
+def test_list_memories_with_a_status_or_type_pam_lacks_is_refused_not_empty(home: Path) -> None:
+    """`list_memories status="bogus"` answered an empty page, as if the vault held nothing:
+    a status (PAM §7) or type (§5) that can never match is the caller's mistake, named."""
+
+    async def body(client: Client) -> None:
+        await _call(client, "remember", content="Lives in Porto")
+        text = await _refused(client, "list_memories", status="gone")
+        assert "'gone' is not a PAM status" in text and "any" in text, text
+        text = await _refused(client, "list_memories", types=["feeling"])
+        assert "'feeling' is not a PAM memory type" in text, text
+        assert (await _call(client, "list_memories", status="any"))["total"] == 1
+
+    _drive(_params(home), body)
+
+
+def test_either_or_arguments_say_which_mistake_was_made(home: Path) -> None:
+    """`supersede` and `import_memory` with neither alternative said "…, not both"."""
+
+    async def body(client: Client) -> None:
+        added = await _call(client, "remember", content="Lives in Porto")
+        neither = await _refused(client, "supersede", old_id=added["memory"]["id"])
+        assert "not both" not in neither and "content" in neither and "new_id" in neither
+        both = await _refused(
+            client, "supersede", old_id=added["memory"]["id"], content="x", new_id="y"
+        )
+        assert "not both" in both, both
+        neither = await _refused(client, "import_memory")
+        assert "not both" not in neither and "path" in neither and "content" in neither
+
+    _drive(_params(home), body)
+
+
+def test_an_inline_import_refused_names_the_content_not_a_temporary_file(home: Path) -> None:
+    """A refused inline `import_memory` named the server's temporary file
+    (/tmp/memvault-mcp-…/import.json): the caller never saw that path."""
+
+    async def body(client: Client) -> None:
+        text = await _refused(client, "import_memory", content="{}")
+        assert "memvault-mcp-" not in text and "/tmp" not in text, text
+        assert "the content" in text and '"schema"' in text, text
+        text = await _refused(client, "import_memory", content={"format": "aimem-bundle"})
+        assert "memvault-mcp-" not in text, text
 
     _drive(_params(home), body)
