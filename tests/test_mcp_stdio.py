@@ -11,6 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -389,3 +390,35 @@ def test_an_inline_import_refused_names_the_content_not_a_temporary_file(home: P
         assert "memvault-mcp-" not in text, text
 
     _drive(_params(home), body)
+
+
+def test_a_prompt_asked_without_its_argument_is_refused_without_a_traceback(
+    home: Path, tmp_path: Path
+) -> None:
+    """`prompts/get memory_context` without `query` (or with a blank one) was answered, but
+    the server wrote a forty-line traceback to the client's log for each: an invalid
+    request is the caller's mistake, named, and nothing more."""
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.exceptions import MCPError
+
+    log = tmp_path / "server.log"
+
+    async def main() -> None:
+        with log.open("w") as errlog:
+            async with (
+                stdio_client(_params(home), errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                with pytest.raises(MCPError) as missing:
+                    await session.get_prompt("memory_context", {})
+                assert "query" in missing.value.error.message
+                with pytest.raises(MCPError) as blank:
+                    await session.get_prompt("memory_context", {"query": " "})
+                assert "empty" in blank.value.error.message
+                done = await session.get_prompt("memory_context", {"query": "Porto"})
+                assert done.messages
+
+    anyio.run(main)
+    assert "Traceback" not in log.read_text(), log.read_text()

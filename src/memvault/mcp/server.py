@@ -11,7 +11,8 @@ from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from memvault import __version__, shapes
@@ -86,6 +87,20 @@ class _Server(MCPServer):
             return await super().read_resource(uri, context)
         finally:
             _READING.reset(token)
+
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        """A prompt asked wrongly (an argument missing, a blank query) is the caller's
+        mistake: an invalid-params error in the vault's words, not a logged traceback."""
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            cause: BaseException | None = exc
+            while cause is not None and not isinstance(cause, VaultError):
+                cause = cause.__cause__
+            message = str(cause if cause is not None else exc)
+            raise MCPError(INVALID_PARAMS, f"{name}: {message}") from None
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
