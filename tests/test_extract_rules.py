@@ -854,3 +854,191 @@ def test_how_well_one_speaks_a_language_and_one_s_mother_tongue_are_skills(
 
 def test_how_good_the_code_is_is_not_a_language_skill() -> None:
     assert _extract("my code is pretty rusty") == []
+
+
+# -- general shapes found on unseen chats (issue #20): each with a task-shaped twin -----------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("ok i'll ring the gp. i also have asthma if that matters for anything",
+         ("fact", "User has asthma")),
+        ("Please always reply in British English and keep answers under 150 words unless I "
+         "ask for more",
+         ("instruction", "User wants the assistant to always reply in British English and "
+          "keep answers under 150 words")),
+        ("fiz o mestrado em engenharia informática na uminho, se isso contar alguma coisa",
+         ("fact", "O usuário fez mestrado em engenharia informática na uminho")),
+    ],
+)  # fmt: skip
+def test_an_aside_such_as_if_that_matters_does_not_make_a_statement_hypothetical(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if I had asthma could I still run a marathon", "I'd move to Lisbon unless rents go up"],
+)
+def test_a_real_condition_still_makes_a_statement_hypothetical(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I have a dodgy knee from football years ago", ("fact", "User has a dodgy knee")),
+        ("my doctor says I have tendinitis", None),
+        ("I have tendinitis in my wrist", ("fact", "User has tendinitis")),
+        ("sounds good but i'm coeliac so the pastry has to be gluten free",
+         ("fact", "User is coeliac")),
+        ("cadeira é prioridade, tenho escoliose e depois de 4h sentado as costas acabam",
+         ("fact", "O usuário tem escoliose")),
+        ("tenho hérnia discal na lombar, diagnosticada há 2 anos",
+         ("fact", "O usuário tem hérnia discal")),
+        ("eu posso ligar. atenção que sou alérgica a marisco, por isso nada de marisqueiras",
+         ("fact", "O usuário tem alergia a marisco")),
+    ],
+)  # fmt: skip
+def test_health_conditions_are_read_by_their_shape(
+    text: str, found: tuple[str, str] | None
+) -> None:
+    if found is None:
+        assert _extract(text) == []
+    else:
+        assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have a question about my knee brace order",
+        "I have a bad feeling about this function",
+        "tenho uma dúvida sobre a função",
+    ],
+)
+def test_having_a_question_or_a_feeling_is_not_a_condition(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("grand. i'm on rider on an m2 macbook if that matters for the profiler",
+         [("environment", "User uses rider"), ("environment", "User uses macbook")]),
+        ("tenho o ubuntu 22.04 num thinkpad t480 e o wifi deixou de funcionar",
+         [("environment", "O usuário usa ubuntu 22.04"),
+          ("environment", "O usuário usa thinkpad t480")]),
+        ("I'm the cofounder, stack is django + react native. need help with the GST logic",
+         [("identity", "User is a cofounder"), ("environment", "User uses django"),
+          ("environment", "User uses react native")]),
+        ("aqui na empresa a gente usa postgres pra tudo, entao pode usar coisa especifica dele",
+         [("environment", "O usuário usa postgres")]),
+    ],
+)  # fmt: skip
+def test_each_platform_named_in_a_statement_of_use_is_an_environment(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I have a question about Excel formulas", []),
+        ("tenho o excel aberto, como faço um procv?", []),
+        ("thanks. fwiw I'm on excel for mac which has some weird differences",
+         [("environment", "User uses excel")]),
+        ("Eu programo em Python há uns cinco anos mas Django é novo pra mim",
+         [("skill", "O usuário programa em Python há uns cinco anos")]),
+    ],
+)  # fmt: skip
+def test_a_platform_outside_a_statement_of_one_s_own_use_is_not_an_environment(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I am software tester with 3 years of experience",
+         [("identity", "User is a software tester")]),
+        ("I am Egyptian doctor preparing for PLAB exam to work in UK",
+         [("identity", "User is an Egyptian doctor"), ("identity", "User is Egyptian")]),
+        ("it's a cake, legally. I'm a solicitor I'd know lol",
+         [("identity", "User is a solicitor")]),
+        ("I'm the developer here, fix it", []),
+        ("I am done with this developer", []),
+    ],
+)  # fmt: skip
+def test_a_job_without_an_article_or_with_the_is_still_an_occupation(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I joined Zomato as SDE-2 last week, earlier I was in TCS for 4 years.",
+         [("fact", "User works at Zomato")]),
+        ("I joined the call late", []),
+        ("ok i like this a lot. im applying for biomedical engineering btw",
+         [("goal", "User is applying for biomedical engineering")]),
+        ("I'm preparing for the meeting tomorrow", []),
+        ("what's a good high protein breakfast, i'm training for my first half marathon in "
+         "october",
+         [("goal", "User is training for their first half marathon in october")]),
+        ("how do I fix this, I'm using the second version", []),
+        ("I have 3 years of Python, mostly Django",
+         [("skill", "User has 3 years of experience in Python")]),
+        ("I have 3 years of data in this spreadsheet", []),
+    ],
+)  # fmt: skip
+def test_joining_applying_for_and_years_of_a_thing_are_read_and_the_task_is_not(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("responde-me sempre em tópicos curtos",
+         [("instruction", "O usuário quer que o assistente responda sempre em tópicos curtos")]),
+        ("achas que me devo candidatar? tenho 2 anos de java, o resto vou aprendendo",
+         [("skill", "O usuário tem 2 anos de experiência em java")]),
+        ("tenho 26 anos e este é o meu segundo ano a trabalhar",
+         [("identity", "O usuário tem 26 anos")]),
+        ("segundo o médico eu tenho asma", []),
+        ("fiz o backend ontem", []),
+        ("voltei a morar em recife depois de 5 anos em lisboa e to achando tudo caro",
+         [("fact", "O usuário mora em recife")]),
+        ("to fazendo um sistema de cobranca pra academia do meu irmao, ele é personal",
+         [("project", "O usuário está fazendo um sistema de cobranca pra academia do seu irmao")]),
+        ("to fazendo um resumo do texto", []),
+        ("amo viajar, queria separar uma parte pra isso todo mes",
+         [("preference", "O usuário adora viajar")]),
+    ],
+)  # fmt: skip
+def test_portuguese_chat_shapes_of_instructions_skills_studies_moves_and_projects(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def test_a_pet_that_died_is_not_of_the_household_and_the_one_adopted_after_and_we_is() -> None:
+    assert _extract("our cat Mochi died last month and we just adopted a kitten called Pepper") == [
+        ("relationship", "User adopted a kitten called Pepper")
+    ]
+
+
+def test_someone_else_living_with_the_person_and_their_husband_names_the_husband() -> None:
+    assert _extract("ela mora comigo e com meu marido desde janeiro") == [
+        ("relationship", "O usuário tem um marido")
+    ]
+    # the person's own statement with a companion stays one fact
+    assert _extract("moro com minha namorada") == [("fact", "O usuário mora com sua namorada")]

@@ -27,6 +27,7 @@ from memvault.extract.base import Candidate, UserMessage, fold
 from memvault.extract.confidence import features, score
 from memvault.extract.framing import own_words
 from memvault.extract.mentions import Mention, mentions
+from memvault.extract.platforms import Platform, platforms
 
 __all__ = [
     "EXTRACTOR",
@@ -54,7 +55,7 @@ _CLAUSE_JOIN: Final = re.compile(
     r",?\s+(?:since|because|as|cause|bc|porque|pq|já que)\s+(?=(?:i'm|i am|i work|i live|"
     r"i have|i've|my|eu sou|sou|moro|trabalho|tenho)\b)"
     r"|(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+"
-    r"(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
+    r"(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
     r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
     r"agora (?:estou|moro|trabalho|uso|vivo)|não|nao|nunca|já|ja|passo|faço|faco|toco|"
@@ -94,7 +95,8 @@ _FILLER: Final = re.compile(
     r"lol ok|ok so|so yeah|oh and|and also|also fyi|quick note|side note|entao|aliás|"
     r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora|for context|"
     r"só lembrando que|so lembrando q|só lembrando q|lembrando que|lembrando q|just a reminder|"
-    r"reminder|(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
+    r"reminder|atenção que|atencao que|aviso que|só (?:pra|para) avisar(?: que)?|heads up|"
+    r"(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
     r"no pc de casa|em casa|no trabalho|at work|at home|on my (?:laptop|desktop|pc|machine))"
     r"[,:]?\s+)+",
     re.IGNORECASE,
@@ -120,7 +122,8 @@ _HYPOTHETICAL: Final = re.compile(
 _REPORTED: Final = re.compile(
     r"\b(?:said|says|told me|tells me|thinks|claims|claimed|wrote|writes|according to|"
     r"quoting|quote|asked me|"
-    r"disse|diz que|falou que|contou que|acha que|escreveu|segundo|de acordo com|perguntou)\b"
+    r"disse|diz que|falou que|contou que|acha que|escreveu|de acordo com|perguntou|"
+    r"segundo\s+(?:o|a|os|as|ele|ela|eles|elas|(?-i:[A-Z])\w*))\b"
     r"|[\"“”«»]",
     re.IGNORECASE,
 )
@@ -180,6 +183,14 @@ _COMMA_CLAUSE: Final = re.compile(
 )
 
 
+#: The opening of a first-person statement: "I'm …", "I have …", "sou …", "tenho …".
+_OWN_STATEMENT: Final = re.compile(
+    r"(?:i'm|i am|i've|i have|i work|i live|i study|eu (?:sou|tenho|moro|trabalho|estou)|sou|"
+    r"tenho|moro|trabalho|estou)\b",
+    re.IGNORECASE,
+)
+
+
 def _comma_clauses(sentence: str) -> Iterator[str]:
     """A sentence cut at `_COMMA_CLAUSE` commas — unless what comes before the comma is itself
     a hypothetical, a report, a hedge or a question ("If I were you, I would…"): then the
@@ -192,7 +203,13 @@ def _comma_clauses(sentence: str) -> Iterator[str]:
     if len(parts) > 1 and rejection(parts[0]) in {"hypothetical", "reported", "uncertain"}:
         yield sentence
         return
-    if len(parts) > 1 and _QUESTION_START.match(_FILLER.sub("", parts[0]).strip()):
+    if (
+        len(parts) > 1
+        and _QUESTION_START.match(_FILLER.sub("", parts[0]).strip())
+        # "what's a good breakfast, I'm training for a half marathon": a statement of one's
+        # own after the question is a clause of its own; anything else belongs to the question
+        and not any(_OWN_STATEMENT.match(part) for part in parts[1:])
+    ):
         yield sentence
         return
     yield from parts
@@ -246,10 +263,11 @@ _CUT_EN: Final = re.compile(
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
-    r"se|já que|pq|por causa)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"se|já que|pq|por causa|por isso|daí|dai|depois de|antes de)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
-    r"sério|serio|aliás|alias|kkk)\b.*$",
+    r"sério|serio|aliás|alias|kkk|queria|quero|gostava|gostaria|preciso|vou|to|tô|estou|"
+    r"tenho|sou|uso|moro|trabalho|faço|fiz)\b.*$",
     re.IGNORECASE,
 )
 _TRAIL: Final = re.compile(
@@ -513,7 +531,8 @@ _JOBS_EN: Final = (
     r"rabbi|imam|optometrist|radiographer|sonographer|an(?:a)?esthetist|gp|resident|"
     r"registrar|owner|operator|investor|trader|auditor|underwriter|planner|strategist|"
     r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper|"
-    r"dev|swe|pm|qa|ux designer|ui designer|tester|sales"
+    r"dev|swe|sde|pm|qa|ux designer|ui designer|tester|sales|solicitor|barrister|notary|"
+    r"magistrate|judge|clinician|engineer|secretary|treasurer|chair(?:man|woman|person)?"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -694,14 +713,20 @@ def _occupation(language: str) -> Render:
         org = clean(org_raw, language) if org_raw else None
         if role is None:
             return None
+        nationality = re.match(
+            rf"({_NATIONALITIES_EN if language == 'en' else _NATIONALITIES_PT})\s+(?=\S)",
+            role,
+            re.IGNORECASE,
+        )
         prep = (match.group("prep") or "").lower()
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
         # "a nurse in ohio": where one works, typed in lower case, is still a place.
         named = named or (org is not None and prep in {"in", "em"} and len(org.split()) <= 3)
-        # "comecei na farfetch": the article says the lower-case word is a name.
-        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) == 1)
+        # "comecei na farfetch", "no ipo do porto": the article says the lower-case words
+        # are a name.
+        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) <= 3)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
         if language == "pt":
@@ -725,6 +750,17 @@ def _occupation(language: str) -> Render:
                 )
                 if org and named
                 else ()
+            )
+        if nationality:
+            origin = nationality.group(1)
+            derived = (
+                *derived,
+                (
+                    "identity",
+                    f"O usuário é {origin}" if language == "pt" else f"User is {origin}",
+                    "origin",
+                    _key(origin),
+                ),
             )
         return Hit(content, "occupation", _key(role), True, change, derived)
 
@@ -1002,6 +1038,20 @@ def _life_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
 
 
+#: Health conditions by their shape rather than one by one: a named illness, an "-itis" or
+#: "-osis" (arthritis, tendinitis, scoliosis), or a bad knee / back / shoulder, injured or not.
+_CONDITIONS_EN: Final = (
+    r"anxiety|depression|epilepsy|eczema|psoriasis|hypertension|insomnia|tinnitus|lupus|"
+    r"fibromyalgia|endometriosis|pcos|ibs|crohn'?s|a hernia|a herniated disc|[a-z]+(?:itis|osis)|"
+    r"(?:a|an)\s+(?:(?:bad|dodgy|bum|weak|old|torn|chronic|slipped|injured|\w+ed)\s+)?"
+    r"(?:knee|back|hip|shoulder|ankle|wrist|neck|disc|acl|meniscus|hamstring)"
+    r"(?:\s+(?:injury|problem|issue|condition))?"
+)
+_CONDITIONS_PT: Final = (
+    r"ansiedade|depressão|epilepsia|eczema|psoríase|insônia|insónia|lúpus|fibromialgia|"
+    r"endometriose|hérnia(?: de disco| discal| inguinal| umbilical)?|[a-zà-ÿ]+(?:ite|ose)|"
+    r"(?:uma\s+)?(?:lesão|problema|dor crónica|dor crônica) (?:no|na|nas|nos) [a-zà-ÿ]+"
+)
 _I_AM: Final = r"i(?:'m|’m| am)"
 _I_HAVE: Final = r"i(?:'ve|’ve| have)"
 _EU: Final = r"(?:eu\s+)?"
@@ -1134,13 +1184,19 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
         rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
         rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
-        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b)|"
+        # without an article, as people writing a second language often put it ("I am
+        # software tester"), or with "the" ("I'm the cofounder"): the job word must end it
+        rf"{_I_AM}(?:\s+the(?!\s+(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})s?\s+"
+        rf"(?:here|of this|on this|for this|in this)\b))?(?!\s+the\b)"
+        rf"(?=\s+(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})s?(?:[\s,;.!]|$)))"
+        rf"\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
         r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|"
         r"months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
         r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
-        r"actually|by trade|by profession|since|here)\b))",
+        r"actually|by trade|by profession|since|here|i|i'd|i'm|i've|\w+ing)\b))",
         _occupation("en"),
     ),
     _r(
@@ -1287,8 +1343,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.study",
         "en",
         "fact",
-        rf"(?:i|{_I_AM})\s+(?:currently\s+)?(?:study|studying|doing a (?:degree|masters?|"
-        r"master's|phd|bachelor's) in|majoring in)\s+(?!for\b|with\b|hard\b|the\b|this\b|it\b)"
+        rf"(?:i|{_I_AM})\s+(?:currently\s+)?(?:study|studying|doing (?:a|an) (?:degree|masters?|"
+        r"master's|phd|bachelor's|ma|msc|ba|bsc|mba|mres|llm|pgce) in|majoring in)\s+"
+        r"(?!for\b|with\b|hard\b|the\b|this\b|it\b)"
         r"(?P<v>[^,;.!?]+?)(?:\s+(?P<p>at|in)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?\s*(?:[,;.!]|$)",
         "User studies {v} {p} {w}",
         slot=None,
@@ -1297,8 +1354,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.joined",
         "en",
         "fact",
-        rf"{_I_HAVE}\s+(?:just\s+|recently\s+)?(?:joined|started (?:a new job )?at)\s+"
-        r"(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        rf"(?:{_I_HAVE}|i)?\s*(?:just\s+|recently\s+)?(?:joined|started (?:a new job )?at)\s+"
+        r"(?:an?\s+[\w-]+\s+(?:called|named)\s+)?"
+        r"(?P<v>(?-i:[A-Z0-9])[^,;.!?]*?)(?=\s+(?:as|in|on|this|last|a|two|three|\d+)\b|\s*[,;.!?]|$)",
         "User works at {v}",
         slot="employer",
         change=True,
@@ -1308,7 +1366,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "fact",
         rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:a\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|"
-        r"pescatarian|celiac|gluten[- ]free|dairy[- ]free|lactose[- ]free|teetotal|sober|"
+        r"pescatarian|celiac|coeliac|epileptic|asthmatic|anemic|anaemic|pregnant|gluten[- ]free|"
+        r"dairy[- ]free|lactose[- ]free|teetotal|sober|"
         r"lactose[- ]intolerant|gluten[- ]intolerant|diabetic|colou?r ?blind|left-handed|"
         r"right-handed|deaf|blind|dyslexic|autistic|an? (?:early bird|night owl))\b",
         "User is {v}",
@@ -1328,7 +1387,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "fact",
         rf"{_I_HAVE}\s+(?P<v>(?:type [12] )?diabetes|asthma|adhd|celiac disease|migraines|"
         r"a (?:peanut|nut|gluten|shellfish) allergy|(?:a|an) [\w\s-]*(?:car|house|apartment|"
-        r"flat|bike|motorcycle|garden))\b",
+        r"flat|bike|motorcycle|garden)|" + _CONDITIONS_EN + r")\b",
         "User has {v}",
         slot=None,
     ),
@@ -1468,9 +1527,12 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "skill",
         rf"{_I_HAVE}\s+(?:over\s+|more than\s+|about\s+|almost\s+)?(?P<n>\d+|a few|several|"
-        r"many|two|three|four|five|ten|fifteen|twenty)\+?\s+years?\s+of\s+experience\s+"
-        r"(?:in|with|as)\s+" + _PLACE,
-        "User has {n} years of experience in {v}",
+        r"many|two|three|four|five|ten|fifteen|twenty)\+?\s+years?\s+of\s+(?:experience\s+"
+        r"(?:in|with|as)\s+"
+        + _PLACE
+        # "I have 3 years of Python": years of one thing, named in one or two words
+        + r"|(?P<w>(?!age\b)[\w+#.-]+(?:\s+[\w+#.-]+)?)(?=\s*(?:[,;.!]|$)))",
+        lambda m, c: _years(m, "en"),
         slot=None,
     ),
     _r(
@@ -1654,8 +1716,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.goal.training",
         "en",
         "goal",
-        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for\s+{_PLACE}",
-        "User is training for {v}",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?P<a>training|preparing|applying|studying|revising)"
+        rf"\s+for\s+(?!(?:it|this|that|the (?:meeting|call|interview|exam|test) "
+        rf"(?:today|tomorrow))\b){_PLACE}",
+        "User is {a} for {v}",
+        lower=("a",),
         slot=None,
     ),
     _r(
@@ -1926,11 +1991,15 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.instruction.verb_always",
         "pt",
         "instruction",
-        r"(?:por favor,?\s+)?(?P<a>responda|escreva|fale|use|explique|me responda|me escreva|"
-        r"me explique|traga|mostre|coloque)\s+(?P<v>sempre\b[^;!?]*)",
-        "O usuário quer que o assistente {a} {v}",
-        slot=None,
-        lower=("a",),
+        r"(?:por favor,?\s+)?(?P<a>(?:me\s+)?(?:responda|responde|escreva|escreve|fale|fala|use|"
+        r"usa|explique|explica|traga|traz|mostre|mostra|coloque|coloca|dá|dê|de)(?:-me)?)\s+"
+        r"(?P<v>sempre\b[^;!?]*)",
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "pt"))
+            and (t := f"O usuário quer que o assistente {_formal_pt(m.group('a'))} {v}")
+            else None
+        ),
     ),
     _r(
         "pt.instruction.never",
@@ -2096,7 +2165,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"(?:{_EU}|agora\s+|hoje\s+|nós\s+|a gente\s+)(?:agora\s+|atualmente\s+|hoje\s+)?"
-        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora)\s+(?:agora\s+)?"
+        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora|"
+        r"(?:voltei a|vim|fui|passei a|voltamos a|viemos|fomos) (?:morar|viver))\s+(?:agora\s+)?"
         r"(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
         lambda m, c: _residence_pt_prefixed(m, c),
     ),
@@ -2146,7 +2216,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"{_EU}sou\s+(?P<v>vegetarian[oa]|vegan[oa]?|celíac[oa]|intolerante (?:à|a) lactose|"
-        r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista)\b",
+        r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista|epilétic[oa]|"
+        r"asmátic[oa]|anémic[oa]|anêmic[oa]|grávida|intolerante (?:à|a|ao) [\wçãéê]+)\b",
         "O usuário é {v}",
         slot=None,
     ),
@@ -2156,7 +2227,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "fact",
         rf"{_EU}tenho\s+(?P<v>asma|diabetes(?: tipo [12])?|rinite|enxaqueca|TDAH|hipertensão|"
         r"pressão alta|doença celíaca|intolerância (?:à|a) lactose|alergia (?:a|à|ao) [^,;.!?]+|"
-        r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim))\b",
+        r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim)|" + _CONDITIONS_PT + r")\b",
         "O usuário tem {v}",
         slot=None,
     ),
@@ -2174,10 +2245,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.study",
         "pt",
         "fact",
-        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|"
-        r"estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|fiz|tirei|"
+        r"estudo)\s+(?P<v>(?:(?:um\s+|o\s+|a\s+)?(?:mestrado|"
         r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
-        r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
+        r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+"
+        r"(?P<w>(?-i:[A-Z])[^,;.!?]*|[\w-]+))?"
         r"\s*(?:[,;.!]|$)",
         lambda m, c: _study_pt(m),
     ),
@@ -2286,8 +2358,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "skill",
         rf"{_EU}tenho\s+(?:mais de\s+|quase\s+|uns\s+|cerca de\s+)?(?P<n>\d+|dois|três|"
-        r"cinco|dez|vários|muitos)\s+anos\s+de\s+experiência\s+(?:em|com|como)\s+" + _PLACE,
-        "O usuário tem {n} anos de experiência em {v}",
+        r"cinco|dez|vários|muitos)\s+anos\s+de\s+(?:experiência\s+(?:em|com|como)\s+"
+        + _PLACE
+        # "tenho 2 anos de java": years of one thing, named in one or two words
+        + r"|(?P<w>(?!idade\b)[\w+#.-]+(?:\s+[\w+#.-]+)?)(?=\s*(?:[,;.!]|$)))",
+        lambda m, c: _years(m, "pt"),
         slot=None,
     ),
     _r(
@@ -2484,7 +2559,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "project",
         rf"{_EU}(?:estou|to|tô)\s+(?P<a>trabalhando|construindo|desenvolvendo|escrevendo|"
-        r"criando|montando|lançando)\s+(?:em\s+|n[uo]m\s+|n[ua]ma\s+|no\s+|na\s+)?"
+        r"criando|montando|lançando|fazendo(?=\s+(?:um|uma)\s+(?:app|aplicativo|site|sistema|api|"
+        r"jogo|bot|plataforma|livro|podcast|canal|loja|blog|ferramenta|biblioteca|extensão|"
+        r"plugin|programa|saas|startup)\b))\s+(?:em\s+|n[uo]m\s+|n[ua]ma\s+|no\s+|na\s+)?"
         r"(?!(?:um|uma|o|a|esse|essa|este|esta)\s+(?:e-?mail|mensagem|carta|resposta|"
         r"comentário|pergunta|post)\b)" + _PLACE,
         lambda m, c: _project_pt(m, c),
@@ -2785,6 +2862,34 @@ def _moved_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(f"O usuário mora {place_text}", "residence", _key(bare), True, True)
 
 
+def _years(match: re.Match[str], language: str) -> Hit | None:
+    """Years of experience in one thing ("3 years of experience in Python", "tenho 2 anos de
+    java")."""
+    value = clean(match.group("v") or match.group("w"), language)
+    if value is None:
+        return None
+    n = match.group("n")
+    if language == "pt":
+        text = f"O usuário tem {n} anos de experiência em {value}"
+    else:
+        text = f"User has {n} years of experience in {value}"
+    return Hit(text, None, _key(value))
+
+
+_FORMAL_PT: Final = {
+    "responde": "responda", "escreve": "escreva", "fala": "fale", "usa": "use",
+    "explica": "explique", "traz": "traga", "mostra": "mostre", "coloca": "coloque",
+    "dá": "dê", "da": "dê", "de": "dê",
+}  # fmt: skip
+
+
+def _formal_pt(verb: str) -> str:
+    """An imperative as the statement writes it: "responde-me" → "responda", "me explique" →
+    "explique" (the person asking is the user, named already)."""
+    word = re.sub(r"^me\s+|-me$", "", verb.lower().strip())
+    return _FORMAL_PT.get(word, word)
+
+
 def _project_pt(match: re.Match[str], clause: str) -> Hit | None:
     verb = match.group("a").lower()
     value = clean(match.group("v"), "pt")
@@ -2931,7 +3036,24 @@ _SPELLINGS: Final = (
 )
 
 
+#: Asides that qualify a statement without making it hypothetical ("I have asthma if that
+#: matters", "keep answers short unless I ask for more", "fiz o mestrado na uminho, se isso
+#: contar alguma coisa"): left out before the clauses are cut, so "if"/"unless" in them does
+#: not reject the statement.
+_ASIDE: Final = re.compile(
+    r",?\s*\b(?:if (?:that|it|this) (?:matters|helps|is relevant|'s relevant|is useful|"
+    r"makes a difference|changes anything)|if relevant|if it's relevant|in case (?:that|it) "
+    r"(?:matters|helps)|unless i (?:ask|say|tell you)(?: for more| otherwise| so)?|"
+    r"se (?:é que )?isso (?:importa|contar|conta|ajuda|ajudar|interessa|fizer diferença)"
+    r"(?: alguma coisa| de alguma coisa| pra algo| para algo)?|caso (?:isso )?(?:importe|ajude)|"
+    r"a (?:menos|não ser) que eu (?:peça|diga)(?: mais| o contrário)?)\b"
+    r"(?:\s+(?:for|pra|para) (?:anything|\w+(?: \w+)?))?(?=\s*(?:[,;.!]|$))",
+    re.IGNORECASE,
+)
+
+
 def _spelled_out(text: str) -> str:
+    text = _ASIDE.sub("", text)
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)
     return text
@@ -2947,6 +3069,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
     text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
     passing: list[tuple[str, Mention]] = []
+    used: list[tuple[str, Platform]] = []
     position = 0
     for clause in clauses(text):
         position = max(position, text.find(clause, position) + len(clause))
@@ -2957,6 +3080,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             passing.extend((clause, mention) for mention in mentions(clause, after))
         if why is not None:
             continue
+        used.extend((clause, p) for p in platforms(_FILLER.sub("", clause).strip()))
         if matched is None:
             continue
         rule, hit = matched
@@ -3027,7 +3151,54 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
                 )
             )
     found.extend(_mentioned(passing, found, message, text, dropped, extractor))
+    found.extend(_platformed(used, found, message, text, dropped, extractor))
     return found
+
+
+def _platformed(
+    used: list[tuple[str, Platform]],
+    found: list[Candidate],
+    message: UserMessage,
+    text: str,
+    dropped: str | None,
+    extractor: str,
+) -> Iterator[Candidate]:
+    """The platforms of first-person statements of use (`platforms`) that no pattern already
+    named: one environment memory each."""
+    said = " ".join(fold(c.content) for c in found)
+    speaker = message.speaker
+    for clause, platform in used:
+        # named already, perhaps with another version ("User is on ubuntu 24")
+        if re.search(rf"(?<!\w){re.escape(fold(platform.name).split()[0])}(?!\w)", said):
+            continue
+        if platform.language == "pt":
+            content = f"O usuário usa {platform.name}"
+        else:
+            content = f"User uses {platform.name}"
+        if speaker:
+            content = _about(content, speaker, platform.language)
+        said += " " + fold(content)
+        inputs = features("environment", platform.name, clause, text, dropped is not None) | {
+            "platform": 1.0
+        }
+        yield Candidate(
+            type="environment",
+            content=content,
+            language=platform.language,
+            confidence=score(inputs),
+            source=message,
+            method="explicit_user_input",
+            extractor=extractor,
+            pattern=f"{platform.language}.environment.platform",
+            slot="editor" if fold(platform.name) in _EDITORS else None,
+            value=_key(platform.name),
+            polarity=True,
+            change=bool(_CHANGE.search(clause)),
+            tags=("extracted", "environment"),
+            evidence=clause,
+            subject=speaker,
+            features=inputs,
+        )
 
 
 def _mentioned(
@@ -3114,7 +3285,7 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
         return None
     where = match.group("w")
     course = re.match(
-        r"(?:um\s+)?(?:mestrado|doutorado|doutoramento|faculdade|graduação|"
+        r"(?:um\s+|o\s+|a\s+)?(?:mestrado|doutorado|doutoramento|faculdade|graduação|"
         r"licenciatura|pós|curso)\b",
         value,
         re.I,
@@ -3123,9 +3294,12 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
     chore = not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}
     if match.group("verb").lower() != "estudo" and not course and not where and chore:
         return None
-    text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
-        f" {match.group('p')} {where.strip()}" if where else ""
-    )
+    past = match.group("verb").lower() in {"fiz", "tirei"}
+    if past and not course:
+        return None
+    value = re.sub(r"^(?:o|a)\s+", "", value)
+    verb = "fez" if past else "faz" if course else "estuda"
+    text = f"O usuário {verb} {value}" + (f" {match.group('p')} {where.strip()}" if where else "")
     return Hit(text, None, _key(value))
 
 
