@@ -1042,3 +1042,61 @@ def test_someone_else_living_with_the_person_and_their_husband_names_the_husband
     ]
     # the person's own statement with a companion stays one fact
     assert _extract("moro com minha namorada") == [("fact", "O usuário mora com sua namorada")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("switched from vscode to neovim last month and i'm struggling with the telescope config",
+         [("environment", "User uses neovim")]),
+        ("quick update, I'm no longer at Deloitte, started at a fintech called Monzo this week",
+         [("fact", "User works at Monzo")]),
+        ("moved the button to the left", []),
+    ],
+)  # fmt: skip
+def test_a_life_event_with_the_subject_dropped_is_the_person_s(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I grew up in Chennai but I've been in Manchester for 12 years",
+         ("fact", "User lives in Manchester")),
+        ("we bought our first house in Derby in august and everything is breaking lol",
+         ("fact", "User lives in Derby")),
+        ("our place is small, we're in a 2 bed apartment in Queens",
+         ("fact", "User lives in Queens")),
+        ("I've been in this meeting for an hour", None),
+    ],
+)  # fmt: skip
+def test_years_in_a_place_and_a_home_in_a_place_are_where_one_lives(
+    text: str, found: tuple[str, str] | None
+) -> None:
+    if found is None:
+        assert _extract(text) == []
+    else:
+        assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("can you swap the salmon for something else, i really can't stand fish",
+         [("preference", "User dislikes fish")]),
+        ("I can't handle spice at all, like even black pepper is a lot for me lol",
+         [("preference", "User dislikes spice")]),
+        ("I can't stand this intro, make it shorter", []),
+        ("sim, adoro aquilo.", []),
+        ("tenho 52 anos e nunca fiz desporto na vida, por onde começo?",
+         [("identity", "O usuário tem 52 anos")]),
+        ("o meu gato, o Bolacha, comeu um bocado de cebola crua há meia hora, é grave??",
+         [("relationship", "O gato do usuário se chama Bolacha")]),
+    ],
+)  # fmt: skip
+def test_dislikes_after_a_request_pointers_and_past_never_are_read_right(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found

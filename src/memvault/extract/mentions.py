@@ -169,7 +169,7 @@ _GONE: Final = re.compile(
 )
 #: A name for the one just mentioned, right after it or in the words that follow.
 _NAME_AFTER: Final = re.compile(
-    rf"^(?:'s)?\s*,?\s+(?P<a>{_NAME})\b(?!\s*(?:'s|’s))"
+    rf"^(?:'s)?\s*,?\s+(?:(?:o|a)\s+)?(?P<a>{_NAME})\b(?!\s*(?:'s|’s))"
     rf"|^[^.!?;]{{0,60}}?\b(?:called|named|his name is|her name is|their name is|se chama|"
     rf"chama|chamad[oa]|de nome)\s+(?P<b>{_NAME})\b",
 )

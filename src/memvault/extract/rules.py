@@ -173,7 +173,8 @@ def _shared_subject(clause: str) -> Iterator[str]:
 #: question ("I'm vegan, so no steakhouse", "I'm a nurse, if that matters", "I love Terry
 #: Pratchett, can you do it in his style?", "Tenho asma, é seguro correr no frio?").
 _COMMA_CLAUSE: Final = re.compile(
-    r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
+    r",\s+(?=(?:i|i'm|i've|i'd|we're|we've|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
+    r"switched|moved|started|joined|quit|relocated|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
     r"running|using|based|living|currently|originally|been|comecei|entrei|saí|sai|mudei|faço|"
     r"faco|mexo|toco|programo|corro|curto|nasci|cresci|a ideia|o plano|meu plano|o objetivo|"
@@ -185,7 +186,7 @@ _COMMA_CLAUSE: Final = re.compile(
 
 #: The opening of a first-person statement: "I'm …", "I have …", "sou …", "tenho …".
 _OWN_STATEMENT: Final = re.compile(
-    r"(?:i'm|i am|i've|i have|i work|i live|i study|eu (?:sou|tenho|moro|trabalho|estou)|sou|"
+    r"(?:i|i'm|i've|i'd|eu (?:sou|tenho|moro|trabalho|estou)|sou|"
     r"tenho|moro|trabalho|estou)\b",
     re.IGNORECASE,
 )
@@ -271,7 +272,7 @@ _CUT_PT: Final = re.compile(
     re.IGNORECASE,
 )
 _TRAIL: Final = re.compile(
-    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|"
+    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
     r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
     r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
     re.IGNORECASE,
@@ -654,6 +655,8 @@ _WHERE: Final = (
     r"$))|now|"
     r"these days|because|but|last|"
     r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
+    r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)|"
     r"desde|há|ha|perto|e(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|agora|porque|mas|faz|"
     r"hoje em dia|no ano|ano passado|este ano|"
     r"em (?:19|20)\d\d|em (?:janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|"
@@ -1267,6 +1270,28 @@ RULES: Final[tuple[Rule, ...]] = (
     ),
     # fact
     _r(
+        "en.fact.been_in",
+        "en",
+        "fact",
+        rf"(?:{_I_HAVE}|we(?:'ve| have))\s+been\s+(?:living\s+|based\s+)?in\s+"
+        r"(?P<v>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)*)\s+(?:for|since)\b",
+        "User lives in {v}",
+        slot="residence",
+    ),
+    _r(
+        # a home of one's own in a place: "we bought our first house in Derby", "we're in a 2
+        # bed apartment in Queens"
+        "en.fact.home_in",
+        "en",
+        "fact",
+        r"(?:i|we)(?:'re|'m| are| am)?\s+(?:just\s+|finally\s+|recently\s+)?(?:bought|rent|"
+        r"own|got|moved into|in|live in|share)\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:house|flat|apartment|apt|condo|place|home|bungalow|cottage|studio)\s+in\s+"
+        r"(?=(?-i:[A-Z]))" + _WHERE,
+        "User lives in {v}",
+        slot="residence",
+    ),
+    _r(
         "en.fact.live",
         "en",
         "fact",
@@ -1441,7 +1466,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.preference.dislike",
         "en",
         "preference",
-        r"i\s+(?:really\s+)?(?:hate|dislike|detest|can't stand|cannot stand|don't like|"
+        r"i\s+(?:really\s+|just\s+|honestly\s+)?(?:hate|dislike|detest|can't stand|cannot stand|"
+        r"can't handle|cannot handle|can't bear|can't tolerate|don't like|"
         r"do not like|don't enjoy|do not enjoy|don't care for)\s+" + _PLACE,
         "User dislikes {v}",
         slot=_likes,
@@ -2006,7 +2032,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "instruction",
         # "nunca use…" asks; "nunca entendi…" (a first-person past) tells.
-        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b)" + _REST,
+        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b|(?:fiz|tive|fui|estive|pude|quis|soube|"
+        r"vi|li|dei|disse|trouxe|pus|vim|gostei|senti|tirei)\b)" + _REST,
         "O usuário quer que o assistente nunca {v}",
         slot=None,
     ),
@@ -2919,8 +2946,19 @@ _INNER_ADVERB: Final = re.compile(
 )
 
 
+#: A chat often drops "I" before a past verb of a life event ("switched from vscode to
+#: neovim last month", "started at a fintech called Monzo", "just got married"): the subject
+#: is the person.
+_DROPPED_I: Final = re.compile(
+    r"^(?=(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|relocated|joined|quit|"
+    r"started (?:at|a new job|working)|"
+    r"left|graduated|retired|adopted|got (?:married|engaged|divorced|a new job|promoted))\b)",
+    re.IGNORECASE,
+)
+
+
 def _match(clause: str) -> tuple[Rule, Hit] | None:
-    body = _FILLER.sub("", clause).strip()
+    body = _DROPPED_I.sub("I ", _FILLER.sub("", clause).strip())
     previous = None
     while previous != body:
         previous = body
@@ -2948,7 +2986,7 @@ _HERE: Final = re.compile(
 _DEICTIC: Final = re.compile(
     r"\b(?:it|this|these|those|them|one|ones|chat|conversation|thread|above|below|here|"
     r"isso|isto|esse|essa|esses|essas|este|esta|estes|estas|desse|dessa|deste|desta|todos|"
-    r"ela|ele|elas|eles|"
+    r"ela|ele|elas|eles|aquilo|aquele|aquela|aqueles|aquelas|"
     r"todas|conversa)\b|^that\b|\bthat$",
     re.IGNORECASE,
 )
