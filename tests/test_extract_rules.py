@@ -1100,3 +1100,49 @@ def test_dislikes_after_a_request_pointers_and_past_never_are_read_right(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Sou fotógrafo de casamentos em Florianópolis",
+         [("identity", "O usuário é fotógrafo de casamentos em Florianópolis"),
+          ("fact", "O usuário trabalha em Florianópolis")]),
+        ("sou professor de matemática numa secundária em viseu e queria ideias",
+         [("identity", "O usuário é professor de matemática numa secundária em viseu"),
+          ("fact", "O usuário trabalha em viseu")]),
+        ("Hoje sou professor de história", [("identity", "O usuário é professor de história")]),
+        ("sou guia de turismo de verdade, quero treinar meu inglês com isso",
+         [("identity", "O usuário é guia de turismo")]),
+    ],
+)  # fmt: skip
+def test_the_town_of_a_workplace_and_a_job_after_hoje_are_read(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Deixei de usar o Windows, agora estou no Linux Mint em casa",
+         [("environment", "O usuário usa Linux Mint")]),
+        ("Tive uma tendinite no joelho no ano passado",
+         [("fact", "O usuário teve tendinite no joelho")]),
+        ("coloca cerveja sem álcool também, eu parei de beber",
+         [("fact", "O usuário parou de beber")]),
+        ("parei de receber os e-mails do sistema", []),
+        ("I get really bad motion sickness, so no boat tours",
+         [("fact", "User gets really bad motion sickness")]),
+        ("I get an error when I run it", []),
+        ("what are the steps in Ontario? I already have a biology degree",
+         [("fact", "User has a biology degree")]),
+        ("I've a degree in social care from ATU Sligo",
+         [("fact", "User has a degree in social care")]),
+        ("I have a license key for this, where do I put it", []),
+    ],
+)  # fmt: skip
+def test_conditions_had_habits_quit_and_credentials_held_are_facts(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found

@@ -88,13 +88,22 @@ _WHERE: Final = re.compile(
 )
 
 
+#: "now", "agora": the time of the statement, before its opener.
+_NOW: Final = re.compile(
+    r"^(?:(?:and|but|e|mas)\s+)?(?:now|nowadays|these days|currently|agora|hoje|hoje em dia|"
+    r"atualmente)\s+",
+    re.IGNORECASE,
+)
+
+
 def platforms(clause: str, language: str = "en") -> list[Platform]:
     """The platforms named in `clause` when it states one's own use of them, in order (the
     language is the opener's when it is a Portuguese one, else `language`). Each part of the
     clause after a comma may state its own use ("I'm the cofounder, stack is django")."""
     found: list[Platform] = []
     for part in re.split(r",\s*", clause):
-        found.extend(_platforms(_END.sub("", _WHERE.sub("", part.strip())), language))
+        part = _NOW.sub("", _WHERE.sub("", part.strip()))
+        found.extend(_platforms(_END.sub("", part), language))
     return found
 
 

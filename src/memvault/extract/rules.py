@@ -273,6 +273,7 @@ _CUT_PT: Final = re.compile(
 )
 _TRAIL: Final = re.compile(
     r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
+    r"de verdade|for real|"
     r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
     r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
     re.IGNORECASE,
@@ -556,7 +557,8 @@ _JOBS_PT: Final = (
     r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
     r"mestrand[oa]|residente|interno|estagiário|"
     r"gestor(?:a)?(?: de [\w]+)?|motorista(?: de aplicativo)?|product manager|data engineer|"
-    r"data scientist|ux designer|designer de ux"
+    r"data scientist|ux designer|designer de ux|guia(?: de turismo| turístic[oa])?|"
+    r"enfermeir[oa]-chefe|cozinheir[oa]|educador(?:a)?|pintor(?:a)?|escultor(?:a)?"
 )
 _NATIONALITIES_EN: Final = (
     r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
@@ -732,11 +734,19 @@ def _occupation(language: str) -> Render:
         named = named or (org is not None and prep in {"na", "no"} and len(org.split()) <= 3)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
+        # "numa secundária em viseu", "at a school in Mayo": the town of the workplace
+        town = (
+            re.search(r"\b(?:em|in)\s+(?P<t>[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$", org)
+            if org and not named
+            else None
+        )
         if language == "pt":
             content = f"O usuário é {role}" + (f" {prep} {org}" if org else "")
             derived = (
                 (("fact", f"O usuário trabalha {prep} {org}", "employer", _key(org)),)
                 if org and named
+                else (("fact", f"O usuário trabalha em {town['t']}", "employer", _key(town["t"])),)
+                if town
                 else ()
             )
         else:
@@ -752,6 +762,8 @@ def _occupation(language: str) -> Render:
                     ),
                 )
                 if org and named
+                else (("fact", f"User works in {town['t']}", "employer", _key(town["t"])),)
+                if town
                 else ()
             )
         if nationality:
@@ -1049,6 +1061,12 @@ _CONDITIONS_EN: Final = (
     r"(?:a|an)\s+(?:(?:bad|dodgy|bum|weak|old|torn|chronic|slipped|injured|\w+ed)\s+)?"
     r"(?:knee|back|hip|shoulder|ankle|wrist|neck|disc|acl|meniscus|hamstring)"
     r"(?:\s+(?:injury|problem|issue|condition))?"
+)
+#: What one "gets" ("I get really bad motion sickness", "I get migraines").
+_SPELLS_EN: Final = (
+    r"(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:bad\s+|terrible\s+|awful\s+|severe\s+)?"
+    r"(?:motion sickness|sea ?sickness|car ?sickness|migraines|headaches|panic attacks|"
+    r"hay fever|nosebleeds|cold sores|seasick|carsick|airsick)"
 )
 _CONDITIONS_PT: Final = (
     r"ansiedade|depressão|epilepsia|eczema|psoríase|insônia|insónia|lúpus|fibromialgia|"
@@ -1413,6 +1431,26 @@ RULES: Final[tuple[Rule, ...]] = (
         rf"{_I_HAVE}\s+(?P<v>(?:type [12] )?diabetes|asthma|adhd|celiac disease|migraines|"
         r"a (?:peanut|nut|gluten|shellfish) allergy|(?:a|an) [\w\s-]*(?:car|house|apartment|"
         r"flat|bike|motorcycle|garden)|" + _CONDITIONS_EN + r")\b",
+        "User has {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.get_condition",
+        "en",
+        "fact",
+        rf"i\s+(?:always\s+|often\s+|usually\s+)?get\s+(?P<v>{_SPELLS_EN})\b",
+        "User gets {v}",
+        slot=None,
+    ),
+    _r(
+        # a credential one holds: "I already have a biology degree"
+        "en.fact.credential",
+        "en",
+        "fact",
+        r"(?:i(?:'ve|’ve)|i\s+(?:already\s+|also\s+)?have)\s+(?:already\s+|got\s+)?"
+        r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:degree|diploma|masters?|master's|phd|bachelor's|"
+        r"licen[cs]e|certificate|certification)(?:\s+in\s+(?:[\w-]+\s*){1,3}?)?)"
+        r"(?=\s+(?:and|from|at|but|so|which)\b|\s*[,;.!?]|$)",
         "User has {v}",
         slot=None,
     ),
@@ -2096,7 +2134,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "identity",
         rf"{_EU}(?:sou|trabalho como|trabalho de|atuo como)\s+(?:um\s+|uma\s+)?"
-        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|"
+        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+de\s+[\wçãõéíóúâêôà-]+|"
         r"\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
         r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
@@ -2256,6 +2294,23 @@ RULES: Final[tuple[Rule, ...]] = (
         r"pressão alta|doença celíaca|intolerância (?:à|a) lactose|alergia (?:a|à|ao) [^,;.!?]+|"
         r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim)|" + _CONDITIONS_PT + r")\b",
         "O usuário tem {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.had_condition",
+        "pt",
+        "fact",
+        rf"{_EU}tive\s+(?:uma\s+|um\s+)?(?P<v>(?:{_CONDITIONS_PT})(?:\s+(?:no|na)\s+[a-zà-ÿ]+)?)\b",
+        "O usuário teve {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.quit_habit",
+        "pt",
+        "fact",
+        rf"{_EU}(?:parei|deixei)\s+de\s+(?P<v>(?:fumar|beber|comer carne|comer glúten|comer "
+        r"açúcar|tomar café|tomar refrigerante|jogar|correr|apostar))\b",
+        "O usuário parou de {v}",
         slot=None,
     ),
     _r(
@@ -2941,7 +2996,8 @@ _INNER_ADVERB: Final = re.compile(
     r"only|still|definitely|genuinely|seriously|literally)\s+"
     r"|^((?:eu|eu também|eu tambem)\s+)(?:também|tambem|já|ja|ainda|sempre|hoje|agora|"
     r"atualmente|realmente|só|so)\s+"
-    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so)\s+(?=\w+[oi]\b)",
+    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so|hoje|agora|atualmente)\s+"
+    r"(?=\w+[oiu]\b)",
     re.IGNORECASE,
 )
 
@@ -3016,7 +3072,7 @@ _FEMININE: Final = re.compile(
     r"^O usuário (é|está|estava|foi|ficou) (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|"
     r"iteta|ina))\b"
     # any other adjective in -a but the common-gender ones (analista, atleta, diplomata)
-    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)a\b)"
+    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)(?<!gui)a\b)"
 )
 
 
