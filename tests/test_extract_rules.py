@@ -15,6 +15,7 @@ from memvault.extract.pipeline import run
 from memvault.extract.rules import (
     EXTRACTOR,
     clauses,
+    extract_by_message,
     extract_message,
     rejection,
 )
@@ -1146,3 +1147,56 @@ def test_conditions_had_habits_quit_and_credentials_held_are_facts(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _extract(text) == found
+
+
+def _extract_chat(*texts: str) -> list[list[tuple[str, str]]]:
+    """Each message's memories, the messages said in order in one conversation."""
+    messages = [
+        UserMessage("chatgpt", "c1", f"m{n}", text, "2025-05-01T10:00:00Z")
+        for n, text in enumerate(texts, 1)
+    ]
+    return [[(c.type, c.content) for c in found] for _, found in extract_by_message(messages)]
+
+
+def test_what_is_said_inside_a_role_play_is_the_character_s_until_it_ends() -> None:
+    assert _extract_chat(
+        "vamos fazer um roleplay: vc é o imperador dom pedro II em 1870 e eu sou um jornalista",
+        "Majestade, eu cresci no interior da província de Minas. O senhor acredita no trem?",
+        "kkkk mt bom. sai do personagem agora: dou aula de historia numa escola em goiania",
+        "sou professora há 10 anos",
+    ) == [
+        [],
+        [],
+        [("fact", "O usuário dá aula de historia numa escola em goiania")],
+        [("identity", "A usuária é professora")],
+    ]
+    assert _extract_chat(
+        "You are a grumpy medieval innkeeper. I am a traveler. Stay in character.",
+        "I hate rats. Are there rats in this inn?",
+        "Give me three title ideas for a blog post about climbing.",
+        "I hate long meetings.",
+    ) == [[], [], [], [("preference", "User dislikes long meetings")]]
+
+
+def test_a_plain_statement_between_the_turns_of_a_role_play_is_the_person_s() -> None:
+    assert _extract_chat(
+        "Let's role-play: I'm a detective in 1920s Chicago and you're my partner.",
+        "I really like spicy food.",
+    ) == [[], [("preference", "User likes spicy food")]]
+
+
+def test_the_first_word_of_the_next_sentence_is_not_a_name() -> None:
+    assert (
+        _extract("Estamos a organizar a festa de anos da nossa mãe. Podes sugerir um menu?") == []
+    )
+    assert _extract("my cat knocked my coffee over. her name is Biscuit") == [
+        ("relationship", "User's cat is named Biscuit")
+    ]
+
+
+def test_a_dose_started_is_not_a_venture_and_a_value_ends_before_and_need() -> None:
+    assert _extract("is it normal to feel dizzy, I started 50mg on monday") == []
+    assert [type for type, _ in _extract("I started a podcast about birds")] == ["project"]
+    assert _extract("I'm writing a screenplay and need realistic therapist dialogue") == [
+        ("project", "User is writing a screenplay")
+    ]

@@ -173,6 +173,10 @@ _NAME_AFTER: Final = re.compile(
     rf"|^[^.!?;]{{0,60}}?\b(?:called|named|his name is|her name is|their name is|se chama|"
     rf"chama|chamad[oa]|de nome)\s+(?P<b>{_NAME})\b",
 )
+_NAMED_LATER: Final = re.compile(
+    rf"^[^.!?;]{{0,60}}?\b(?:called|named|his name is|her name is|their name is|se chama|"
+    rf"chama|chamad[oa]|de nome)\s+(?P<b>{_NAME})\b",
+)
 #: A mention inside an unreal or quoted frame: a story, a role, someone's line.
 _FRAME: Final = re.compile(
     r"\b(?:story|role-?play|character|pretend|imagine|if i|hypothetically|scene|fala|"
@@ -219,10 +223,13 @@ def mentions(clause: str, after: str = "", language_hint: str | None = None) -> 
             if _GONE.match(clause[match.end() :]):
                 continue
             rel = " ".join(rel_raw.lower().split())
-            named = _NAME_AFTER.search(clause[match.end() :]) or _NAME_AFTER.search(
+            # in the words that follow the clause, only a name that is said to be one ("her
+            # name is Biscuit"): the first word of the next sentence is capitalised anyway
+            # ("…da nossa mãe. Podes sugerir um menu?")
+            named = _NAME_AFTER.search(clause[match.end() :]) or _NAMED_LATER.search(
                 " " + after.lstrip(" .!;")
             )
-            name = (named.group("a") or named.group("b")) if named else None
+            name = (named.groupdict().get("a") or named.group("b")) if named else None
             if name is not None and fold(name) in _NOT_NAMES:
                 name = None
             household = re.fullmatch(

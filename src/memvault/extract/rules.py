@@ -25,7 +25,7 @@ from typing import Final
 from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
 from memvault.extract.confidence import features, score
-from memvault.extract.framing import own_words
+from memvault.extract.framing import RoleFrame, own_words
 from memvault.extract.mentions import Mention, mentions
 from memvault.extract.platforms import Platform, platforms
 
@@ -34,6 +34,7 @@ __all__ = [
     "RULES",
     "Rule",
     "clauses",
+    "extract_by_message",
     "extract_message",
     "extract_messages",
     "rejection",
@@ -250,7 +251,8 @@ def rejection(clause: str) -> str | None:
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
     r"and my|and we|and this|and that|and it|where i|when i|if|bc|cause|cuz|coz|cos|"
-    r"and i'm|and im|and i've|and ive)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"and i'm|and im|and i've|and ive|and need|and want|and have to|and wanna)\b.*$"
+    r"|\s*(?:[;(]|:(?!\d)).*$"
     # How long is not part of the value ("learning German for 6 months").
     r"|\s+for\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the (?:past|last)\s+)?"
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few|a couple"
@@ -1883,7 +1885,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "project",
         r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times|"
         r"about|around|\d)\b)|"
-        rf"own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
+        # "I started 50mg on monday", "I started yesterday": a dose or a time, not a venture
+        rf"own|founded|co-founded|started(?!\s+(?:\d|(?:on|in|at|yesterday|today|last|this|"
+        rf"taking|to|with)\b)))|{_I_AM}\s+the\s+(?:founder|"
         r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:(?:a|an|my own|the)\s+)?"
         + _PLACE,
         "User runs {v}",
@@ -3153,13 +3157,16 @@ def _spelled_out(text: str) -> str:
     return text
 
 
-def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
+def extract_message(
+    message: UserMessage, *, extractor: str = EXTRACTOR, text: str | None = None
+) -> list[Candidate]:
     """The candidates of one user message (derived candidates included, after the one they
     were inferred from). Only the person's own words are read (`framing.own_words`); in a
-    conversation between several named people each statement names its speaker."""
+    conversation between several named people each statement names its speaker. `text`,
+    when given, is the part of the message to read (the rest is a role-play's)."""
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
-    text, dropped = own_words(message.text)
+    text, dropped = own_words(message.text if text is None else text)
     text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
     passing: list[tuple[str, Mention]] = []
@@ -3344,9 +3351,24 @@ def _mentioned(
 def extract_messages(
     messages: Iterable[UserMessage], *, extractor: str = EXTRACTOR
 ) -> Iterator[Candidate]:
-    """The candidates of many user messages, in order."""
+    """The candidates of many user messages, in order (of each conversation, the messages in
+    the order they were said: a role-play set up in one frames those after it)."""
+    for _, found in extract_by_message(messages, extractor=extractor):
+        yield from found
+
+
+def extract_by_message(
+    messages: Iterable[UserMessage], *, extractor: str = EXTRACTOR
+) -> Iterator[tuple[UserMessage, list[Candidate]]]:
+    """Each user message with its candidates, in order; what is said inside a role-play
+    (`framing.RoleFrame`) is the character's, not the person's, and yields nothing."""
+    frame = RoleFrame()
     for message in messages:
-        yield from extract_message(message, extractor=extractor)
+        text = frame.read(message.conversation_id, message.text)
+        if not text.strip():
+            yield message, []
+            continue
+        yield message, extract_message(message, extractor=extractor, text=text)
 
 
 def _third_person(verb: str) -> str:
