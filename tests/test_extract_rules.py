@@ -1200,3 +1200,31 @@ def test_a_dose_started_is_not_a_venture_and_a_value_ends_before_and_need() -> N
     assert _extract("I'm writing a screenplay and need realistic therapist dialogue") == [
         ("project", "User is writing a screenplay")
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Can you stop using so many bullet points? Just write normal paragraphs from now on.",
+         [("instruction", "User wants the assistant to write normal paragraphs")]),
+        ("escreve em tópicos daqui pra frente",
+         [("instruction", "O usuário quer que o assistente escreva em tópicos")]),
+        ("Going forward, don't suggest recipes with pork or alcohol, I'm Muslim and only eat halal",
+         [("instruction", "User wants the assistant not to suggest recipes with pork or alcohol"),
+          ("fact", "User eats halal")]),
+        ("write the intro again", []),
+    ],
+)  # fmt: skip
+def test_a_standing_marker_at_the_end_makes_an_instruction_and_a_faith_is_not_a_name(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def test_earning_as_a_job_in_a_town_is_an_occupation_and_where_one_works() -> None:
+    assert _extract("loans are 28k at 5.8%, I'm 26 and make 72k as a UX designer in Austin") == [
+        ("identity", "User is 26 years old"),
+        ("identity", "User is a UX designer in Austin"),
+        ("fact", "User works in Austin"),
+    ]
+    assert _extract("I make 72k, is that enough for a mortgage?") == []

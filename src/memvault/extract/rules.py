@@ -71,6 +71,7 @@ _SHARED_SUBJECT: Final = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:live|work|speak|love|"
     r"like(?!\s+(?:\d|a|an|the|this|that|it|every)\b)|hate|"
     r"dislike|prefer|use|own|study|teach|moved|relocated|enjoy|grew up|was born|have been|"
+    r"make|earn|only eat|eat|"
     r"have|don't|do not|am|maintain|run|code|program)\b)",
     re.IGNORECASE,
 )
@@ -175,7 +176,7 @@ def _shared_subject(clause: str) -> Iterator[str]:
 #: Pratchett, can you do it in his style?", "Tenho asma, é seguro correr no frio?").
 _COMMA_CLAUSE: Final = re.compile(
     r",\s+(?=(?:i|i'm|i've|i'd|we're|we've|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
-    r"switched|moved|started|joined|quit|relocated|"
+    r"switched|moved|started|joined|quit|relocated|working|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
     r"running|using|based|living|currently|originally|been|comecei|entrei|saí|sai|mudei|faço|"
     r"faco|mexo|toco|programo|corro|curto|nasci|cresci|a ideia|o plano|meu plano|o objetivo|"
@@ -648,8 +649,16 @@ _NOT_NAMES: Final = frozenset(
         "Too",
     ]
 )
+#: Faiths: "I'm Muslim" names no one.
+_FAITHS: Final = (
+    "muslim|christian|catholic|protestant|jewish|hindu|buddhist|sikh|atheist|agnostic|mormon|"
+    "evangelical|orthodox|pagan|spiritist|muçulmano|cristão|católico|judeu|espírita|ateu"
+)
 _NAT_WORDS: Final = frozenset(
-    fold(w) for w in re.sub(r"[()?:\[\]]", " ", _NATIONALITIES_EN + "|" + _LANGS_EN).split("|")
+    fold(w)
+    for w in re.sub(r"[()?:\[\]]", " ", _NATIONALITIES_EN + "|" + _LANGS_EN + "|" + _FAITHS).split(
+        "|"
+    )
 )
 _PLACE: Final = r"(?P<v>[^;.!?]+)"
 #: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
@@ -752,7 +761,9 @@ def _occupation(language: str) -> Render:
                 else ()
             )
         else:
-            article = "an" if role[:1].lower() in "aeiou" else "a"
+            # "an engineer", "a UX designer", "a university lecturer"
+            vowel = role[:1].lower() in "aeiou" and not re.match(r"u(?:x|ni|s[aeu])", role, re.I)
+            article = "an" if vowel else "a"
             content = f"User is {article} {role}" + (f" {prep} {org}" if org else "")
             derived = (
                 (
@@ -977,7 +988,7 @@ _LIFE_TASK: Final = re.compile(
     re.IGNORECASE,
 )
 _ADVERBS_EN: Final = (
-    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|"
+    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|only|"
     r"basically|mainly|occasionally|recently|just|finally)\s+)*"
 )
 
@@ -1116,6 +1127,27 @@ RULES: Final[tuple[Rule, ...]] = (
         r"in (?:all )?(?:the )?future "
         r"(?:answers|replies|responses|chats)?|by default|in all your (?:answers|replies|"
         r"responses)),?\s+(?:please\s+)?" + _REST,
+        # "going forward, don't suggest pork": the assistant is asked not to
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "en"))
+            and (
+                t := re.sub(
+                    r"^User wants the assistant to (?:don't|do not)\b",
+                    "User wants the assistant not to",
+                    f"User wants the assistant to {v}",
+                )
+            )
+            else None
+        ),
+    ),
+    _r(
+        "en.instruction.from_now_on_after",
+        "en",
+        "instruction",
+        r"(?:(?:please|just|and)\s+)*(?P<v>(?:write|use|reply|answer|respond|keep|give|call|talk|"
+        r"speak|format|add|put|avoid|include|explain|stick to|show|make)\b[^;!?]*?)\s*,?\s+"
+        r"(?:from now on|going forward|in (?:the )?future|from here on(?: out)?)\s*[.!]?\s*$",
         "User wants the assistant to {v}",
         slot=None,
     ),
@@ -1204,8 +1236,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.occupation",
         "en",
         "identity",
-        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
-        rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
+        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as|"
+        rf"i (?:make|earn)\s+[\w$£€.,]+(?:\s+a\s+year)?\s+as)\s+(?:a|an)|"
+        rf"(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
         rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
         rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b)|"
         # without an article, as people writing a second language often put it ("I am
@@ -2087,6 +2120,24 @@ RULES: Final[tuple[Rule, ...]] = (
         r"em todas as (?:suas\s+)?respostas),?\s+(?:por favor,?\s+)?" + _REST,
         "O usuário quer que o assistente {v}",
         slot=None,
+    ),
+    _r(
+        "pt.instruction.from_now_on_after",
+        "pt",
+        "instruction",
+        r"(?:(?:por favor|só|e)\s+)*(?P<v>(?:escreva|escreve|use|usa|responda|responde|fale|fala|"
+        r"mantenha|mantém|dê|dá|coloque|coloca|evite|evita|explique|explica|mostre|mostra)\b"
+        r"[^;!?]*?)\s*,?\s+(?:a partir de agora|daqui (?:pra|para) frente|de agora em diante|"
+        r"sempre)\s*[.!]?\s*$",
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "pt"))
+            and (
+                t := f"O usuário quer que o assistente {_formal_pt(v.split()[0])} "
+                f"{' '.join(v.split()[1:])}".strip()
+            )
+            else None
+        ),
     ),
     _r(
         "pt.instruction.dont",
@@ -3009,6 +3060,7 @@ _INNER_ADVERB: Final = re.compile(
 #: A chat often drops "I" before a past verb of a life event ("switched from vscode to
 #: neovim last month", "started at a fintech called Monzo", "just got married"): the subject
 #: is the person.
+_DROPPED_AM: Final = re.compile(r"^(?=(?:working|living|based)\s+(?:in|at|as|for)\b)", re.I)
 _DROPPED_I: Final = re.compile(
     r"^(?=(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|relocated|joined|quit|"
     r"started (?:at|a new job|working)|"
@@ -3018,7 +3070,7 @@ _DROPPED_I: Final = re.compile(
 
 
 def _match(clause: str) -> tuple[Rule, Hit] | None:
-    body = _DROPPED_I.sub("I ", _FILLER.sub("", clause).strip())
+    body = _DROPPED_AM.sub("I'm ", _DROPPED_I.sub("I ", _FILLER.sub("", clause).strip()))
     previous = None
     while previous != body:
         previous = body
