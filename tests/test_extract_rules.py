@@ -1228,3 +1228,17 @@ def test_earning_as_a_job_in_a_town_is_an_occupation_and_where_one_works() -> No
         ("fact", "User works in Austin"),
     ]
     assert _extract("I make 72k, is that enough for a mortgage?") == []
+
+
+def test_a_state_that_is_over_is_less_sure_than_the_present_and_a_change_is_not_over() -> None:
+    def confidence(text: str) -> float:
+        message = UserMessage("chatgpt", "c1", "m1", text, "2025-05-01T10:00:00Z")
+        (found,) = extract_message(message)
+        return found.confidence
+
+    assert confidence("I grew up in Chennai") < confidence("I live in Chennai")
+    assert confidence("cresci em Minas") < confidence("moro em Minas")
+    # "deixei o Windows, agora estou no Linux Mint": the present is the statement
+    assert confidence("Deixei de usar o Windows, agora estou no Linux Mint") == confidence(
+        "agora estou no Linux Mint"
+    )
