@@ -1242,3 +1242,23 @@ def test_a_state_that_is_over_is_less_sure_than_the_present_and_a_change_is_not_
     assert confidence("Deixei de usar o Windows, agora estou no Linux Mint") == confidence(
         "agora estou no Linux Mint"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("this is for my side project btw, a habit tracker i've been building on weekends",
+         [("project", "User is building a habit tracker")]),
+        ("é uma api de reservas para o restaurante dos meus pais que ando a fazer nos tempos "
+         "livres",
+         [("project",
+           "O usuário está fazendo uma api de reservas para o restaurante dos seus pais")]),
+        ("an email I'm writing to my boss", []),
+        ("é um projeto pessoal que to fazendo em kotlin", []),
+        ("fix the function I'm writing", []),
+    ],
+)  # fmt: skip
+def test_a_thing_named_before_one_says_one_is_making_it_is_a_project(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found

@@ -1903,6 +1903,17 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # the thing first, then that one makes it: "a habit tracker i've been building on
+        # weekends", "my side project, a board game I'm designing"
+        "en.project.made_thing",
+        "en",
+        "project",
+        r".*?\b(?P<v>(?:a|an|my|our)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+)\s+(?:that\s+|which\s+)?"
+        r"(?:i|we)(?:'ve| have|'m| am|'re| are)?\s+(?:been\s+)?(?P<a>building|making|writing|"
+        r"developing|designing|coding)\b(?!\s+(?:it|this|that|for you|now|today|right now)\b)",
+        lambda m, c: _made_thing(m, "en"),
+    ),
+    _r(
         "en.project.my_project",
         "en",
         "project",
@@ -2704,6 +2715,16 @@ RULES: Final[tuple[Rule, ...]] = (
         lambda m, c: _project_pt(m, c),
     ),
     _r(
+        # "é uma api de reservas … que ando a fazer nos tempos livres"
+        "pt.project.made_thing",
+        "pt",
+        "project",
+        r".*?\b(?P<v>(?:um|uma|o meu|a minha|meu|minha)\s+(?:[\w-]+\s+){0,9}?[\w-]+)\s+que\s+"
+        r"(?:eu\s+)?(?:ando|estou|to|tô)\s+(?P<a>fazendo|desenvolvendo|construindo|escrevendo|"
+        r"criando|montando)\b",
+        lambda m, c: _made_thing(m, "pt"),
+    ),
+    _r(
         "pt.project.my_project",
         "pt",
         "project",
@@ -2997,6 +3018,36 @@ def _moved_pt(match: re.Match[str], clause: str) -> Hit | None:
         return None
     place_text, bare = _em(place)
     return Hit(f"O usuário mora {place_text}", "residence", _key(bare), True, True)
+
+
+#: Writing for the day ("an email I'm writing to my boss"): a task, not a project.
+_WRITING: Final = re.compile(
+    r"\b(?:e-?mail|message|letter|reply|response|comment|question|post|text|essay|report|"
+    r"speech|toast|review|mensagem|carta|resposta|comentário|pergunta|texto|redação|relatório|"
+    r"discurso)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _made_thing(match: re.Match[str], language: str) -> Hit | None:
+    """A thing one makes, named before the verb ("a habit tracker i've been building")."""
+    value = clean(match.group("v"), language)
+    # an indefinite or one's own thing ("an api for my parents' restaurant"), so software
+    # words are no sign of the task at hand here; a pointer into the chat is
+    if value is None or _DEICTIC.search(value) or _WRITING.search(value):
+        return None
+    # "um projeto pessoal que to fazendo…, um app de gastos": the name of the kind says nothing
+    if re.fullmatch(
+        r"(?:a|an|my|our|um|uma|o meu|a minha|meu|minha)\s+(?:(?:side|personal|pet|little|"
+        r"new|pessoal|novo|nova|paralelo)\s+)*(?:project|thing|projeto|coisa|trabalho)"
+        r"(?:\s+(?:pessoal|paralelo|novo|nova))?",
+        value,
+        re.IGNORECASE,
+    ):
+        return None
+    verb = match.group("a").lower()
+    subject = "O usuário está" if language == "pt" else "User is"
+    return Hit(f"{subject} {verb} {value}", None, _key(value))
 
 
 def _years(match: re.Match[str], language: str) -> Hit | None:
