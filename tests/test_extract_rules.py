@@ -1262,3 +1262,22 @@ def test_a_thing_named_before_one_says_one_is_making_it_is_a_project(
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm more of a backend person, JavaScript always confuses me",
+         [("skill", "User is more of a backend person")]),
+        ("nao manjo muito de python ainda, sou mais de excel e vba, uso ha uns 10 anos",
+         [("skill", "O usuário é mais de excel e vba")]),
+        ("I mostly do android dev in kotlin and android studio eats RAM",
+         [("skill", "User does android dev in kotlin")]),
+        ("sou mais de ficar em casa", []),
+        ("uso há uns 10 anos", []),
+    ],
+)  # fmt: skip
+def test_the_side_of_a_craft_one_works_on_is_a_skill_and_a_bare_duration_is_nothing(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found

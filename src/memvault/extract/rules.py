@@ -1622,6 +1622,26 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # "I'm more of a backend person": the side of a craft one works on
+        "en.skill.more_of",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:more of|mostly|mainly|more)\s+(?:a|an)\s+(?P<v>[\w+#.-]+(?:\s+[\w+#.-]+)?)\s+"
+        r"(?:person|guy|girl|dev|developer|type|engineer)\b",
+        "User is more of a {v} person",
+        slot=None,
+    ),
+    _r(
+        # "I mostly do android dev in kotlin"
+        "en.skill.do_dev_in",
+        "en",
+        "skill",
+        r"i\s+(?:mostly\s+|mainly\s+|usually\s+|only\s+)?do\s+(?P<v>(?:[\w-]+\s+)?(?:dev|"
+        r"development|programming|coding)\s+(?:in|with)\s+[\w+#.-]+)",
+        "User does {v}",
+        slot=None,
+    ),
+    _r(
         "en.skill.years",
         "en",
         "skill",
@@ -2502,6 +2522,15 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # "sou mais de excel e vba": the side of a craft one works on
+        "pt.skill.more_of",
+        "pt",
+        "skill",
+        rf"{_EU}sou mais de\s+(?P<v>[\w+#.-]+(?:\s*(?:,|e)\s*[\w+#.-]+){{0,3}})(?=\s*(?:[,;.!?]|$))",
+        "O usuário é mais de {v}",
+        slot=None,
+    ),
+    _r(
         "pt.skill.years",
         "pt",
         "skill",
@@ -3303,6 +3332,9 @@ def extract_message(
             )
             hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
+        # "uso há uns 10 anos": how long, with the thing left in another clause
+        if re.match(r"(?:há|ha|faz|desde|for|since)\b", hit.value or "", re.IGNORECASE):
+            continue
         if rule.type in _DEICTIC_TYPES and (
             _DEICTIC.search(_PERIOD.sub("", body).strip())
             or re.match(r"['\"‘“]", body)
