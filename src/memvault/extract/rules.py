@@ -1626,7 +1626,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.skill.more_of",
         "en",
         "skill",
-        rf"{_I_AM}\s+(?:more of|mostly|mainly|more)\s+(?:a|an)\s+(?P<v>[\w+#.-]+(?:\s+[\w+#.-]+)?)\s+"
+        rf"{_I_AM}\s+(?:more of|mostly|mainly|more)\s+(?:a|an)\s+"
+        r"(?P<v>[\w+#.-]+(?:\s+[\w+#.-]+)?)\s+"
         r"(?:person|guy|girl|dev|developer|type|engineer)\b",
         "User is more of a {v} person",
         slot=None,
@@ -2526,7 +2527,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.skill.more_of",
         "pt",
         "skill",
-        rf"{_EU}sou mais de\s+(?P<v>[\w+#.-]+(?:\s*(?:,|e)\s*[\w+#.-]+){{0,3}})(?=\s*(?:[,;.!?]|$))",
+        rf"{_EU}sou mais de\s+(?P<v>[\w+#.-]+(?:\s*(?:,|e)\s*[\w+#.-]+){{0,3}})"
+        r"(?=\s*(?:[,;.!?]|$))",
         "O usuário é mais de {v}",
         slot=None,
     ),
