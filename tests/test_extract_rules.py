@@ -1281,3 +1281,11 @@ def test_the_side_of_a_craft_one_works_on_is_a_skill_and_a_bare_duration_is_noth
     text: str, found: list[tuple[str, str]]
 ) -> None:
     assert _extract(text) == found
+
+
+def test_right_now_of_an_ongoing_activity_is_not_a_one_off_request() -> None:
+    assert _extract("I'm learning Portuguese with Duolingo right now but it's slow") == [
+        ("goal", "User is learning Portuguese with Duolingo")
+    ]
+    assert _extract("I'm using bullet points for this one") == []
+    assert _extract("use bullet points right now") == []

@@ -242,7 +242,11 @@ def rejection(clause: str) -> str | None:
         return "reported"
     if _UNCERTAIN.search(body):
         return "uncertain"
-    if _ONE_OFF.search(body):
+    # "I'm learning Portuguese right now": now, of an ongoing activity, is not a one-off
+    ongoing = re.match(
+        r"(?:i'm|i am|eu estou|estou|to|tô)\s+(?:\w+\s+)?\w+(?:ing|ndo)\b", body, re.IGNORECASE
+    )
+    if _ONE_OFF.search(body.replace("right now", "") if ongoing else body):
         return "one-off"
     return None
 
@@ -276,7 +280,7 @@ _CUT_PT: Final = re.compile(
 )
 _TRAIL: Final = re.compile(
     r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
-    r"de verdade|for real|"
+    r"de verdade|for real|right now|at the moment|"
     r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
     r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
     re.IGNORECASE,
