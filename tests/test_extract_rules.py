@@ -949,6 +949,8 @@ def test_each_platform_named_in_a_statement_of_use_is_an_environment(
     ("text", "found"),
     [
         ("I have a question about Excel formulas", []),
+        ("I'm on the last word of the chapter", []),
+        ("I'm on node 3 of the tree", []),
         ("tenho o excel aberto, como faço um procv?", []),
         ("thanks. fwiw I'm on excel for mac which has some weird differences",
          [("environment", "User uses excel")]),

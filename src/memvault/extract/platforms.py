@@ -22,16 +22,19 @@ _MACHINES: Final = (
     r"ubuntu|debian|fedora|arch linux|linux mint|pop!?_os|manjaro|nixos|linux|"
     r"windows(?: \d+)?|mac ?os|macos|chrome ?os|"
     r"macbook(?: air| pro)?|imac|mac mini|mac studio|mac|thinkpad|dell|lenovo|hp|asus|acer|"
-    r"surface(?: pro| laptop)?|raspberry pi(?: \d)?|iphone|ipad|android|pixel|galaxy|kindle|"
+    r"raspberry pi(?: \d)?|iphone|ipad|android|kindle|"
+    # words as often common as names: only capitalised
+    r"(?-i:Surface(?: Pro| Laptop)?|Pixel|Galaxy)|"
     r"chromebook|steam deck|ps5|playstation|xbox|nintendo switch"
 )
 #: Software one uses: editors, office tools, stacks, databases, services.
 _SOFTWARE: Final = (
     r"vs ?code|visual studio code|visual studio|neovim|nvim|vim|emacs|intellij(?: idea)?|"
     r"pycharm|webstorm|rider|android studio|xcode|eclipse|sublime(?: text)?|jupyter|rstudio|"
-    r"excel|google sheets|word|notion|obsidian|confluence|jira|trello|slack|figma|"
-    r"django|flask|fastapi|rails|laravel|spring(?: boot)?|react native|react|angular|vue|"
-    r"next\.?js|node|flutter|unity|unreal|godot|postgres(?:ql)?|mysql|sqlite|mongodb|"
+    r"excel|google sheets|notion|obsidian|confluence|jira|trello|slack|figma|"
+    r"django|flask|fastapi|rails|laravel|react native|react|angular|vue|"
+    r"next\.?js|node\.?js|flutter|unreal engine|godot|postgres(?:ql)?|mysql|sqlite|mongodb|"
+    r"(?-i:Word|Node|Unity|Spring(?: Boot)?)|"
     r"redis|kubernetes|docker|aws|gcp|azure|firebase|supabase|nextcloud|home assistant|"
     r"netflix|spotify|prime video|disney\+|hbo max"
 )
