@@ -1291,3 +1291,35 @@ def test_right_now_of_an_ongoing_activity_is_not_a_one_off_request() -> None:
     ]
     assert _extract("I'm using bullet points for this one") == []
     assert _extract("use bullet points right now") == []
+
+
+def test_a_run_over_a_vault_reads_a_role_play_as_the_character_s(tmp_path: Path) -> None:
+    """`memvault extract` (the pipeline over stored conversations) follows the role-play frame
+    across the messages of a conversation, as the evaluation does."""
+    vault = make_vault(tmp_path / "vault")
+    try:
+        vault.put_conversation(
+            conversation_of(
+                "conv-rp",
+                [
+                    (
+                        "user",
+                        "You are a grumpy innkeeper and I am a traveler. Stay in character.",
+                        "2025-02-03T04:05:06Z",
+                    ),
+                    ("assistant", "What do you want?", "2025-02-03T04:05:07Z"),
+                    ("user", "I hate rats. Are there rats in this inn?", "2025-02-03T04:05:08Z"),
+                    ("assistant", "No rats here.", "2025-02-03T04:05:09Z"),
+                    (
+                        "user",
+                        "ok stop the roleplay. for real, I live in Porto.",
+                        "2025-02-03T04:05:10Z",
+                    ),
+                ],
+                platform="chatgpt",
+            )
+        )
+        run(vault)
+        assert [m.content for m in vault.list().items] == ["User lives in Porto"]
+    finally:
+        vault.close()
