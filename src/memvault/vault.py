@@ -31,7 +31,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import copy
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -55,7 +54,6 @@ from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
-from memvault.canonical import jcs_dumps, sha256_prefixed
 from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
@@ -65,14 +63,15 @@ from memvault.conversation_merge import (
     same_canonical,
     same_index,
 )
-from memvault.decay import (
-    DECAYING_MODELS,
-    DecaySettings,
-    decayed_confidence,
-    elapsed_days,
-    reinforced_confidence,
-    round_confidence,
-)
+from memvault.decay import DecaySettings, reinforced_confidence
+
+# The decay rules that adding and reinforcing read too (`memvault.decay`).
+from memvault.decay import anchor_of as _anchor_of
+from memvault.decay import confidence_block as _confidence_block
+from memvault.decay import decay_start as _decay_start
+from memvault.decay import is_number as _is_number
+from memvault.decay import said_at as _said_at
+from memvault.decay_run import DecayReport
 from memvault.erasure import (
     ConversationErasure,
     ErasureReport,
@@ -96,8 +95,6 @@ from memvault.errors import (
     VaultNotFound,
 )
 from memvault.model import (
-    DNA_TYPES,
-    MEMORY_TYPES,
     MISSING,
     TRANSITIONS,
     Access,
@@ -209,11 +206,6 @@ EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else
 #: little is left to write after the last chunk is checked, when the store writes one chunk
 #: while the next is checked (`Store.insert_memory_batches`).
 _CHUNK: Final = 1024
-#: decay commits after this many memories (one transaction, one audit entry each) and pauses
-#: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
-_DECAY_CHUNK: Final = 5000
-_DECAY_PAUSE: Final = 0.01
-_NUMBER: Final = (int, float)
 _SEQUENCE: Final = (tuple, list)
 
 
@@ -298,17 +290,6 @@ class SearchResult:
     score: float
 
 
-@dataclass(frozen=True, slots=True)
-class DecayReport:
-    """What `Vault.decay` did. `protected` counts DNA-class memories left untouched."""
-
-    at: str
-    examined: int
-    updated: int
-    protected: int
-    unchanged: int
-
-
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
@@ -336,27 +317,6 @@ def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
     return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, _NUMBER) and not isinstance(value, bool)
-
-
-def _confidence_block(memory: Memory) -> Confidence | None:
-    return memory.confidence if isinstance(memory.confidence, Confidence) else None
-
-
-def _anchor_of(stored: StoredMemory) -> float | None:
-    if stored.decay_anchor is not None:
-        return stored.decay_anchor
-    conf = _confidence_block(stored.memory)
-    if conf is None:
-        return None
-    if _is_number(conf.initial):
-        return float(conf.initial)  # type: ignore[arg-type]
-    if _is_number(conf.current):
-        return float(conf.current)  # type: ignore[arg-type]
-    return None
-
-
 def _initial_anchor(memory: Memory) -> float | None:
     """The decay anchor of a memory as it arrives (`_anchor_of` without a stored anchor)."""
     conf = memory.confidence
@@ -371,22 +331,6 @@ def _initial_anchor(memory: Memory) -> float | None:
 
 def _tags_of(memory: Memory) -> tuple[str, ...]:
     return memory.tags if isinstance(memory.tags, tuple) else ()
-
-
-def _said_at(memory: Memory) -> str:
-    """When a memory was said: `temporal.valid_from` (the message's time, for an extracted
-    memory) when it has one, else `temporal.created_at` (when the vault recorded it)."""
-    start = memory.temporal.valid_from
-    return start if isinstance(start, str) else memory.temporal.created_at
-
-
-def _decay_start(memory: Memory) -> str:
-    """Where decay counts from (PAM §8.1 "time since last reinforcement"): the last
-    reinforcement, else when the memory was said (`_said_at`)."""
-    conf = memory.confidence
-    if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str):
-        return conf.last_reinforced
-    return _said_at(memory)
 
 
 def _stated_at(memory: Memory, at: str) -> str:
@@ -651,6 +595,10 @@ class Vault:
                 f"{', pinned' if memory.pinned else ''}): background work ({actor!r}) may not "
                 f"{what} it (AIMEM §5.1)"
             )
+
+    def _moment(self, now: datetime | None) -> datetime:
+        """`now`, or the session's clock when None, as aware UTC in whole seconds."""
+        return _now(now, self._clock)
 
     # -- adding ---------------------------------------------------------------------------
 
@@ -1791,118 +1739,9 @@ class Vault:
 
         The session's actor runs it and is recorded: the owner's scheduled decay runs in
         ``vault.background()`` ("system", as `memvault decay` does); an agent is refused."""
-        actor = self._actor
-        if not is_privileged(actor):
-            raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
-        moment = _now(now, self._clock)
-        at = format_timestamp(moment)
-        settings = self.settings
-        # DNA types are left out in the query already; custom DNA and pinned memories are
-        # skipped by `_decay_chunk`. The candidates' ids are read once, from an index; each
-        # chunk reads its memories (and checks them again) inside its own transaction.
-        non_dna = tuple(t for t in MEMORY_TYPES if t not in DNA_TYPES)
-        ids = self._store.memory_ids(MemoryQuery(statuses=("active",), types=non_dna, limit=None))
-        totals = [0, 0, 0, 0]  # examined, updated, protected, unchanged
-        parts = max(1, -(-len(ids) // _DECAY_CHUNK))
-        for part in range(parts):
-            chunk = ids[part * _DECAY_CHUNK : (part + 1) * _DECAY_CHUNK]
-            with self._store.transaction(), gc_paused():
-                examined = protected = 0
-                if part == 0:
-                    protected = examined = self._store.count_memories(
-                        MemoryQuery(statuses=("active",), types=tuple(DNA_TYPES), limit=None)
-                    )
-                candidates = [
-                    s
-                    for s in self._store.get_memories(chunk)
-                    if s.memory.effective_status == "active" and s.memory.type in non_dna
-                ]
-                updates, digest_items, counts = self._decay_chunk(candidates, moment, settings)
-                examined += counts[0]
-                protected += counts[1]
-                if not dry_run:
-                    self._write_decay_chunk(
-                        updates, digest_items, actor, at, (examined, protected), (part, parts)
-                    )
-            for i, value in enumerate((examined, len(updates), protected, counts[2])):
-                totals[i] += value
-            if part + 1 < parts and not dry_run:
-                # Let a writer that waited for this chunk in before the next one.
-                time.sleep(_DECAY_PAUSE)
-        return DecayReport(at, *totals)
+        from memvault.decay_run import run_decay
 
-    def _write_decay_chunk(
-        self,
-        updates: builtins.list[StoredMemory],
-        digest_items: builtins.list[builtins.list[Any]],
-        actor: str,
-        at: str,
-        counts: tuple[int, int],
-        part: tuple[int, int],
-    ) -> None:
-        """Write one decay chunk's changes and its audit entry (inside its transaction)."""
-        if updates:
-            self._store.update_memories(updates)
-        details: dict[str, Any] = {
-            "updated": len(updates),
-            "examined": counts[0],
-            "protected": counts[1],
-            "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
-        }
-        if part[1] > 1:
-            details["part"] = f"{part[0] + 1}/{part[1]}"
-        self._audit.append([PendingEntry("decay", actor, details=details)], at)
-
-    @staticmethod
-    def _decay_chunk(
-        candidates: Iterable[StoredMemory], moment: datetime, settings: DecaySettings
-    ) -> tuple[
-        builtins.list[StoredMemory], builtins.list[builtins.list[Any]], tuple[int, int, int]
-    ]:
-        """The decayed memories among `candidates` (active, not of a DNA type), the digest
-        items of the changes, and the counts (examined, protected, unchanged)."""
-        examined = protected = unchanged = 0
-        updates: builtins.list[StoredMemory] = []
-        digest_items: builtins.list[Any] = []
-        # Memories imported together share timestamps: parse each text once.
-        since_cache: dict[str, datetime | None] = {}
-        for stored in candidates:
-            examined += 1
-            memory = stored.memory
-            if memory.is_dna:
-                protected += 1
-                continue
-            conf = _confidence_block(memory)
-            if conf is None or conf.decay_model not in DECAYING_MODELS:
-                unchanged += 1
-                continue
-            anchor = _anchor_of(stored)
-            if anchor is None:
-                unchanged += 1
-                continue
-            since_text = _decay_start(memory)
-            if since_text in since_cache:
-                since = since_cache[since_text]
-            else:
-                try:
-                    since = parse_timestamp(since_text)
-                except ValueError:
-                    since = None
-                since_cache[since_text] = since
-            if since is None:
-                unchanged += 1
-                continue
-            value = decayed_confidence(
-                str(conf.decay_model), anchor, elapsed_days(since, moment), settings
-            )
-            if _is_number(conf.current) and round_confidence(float(conf.current)) == value:  # type: ignore[arg-type]
-                unchanged += 1
-                continue
-            updates.append(
-                StoredMemory(memory.evolve(confidence=conf.evolve(current=value)), anchor)
-            )
-            digest_items.append([memory.id, value])
-        return updates, digest_items, (examined, protected, unchanged)
+        return run_decay(self, now, dry_run=dry_run)
 
     # -- conversations, embeddings, exports ----------------------------------------------
 
