@@ -42,7 +42,6 @@ import orjson
 
 from memvault import __version__
 from memvault.access import (
-    access_of,
     as_created_by,
     may,
     require,
@@ -54,6 +53,8 @@ from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
+from memvault.changes import UNCHANGED
+from memvault.changes import Unchanged as _Unchanged
 from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
@@ -95,7 +96,6 @@ from memvault.errors import (
     VaultNotFound,
 )
 from memvault.model import (
-    MISSING,
     TRANSITIONS,
     Access,
     AccessGrant,
@@ -130,7 +130,6 @@ from memvault.vault_inputs import (
     check_confidence,
     check_content,
     check_decay_model,
-    check_entity,
     check_exportable,
     check_extraction_method,
     check_grants,
@@ -138,13 +137,11 @@ from memvault.vault_inputs import (
     check_memories,
     check_metadata,
     check_owner_fields,
-    check_permissions,
     check_platform,
     check_query,
     check_relation_type,
     check_search,
     check_status,
-    check_strings,
     check_tags,
     check_type,
     check_visibility,
@@ -206,27 +203,6 @@ EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else
 #: little is left to write after the last chunk is checked, when the store writes one chunk
 #: while the next is checked (`Store.insert_memory_batches`).
 _CHUNK: Final = 1024
-_SEQUENCE: Final = (tuple, list)
-
-
-class _Unchanged:
-    """Marker for "leave this field as it is" in `Vault.update`."""
-
-    _instance: _Unchanged | None = None
-
-    def __new__(cls) -> _Unchanged:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNCHANGED"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNCHANGED: Final = _Unchanged()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,15 +282,6 @@ def _now(now: datetime | None, clock: Clock | None = None) -> datetime:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     return moment.astimezone(UTC).replace(microsecond=0)
-
-
-def _access(memory: Memory) -> Access:
-    return access_of(memory)
-
-
-def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
-    shared = _access(memory).shared_with
-    return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
 
 
 def _initial_anchor(memory: Memory) -> float | None:
@@ -1148,122 +1115,25 @@ class Vault:
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        adding = check_tags(add_tags, "add_tags")
-        removing = set(check_strings(remove_tags, "remove_tags"))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            self._require(memory, actor, "write", "change")
-            self._protect_dna(memory, actor, "change")
-            changes: dict[str, Any] = {}
-            changed: builtins.list[str] = []
-            access_change = not isinstance(visibility, _Unchanged) or not isinstance(
-                exportable, _Unchanged
-            )
-            if access_change and not is_privileged(actor):
-                raise AccessDenied(
-                    f"only the owner may change the visibility or exportability of memory "
-                    f"{memory.id} (PAM §9)"
-                )
-            new_type = memory.type
-            new_custom = memory.custom_type if isinstance(memory.custom_type, str) else None
-            if not isinstance(type, _Unchanged):
-                new_type = type
-                if isinstance(custom_type, _Unchanged) and type != "custom":
-                    new_custom = None
-            if not isinstance(custom_type, _Unchanged):
-                new_custom = custom_type
-            if new_type != memory.type or new_custom != (
-                memory.custom_type if isinstance(memory.custom_type, str) else None
-            ):
-                checked = check_type(new_type, new_custom)
-                changes["type"] = new_type
-                changes["custom_type"] = checked
-                changed.append("type")
-            if not isinstance(content, _Unchanged):
-                text = check_content(content)
-                if text != memory.content:
-                    digest = compute_content_hash(text)
-                    if digest != memory.content_hash:
-                        twin = self._active_twin(digest)
-                        if twin is not None and twin.memory.id != memory.id:
-                            raise ConflictingInput(
-                                f"the new content is the same as active memory {twin.memory.id} "
-                                "(PAM §6); supersede or reinforce that memory instead",
-                                "content",
-                            )
-                    changes["content"] = text
-                    changes["content_hash"] = digest
-                    changed.append("content")
-            if ("content" in changes or "type" in changes) and memory.effective_status not in (
-                "active",
-                "deprecated",
-            ):
-                raise ConflictingInput(
-                    f"memory {memory.id} is {memory.effective_status}: its content and type are "
-                    "kept as they were (PAM §16.3); add a new memory instead",
-                    "status",
-                )
-            if not isinstance(tags, _Unchanged) or adding or removing:
-                old = memory.tags if isinstance(memory.tags, tuple) else ()
-                base = old if isinstance(tags, _Unchanged) else check_tags(tags)
-                tag_list = tuple(t for t in dict.fromkeys([*base, *adding]) if t not in removing)
-                if tag_list != old:
-                    changes["tags"] = tag_list
-                    changed.append("tags")
-            if not isinstance(summary, _Unchanged):
-                text_or_none = optional_text(summary, "summary")
-                if text_or_none != (memory.summary if memory.summary is not MISSING else None):
-                    changes["summary"] = text_or_none
-                    changed.append("summary")
-            access = _access(memory)
-            if not isinstance(visibility, _Unchanged):
-                value = check_visibility(visibility)
-                if value != access.effective_visibility:
-                    access = access.evolve(visibility=value)
-                    changed.append("visibility")
-            if (
-                not isinstance(exportable, _Unchanged)
-                and check_exportable(exportable) != access.is_exportable
-            ):
-                access = access.evolve(exportable=exportable)
-                changed.append("exportable")
-            if "visibility" in changed or "exportable" in changed:
-                changes["access"] = access
-            if not isinstance(metadata, _Unchanged):
-                meta = check_metadata(metadata)
-                if meta != (dict(memory.metadata) if isinstance(memory.metadata, Mapping) else {}):
-                    changes["metadata"] = meta
-                    changed.append("metadata")
-            temporal = memory.temporal
-            validity: tuple[tuple[str, object], ...] = (
-                ("valid_from", valid_from),
-                ("valid_until", valid_until),
-            )
-            for name, given in validity:
-                if isinstance(given, _Unchanged):
-                    continue
-                stamp = timestamp_input(given, name)
-                if stamp != (getattr(temporal, name) or None):
-                    temporal = temporal.evolve(**{name: stamp})
-                    changed.append(name)
-            if not changed:
-                return memory
-            changes["temporal"] = temporal.evolve(updated_at=at)
-            updated = memory.evolve(**changes)
-            self._save(
-                stored,
-                updated,
-                "update",
-                actor,
-                {"changed": changed, "previous_content_hash": memory.content_hash}
-                if "content" in changed
-                else {"changed": changed},
-                at,
-            )
-        return updated
+        from memvault.changes import update
+
+        return update(
+            self,
+            id,
+            content=content,
+            type=type,
+            custom_type=custom_type,
+            tags=tags,
+            add_tags=add_tags,
+            remove_tags=remove_tags,
+            summary=summary,
+            exportable=exportable,
+            visibility=visibility,
+            metadata=metadata,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            now=now,
+        )
 
     def edit(
         self,
@@ -1281,21 +1151,9 @@ class Vault:
         ``(entity, permissions or None)`` of `revokes`, in one transaction; a refused part
         (e.g. a grant by an agent) leaves the memory as it was. InvalidInput when the patch
         is empty. Returns the memory as it ends up."""
-        grant_list = builtins.list(grants)
-        revoke_list = builtins.list(revokes)
-        if not (fields or grant_list or revoke_list):
-            raise InvalidInput("nothing to change: the edit names no field, grant or revoke")
-        with self._store.transaction():
-            full_id = self.resolve(id)
-            memory: Memory | None = None
-            if fields:
-                memory = self.update(full_id, now=now, **fields)
-            for entity, permissions in grant_list:
-                memory = self.grant(full_id, entity, permissions, now=now)
-            for entity, permissions_or_all in revoke_list:
-                memory = self.revoke(full_id, entity, permissions_or_all, now=now)
-        assert memory is not None
-        return memory
+        from memvault.changes import edit
+
+        return edit(self, id, grants=grants, revokes=revokes, now=now, **fields)
 
     def grant(
         self,
@@ -1310,40 +1168,9 @@ class Vault:
         Give an agent entity permissions (read / write / delete, PAM §9.1) on a memory, added
         to any it has. A private memory becomes "shared" (a grant on a private memory would
         have no effect). Owner only."""
-        self._require_owner(self._actor, "grant access")
-        name = check_entity(entity)
-        perms = check_permissions(permissions)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            access = _access(memory)
-            grants = builtins.list(_grants(memory))
-            for i, g in enumerate(grants):
-                if isinstance(g, AccessGrant) and g.entity == name:
-                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
-                    merged = tuple(p for p in PERMISSIONS if p in have or p in perms)
-                    grants[i] = g.evolve(permissions=merged)
-                    break
-            else:
-                grants.append(AccessGrant(entity=name, permissions=perms))
-            new_access = access.evolve(shared_with=tuple(grants))
-            if access.effective_visibility == "private":
-                new_access = new_access.evolve(visibility="shared")
-            if new_access == access:
-                return memory
-            updated = memory.evolve(
-                access=new_access, temporal=memory.temporal.evolve(updated_at=at)
-            )
-            self._save(
-                stored,
-                updated,
-                "grant",
-                self._actor,
-                {"entity": name, "permissions": builtins.list(perms)},
-                at,
-            )
-        return updated
+        from memvault.changes import grant
+
+        return grant(self, id, entity, permissions, now=now)
 
     def revoke(
         self,
@@ -1357,55 +1184,9 @@ class Vault:
 
         Take permissions away from an entity (all of them when `permissions` is None; the grant
         disappears when none is left). Owner only."""
-        self._require_owner(self._actor, "revoke access")
-        if not isinstance(entity, str) or not entity:
-            raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
-        removing = PERMISSIONS if permissions is None else check_permissions(permissions)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            access = _access(memory)
-            grants: builtins.list[AccessGrant] = []
-            for g in _grants(memory):
-                if isinstance(g, AccessGrant) and g.entity == entity:
-                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
-                    left = tuple(p for p in have if p not in removing)
-                    if left:
-                        grants.append(g.evolve(permissions=left))
-                else:
-                    grants.append(g)
-            if tuple(grants) == _grants(memory):
-                return memory
-            updated = memory.evolve(
-                access=access.evolve(shared_with=tuple(grants)),
-                temporal=memory.temporal.evolve(updated_at=at),
-            )
-            self._save(
-                stored,
-                updated,
-                "revoke",
-                self._actor,
-                {"entity": entity, "permissions": builtins.list(removing)},
-                at,
-            )
-        return updated
+        from memvault.changes import revoke
 
-    def _save(
-        self,
-        stored: StoredMemory,
-        updated: Memory,
-        action: str,
-        actor: str,
-        details: Mapping[str, Any],
-        at: str,
-    ) -> None:
-        """Store `updated` in place of `stored` (its decay anchor kept) with the audit entry
-        that says what changed, inside the caller's transaction."""
-        self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-        self._audit.append(
-            [PendingEntry(action, actor, updated.id, updated.content_hash, details)], at
-        )
+        return revoke(self, id, entity, permissions, now=now)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -1417,6 +1198,8 @@ class Vault:
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
+        from memvault.changes import save
+
         actor = self._actor
         status = check_status(status)
         at = format_timestamp(_now(now, self._clock))
@@ -1427,7 +1210,8 @@ class Vault:
             self._protect_dna(memory, actor, f"move to {status}")
             self._check_transition(memory, status)
             updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
-            self._save(
+            save(
+                self,
                 stored,
                 updated,
                 "transition",
