@@ -96,7 +96,6 @@ from memvault.errors import (
     VaultNotFound,
 )
 from memvault.model import (
-    TRANSITIONS,
     Access,
     AccessGrant,
     Confidence,
@@ -141,7 +140,6 @@ from memvault.vault_inputs import (
     check_query,
     check_relation_type,
     check_search,
-    check_status,
     check_tags,
     check_type,
     check_visibility,
@@ -1198,44 +1196,9 @@ class Vault:
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
-        from memvault.changes import save
+        from memvault.lifecycle import transition
 
-        actor = self._actor
-        status = check_status(status)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            self._require(memory, actor, "write", "change the status of")
-            self._protect_dna(memory, actor, f"move to {status}")
-            self._check_transition(memory, status)
-            updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
-            save(
-                self,
-                stored,
-                updated,
-                "transition",
-                actor,
-                {"from": memory.effective_status, "to": status},
-                at,
-            )
-        return updated
-
-    @staticmethod
-    def _check_transition(memory: Memory, status: str) -> None:
-        current = memory.effective_status
-        allowed = TRANSITIONS.get(current, ())
-        if status in allowed:
-            return
-        if not allowed:
-            raise InvalidTransition(
-                f"memory {memory.id} is {current}, which is final: no transition is allowed "
-                f"(PAM §7.1), not even to {status}"
-            )
-        raise InvalidTransition(
-            f"memory {memory.id} is {current}; PAM §7.1 allows {current} → "
-            f"{' | '.join(allowed)}, not {current} → {status}"
-        )
+        return transition(self, id, status, now=now)
 
     def retract(self, id: str, *, now: datetime | None = None) -> Memory:
         """``retract(id, *, now=None) -> Memory`` — the user invalidates it
@@ -1258,51 +1221,9 @@ class Vault:
         `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            old_stored = self._load(old)
-            new_stored = self._load(new)
-            old_memory, new_memory = old_stored.memory, new_stored.memory
-            if old_memory.id == new_memory.id:
-                raise InvalidInput(f"a memory cannot supersede itself ({old_memory.id})", "new")
-            self._require(old_memory, actor, "write", "supersede")
-            self._require(new_memory, actor, "read", "read")
-            self._protect_dna(old_memory, actor, "supersede")
-            for role, memory in (("old", old_memory), ("new", new_memory)):
-                if memory.effective_status != "active":
-                    raise InvalidTransition(
-                        f"cannot supersede: the {role} memory {memory.id} is "
-                        f"{memory.effective_status}, and both must be active (PAM §7.1 allows "
-                        "only active → superseded, and a replacement must be current)"
-                    )
-            updated = old_memory.evolve(
-                status="superseded",
-                temporal=old_memory.temporal.evolve(superseded_by=new_memory.id, updated_at=at),
-            )
-            relation = Relation(
-                id=str(uuid.uuid4()),
-                from_=new_memory.id,
-                to=old_memory.id,
-                type="supersedes",
-                created_at=at,
-                confidence=None,
-            )
-            self._store.update_memory(StoredMemory(updated, old_stored.decay_anchor))
-            self._store.insert_relation(relation)
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "supersede",
-                        actor,
-                        old_memory.id,
-                        old_memory.content_hash,
-                        {"by": new_memory.id, "relation_id": relation.id},
-                    )
-                ],
-                at,
-            )
-        return relation
+        from memvault.lifecycle import supersede
+
+        return supersede(self, old, new, now=now)
 
     # -- relations ------------------------------------------------------------------------
 
