@@ -43,14 +43,13 @@ import orjson
 from memvault import __version__
 from memvault.access import (
     as_created_by,
-    may,
     require,
     require_owner,
     require_privileged,
 )
 from memvault.audit import AuditLog, AuditReport, PendingEntry
 from memvault.audit import verify as verify_chain
-from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
+from memvault.audit_entries import conversation_entry, embedding_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.changes import UNCHANGED
@@ -138,7 +137,6 @@ from memvault.vault_inputs import (
     check_owner_fields,
     check_platform,
     check_query,
-    check_relation_type,
     check_search,
     check_tags,
     check_type,
@@ -1244,66 +1242,27 @@ class Vault:
         same type again returns the existing relation (with the new confidence, if one is
         given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
         relation made here does not change any status; `supersede` does."""
-        actor = self._actor
-        type = check_relation_type(type)
-        conf = None if confidence is None else check_confidence(confidence, "confidence")
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            source = self._load(from_id).memory
-            target = self._load(to_id).memory
-            if source.id == target.id:
-                raise InvalidInput(f"a memory cannot be related to itself ({source.id})", "to")
-            self._require(source, actor, "write", "relate")
-            self._require(target, actor, "read", "read")
-            for existing in self._store.relations_of(source.id):
-                if (
-                    existing.from_ == source.id
-                    and existing.to == target.id
-                    and existing.type == type
-                ):
-                    if conf is None or existing.confidence == conf:
-                        return existing
-                    relation = existing.evolve(confidence=conf)
-                    self._store.update_relation(relation)
-                    self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
-                    return relation
-            relation = Relation(
-                id=str(uuid.uuid4()),
-                from_=source.id,
-                to=target.id,
-                type=type,
-                created_at=at,
-                confidence=conf,
-            )
-            self._store.insert_relation(relation)
-            self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
-        return relation
+        from memvault.relations import relate
+
+        return relate(self, from_id, to_id, type, confidence=confidence, now=now)
 
     def relations(self, id: str) -> builtins.list[Relation]:
         """``relations(id) -> list[Relation]``
 
         Relations where the memory is the source or the target, oldest first; for an agent,
         only those whose other end it may read too."""
-        actor = self._actor
-        memory = self.get(id)
-        found = self._store.relations_of(memory.id)
-        if is_privileged(actor):
-            return found
-        others = {r.to if r.from_ == memory.id else r.from_ for r in found}
-        readable = {
-            s.memory.id
-            for s in self._store.get_memories(sorted(others))
-            if may(s.memory, actor, "read")
-        }
-        return [r for r in found if (r.to if r.from_ == memory.id else r.from_) in readable]
+        from memvault.relations import relations_of
+
+        return relations_of(self, id)
 
     def iter_relations(self) -> Iterator[Relation]:
         """``iter_relations() -> Iterator[Relation]``
 
         Every relation of the vault (the graph of it), streamed. The owner's or background
         work's: an agent reads relations one memory at a time (`relations`)."""
-        require_privileged(self._actor, "read every relation")
-        yield from self._store.iter_relations()
+        from memvault.relations import all_relations
+
+        yield from all_relations(self)
 
     # -- erasure --------------------------------------------------------------------------
 
