@@ -76,11 +76,7 @@ from memvault.erasure import (
     ConversationErasure,
     ErasureReport,
     EverythingErasure,
-    erase_conversation_stored,
-    erase_everything_stored,
-    erase_stored,
 )
-from memvault.erasure_fence import erasing
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
@@ -1275,15 +1271,9 @@ class Vault:
         The audit log keeps *that* it happened (id and content hash), never what it said.
         Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
         memory (AIMEM §5.1)."""
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():  # exports first (AIMEM §5.2)
-            memory = self._load(id).memory
-            self._require(memory, actor, "delete", "erase")
-            self._protect_dna(memory, actor, "delete")
-            entries, relations = erase_stored(self._store, memory, actor, at)
-            self._audit.append(entries, at)
-        return ErasureReport((memory.id,), relations, self._store.scrub())
+        from memvault.erasure import erase_memory
+
+        return erase_memory(self, id, now=now)
 
     def erasure_request(self, ids: Sequence[str]) -> builtins.list[Memory]:
         """``erasure_request(ids) -> list[Memory]``
@@ -1291,14 +1281,9 @@ class Vault:
         The memories `erase_many` would erase, each once, in the order named (to show before
         asking for confirmation). Raises AccessDenied for anyone but the owner, InvalidInput
         for no ids, NotFound or AmbiguousId for an id that names no single memory."""
-        self._require_owner(self._actor, "make an erasure request")
-        if not ids:
-            raise InvalidInput("no memory to erase: give at least one id", "ids")
-        found: dict[str, Memory] = {}
-        for key in ids:
-            memory = self._load(key).memory
-            found.setdefault(memory.id, memory)
-        return builtins.list(found.values())
+        from memvault.erasure import erasure_request
+
+        return erasure_request(self, ids)
 
     def erase_many(self, ids: Sequence[str], *, now: datetime | None = None) -> ErasureReport:
         """``erase_many(ids, *, now=None) -> ErasureReport``
@@ -1308,16 +1293,9 @@ class Vault:
         (one unknown or ambiguous id and nothing is erased), then the files are scrubbed
         once. Only the owner may make it: an agent's erasure, even with the "delete" grant,
         goes through `erase`, one memory at a time."""
-        at = format_timestamp(_now(now, self._clock))
-        erased: builtins.list[str] = []
-        relations = 0
-        with erasing(self._store), self._store.transaction():
-            for memory in self.erasure_request(ids):
-                entries, count = erase_stored(self._store, memory, self._actor, at)
-                self._audit.append(entries, at)
-                erased.append(memory.id)
-                relations += count
-        return ErasureReport(tuple(erased), relations, self._store.scrub())
+        from memvault.erasure import erase_memories
+
+        return erase_memories(self, ids, now=now)
 
     def erase_conversation(
         self, conversation_id: str, *, now: datetime | None = None
@@ -1330,18 +1308,9 @@ class Vault:
         (docs/erasure.md). Audited as the id and counts, never content. Owner only (PAM §9:
         conversations are the owner's, and an erasure request is too); NotFound for an
         unknown id."""
-        self._require_owner(self._actor, "make an erasure request")
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():
-            entry, counts = erase_conversation_stored(self._store, conversation_id, self._actor)
-            self._audit.append([entry], at)
-        return ConversationErasure(
-            conversation_id,
-            counts["messages"],
-            counts["passages"],
-            counts["vectors"],
-            self._store.scrub(),
-        )
+        from memvault.erasure import erase_conversation
+
+        return erase_conversation(self, conversation_id, now=now)
 
     def erase_everything(self, *, now: datetime | None = None) -> EverythingErasure:
         """``erase_everything(*, now=None) -> EverythingErasure``
@@ -1351,12 +1320,9 @@ class Vault:
         scrub the files (AIMEM §5.2, a tenant's whole erasure for a vault emptied in place).
         The owner, signing keys, settings and audit log stay; one audit entry records the
         counts. Owner only (PAM §9)."""
-        self._require_owner(self._actor, "make an erasure request")
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():
-            entry, counts = erase_everything_stored(self._store, self._actor)
-            self._audit.append([entry], at)
-        return EverythingErasure(counts, self._store.scrub())
+        from memvault.erasure import erase_everything
+
+        return erase_everything(self, now=now)
 
     # -- passphrase ---------------------------------------------------------------------
 
