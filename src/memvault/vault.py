@@ -1733,57 +1733,26 @@ class Vault:
         `owner_did`, the key's did:key becomes the owner's DID (§17: "derived from the signing
         key"), so exports carry a DID their signature verifies against. Owner only; audited.
         Returns the owner as it now is."""
-        self._require_owner(self._actor, "add signing keys")
-        if owner_did and not record.did:
-            raise InvalidInput(
-                f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
-                "do); it cannot be the owner's DID (PAM §17)",
-                "owner_did",
-            )
-        if self._store.get_key(record.key_id) is not None:
-            raise InvalidInput(f"the vault already has a key {record.key_id!r}", "key_id")
-        at = format_timestamp(_now(now, self._clock))
-        owner = self._owner
-        entries = [
-            PendingEntry(
-                "key",
-                self._actor,
-                details={"key_id": record.key_id, "algorithm": record.algorithm, "did": record.did},
-            )
-        ]
-        if owner_did and record.did != owner.did:
-            check_owner_fields(None, record.did, None)
-            previous = owner.did if isinstance(owner.did, str) else None
-            owner = owner.evolve(did=record.did)
-            entries.append(
-                PendingEntry("owner-did", self._actor, details={"from": previous, "to": record.did})
-            )
-        with self._store.transaction():
-            self._store.put_key(record)
-            if owner is not self._owner:
-                self._store.set_owner(owner)
-            self._audit.append(entries, at)
-        self._shared.owner = owner
-        return owner
+        from memvault.owner_keys import add_key
+
+        return add_key(self, record, owner_did=owner_did, now=now)
 
     def keys(self) -> builtins.list[KeyRecord]:
         """``keys() -> list[KeyRecord]`` — the vault's signing keys, private
         parts included, so the owner's alone: AccessDenied for anyone else, background work
         too (docs/access.md)."""
-        require_owner(self._actor, "read the signing keys")
-        return self._store.list_keys()
+        from memvault.owner_keys import key_records
+
+        return key_records(self)
 
     def signing_key(self, key_id: str | None = None) -> KeyRecord:
         """``signing_key(key_id=None) -> KeyRecord`` — the key to sign with:
         the one `key_id` names (exact id, a unique part of one, or an algorithm name), else
         the only key, else the owner's DID key (rule: `memvault.crypto.keys.choose_signing_key`).
         NotFound when none fits, AmbiguousId when several do; the owner's alone."""
-        from memvault.crypto.keys import choose_signing_key
+        from memvault.owner_keys import signing_key
 
-        did = self._owner.did
-        return choose_signing_key(
-            self.keys(), key_id, owner_did=did if isinstance(did, str) else None
-        )
+        return signing_key(self, key_id)
 
     # -- audit and stats ------------------------------------------------------------------
 
