@@ -48,7 +48,6 @@ from memvault.access import (
     require_privileged,
 )
 from memvault.audit import AuditLog, AuditReport, PendingEntry
-from memvault.audit import verify as verify_chain
 from memvault.audit_entries import conversation_entry, embedding_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
@@ -1762,8 +1761,9 @@ class Vault:
         Recompute the audit chain and check every memory against its last entry; a problem
         names the entry seq or memory id (edited, removed, reordered, changed outside).
         The audit log is the owner's: AccessDenied for an agent."""
-        require_privileged(self._actor, "verify the audit log")
-        return verify_chain(self._store)
+        from memvault.audit_reads import verify
+
+        return verify(self)
 
     def audit_log(
         self,
@@ -1777,26 +1777,17 @@ class Vault:
         unique prefix; the entries of an erased memory are found by its full id). The audit
         log is the owner's (it names every memory, private ones too): AccessDenied for an
         agent."""
-        require_privileged(self._actor, "read the audit log")
-        wanted: str | None = None
-        if memory_id is not None:
-            try:
-                wanted = self.resolve(memory_id)
-            except NotFound:
-                wanted = memory_id
-        if limit is not None and limit <= 0:
-            return []
-        entries = self._store.audit_entries(memory_id=wanted, limit=limit, newest_first=True)
-        entries.reverse()
-        return entries
+        from memvault.audit_reads import log_entries
+
+        return log_entries(self, memory_id=memory_id, limit=limit)
 
     def audit_position(self) -> int:
         """``audit_position() -> int``: the sequence number of the audit log's last entry (0
         when empty): taken before an import, `audit_entries(after_seq=...)` then names what
         it wrote. AccessDenied for an agent."""
-        require_privileged(self._actor, "read the audit log")
-        last = self._store.last_audit()
-        return last.seq if last is not None else 0
+        from memvault.audit_reads import position
+
+        return position(self)
 
     def audit_entries(
         self, *, after_seq: int = 0, actions: Sequence[str] | None = None
@@ -1804,8 +1795,9 @@ class Vault:
         """``audit_entries(*, after_seq=0, actions=None) -> list[AuditEntry]``: the entries
         after a position, oldest first, optionally of some actions only (AccessDenied for an
         agent)."""
-        require_privileged(self._actor, "read the audit log")
-        return self._store.audit_entries(after_seq=after_seq, actions=actions or ())
+        from memvault.audit_reads import entries_after
+
+        return entries_after(self, after_seq=after_seq, actions=actions)
 
     def stats(self) -> dict[str, Any]:
         """``stats() -> dict``: memories by type, status, platform and
