@@ -1804,24 +1804,9 @@ class Vault:
         extraction method; relations by type; conversations; audit entries; database size;
         schema version. The counts cover the whole vault (private memories, conversations,
         the audit log), so they are the owner's: AccessDenied for an agent."""
-        require_privileged(self._actor, "read the vault's statistics")
-        memory_stats = self._store.memory_stats()
-        relations = self._store.relation_stats()
-        return {
-            "home": None if self._home is None else str(self._home),
-            "owner_id": self._owner.id,
-            "memories": sum(memory_stats.get("status", {}).values()),
-            "by_type": memory_stats.get("type", {}),
-            "by_status": memory_stats.get("status", {}),
-            "by_platform": memory_stats.get("platform", {}),
-            "by_extraction_method": memory_stats.get("extraction_method", {}),
-            "relations": sum(relations.values()),
-            "relations_by_type": relations,
-            "conversations": self._store.count_conversations(),
-            "audit_entries": self._store.count_audit(),
-            "db_size_bytes": self._store.size_bytes(),
-            "schema_version": self._store.schema_version,
-        }
+        from memvault.stats import vault_stats
+
+        return vault_stats(self)
 
     def backup_to(self, target: Path) -> bool:
         """``backup_to(target) -> bool``: copy the vault's database into the new file
