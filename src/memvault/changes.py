@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
-from memvault.access import access_of, grants_of
+from memvault.access import access_of, grants_of, require, require_owner
 from memvault.audit import PendingEntry
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.errors import AccessDenied, ConflictingInput, InvalidInput
@@ -89,7 +89,7 @@ def update(
     with vault._store.transaction():
         stored = vault._load(id)
         memory = stored.memory
-        vault._require(memory, actor, "write", "change")
+        require(memory, actor, "write", "change")
         vault._protect_dna(memory, actor, "change")
         changes: dict[str, Any] = {}
         changed: list[str] = []
@@ -237,7 +237,7 @@ def grant(
     now: datetime | None = None,
 ) -> Memory:
     """`Vault.grant` in `vault`'s session (PAM §9.1)."""
-    vault._require_owner(vault.actor, "grant access")
+    require_owner(vault.actor, "grant access")
     name = check_entity(entity)
     perms = check_permissions(permissions)
     at = format_timestamp(vault._moment(now))
@@ -281,7 +281,7 @@ def revoke(
     now: datetime | None = None,
 ) -> Memory:
     """`Vault.revoke` in `vault`'s session (PAM §9.1)."""
-    vault._require_owner(vault.actor, "revoke access")
+    require_owner(vault.actor, "revoke access")
     if not isinstance(entity, str) or not entity:
         raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
     removing = PERMISSIONS if permissions is None else check_permissions(permissions)

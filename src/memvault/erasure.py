@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Final
 
+from memvault.access import require, require_owner
 from memvault.audit import PendingEntry
 from memvault.erasure_fence import erasing, note_erasure
 from memvault.errors import InvalidInput, NotFound
@@ -161,7 +162,7 @@ def erase_memory(vault: Vault, id: str, *, now: datetime | None = None) -> Erasu
     at = format_timestamp(vault._moment(now))
     with erasing(vault._store), vault._store.transaction():  # exports first (AIMEM §5.2)
         memory = vault._load(id).memory
-        vault._require(memory, actor, "delete", "erase")
+        require(memory, actor, "delete", "erase")
         vault._protect_dna(memory, actor, "delete")
         entries, relations = erase_stored(vault._store, memory, actor, at)
         vault._audit.append(entries, at)
@@ -170,7 +171,7 @@ def erase_memory(vault: Vault, id: str, *, now: datetime | None = None) -> Erasu
 
 def erasure_request(vault: Vault, ids: Sequence[str]) -> list[Memory]:
     """`Vault.erasure_request` in `vault`'s session: the memories `ids` name, each once."""
-    vault._require_owner(vault.actor, "make an erasure request")
+    require_owner(vault.actor, "make an erasure request")
     if not ids:
         raise InvalidInput("no memory to erase: give at least one id", "ids")
     found: dict[str, Memory] = {}
@@ -200,7 +201,7 @@ def erase_conversation(
     vault: Vault, conversation_id: str, *, now: datetime | None = None
 ) -> ConversationErasure:
     """`Vault.erase_conversation` in `vault`'s session."""
-    vault._require_owner(vault.actor, "make an erasure request")
+    require_owner(vault.actor, "make an erasure request")
     at = format_timestamp(vault._moment(now))
     with erasing(vault._store), vault._store.transaction():
         entry, counts = erase_conversation_stored(vault._store, conversation_id, vault.actor)
@@ -216,7 +217,7 @@ def erase_conversation(
 
 def erase_everything(vault: Vault, *, now: datetime | None = None) -> EverythingErasure:
     """`Vault.erase_everything` in `vault`'s session."""
-    vault._require_owner(vault.actor, "make an erasure request")
+    require_owner(vault.actor, "make an erasure request")
     at = format_timestamp(vault._moment(now))
     with erasing(vault._store), vault._store.transaction():
         entry, counts = erase_everything_stored(vault._store, vault.actor)

@@ -11,6 +11,7 @@ import uuid
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from memvault.access import require
 from memvault.audit import PendingEntry
 from memvault.changes import save
 from memvault.errors import InvalidInput, InvalidTransition
@@ -32,7 +33,7 @@ def transition(vault: Vault, id: str, status: str, *, now: datetime | None = Non
     with vault._store.transaction():
         stored = vault._load(id)
         memory = stored.memory
-        vault._require(memory, actor, "write", "change the status of")
+        require(memory, actor, "write", "change the status of")
         vault._protect_dna(memory, actor, f"move to {status}")
         check_transition(memory, status)
         updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
@@ -76,8 +77,8 @@ def supersede(vault: Vault, old: str, new: str, *, now: datetime | None = None) 
         old_memory, new_memory = old_stored.memory, new_stored.memory
         if old_memory.id == new_memory.id:
             raise InvalidInput(f"a memory cannot supersede itself ({old_memory.id})", "new")
-        vault._require(old_memory, actor, "write", "supersede")
-        vault._require(new_memory, actor, "read", "read")
+        require(old_memory, actor, "write", "supersede")
+        require(new_memory, actor, "read", "read")
         vault._protect_dna(old_memory, actor, "supersede")
         for role, memory in (("old", old_memory), ("new", new_memory)):
             if memory.effective_status != "active":

@@ -33,7 +33,7 @@ def add_key(
 ) -> Owner:
     """`Vault.add_key` in `vault`'s session: the key kept, the owner's DID made from it
     when asked, audited; every session of the vault sees the new owner record."""
-    vault._require_owner(vault.actor, "add signing keys")
+    require_owner(vault.actor, "add signing keys")
     if owner_did and not record.did:
         raise InvalidInput(
             f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
@@ -43,7 +43,7 @@ def add_key(
     if vault._store.get_key(record.key_id) is not None:
         raise InvalidInput(f"the vault already has a key {record.key_id!r}", "key_id")
     at = format_timestamp(vault._moment(now))
-    owner = vault._owner
+    owner = vault.owner
     entries = [
         PendingEntry(
             "key",
@@ -60,7 +60,7 @@ def add_key(
         )
     with vault._store.transaction():
         vault._store.put_key(record)
-        if owner is not vault._owner:
+        if owner is not vault.owner:
             vault._store.set_owner(owner)
         vault._audit.append(entries, at)
     vault._shared.owner = owner
@@ -77,5 +77,5 @@ def signing_key(vault: Vault, key_id: str | None = None) -> KeyRecord:
     """`Vault.signing_key` in `vault`'s session (`memvault.crypto.keys.choose_signing_key`)."""
     from memvault.crypto.keys import choose_signing_key
 
-    did = vault._owner.did
+    did = vault.owner.did
     return choose_signing_key(vault.keys(), key_id, owner_did=did if isinstance(did, str) else None)

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from memvault.access import may, require_privileged
+from memvault.access import may, require, require_privileged
 from memvault.audit_entries import relation_entry
 from memvault.errors import InvalidInput
 from memvault.model import Relation
@@ -47,8 +47,8 @@ def relate(
         target = vault._load(to_id).memory
         if source.id == target.id:
             raise InvalidInput(f"a memory cannot be related to itself ({source.id})", "to")
-        vault._require(source, actor, "write", "relate")
-        vault._require(target, actor, "read", "read")
+        require(source, actor, "write", "relate")
+        require(target, actor, "read", "read")
         for existing in vault._store.relations_of(source.id):
             if existing.from_ == source.id and existing.to == target.id and existing.type == type:
                 if conf is None or existing.confidence == conf:

@@ -536,6 +536,10 @@ class Vault:
         return updated
 
     # -- access helpers -------------------------------------------------------------------
+    # With `_store`, `_audit`, `_load` and `_moment`, these are what the capability modules
+    # behind the public methods (`memvault.changes`, `lifecycle`, `relations`, `erasure`,
+    # `decay_run`, `owner_keys`, `audit_reads`, `stats`) use of the session: the same
+    # store, audit log, clock and front-door checks as the methods written here.
 
     def _require_owner(self, actor: str, what: str) -> None:
         require_owner(actor, what)
