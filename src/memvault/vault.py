@@ -1,8 +1,13 @@
 """The Vault: the one front door to a person's memories.
 
-Every front end (CLI, HTTP, MCP, web UI, importers, exporters) calls these methods; every
-business rule lives here: PAM §7.1 lifecycle, §6 dedup and reinforcement, §8 decay, §9 access
-control, §13 relations, AIMEM §5.1 DNA protection, the audit chain. The storage is behind
+Every front end (CLI, HTTP, MCP, web UI, importers, exporters) calls these methods, and every
+business rule is applied behind them. This module is the session — opening, the actor it is
+bound to, the front-door checks (PAM §9 access, AIMEM §5.1 DNA protection), transactions —
+with adding (§6 dedup and reinforcement), reading and conversations; each other capability
+is a module of its own behind a thin method: `memvault.changes` (update, grants),
+`memvault.lifecycle` (§7.1), `memvault.relations` (§13), `memvault.decay_run` (§8, formulas in
+`memvault.decay`), `memvault.erasure` (AIMEM §5.2), `memvault.owner_keys`,
+`memvault.audit_reads`, `memvault.stats`, `memvault.recall.operations`. The storage is behind
 `memvault.store.base.Store` (SQLCipher by default).
 
 Quick tour::
