@@ -1364,7 +1364,7 @@ class Vault:
         `confidence.current` changes (not `updated_at`: decay is derived state, recomputable
         from the anchor and `last_reinforced`).
 
-        The run goes through the vault in chunks of `_DECAY_CHUNK` memories (5,000), one
+        The run goes through the vault in chunks of `decay_run.DECAY_CHUNK` memories (5,000), one
         transaction each: a chunk's memories are read and written under the same write lock,
         and other writers wait at most one chunk, never the whole run. Each chunk appends one
         audit entry (its counts and a digest of its changes), committed with it; a run that
