@@ -6,6 +6,7 @@ what recall finds, nor the cache of a store that holds its caches small (a serve
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from embedserver import MODEL, EmbedServer
 from embedserver import embed_server as embed_server
 from memvault.conversation_merge import conversation_row
 from memvault.recall.embedders import EmbedderSpec, load_embedder
-from memvault.recall.engine import RecallFilters, scope_of
+from memvault.recall.engine import RecallFilters, recall, scope_of
 from memvault.store.sqlite import BULK_CACHE_KIB, CACHE_KIB, SERVER_CACHE_KIB
 from memvault.store.sqlite_recall import (
     BITS_CACHE_MAX_KIB,
@@ -22,6 +23,7 @@ from memvault.store.sqlite_recall import (
     bits_cache_kib,
 )
 from memvault.vault import Vault
+from memvault.vault_inputs import OWNER_ACTOR
 from vaultkit import PASSPHRASE, make_vault, pam_conversation
 from vaultkit import vault as vault
 
@@ -37,6 +39,7 @@ _TOPICS = (
     "The guitar shop sells strings and picks",
     "I switched from coffee to green tea in the mornings",
 )
+_NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 QUERIES = (
     "guitar practice",
     "what colour is the kitchen",
@@ -69,10 +72,11 @@ def _cache_kib(conn: Any) -> int:
 
 
 def _answers(vault: Vault, spec: EmbedderSpec) -> list[list[tuple[str, str, float]]]:
+    """Every query's hits, at one moment (recency counts whole days from it)."""
     embedder = load_embedder(spec)
     out = []
     for query in QUERIES:
-        result = vault.recall(query, k=10, mode="hybrid", embedder=embedder)
+        result = recall(vault.store, query, 10, actor=OWNER_ACTOR, embedder=embedder, now=_NOW)
         assert result.mode == "hybrid"
         out.append([(h.kind, h.id, h.score) for h in result.hits])
     return out
