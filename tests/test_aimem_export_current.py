@@ -220,3 +220,72 @@ def test_a_write_that_rolls_back_notes_nothing_pending(vault: Vault) -> None:
         "SELECT canonical FROM aimem_export_cache WHERE memory_id = ?", [target]
     )
     assert after == before and before and store.export_pending(10) == []
+
+
+def appended_runs(vault: Vault, scope: str) -> int:
+    """How many runs of chunks the kept download of `scope` is made of (one more each time
+    an export appended the memories added since the last one)."""
+    from memvault.exchange.aimem import producer_namespace
+    from memvault.exchange.aimem_kept import AppendableRecords
+
+    kept = vault.export_view().kept(("aimem-download", scope, "None", producer_namespace(vault)))
+    records = getattr(kept, "records", None)
+    return records.runs if isinstance(records, AppendableRecords) else 0
+
+
+def test_aimem_2_8_an_export_after_memories_are_added_appends_them_to_the_last_one(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """§2.8/§3.1 differential through `export_download`: when memories were only added since
+    the last export, the next one hashes on from the state kept after its last chunk and
+    sends its records with the new chunks appended (its runs grow by one; a memory withheld
+    or outside the scope adds none); after any other write it reads the kept chunks again.
+    Either way every body equals the from-scratch export, in both scopes and both forms."""
+
+    def add(v: Vault) -> object:  # another content each time: the same one reinforces
+        return v.add(f"Plain memory {len(ids(v))} added after the export", "fact", tags=["x"])
+
+    steps: list[tuple[str, Callable[[Vault], object], bool]] = [
+        ("add", add, True),
+        ("add another", add, True),
+        ("add withheld", lambda v: v.add("Not for export", "fact", exportable=False), False),
+        ("update", lambda v: v.update(ids(v)[3], content="memory c3, corrected"), False),
+        ("add after the update", add, True),
+        ("relate", lambda v: v.relate(ids(v)[-1], ids(v)[5], "supports"), False),
+        ("import plain chunks", lambda v: import_stream(v, io.BytesIO(orjson.dumps(
+            bundle([chunk(f"p{i}", f"plain chunk {i}") for i in range(3)])))), False),
+        ("erase", lambda v: v.erase(ids(v)[-1]), False),
+        ("add after the erasure", add, True),
+    ]  # fmt: skip
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    for scope in ("FULL", "DNA_ONLY"):
+        b"".join(export_download(vault, scope=scope, form="ndjson", now=NOW).blocks)
+    for label, write, appends in steps:
+        write(vault)
+        for scope in ("FULL", "DNA_ONLY"):
+            runs = appended_runs(vault, scope)
+            for n, form in enumerate(("ndjson", "json")):
+                download = export_download(vault, scope=scope, form=form, now=NOW)
+                body = b"".join(download.blocks)
+                assert body == from_scratch(vault, tmp_path, scope, form), (label, scope, form)
+                if n == 0 and scope == "FULL":  # (the memories added are not DNA)
+                    grown = appended_runs(vault, scope) == runs + 1
+                    assert grown == (appends and runs > 0), (label, scope)
+
+
+def test_an_added_memory_whose_id_is_a_chunk_urn_is_not_appended(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """A memory added with a chunk URN for its id (an imported chunk) may export under
+    another memory's chunk id: the export reads the kept chunks again instead of appending
+    it, and equals the from-scratch export."""
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    state = vault.export_view().export_state()
+    assert state is not None
+    import_stream(vault, io.BytesIO(orjson.dumps(bundle([chunk("p1", "plain chunk")]))))
+    after = vault.export_view().export_state()
+    assert after is not None and after[0] == state[0]  # only added
+    body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    assert body == from_scratch(vault, tmp_path, "FULL", "ndjson")
+    assert appended_runs(vault, "FULL") == 1

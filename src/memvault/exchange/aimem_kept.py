@@ -17,10 +17,12 @@ while it read, too many chunks to map again): the caller then exports the full w
 
 from __future__ import annotations
 
+import os
 import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import orjson
 
@@ -31,9 +33,9 @@ from memvault.exchange.aimem import (
     export_envelope,
     record_export_made,
 )
-from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher
-from memvault.formats.aimem.reader import KIND_OF
-from memvault.formats.aimem.validate import BundleRules
+from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canonical_order
+from memvault.formats.aimem.reader import KIND_OF, Form
+from memvault.formats.aimem.validate import BundleRules, parse_chunk_urn
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
 from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
 from memvault.model import MEMORY_STATUSES, parse_timestamp
@@ -41,13 +43,17 @@ from memvault.store.base import MemoryQuery
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["KeptGraph", "build_graph", "kept_download"]
+__all__ = ["AppendableRecords", "KeptGraph", "appended_download", "build_graph", "kept_download"]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
 _EMPTY_GRAPH: Final = b"{}"
 #: Chunks read back from the spool, hashed and written per step.
 _SPOOL_WINDOW: Final = 2000
+#: Appended runs one kept download may carry before the next is made whole again.
+_MOST_RUNS: Final = 32
+#: How an NDJSON chunk line begins (its "_kind" member, then the chunk's own members).
+_CHUNK_TAG: Final = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
 
 
 @dataclass(slots=True)
@@ -72,6 +78,108 @@ class KeptGraph:
             and first == self.first
             and frozenset(t for t in self.targets if t in exported) == self.present
         )
+
+
+#: A run of kept bytes: a part of a spool file (file, start, stop), or bytes.
+_Part = tuple[IO[bytes], int, int] | bytes
+
+
+def _read_parts(parts: list[_Part], block_size: int) -> Iterator[bytes]:
+    for part in parts:
+        if isinstance(part, bytes):
+            if part:
+                yield part
+            continue
+        fh, offset, stop = part
+        fd = fh.fileno()
+        while offset < stop and (block := os.pread(fd, min(block_size, stop - offset), offset)):
+            offset += len(block)
+            yield block
+
+
+class AppendableRecords(KeptRecords):
+    """`KeptRecords` that memories added since can be appended to without reading the others
+    again. Besides the SHA-256 state at the end of the last array, it keeps the state right
+    after the last chunk, and each form's bytes as the part up to the last chunk (`chunks`,
+    `chunk_lines`) and the part after it (`tail`, `tail_lines`: the rest of the arrays, whose
+    records do not change when a memory with no graph is added). `appended` gives the
+    records with more chunks at the end: the checksum is that state fed the new chunks and
+    the tail (AIMEM §2.8), so the first byte of an export after a memory is added costs the
+    new chunks, not the whole vault."""
+
+    def __init__(
+        self,
+        head: dict[str, Any],
+        digest: Any,
+        chunk_state: Any,
+        chunks: list[_Part],
+        tail: list[_Part],
+        chunk_lines: list[_Part],
+        tail_lines: list[_Part],
+        tail_bytes: bytes | None = None,
+        dangling: frozenset[str] = frozenset(),
+    ) -> None:
+        self.head = head
+        #: Ids the chunks name (``superseded_by``, edges) that were not in the bundle: a
+        #: memory added with one of them changes a chunk already kept.
+        self.dangling = dangling
+        self._digest = digest
+        self._chunk_state = chunk_state
+        self._chunks = chunks
+        self._tail = tail
+        self._chunk_lines = chunk_lines
+        self._tail_lines = tail_lines
+        self._tail_bytes = tail_bytes
+
+    @property
+    def runs(self) -> int:
+        """How many parts the chunks are kept in (one more with each append)."""
+        return len(self._chunks)
+
+    def _tail_canonical(self) -> bytes:
+        if self._tail_bytes is None:
+            self._tail_bytes = b"".join(_read_parts(self._tail, 1 << 20))
+        return self._tail_bytes
+
+    def appended(self, canonical: list[bytes]) -> AppendableRecords:
+        """These records with the chunks `canonical` (RFC 8785 bytes, in storage order)
+        after the last one; the files are shared, nothing is copied."""
+        joined = b"," + b",".join(canonical)
+        chunk_state = self._chunk_state.copy()
+        chunk_state.update(joined)
+        tail = self._tail_canonical()
+        digest = chunk_state.copy()
+        digest.update(tail)  # from the "]" closing the chunks to the end of the last array
+        tag = _CHUNK_TAG
+        lines = b"".join(tag + c[1:] + b"\n" for c in canonical)
+        return AppendableRecords(
+            self.head, digest, chunk_state,
+            [*self._chunks, joined], self._tail,
+            [*self._chunk_lines, lines], self._tail_lines, tail, self.dangling,
+        )  # fmt: skip
+
+    def blocks(
+        self, envelope: Mapping[str, Any], form: Form, block_size: int = 1 << 16
+    ) -> Iterator[bytes]:
+        if form == "ndjson":
+            yield jcs_dumps(envelope) + b"\n"
+            yield from _read_parts([*self._chunk_lines, *self._tail_lines], block_size)
+            return
+        rest = {k: v for k, v in envelope.items() if k not in self.head}
+        yield b"{" + jcs_dumps("checksum") + b":" + jcs_dumps(rest.pop("checksum")) + b","
+        first, *others = self._chunks
+        assert not isinstance(first, bytes)
+        fh, start, stop = first
+        yield from _read_parts([(fh, start + 1, stop), *others, *self._tail], block_size)
+        tail = b"".join(
+            b"," + jcs_dumps(key) + b":" + jcs_dumps(rest[key]) for key in canonical_order(rest)
+        )
+        yield tail + b"}\n"
+
+    def close(self) -> None:
+        for part in (*self._chunks, *self._tail, *self._chunk_lines, *self._tail_lines):
+            if not isinstance(part, bytes):
+                part[0].close()
 
 
 def _query(since_text: str | None) -> MemoryQuery:
@@ -179,6 +287,8 @@ class KeptDownload:
     chunks: int
     withheld: int
     moment: datetime
+    #: `Store.export_graph_generation` the records were made under
+    graph_generation: int | None = None
 
     def record(self, vault: Vault) -> None:
         """The export in the vault's export registry (and its audit entry)."""
@@ -249,7 +359,84 @@ def kept_download(
         made.close()
         raise
     envelope = {**envelope, "checksum": checksum}
-    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment)
+    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment, generation)
+
+
+def appended_download(
+    vault: Vault,
+    kept: AppendableRecords,
+    *,
+    kept_state: tuple[int, ...],
+    graph_generation: int,
+    chunks: int,
+    withheld: int,
+    scope: str,
+    since: str | datetime | None,
+    now: datetime | None,
+    state: tuple[int, ...],
+) -> KeptDownload | None:
+    """The download of `scope` as the last one (`kept`, made at `kept_state`) with the
+    memories added since at its end: only those are read, and hashed on from the SHA-256
+    state kept after the last chunk (AIMEM §2.8). `state` is `export_state` as read before
+    anything else. None unless nothing but memories was added since (no memory changed or
+    deleted, no relation written: the first member of the state; the graph generation
+    unchanged), each added one kept, naming no other memory and carrying no graph, and
+    named by no chunk kept or graph record (its id not among `dangling`, the graph's
+    targets, or another memory's chunk id): then the bundle is the kept one with those
+    chunks appended, as the full export writes it."""
+    if since is not None or scope not in ("FULL", "DNA_ONLY") or kept.runs >= _MOST_RUNS:
+        return None
+    if len(state) != 2 or len(kept_state) != 2 or state[0] != kept_state[0]:
+        return None
+    if state[1] <= kept_state[1]:
+        return None
+    view = vault.export_view()
+    fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
+    envelope, moment = export_envelope(vault, scope=scope, since=since, now=now)
+    if not kept.fits(envelope):
+        return None
+    producer = envelope["producer"]
+    generation = view.graph_generation()
+    graph = view.kept(_graph_key(scope, since, producer))
+    if generation != graph_generation or not isinstance(graph, KeptGraph):
+        return None
+    if graph.generation != generation:
+        return None
+    windows = view.chunks_in_order(_query(None), producer, after=kept_state[1])
+    if windows is None:
+        return None
+    added: list[bytes] = []
+    named: list[str] = []
+    withheld_now = 0
+    for window in windows:
+        for memory_id, chunk_id, refs, dna, exportable, kept_graph, canonical, _ in window:
+            if chunk_id is None or refs or kept_graph != _EMPTY_GRAPH:
+                return None
+            if memory_id in kept.dangling or memory_id in graph.targets:
+                return None
+            if parse_chunk_urn(memory_id) is not None:
+                return None  # an id that is a chunk URN: its chunk id may be another's
+            named.append(chunk_id)
+            if scope == "DNA_ONLY" and not dna:
+                continue
+            if not exportable:
+                withheld_now += 1
+                continue
+            added.append(canonical)
+    # A memory whose id is an added chunk's id would export under that chunk id too.
+    if named and view.existing_ids(named):
+        return None
+    if view.export_state() != state:
+        return None  # written while it read: the caller reads again
+    with fence.publishing():  # ErasedMeanwhile: read again (AIMEM §5.2)
+        pass
+    records = kept.appended(added) if added else kept
+    checksum = records.checksum(envelope)
+    envelope = {**envelope, "checksum": checksum}
+    return KeptDownload(
+        records, envelope, checksum, chunks + len(added), withheld + withheld_now, moment,
+        generation,
+    )  # fmt: skip
 
 
 def _from_spool(
@@ -297,7 +484,8 @@ def _from_spool(
     if fresh is None:
         return None
     raw.seek(0)
-    return _spool(graph, raw, sizes, ids, fresh, envelope)
+    dangling = frozenset(r for c in checks for r in c[1].split() if r not in exported)
+    return _spool(graph, raw, sizes, ids, fresh, envelope, dangling)
 
 
 def _map_again(
@@ -347,7 +535,8 @@ def _spool(
     ids: list[str],
     fresh: dict[str, bytes],
     envelope: dict[str, Any],
-) -> KeptRecords:
+    dangling: frozenset[str],
+) -> AppendableRecords:
     """The bundle's records, hashed as they are written to two temporary files (the
     canonical form up to its last array, and the NDJSON lines): `KeptRecords`."""
     head = {k: v for k, v in envelope.items() if k != "checksum" and sorts_before_last_array(k)}
@@ -356,7 +545,9 @@ def _spool(
     try:
         hasher = CanonicalBundleHasher(head, ARRAYS, sink=canonical.write)
         wanted = len(ids)
-        chunk_tag = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
+        chunk_tag = _CHUNK_TAG
+        chunk_state: Any = None
+        split = line_split = 0
         for array in hasher.order:
             hasher.start(array)
             if array != "chunks":
@@ -376,6 +567,9 @@ def _spool(
                     offset += size
                 hasher.add_joined("chunks", [b",".join(out)])
                 lines.write(b"".join(chunk_tag + d[1:] + b"\n" for d in out))
+            # Where the last chunk ends: what a memory added later is appended at.
+            chunk_state = hasher.state()
+            split, line_split = canonical.tell(), lines.tell()
         canonical.write(b"]")
         digest = hasher.state()
         digest.update(b"]")
@@ -393,4 +587,9 @@ def _spool(
         canonical.close()
         lines.close()
         raise
-    return KeptRecords(head, digest, canonical, lines)
+    end, line_end = canonical.tell(), lines.tell()
+    return AppendableRecords(
+        head, digest, chunk_state,
+        [(canonical, 0, split)], [(canonical, split, end)],
+        [(lines, 0, line_split)], [(lines, line_split, line_end)], dangling=dangling,
+    )  # fmt: skip
