@@ -293,12 +293,12 @@ def build_graph(
         spool.write(graph)
         offset += len(graph)
     arrays: dict[str, tuple[int, int, int, int, int]] = {}
-    for array, kept in records.items():
-        joined = b",".join(kept)
+    for array, written in records.items():
+        joined = b",".join(written)
         tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
-        lines = b"".join(tag + (b"," + r[1:] if r != b"{}" else b"}") + b"\n" for r in kept)
+        lines = b"".join(tag + (b"," + r[1:] if r != b"{}" else b"}") + b"\n" for r in written)
         spool.write(joined + lines)
-        arrays[array] = (offset, len(joined), len(kept), offset + len(joined), len(lines))
+        arrays[array] = (offset, len(joined), len(written), offset + len(joined), len(lines))
         offset += len(joined) + len(lines)
     spool.flush()
     return KeptGraph(
