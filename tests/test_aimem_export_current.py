@@ -289,3 +289,30 @@ def test_an_added_memory_whose_id_is_a_chunk_urn_is_not_appended(
     body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
     assert body == from_scratch(vault, tmp_path, "FULL", "ndjson")
     assert appended_runs(vault, "FULL") == 1
+
+
+def test_the_kept_graph_records_are_read_from_disk_and_are_the_exported_ones(
+    vault: Vault,
+) -> None:
+    """The graph kept per vault holds its records and each memory's graph in a temporary
+    file, not in memory: what it reads back is the export's edges, entities and links (the
+    NDJSON lines after the chunks), and each carrier's graph as its kept chunk carries it."""
+    from memvault.exchange.aimem import producer_namespace
+    from memvault.exchange.aimem_kept import KeptGraph
+
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    graph = vault.export_view().kept(("aimem-graph", "FULL", "None", producer_namespace(vault)))
+    assert isinstance(graph, KeptGraph) and graph.spool.fileno() >= 0
+    lines = body.split(b"\n")
+    tail = b"".join(line + b"\n" for line in lines if line and b'"_kind":"chunk"' not in line)
+    kept = b"".join(graph.lines(a) for a in ("entities", "edges", "chunk_entities"))
+    assert kept and tail.endswith(kept)
+    edges, count = graph.canonical("edges")
+    assert count == len(orjson.loads(b"[" + edges + b"]")) > 0
+    store = vault._store  # type: ignore[attr-defined]
+    for memory_id, graph_bytes in graph.graphs().items():
+        rows = store.execute_raw(
+            "SELECT graph FROM aimem_export_cache WHERE memory_id = ?", [memory_id]
+        )
+        assert rows and rows[0][0] == graph_bytes == graph.graph_of(memory_id)
