@@ -359,6 +359,16 @@ def kept_download(
     windows = view.chunks_in_order(query, producer)
     if generation is None or windows is None:
         return None
+    # The graph first, when it must be built: its peak (every memory's id, chunk id and
+    # graph as objects) then does not add to what the pass below holds (each memory's id,
+    # size, refs and graph bytes).
+    key = _graph_key(scope, since, producer)
+    graph = view.kept(key)
+    if not isinstance(graph, KeptGraph) or graph.generation != generation:
+        built = build_graph(vault, scope, since, producer, generation)
+        if built is None:
+            return None
+        view.keep(key, built)
     ids: list[str] = []
     chunk_ids: set[str] = set()
     sizes: list[int] = []
