@@ -1048,14 +1048,19 @@ class SQLiteStore(Store):
         prepared = PreparedMemories(first_seq, len(rows), passages=[])
         passages = prepared.passages
         assert passages is not None
+        # The tag rows' two columns gathered apart and interleaved once at the end (a
+        # (tag, seq) pair per tag cost more than the rest of a row).
+        names: list[str] = []
+        seqs: list[int] = []
         with gc_paused():
-            flat, tags = prepared.rows, prepared.tags
-            add_row, add_tags, add_passage = flat.extend, tags.extend, passages.append
+            add_row, add_passage = prepared.rows.extend, passages.append
+            add_names, add_seqs = names.extend, seqs.extend
             for seq, row in enumerate(rows, start=first_seq):
                 tag_list = row.tags
                 add_row((seq, *row[:12], " ".join(tag_list), row.document))
                 if tag_list:
-                    add_tags([value for tag in tag_list for value in (tag, seq)])
+                    add_names(tag_list)
+                    add_seqs([seq] * len(tag_list))
                 add_passage(
                     Passage(
                         "memory",
@@ -1071,6 +1076,10 @@ class SQLiteStore(Store):
                         row.context,
                     )
                 )
+        tags = prepared.tags
+        tags.extend(names)  # the right length, then each column into its place
+        tags.extend(seqs)
+        tags[0::2], tags[1::2] = names, seqs
         return prepared
 
     def write_memories(self, prepared: PreparedMemories) -> int:
