@@ -12,8 +12,8 @@ offline rules extractor is measured. `--calibrate` fits the confidence model
 (`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors`
 lists misses and wrong proposals of the dev split only (the held-out split is not for
 tuning, so its records are never printed). `--only TEXT` keeps the conversations whose id
-contains TEXT (`--only blind`: the blind held-out supplements, `*-blind-*` and `*-blind2-*`;
-`--only blind2`: the second alone). `--proposals FILE.jsonl` scores memories written
+contains TEXT (`--only=-blind-`: the first blind supplement, held out; `--only blind2`: the
+second blind batch, now dev; `--only blind3`: the third, held out). `--proposals FILE.jsonl` scores memories written
 elsewhere, one JSON object a line (``{"message_id": "eval-<conversation id>-m<n>", "type": …,
 "content": …}``, n counting every message of the conversation from 1): a second person's
 labels, scored as an extractor, measure how far two careful annotators agree.

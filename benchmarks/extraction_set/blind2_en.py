@@ -1,8 +1,9 @@
 # ruff: noqa: E501  (message texts are data: kept on one line each)
-"""Blind English conversations of the extraction evaluation set, second batch (held-out).
+"""Blind English conversations of the extraction evaluation set, second batch.
 
-Ids `en-blind2-*`, split `heldout`: never used for tuning, so their figures estimate how the
-extractor does on chats nobody tuned against. Written blind, with `real2_en.py`, before the
+Ids `en-blind2-*`, split `dev`. Held out at first: their figures estimated how the extractor
+does on chats nobody tuned against, and are kept in docs/extraction.md. Then they became dev,
+when the third batch (`blind3_en.py`) took their place as unseen chats. Written blind, with `real2_en.py`, before the
 extractor was ever run on either: without reading the extractor's rules, its confidence model,
 its tests, the benchmark or any other conversation of the set (only the shape of
 `heldout_supplement.py` was copied).

@@ -1,9 +1,10 @@
 # ruff: noqa: E501  (message texts are data: kept on one line each)
-"""Blind held-out Portuguese conversations of the extraction evaluation set, second batch
+"""Blind Portuguese conversations of the extraction evaluation set, second batch
 (see README.md in this folder).
 
-Ids `pt-blind2-*`, split `heldout`: never used for tuning; their figures are the
-estimate on chats nobody tuned against.
+Ids `pt-blind2-*`, split `dev`. Held out at first: their figures estimated how the extractor
+does on chats nobody tuned against, and are kept in docs/extraction.md. Then they became dev,
+when the third batch (`blind3_pt.py`) took their place as unseen chats.
 
 How both files were written, and what they hold: `real2_pt.py`.
 

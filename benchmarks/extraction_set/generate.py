@@ -24,6 +24,8 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import blind2_en
 import blind2_pt
+import blind3_en
+import blind3_pt
 import heldout_supplement
 import real2_en
 import real2_pt
@@ -137,6 +139,7 @@ def build() -> list[dict[str, Any]]:
     out.extend(_heldout_supplement())
     out.extend(_realistic_dev())
     out.extend(_second_batch())
+    out.extend(_third_batch())
     return out
 
 
@@ -206,9 +209,10 @@ def _realistic_dev() -> list[dict[str, Any]]:
 
 def _second_batch() -> list[dict[str, Any]]:
     """The second batch of realistic chats, written blind as one population and dealt
-    alternately into a dev half (`real2_*.py`, ids ``*-real2-*``) and a held-out half
-    (`blind2_*.py`, ids ``*-blind2-*``), after every other conversation (so the earlier ones
-    stay byte for byte the same)."""
+    alternately into two halves (`real2_*.py`, ids ``*-real2-*``; `blind2_*.py`, ids
+    ``*-blind2-*``), after every other conversation (so the earlier ones stay byte for byte
+    the same). The `blind2` half was held out until its figures were recorded; it became dev
+    when the third batch (`blind3_*.py`) took its place as unseen chats."""
     return _hand_written(
         real2_en.CONVERSATIONS,
         real2_pt.CONVERSATIONS,
@@ -219,8 +223,21 @@ def _second_batch() -> list[dict[str, Any]]:
         blind2_en.CONVERSATIONS,
         blind2_pt.CONVERSATIONS,
         "blind2",
-        "heldout",
+        "dev",
         lambda n: f"2025-{1 + (n + 8) % 12:02d}-{1 + (n * 7) % 28:02d}T",
+    )
+
+
+def _third_batch() -> list[dict[str, Any]]:
+    """The third batch of realistic chats (`blind3_*.py`, ids ``*-blind3-*``), written blind
+    and held out: never used for tuning. After every other conversation (so the earlier ones
+    stay byte for byte the same)."""
+    return _hand_written(
+        blind3_en.CONVERSATIONS,
+        blind3_pt.CONVERSATIONS,
+        "blind3",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 4) % 12:02d}-{1 + (n * 11) % 28:02d}T",
     )
 
 
