@@ -417,3 +417,57 @@ def test_clean_chunks_are_told_at_once_as_the_full_check_tells_them_aimem_2_2(
     assert results[0] == results[1]
     assert sum(1 for problems in results[0][0] if not problems) > 100
     assert sum(1 for problems in results[0][0] if problems) > 30
+
+
+def test_clean_edges_are_told_at_once_as_the_full_check_tells_them_aimem_2_4(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`check_edge`'s one-pass test of a clean edge gives what the rule-by-rule check gives,
+    for every edge of the corpus and generated bundles and one change per rule."""
+    from memvault.formats.aimem import validate
+
+    edges: list[Any] = []
+    for path in sorted(CORPUS.rglob("*.aimem.json")):
+        try:
+            doc = orjson.loads(path.read_bytes())
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("edges"), list):
+            edges += doc["edges"]
+    doc = _bundle(60, seed=7)
+    edges += doc["edges"]
+    chunk_ids = {c["id"] for c in doc["chunks"]} | {
+        f"urn:aimem:{PRODUCER}:{n}" for n in ("a", "b", "c", "c1", "c2", "c3")
+    }
+    base = dict(doc["edges"][0])
+    for change in (
+        {"source_id": "urn:aimem:memoryai-prod:nowhere"},
+        {"target_id": 5},
+        {"edge_type": "x-"},
+        {"edge_type": "x-mine"},
+        {"edge_type": "friend"},
+        {"edge_type": ["semantic"]},
+        {"weight": 1.5},
+        {"weight": -0.1},
+        {"weight": True},
+        {"weight": "0.5"},
+        {"weight": 1},
+        {"weight": float("nan")},
+        {"created_at": "2026-04-01T09:30:00+02:00"},
+        {"created_at": None},
+        {"x-extra": [1]},
+    ):
+        edges.append({**base, **change})
+    for missing in ("source_id", "target_id", "edge_type", "weight", "created_at"):
+        edges.append({k: v for k, v in base.items() if k != missing})
+    edges += ["not an edge", None]
+    results = []
+    for clean in (True, False):
+        monkeypatch.setattr(validate, "_CLEAN_CHUNKS", clean)
+        rules = validate.BundleRules(aimemkit.envelope(), file="b.aimem.json")
+        results.append(
+            [[p.to_json() for p in rules.check_edge(n, e, chunk_ids)] for n, e in enumerate(edges)]
+        )
+    assert results[0] == results[1]
+    assert sum(1 for problems in results[0] if not problems) > 30
+    assert sum(1 for problems in results[0] if problems) > 15

@@ -806,6 +806,8 @@ class BundleRules:
 
     def check_edge(self, index: int, edge: Any, chunk_ids: Container[str]) -> list[Problem]:
         """§2.4 edge record; both ends must be chunk ids of this bundle (`chunk_ids`)."""
+        if _CLEAN_CHUNKS and self._clean_edge(edge, chunk_ids):
+            return []
         base = f"/edges/{index}"
         if not isinstance(edge, Mapping):
             return [self._not_object(edge, base, "§2.4", f"edge {index}")]
@@ -852,6 +854,33 @@ class BundleRules:
         if "created_at" in edge:
             out.extend(self._timestamp(edge["created_at"], base + "/created_at", "§2.4", rid))
         return out
+
+    def _clean_edge(self, edge: Any, chunk_ids: Container[str]) -> bool:
+        """True when `check_edge` would find nothing, told in one pass (as `_clean_chunk`)."""
+        if type(edge) is not dict:
+            return False
+        source, target = edge.get("source_id"), edge.get("target_id")
+        kind, weight, created = edge.get("edge_type"), edge.get("weight"), edge.get("created_at")
+        if (
+            type(source) is not str
+            or type(target) is not str
+            or source not in chunk_ids
+            or target not in chunk_ids
+            or type(weight) not in (int, float)
+            or not 0.0 <= weight <= 1.0
+            or type(created) is not str
+        ):
+            return False
+        if kind not in EDGE_TYPES and not (
+            type(kind) is str and kind.startswith("x-") and kind[2:]
+        ):
+            return False
+        if created not in self._valid_times:
+            if not is_utc_timestamp(created):
+                return False
+            if len(self._valid_times) < 4096:
+                self._valid_times.add(created)
+        return True
 
     def check_chunk_entity(
         self, index: int, link: Any, chunk_ids: Container[str], entity_ids: Container[str]
