@@ -866,10 +866,10 @@ class BundleRules:
             or type(target) is not str
             or source not in chunk_ids
             or target not in chunk_ids
-            or type(weight) not in (int, float)
-            or not 0.0 <= weight <= 1.0
             or type(created) is not str
         ):
+            return False
+        if not (type(weight) is float or type(weight) is int) or not 0.0 <= weight <= 1.0:
             return False
         if kind not in EDGE_TYPES and not (
             type(kind) is str and kind.startswith("x-") and kind[2:]
