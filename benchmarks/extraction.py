@@ -13,10 +13,11 @@ offline rules extractor is measured. `--calibrate` fits the confidence model
 lists misses and wrong proposals of the dev split only (the held-out split is not for
 tuning, so its records are never printed). `--only TEXT` keeps the conversations whose id
 contains TEXT (`--only=-blind-`: the first blind supplement, held out; `--only blind2`: the
-second blind batch, now dev; `--only blind3`: the third, held out). `--proposals FILE.jsonl` scores memories written
-elsewhere, one JSON object a line (``{"message_id": "eval-<conversation id>-m<n>", "type": …,
-"content": …}``, n counting every message of the conversation from 1): a second person's
-labels, scored as an extractor, measure how far two careful annotators agree.
+second blind batch, now dev; `--only blind3`: the third, held out). `--proposals FILE.jsonl`
+scores memories written elsewhere, one JSON object a line (``{"message_id":
+"eval-<conversation id>-m<n>", "type": …, "content": …}``, n counting every message of the
+conversation from 1): a second person's labels, scored as an extractor, measure how far two
+careful annotators agree.
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """

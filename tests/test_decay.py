@@ -182,7 +182,7 @@ def test_decay_dry_run_writes_nothing_and_reports_what_a_real_run_does(
     """PAM §8: `Vault.decay(dry_run=True)` computes the run (in one chunk or several) and
     writes neither a memory nor an audit entry; a real run at the same moment then reports
     the same counts (the CLI used to get this by raising inside a transaction)."""
-    monkeypatch.setattr("memvault.vault._DECAY_CHUNK", chunk)
+    monkeypatch.setattr("memvault.decay_run.DECAY_CHUNK", chunk)
     for i in range(5):
         vault.add(f"Fact {i}", "fact", decay_model="time_linear", now=T0)
     vault.add("Name is Ana", "identity", now=T0)

@@ -21,6 +21,7 @@ from memvault.vault_inputs import OWNER_ACTOR, check_actor, creator_access, is_p
 __all__ = [
     "access_of",
     "as_created_by",
+    "grants_of",
     "may",
     "require",
     "require_change",
@@ -38,7 +39,8 @@ def access_of(memory: Memory) -> Access:
     return memory.access if isinstance(memory.access, Access) else Access()
 
 
-def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
+def grants_of(memory: Memory) -> tuple[AccessGrant, ...]:
+    """The memory's grants (PAM §9.1), none when it has no list of them."""
     shared = access_of(memory).shared_with
     return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
 
@@ -54,7 +56,7 @@ def may(memory: Memory, actor: str, permission: str) -> bool:
         return False
     return any(
         g.entity == actor and isinstance(g.permissions, _SEQUENCE) and permission in g.permissions
-        for g in _grants(memory)
+        for g in grants_of(memory)
         if isinstance(g, AccessGrant)
     )
 
@@ -133,5 +135,5 @@ def as_created_by(memory: Memory, actor: str) -> Memory:
     if is_privileged(actor):
         return memory
     access = access_of(memory)
-    visibility, grants = creator_access(actor, access.effective_visibility, _grants(memory))
+    visibility, grants = creator_access(actor, access.effective_visibility, grants_of(memory))
     return memory.evolve(access=access.evolve(visibility=visibility, shared_with=grants))

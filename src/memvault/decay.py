@@ -32,20 +32,31 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
-from typing import Any, Final, Self
+from typing import TYPE_CHECKING, Any, Final, Self
+
+from memvault.model import Confidence, Memory
+
+if TYPE_CHECKING:
+    from memvault.store.base import StoredMemory
 
 __all__ = [
     "DECAYING_MODELS",
     "DecaySettings",
+    "anchor_of",
+    "confidence_block",
+    "decay_start",
     "decayed_confidence",
     "elapsed_days",
+    "is_number",
     "reinforced_confidence",
     "round_confidence",
+    "said_at",
 ]
 
 #: The models that move; "none" and null never do.
 DECAYING_MODELS: Final = frozenset({"time_linear", "time_exponential"})
 _DECIMALS: Final = 6
+_NUMBER: Final = (int, float)
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,3 +158,44 @@ def reinforced_confidence(anchor: float | None, current: float | None, step: flo
     candidates = [v for v in (anchor, current) if v is not None]
     base = max(candidates) if candidates else 0.0
     return round_confidence(base + (1.0 - base) * step)
+
+
+def is_number(value: object) -> bool:
+    """A JSON number (a bool is not one)."""
+    return isinstance(value, _NUMBER) and not isinstance(value, bool)
+
+
+def confidence_block(memory: Memory) -> Confidence | None:
+    """The memory's confidence block, None when it has none."""
+    return memory.confidence if isinstance(memory.confidence, Confidence) else None
+
+
+def anchor_of(stored: StoredMemory) -> float | None:
+    """The decay anchor of a stored memory: the one stored with it, else its
+    ``confidence.initial``, else its ``confidence.current`` (None without a confidence)."""
+    if stored.decay_anchor is not None:
+        return stored.decay_anchor
+    conf = confidence_block(stored.memory)
+    if conf is None:
+        return None
+    if is_number(conf.initial):
+        return float(conf.initial)  # type: ignore[arg-type]
+    if is_number(conf.current):
+        return float(conf.current)  # type: ignore[arg-type]
+    return None
+
+
+def said_at(memory: Memory) -> str:
+    """When a memory was said: `temporal.valid_from` (the message's time, for an extracted
+    memory) when it has one, else `temporal.created_at` (when the vault recorded it)."""
+    start = memory.temporal.valid_from
+    return start if isinstance(start, str) else memory.temporal.created_at
+
+
+def decay_start(memory: Memory) -> str:
+    """Where decay counts from (PAM §8.1 "time since last reinforcement"): the last
+    reinforcement, else when the memory was said (`said_at`)."""
+    conf = memory.confidence
+    if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str):
+        return conf.last_reinforced
+    return said_at(memory)

@@ -18,18 +18,30 @@ A conversation is erased with its messages and everything indexed from them
 memory — with their provenance ids as they were. Everything at once (`erase_everything_stored`)
 is for a vault that is emptied in place rather than deleted as a file. Both are audited as
 counts (docs/erasure.md).
+
+The session's erasures (`Vault.erase`, `erase_many`, `erase_conversation`, `erase_everything`)
+are written here too (`erase_memory` …): each checks the session's actor, holds exports off
+while it deletes (`memvault.erasure_fence.erasing`), deletes in one transaction with its audit
+entries, then scrubs the files.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from datetime import datetime
+from typing import TYPE_CHECKING, Final
 
+from memvault.access import require, require_owner
 from memvault.audit import PendingEntry
-from memvault.erasure_fence import note_erasure
-from memvault.errors import NotFound
+from memvault.erasure_fence import erasing, note_erasure
+from memvault.errors import InvalidInput, NotFound
 from memvault.model import Memory
 from memvault.store.base import Store, StoredMemory
+from memvault.vault_inputs import format_timestamp
+
+if TYPE_CHECKING:
+    from memvault.vault import Vault
 
 __all__ = [
     "CONVERSATION_ERASED",
@@ -37,9 +49,14 @@ __all__ = [
     "ConversationErasure",
     "ErasureReport",
     "EverythingErasure",
+    "erase_conversation",
     "erase_conversation_stored",
+    "erase_everything",
     "erase_everything_stored",
+    "erase_memories",
+    "erase_memory",
     "erase_stored",
+    "erasure_request",
 ]
 
 #: The audit actions of a conversation's erasure and of everything's (a memory's is "erase").
@@ -134,3 +151,75 @@ def erase_everything_stored(store: Store, actor: str) -> tuple[PendingEntry, dic
     counts = store.erase_everything()
     note_erasure(store)
     return PendingEntry(EVERYTHING_ERASED, actor, details=dict(counts)), counts
+
+
+# -- the session's erasures ----------------------------------------------------------------
+
+
+def erase_memory(vault: Vault, id: str, *, now: datetime | None = None) -> ErasureReport:
+    """`Vault.erase` in `vault`'s session: one memory, then the files scrubbed."""
+    actor = vault.actor
+    at = format_timestamp(vault._moment(now))
+    with erasing(vault._store), vault._store.transaction():  # exports first (AIMEM §5.2)
+        memory = vault._load(id).memory
+        require(memory, actor, "delete", "erase")
+        vault._protect_dna(memory, actor, "delete")
+        entries, relations = erase_stored(vault._store, memory, actor, at)
+        vault._audit.append(entries, at)
+    return ErasureReport((memory.id,), relations, vault._store.scrub())
+
+
+def erasure_request(vault: Vault, ids: Sequence[str]) -> list[Memory]:
+    """`Vault.erasure_request` in `vault`'s session: the memories `ids` name, each once."""
+    require_owner(vault.actor, "make an erasure request")
+    if not ids:
+        raise InvalidInput("no memory to erase: give at least one id", "ids")
+    found: dict[str, Memory] = {}
+    for key in ids:
+        memory = vault._load(key).memory
+        found.setdefault(memory.id, memory)
+    return list(found.values())
+
+
+def erase_memories(
+    vault: Vault, ids: Sequence[str], *, now: datetime | None = None
+) -> ErasureReport:
+    """`Vault.erase_many` in `vault`'s session: all of them in one transaction, or none."""
+    at = format_timestamp(vault._moment(now))
+    erased: list[str] = []
+    relations = 0
+    with erasing(vault._store), vault._store.transaction():
+        for memory in vault.erasure_request(ids):
+            entries, count = erase_stored(vault._store, memory, vault.actor, at)
+            vault._audit.append(entries, at)
+            erased.append(memory.id)
+            relations += count
+    return ErasureReport(tuple(erased), relations, vault._store.scrub())
+
+
+def erase_conversation(
+    vault: Vault, conversation_id: str, *, now: datetime | None = None
+) -> ConversationErasure:
+    """`Vault.erase_conversation` in `vault`'s session."""
+    require_owner(vault.actor, "make an erasure request")
+    at = format_timestamp(vault._moment(now))
+    with erasing(vault._store), vault._store.transaction():
+        entry, counts = erase_conversation_stored(vault._store, conversation_id, vault.actor)
+        vault._audit.append([entry], at)
+    return ConversationErasure(
+        conversation_id,
+        counts["messages"],
+        counts["passages"],
+        counts["vectors"],
+        vault._store.scrub(),
+    )
+
+
+def erase_everything(vault: Vault, *, now: datetime | None = None) -> EverythingErasure:
+    """`Vault.erase_everything` in `vault`'s session."""
+    require_owner(vault.actor, "make an erasure request")
+    at = format_timestamp(vault._moment(now))
+    with erasing(vault._store), vault._store.transaction():
+        entry, counts = erase_everything_stored(vault._store, vault.actor)
+        vault._audit.append([entry], at)
+    return EverythingErasure(counts, vault._store.scrub())

@@ -1,8 +1,13 @@
 """The Vault: the one front door to a person's memories.
 
-Every front end (CLI, HTTP, MCP, web UI, importers, exporters) calls these methods; every
-business rule lives here: PAM §7.1 lifecycle, §6 dedup and reinforcement, §8 decay, §9 access
-control, §13 relations, AIMEM §5.1 DNA protection, the audit chain. The storage is behind
+Every front end (CLI, HTTP, MCP, web UI, importers, exporters) calls these methods, and every
+business rule is applied behind them. This module is the session — opening, the actor it is
+bound to, the front-door checks (PAM §9 access, AIMEM §5.1 DNA protection), transactions —
+with adding (§6 dedup and reinforcement), reading and conversations; each other capability
+is a module of its own behind a thin method: `memvault.changes` (update, grants),
+`memvault.lifecycle` (§7.1), `memvault.relations` (§13), `memvault.decay_run` (§8, formulas in
+`memvault.decay`), `memvault.erasure` (AIMEM §5.2), `memvault.owner_keys`,
+`memvault.audit_reads`, `memvault.stats`, `memvault.recall.operations`. The storage is behind
 `memvault.store.base.Store` (SQLCipher by default).
 
 Quick tour::
@@ -31,7 +36,6 @@ from __future__ import annotations
 import builtins
 import contextlib
 import copy
-import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -43,19 +47,17 @@ import orjson
 
 from memvault import __version__
 from memvault.access import (
-    access_of,
     as_created_by,
-    may,
     require,
     require_owner,
     require_privileged,
 )
 from memvault.audit import AuditLog, AuditReport, PendingEntry
-from memvault.audit import verify as verify_chain
-from memvault.audit_entries import conversation_entry, embedding_entry, relation_entry
+from memvault.audit_entries import conversation_entry, embedding_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
-from memvault.canonical import jcs_dumps, sha256_prefixed
+from memvault.changes import UNCHANGED
+from memvault.changes import Unchanged as _Unchanged
 from memvault.conversation_merge import (
     PutOutcome,
     conversation_row,
@@ -65,23 +67,20 @@ from memvault.conversation_merge import (
     same_canonical,
     same_index,
 )
-from memvault.decay import (
-    DECAYING_MODELS,
-    DecaySettings,
-    decayed_confidence,
-    elapsed_days,
-    reinforced_confidence,
-    round_confidence,
-)
+from memvault.decay import DecaySettings, reinforced_confidence
+
+# The decay rules that adding and reinforcing read too (`memvault.decay`).
+from memvault.decay import anchor_of as _anchor_of
+from memvault.decay import confidence_block as _confidence_block
+from memvault.decay import decay_start as _decay_start
+from memvault.decay import is_number as _is_number
+from memvault.decay import said_at as _said_at
+from memvault.decay_run import DecayReport
 from memvault.erasure import (
     ConversationErasure,
     ErasureReport,
     EverythingErasure,
-    erase_conversation_stored,
-    erase_everything_stored,
-    erase_stored,
 )
-from memvault.erasure_fence import erasing
 from memvault.errors import (
     AccessDenied,
     AmbiguousId,
@@ -96,10 +95,6 @@ from memvault.errors import (
     VaultNotFound,
 )
 from memvault.model import (
-    DNA_TYPES,
-    MEMORY_TYPES,
-    MISSING,
-    TRANSITIONS,
     Access,
     AccessGrant,
     Confidence,
@@ -133,7 +128,6 @@ from memvault.vault_inputs import (
     check_confidence,
     check_content,
     check_decay_model,
-    check_entity,
     check_exportable,
     check_extraction_method,
     check_grants,
@@ -141,13 +135,9 @@ from memvault.vault_inputs import (
     check_memories,
     check_metadata,
     check_owner_fields,
-    check_permissions,
     check_platform,
     check_query,
-    check_relation_type,
     check_search,
-    check_status,
-    check_strings,
     check_tags,
     check_type,
     check_visibility,
@@ -209,32 +199,6 @@ EXTRACTOR: Final = f"memvault/{__version__}" if __version__.count(".") == 2 else
 #: little is left to write after the last chunk is checked, when the store writes one chunk
 #: while the next is checked (`Store.insert_memory_batches`).
 _CHUNK: Final = 1024
-#: decay commits after this many memories (one transaction, one audit entry each) and pauses
-#: this long before the next chunk, for writers waiting for the lock (stores poll every ms).
-_DECAY_CHUNK: Final = 5000
-_DECAY_PAUSE: Final = 0.01
-_NUMBER: Final = (int, float)
-_SEQUENCE: Final = (tuple, list)
-
-
-class _Unchanged:
-    """Marker for "leave this field as it is" in `Vault.update`."""
-
-    _instance: _Unchanged | None = None
-
-    def __new__(cls) -> _Unchanged:
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
-
-    def __repr__(self) -> str:
-        return "UNCHANGED"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-UNCHANGED: Final = _Unchanged()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,17 +262,6 @@ class SearchResult:
     score: float
 
 
-@dataclass(frozen=True, slots=True)
-class DecayReport:
-    """What `Vault.decay` did. `protected` counts DNA-class memories left untouched."""
-
-    at: str
-    examined: int
-    updated: int
-    protected: int
-    unchanged: int
-
-
 # ---------------------------------------------------------------------------------------------
 # Helpers
 # ---------------------------------------------------------------------------------------------
@@ -327,36 +280,6 @@ def _now(now: datetime | None, clock: Clock | None = None) -> datetime:
     return moment.astimezone(UTC).replace(microsecond=0)
 
 
-def _access(memory: Memory) -> Access:
-    return access_of(memory)
-
-
-def _grants(memory: Memory) -> tuple[AccessGrant, ...]:
-    shared = _access(memory).shared_with
-    return tuple(shared) if isinstance(shared, _SEQUENCE) else ()
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, _NUMBER) and not isinstance(value, bool)
-
-
-def _confidence_block(memory: Memory) -> Confidence | None:
-    return memory.confidence if isinstance(memory.confidence, Confidence) else None
-
-
-def _anchor_of(stored: StoredMemory) -> float | None:
-    if stored.decay_anchor is not None:
-        return stored.decay_anchor
-    conf = _confidence_block(stored.memory)
-    if conf is None:
-        return None
-    if _is_number(conf.initial):
-        return float(conf.initial)  # type: ignore[arg-type]
-    if _is_number(conf.current):
-        return float(conf.current)  # type: ignore[arg-type]
-    return None
-
-
 def _initial_anchor(memory: Memory) -> float | None:
     """The decay anchor of a memory as it arrives (`_anchor_of` without a stored anchor)."""
     conf = memory.confidence
@@ -371,22 +294,6 @@ def _initial_anchor(memory: Memory) -> float | None:
 
 def _tags_of(memory: Memory) -> tuple[str, ...]:
     return memory.tags if isinstance(memory.tags, tuple) else ()
-
-
-def _said_at(memory: Memory) -> str:
-    """When a memory was said: `temporal.valid_from` (the message's time, for an extracted
-    memory) when it has one, else `temporal.created_at` (when the vault recorded it)."""
-    start = memory.temporal.valid_from
-    return start if isinstance(start, str) else memory.temporal.created_at
-
-
-def _decay_start(memory: Memory) -> str:
-    """Where decay counts from (PAM §8.1 "time since last reinforcement"): the last
-    reinforcement, else when the memory was said (`_said_at`)."""
-    conf = memory.confidence
-    if isinstance(conf, Confidence) and isinstance(conf.last_reinforced, str):
-        return conf.last_reinforced
-    return _said_at(memory)
 
 
 def _stated_at(memory: Memory, at: str) -> str:
@@ -634,6 +541,10 @@ class Vault:
         return updated
 
     # -- access helpers -------------------------------------------------------------------
+    # With `_store`, `_audit`, `_load` and `_moment`, these are what the capability modules
+    # behind the public methods (`memvault.changes`, `lifecycle`, `relations`, `erasure`,
+    # `decay_run`, `owner_keys`, `audit_reads`, `stats`) use of the session: the same
+    # store, audit log, clock and front-door checks as the methods written here.
 
     def _require_owner(self, actor: str, what: str) -> None:
         require_owner(actor, what)
@@ -651,6 +562,10 @@ class Vault:
                 f"{', pinned' if memory.pinned else ''}): background work ({actor!r}) may not "
                 f"{what} it (AIMEM §5.1)"
             )
+
+    def _moment(self, now: datetime | None) -> datetime:
+        """`now`, or the session's clock when None, as aware UTC in whole seconds."""
+        return _now(now, self._clock)
 
     # -- adding ---------------------------------------------------------------------------
 
@@ -1200,122 +1115,25 @@ class Vault:
         Agents need the "write" grant; visibility and exportable are the owner's alone.
         Background work may not change DNA-class memories (DNAProtected).
         """
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        adding = check_tags(add_tags, "add_tags")
-        removing = set(check_strings(remove_tags, "remove_tags"))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            self._require(memory, actor, "write", "change")
-            self._protect_dna(memory, actor, "change")
-            changes: dict[str, Any] = {}
-            changed: builtins.list[str] = []
-            access_change = not isinstance(visibility, _Unchanged) or not isinstance(
-                exportable, _Unchanged
-            )
-            if access_change and not is_privileged(actor):
-                raise AccessDenied(
-                    f"only the owner may change the visibility or exportability of memory "
-                    f"{memory.id} (PAM §9)"
-                )
-            new_type = memory.type
-            new_custom = memory.custom_type if isinstance(memory.custom_type, str) else None
-            if not isinstance(type, _Unchanged):
-                new_type = type
-                if isinstance(custom_type, _Unchanged) and type != "custom":
-                    new_custom = None
-            if not isinstance(custom_type, _Unchanged):
-                new_custom = custom_type
-            if new_type != memory.type or new_custom != (
-                memory.custom_type if isinstance(memory.custom_type, str) else None
-            ):
-                checked = check_type(new_type, new_custom)
-                changes["type"] = new_type
-                changes["custom_type"] = checked
-                changed.append("type")
-            if not isinstance(content, _Unchanged):
-                text = check_content(content)
-                if text != memory.content:
-                    digest = compute_content_hash(text)
-                    if digest != memory.content_hash:
-                        twin = self._active_twin(digest)
-                        if twin is not None and twin.memory.id != memory.id:
-                            raise ConflictingInput(
-                                f"the new content is the same as active memory {twin.memory.id} "
-                                "(PAM §6); supersede or reinforce that memory instead",
-                                "content",
-                            )
-                    changes["content"] = text
-                    changes["content_hash"] = digest
-                    changed.append("content")
-            if ("content" in changes or "type" in changes) and memory.effective_status not in (
-                "active",
-                "deprecated",
-            ):
-                raise ConflictingInput(
-                    f"memory {memory.id} is {memory.effective_status}: its content and type are "
-                    "kept as they were (PAM §16.3); add a new memory instead",
-                    "status",
-                )
-            if not isinstance(tags, _Unchanged) or adding or removing:
-                old = memory.tags if isinstance(memory.tags, tuple) else ()
-                base = old if isinstance(tags, _Unchanged) else check_tags(tags)
-                tag_list = tuple(t for t in dict.fromkeys([*base, *adding]) if t not in removing)
-                if tag_list != old:
-                    changes["tags"] = tag_list
-                    changed.append("tags")
-            if not isinstance(summary, _Unchanged):
-                text_or_none = optional_text(summary, "summary")
-                if text_or_none != (memory.summary if memory.summary is not MISSING else None):
-                    changes["summary"] = text_or_none
-                    changed.append("summary")
-            access = _access(memory)
-            if not isinstance(visibility, _Unchanged):
-                value = check_visibility(visibility)
-                if value != access.effective_visibility:
-                    access = access.evolve(visibility=value)
-                    changed.append("visibility")
-            if (
-                not isinstance(exportable, _Unchanged)
-                and check_exportable(exportable) != access.is_exportable
-            ):
-                access = access.evolve(exportable=exportable)
-                changed.append("exportable")
-            if "visibility" in changed or "exportable" in changed:
-                changes["access"] = access
-            if not isinstance(metadata, _Unchanged):
-                meta = check_metadata(metadata)
-                if meta != (dict(memory.metadata) if isinstance(memory.metadata, Mapping) else {}):
-                    changes["metadata"] = meta
-                    changed.append("metadata")
-            temporal = memory.temporal
-            validity: tuple[tuple[str, object], ...] = (
-                ("valid_from", valid_from),
-                ("valid_until", valid_until),
-            )
-            for name, given in validity:
-                if isinstance(given, _Unchanged):
-                    continue
-                stamp = timestamp_input(given, name)
-                if stamp != (getattr(temporal, name) or None):
-                    temporal = temporal.evolve(**{name: stamp})
-                    changed.append(name)
-            if not changed:
-                return memory
-            changes["temporal"] = temporal.evolve(updated_at=at)
-            updated = memory.evolve(**changes)
-            self._save(
-                stored,
-                updated,
-                "update",
-                actor,
-                {"changed": changed, "previous_content_hash": memory.content_hash}
-                if "content" in changed
-                else {"changed": changed},
-                at,
-            )
-        return updated
+        from memvault.changes import update
+
+        return update(
+            self,
+            id,
+            content=content,
+            type=type,
+            custom_type=custom_type,
+            tags=tags,
+            add_tags=add_tags,
+            remove_tags=remove_tags,
+            summary=summary,
+            exportable=exportable,
+            visibility=visibility,
+            metadata=metadata,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            now=now,
+        )
 
     def edit(
         self,
@@ -1333,21 +1151,9 @@ class Vault:
         ``(entity, permissions or None)`` of `revokes`, in one transaction; a refused part
         (e.g. a grant by an agent) leaves the memory as it was. InvalidInput when the patch
         is empty. Returns the memory as it ends up."""
-        grant_list = builtins.list(grants)
-        revoke_list = builtins.list(revokes)
-        if not (fields or grant_list or revoke_list):
-            raise InvalidInput("nothing to change: the edit names no field, grant or revoke")
-        with self._store.transaction():
-            full_id = self.resolve(id)
-            memory: Memory | None = None
-            if fields:
-                memory = self.update(full_id, now=now, **fields)
-            for entity, permissions in grant_list:
-                memory = self.grant(full_id, entity, permissions, now=now)
-            for entity, permissions_or_all in revoke_list:
-                memory = self.revoke(full_id, entity, permissions_or_all, now=now)
-        assert memory is not None
-        return memory
+        from memvault.changes import edit
+
+        return edit(self, id, grants=grants, revokes=revokes, now=now, **fields)
 
     def grant(
         self,
@@ -1362,40 +1168,9 @@ class Vault:
         Give an agent entity permissions (read / write / delete, PAM §9.1) on a memory, added
         to any it has. A private memory becomes "shared" (a grant on a private memory would
         have no effect). Owner only."""
-        self._require_owner(self._actor, "grant access")
-        name = check_entity(entity)
-        perms = check_permissions(permissions)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            access = _access(memory)
-            grants = builtins.list(_grants(memory))
-            for i, g in enumerate(grants):
-                if isinstance(g, AccessGrant) and g.entity == name:
-                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
-                    merged = tuple(p for p in PERMISSIONS if p in have or p in perms)
-                    grants[i] = g.evolve(permissions=merged)
-                    break
-            else:
-                grants.append(AccessGrant(entity=name, permissions=perms))
-            new_access = access.evolve(shared_with=tuple(grants))
-            if access.effective_visibility == "private":
-                new_access = new_access.evolve(visibility="shared")
-            if new_access == access:
-                return memory
-            updated = memory.evolve(
-                access=new_access, temporal=memory.temporal.evolve(updated_at=at)
-            )
-            self._save(
-                stored,
-                updated,
-                "grant",
-                self._actor,
-                {"entity": name, "permissions": builtins.list(perms)},
-                at,
-            )
-        return updated
+        from memvault.changes import grant
+
+        return grant(self, id, entity, permissions, now=now)
 
     def revoke(
         self,
@@ -1409,55 +1184,9 @@ class Vault:
 
         Take permissions away from an entity (all of them when `permissions` is None; the grant
         disappears when none is left). Owner only."""
-        self._require_owner(self._actor, "revoke access")
-        if not isinstance(entity, str) or not entity:
-            raise InvalidInput("entity must be a non-empty string (PAM §9.1)", "entity")
-        removing = PERMISSIONS if permissions is None else check_permissions(permissions)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            access = _access(memory)
-            grants: builtins.list[AccessGrant] = []
-            for g in _grants(memory):
-                if isinstance(g, AccessGrant) and g.entity == entity:
-                    have = tuple(g.permissions) if isinstance(g.permissions, _SEQUENCE) else ()
-                    left = tuple(p for p in have if p not in removing)
-                    if left:
-                        grants.append(g.evolve(permissions=left))
-                else:
-                    grants.append(g)
-            if tuple(grants) == _grants(memory):
-                return memory
-            updated = memory.evolve(
-                access=access.evolve(shared_with=tuple(grants)),
-                temporal=memory.temporal.evolve(updated_at=at),
-            )
-            self._save(
-                stored,
-                updated,
-                "revoke",
-                self._actor,
-                {"entity": entity, "permissions": builtins.list(removing)},
-                at,
-            )
-        return updated
+        from memvault.changes import revoke
 
-    def _save(
-        self,
-        stored: StoredMemory,
-        updated: Memory,
-        action: str,
-        actor: str,
-        details: Mapping[str, Any],
-        at: str,
-    ) -> None:
-        """Store `updated` in place of `stored` (its decay anchor kept) with the audit entry
-        that says what changed, inside the caller's transaction."""
-        self._store.update_memory(StoredMemory(updated, stored.decay_anchor))
-        self._audit.append(
-            [PendingEntry(action, actor, updated.id, updated.content_hash, details)], at
-        )
+        return revoke(self, id, entity, permissions, now=now)
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -1469,41 +1198,9 @@ class Vault:
         final. Anything else raises InvalidTransition naming the current status and the allowed
         transitions. (Prefer `supersede`, which also records the replacement.) Agents need
         "write"; background work may not transition DNA-class memories (DNAProtected)."""
-        actor = self._actor
-        status = check_status(status)
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            stored = self._load(id)
-            memory = stored.memory
-            self._require(memory, actor, "write", "change the status of")
-            self._protect_dna(memory, actor, f"move to {status}")
-            self._check_transition(memory, status)
-            updated = memory.evolve(status=status, temporal=memory.temporal.evolve(updated_at=at))
-            self._save(
-                stored,
-                updated,
-                "transition",
-                actor,
-                {"from": memory.effective_status, "to": status},
-                at,
-            )
-        return updated
+        from memvault.lifecycle import transition
 
-    @staticmethod
-    def _check_transition(memory: Memory, status: str) -> None:
-        current = memory.effective_status
-        allowed = TRANSITIONS.get(current, ())
-        if status in allowed:
-            return
-        if not allowed:
-            raise InvalidTransition(
-                f"memory {memory.id} is {current}, which is final: no transition is allowed "
-                f"(PAM §7.1), not even to {status}"
-            )
-        raise InvalidTransition(
-            f"memory {memory.id} is {current}; PAM §7.1 allows {current} → "
-            f"{' | '.join(allowed)}, not {current} → {status}"
-        )
+        return transition(self, id, status, now=now)
 
     def retract(self, id: str, *, now: datetime | None = None) -> Memory:
         """``retract(id, *, now=None) -> Memory`` — the user invalidates it
@@ -1526,51 +1223,9 @@ class Vault:
         `supersedes` relation new → old (PAM §7, §13). Both must be active (InvalidTransition
         otherwise). Agents need "write" on old and "read" on new; background work may not
         supersede a DNA-class memory (DNAProtected)."""
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            old_stored = self._load(old)
-            new_stored = self._load(new)
-            old_memory, new_memory = old_stored.memory, new_stored.memory
-            if old_memory.id == new_memory.id:
-                raise InvalidInput(f"a memory cannot supersede itself ({old_memory.id})", "new")
-            self._require(old_memory, actor, "write", "supersede")
-            self._require(new_memory, actor, "read", "read")
-            self._protect_dna(old_memory, actor, "supersede")
-            for role, memory in (("old", old_memory), ("new", new_memory)):
-                if memory.effective_status != "active":
-                    raise InvalidTransition(
-                        f"cannot supersede: the {role} memory {memory.id} is "
-                        f"{memory.effective_status}, and both must be active (PAM §7.1 allows "
-                        "only active → superseded, and a replacement must be current)"
-                    )
-            updated = old_memory.evolve(
-                status="superseded",
-                temporal=old_memory.temporal.evolve(superseded_by=new_memory.id, updated_at=at),
-            )
-            relation = Relation(
-                id=str(uuid.uuid4()),
-                from_=new_memory.id,
-                to=old_memory.id,
-                type="supersedes",
-                created_at=at,
-                confidence=None,
-            )
-            self._store.update_memory(StoredMemory(updated, old_stored.decay_anchor))
-            self._store.insert_relation(relation)
-            self._audit.append(
-                [
-                    PendingEntry(
-                        "supersede",
-                        actor,
-                        old_memory.id,
-                        old_memory.content_hash,
-                        {"by": new_memory.id, "relation_id": relation.id},
-                    )
-                ],
-                at,
-            )
-        return relation
+        from memvault.lifecycle import supersede
+
+        return supersede(self, old, new, now=now)
 
     # -- relations ------------------------------------------------------------------------
 
@@ -1591,66 +1246,27 @@ class Vault:
         same type again returns the existing relation (with the new confidence, if one is
         given). Agents need "write" on `from_id` and "read" on `to_id`. A `supersedes`
         relation made here does not change any status; `supersede` does."""
-        actor = self._actor
-        type = check_relation_type(type)
-        conf = None if confidence is None else check_confidence(confidence, "confidence")
-        at = format_timestamp(_now(now, self._clock))
-        with self._store.transaction():
-            source = self._load(from_id).memory
-            target = self._load(to_id).memory
-            if source.id == target.id:
-                raise InvalidInput(f"a memory cannot be related to itself ({source.id})", "to")
-            self._require(source, actor, "write", "relate")
-            self._require(target, actor, "read", "read")
-            for existing in self._store.relations_of(source.id):
-                if (
-                    existing.from_ == source.id
-                    and existing.to == target.id
-                    and existing.type == type
-                ):
-                    if conf is None or existing.confidence == conf:
-                        return existing
-                    relation = existing.evolve(confidence=conf)
-                    self._store.update_relation(relation)
-                    self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
-                    return relation
-            relation = Relation(
-                id=str(uuid.uuid4()),
-                from_=source.id,
-                to=target.id,
-                type=type,
-                created_at=at,
-                confidence=conf,
-            )
-            self._store.insert_relation(relation)
-            self._audit.append([relation_entry(relation, source.content_hash, actor)], at)
-        return relation
+        from memvault.relations import relate
+
+        return relate(self, from_id, to_id, type, confidence=confidence, now=now)
 
     def relations(self, id: str) -> builtins.list[Relation]:
         """``relations(id) -> list[Relation]``
 
         Relations where the memory is the source or the target, oldest first; for an agent,
         only those whose other end it may read too."""
-        actor = self._actor
-        memory = self.get(id)
-        found = self._store.relations_of(memory.id)
-        if is_privileged(actor):
-            return found
-        others = {r.to if r.from_ == memory.id else r.from_ for r in found}
-        readable = {
-            s.memory.id
-            for s in self._store.get_memories(sorted(others))
-            if may(s.memory, actor, "read")
-        }
-        return [r for r in found if (r.to if r.from_ == memory.id else r.from_) in readable]
+        from memvault.relations import relations_of
+
+        return relations_of(self, id)
 
     def iter_relations(self) -> Iterator[Relation]:
         """``iter_relations() -> Iterator[Relation]``
 
         Every relation of the vault (the graph of it), streamed. The owner's or background
         work's: an agent reads relations one memory at a time (`relations`)."""
-        require_privileged(self._actor, "read every relation")
-        yield from self._store.iter_relations()
+        from memvault.relations import all_relations
+
+        yield from all_relations(self)
 
     # -- erasure --------------------------------------------------------------------------
 
@@ -1663,15 +1279,9 @@ class Vault:
         The audit log keeps *that* it happened (id and content hash), never what it said.
         Agents need the "delete" grant (PAM §9); background work may not erase a DNA-class
         memory (AIMEM §5.1)."""
-        actor = self._actor
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():  # exports first (AIMEM §5.2)
-            memory = self._load(id).memory
-            self._require(memory, actor, "delete", "erase")
-            self._protect_dna(memory, actor, "delete")
-            entries, relations = erase_stored(self._store, memory, actor, at)
-            self._audit.append(entries, at)
-        return ErasureReport((memory.id,), relations, self._store.scrub())
+        from memvault.erasure import erase_memory
+
+        return erase_memory(self, id, now=now)
 
     def erasure_request(self, ids: Sequence[str]) -> builtins.list[Memory]:
         """``erasure_request(ids) -> list[Memory]``
@@ -1679,14 +1289,9 @@ class Vault:
         The memories `erase_many` would erase, each once, in the order named (to show before
         asking for confirmation). Raises AccessDenied for anyone but the owner, InvalidInput
         for no ids, NotFound or AmbiguousId for an id that names no single memory."""
-        self._require_owner(self._actor, "make an erasure request")
-        if not ids:
-            raise InvalidInput("no memory to erase: give at least one id", "ids")
-        found: dict[str, Memory] = {}
-        for key in ids:
-            memory = self._load(key).memory
-            found.setdefault(memory.id, memory)
-        return builtins.list(found.values())
+        from memvault.erasure import erasure_request
+
+        return erasure_request(self, ids)
 
     def erase_many(self, ids: Sequence[str], *, now: datetime | None = None) -> ErasureReport:
         """``erase_many(ids, *, now=None) -> ErasureReport``
@@ -1696,16 +1301,9 @@ class Vault:
         (one unknown or ambiguous id and nothing is erased), then the files are scrubbed
         once. Only the owner may make it: an agent's erasure, even with the "delete" grant,
         goes through `erase`, one memory at a time."""
-        at = format_timestamp(_now(now, self._clock))
-        erased: builtins.list[str] = []
-        relations = 0
-        with erasing(self._store), self._store.transaction():
-            for memory in self.erasure_request(ids):
-                entries, count = erase_stored(self._store, memory, self._actor, at)
-                self._audit.append(entries, at)
-                erased.append(memory.id)
-                relations += count
-        return ErasureReport(tuple(erased), relations, self._store.scrub())
+        from memvault.erasure import erase_memories
+
+        return erase_memories(self, ids, now=now)
 
     def erase_conversation(
         self, conversation_id: str, *, now: datetime | None = None
@@ -1718,18 +1316,9 @@ class Vault:
         (docs/erasure.md). Audited as the id and counts, never content. Owner only (PAM §9:
         conversations are the owner's, and an erasure request is too); NotFound for an
         unknown id."""
-        self._require_owner(self._actor, "make an erasure request")
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():
-            entry, counts = erase_conversation_stored(self._store, conversation_id, self._actor)
-            self._audit.append([entry], at)
-        return ConversationErasure(
-            conversation_id,
-            counts["messages"],
-            counts["passages"],
-            counts["vectors"],
-            self._store.scrub(),
-        )
+        from memvault.erasure import erase_conversation
+
+        return erase_conversation(self, conversation_id, now=now)
 
     def erase_everything(self, *, now: datetime | None = None) -> EverythingErasure:
         """``erase_everything(*, now=None) -> EverythingErasure``
@@ -1739,12 +1328,9 @@ class Vault:
         scrub the files (AIMEM §5.2, a tenant's whole erasure for a vault emptied in place).
         The owner, signing keys, settings and audit log stay; one audit entry records the
         counts. Owner only (PAM §9)."""
-        self._require_owner(self._actor, "make an erasure request")
-        at = format_timestamp(_now(now, self._clock))
-        with erasing(self._store), self._store.transaction():
-            entry, counts = erase_everything_stored(self._store, self._actor)
-            self._audit.append([entry], at)
-        return EverythingErasure(counts, self._store.scrub())
+        from memvault.erasure import erase_everything
+
+        return erase_everything(self, now=now)
 
     # -- passphrase ---------------------------------------------------------------------
 
@@ -1778,7 +1364,7 @@ class Vault:
         `confidence.current` changes (not `updated_at`: decay is derived state, recomputable
         from the anchor and `last_reinforced`).
 
-        The run goes through the vault in chunks of `_DECAY_CHUNK` memories (5,000), one
+        The run goes through the vault in chunks of `decay_run.DECAY_CHUNK` memories (5,000), one
         transaction each: a chunk's memories are read and written under the same write lock,
         and other writers wait at most one chunk, never the whole run. Each chunk appends one
         audit entry (its counts and a digest of its changes), committed with it; a run that
@@ -1791,118 +1377,9 @@ class Vault:
 
         The session's actor runs it and is recorded: the owner's scheduled decay runs in
         ``vault.background()`` ("system", as `memvault decay` does); an agent is refused."""
-        actor = self._actor
-        if not is_privileged(actor):
-            raise AccessDenied(f"only the owner or background work may run decay, not {actor!r}")
-        moment = _now(now, self._clock)
-        at = format_timestamp(moment)
-        settings = self.settings
-        # DNA types are left out in the query already; custom DNA and pinned memories are
-        # skipped by `_decay_chunk`. The candidates' ids are read once, from an index; each
-        # chunk reads its memories (and checks them again) inside its own transaction.
-        non_dna = tuple(t for t in MEMORY_TYPES if t not in DNA_TYPES)
-        ids = self._store.memory_ids(MemoryQuery(statuses=("active",), types=non_dna, limit=None))
-        totals = [0, 0, 0, 0]  # examined, updated, protected, unchanged
-        parts = max(1, -(-len(ids) // _DECAY_CHUNK))
-        for part in range(parts):
-            chunk = ids[part * _DECAY_CHUNK : (part + 1) * _DECAY_CHUNK]
-            with self._store.transaction(), gc_paused():
-                examined = protected = 0
-                if part == 0:
-                    protected = examined = self._store.count_memories(
-                        MemoryQuery(statuses=("active",), types=tuple(DNA_TYPES), limit=None)
-                    )
-                candidates = [
-                    s
-                    for s in self._store.get_memories(chunk)
-                    if s.memory.effective_status == "active" and s.memory.type in non_dna
-                ]
-                updates, digest_items, counts = self._decay_chunk(candidates, moment, settings)
-                examined += counts[0]
-                protected += counts[1]
-                if not dry_run:
-                    self._write_decay_chunk(
-                        updates, digest_items, actor, at, (examined, protected), (part, parts)
-                    )
-            for i, value in enumerate((examined, len(updates), protected, counts[2])):
-                totals[i] += value
-            if part + 1 < parts and not dry_run:
-                # Let a writer that waited for this chunk in before the next one.
-                time.sleep(_DECAY_PAUSE)
-        return DecayReport(at, *totals)
+        from memvault.decay_run import run_decay
 
-    def _write_decay_chunk(
-        self,
-        updates: builtins.list[StoredMemory],
-        digest_items: builtins.list[builtins.list[Any]],
-        actor: str,
-        at: str,
-        counts: tuple[int, int],
-        part: tuple[int, int],
-    ) -> None:
-        """Write one decay chunk's changes and its audit entry (inside its transaction)."""
-        if updates:
-            self._store.update_memories(updates)
-        details: dict[str, Any] = {
-            "updated": len(updates),
-            "examined": counts[0],
-            "protected": counts[1],
-            "changes_digest": sha256_prefixed(jcs_dumps(digest_items)),
-        }
-        if part[1] > 1:
-            details["part"] = f"{part[0] + 1}/{part[1]}"
-        self._audit.append([PendingEntry("decay", actor, details=details)], at)
-
-    @staticmethod
-    def _decay_chunk(
-        candidates: Iterable[StoredMemory], moment: datetime, settings: DecaySettings
-    ) -> tuple[
-        builtins.list[StoredMemory], builtins.list[builtins.list[Any]], tuple[int, int, int]
-    ]:
-        """The decayed memories among `candidates` (active, not of a DNA type), the digest
-        items of the changes, and the counts (examined, protected, unchanged)."""
-        examined = protected = unchanged = 0
-        updates: builtins.list[StoredMemory] = []
-        digest_items: builtins.list[Any] = []
-        # Memories imported together share timestamps: parse each text once.
-        since_cache: dict[str, datetime | None] = {}
-        for stored in candidates:
-            examined += 1
-            memory = stored.memory
-            if memory.is_dna:
-                protected += 1
-                continue
-            conf = _confidence_block(memory)
-            if conf is None or conf.decay_model not in DECAYING_MODELS:
-                unchanged += 1
-                continue
-            anchor = _anchor_of(stored)
-            if anchor is None:
-                unchanged += 1
-                continue
-            since_text = _decay_start(memory)
-            if since_text in since_cache:
-                since = since_cache[since_text]
-            else:
-                try:
-                    since = parse_timestamp(since_text)
-                except ValueError:
-                    since = None
-                since_cache[since_text] = since
-            if since is None:
-                unchanged += 1
-                continue
-            value = decayed_confidence(
-                str(conf.decay_model), anchor, elapsed_days(since, moment), settings
-            )
-            if _is_number(conf.current) and round_confidence(float(conf.current)) == value:  # type: ignore[arg-type]
-                unchanged += 1
-                continue
-            updates.append(
-                StoredMemory(memory.evolve(confidence=conf.evolve(current=value)), anchor)
-            )
-            digest_items.append([memory.id, value])
-        return updates, digest_items, (examined, protected, unchanged)
+        return run_decay(self, now, dry_run=dry_run)
 
     # -- conversations, embeddings, exports ----------------------------------------------
 
@@ -2264,57 +1741,26 @@ class Vault:
         `owner_did`, the key's did:key becomes the owner's DID (§17: "derived from the signing
         key"), so exports carry a DID their signature verifies against. Owner only; audited.
         Returns the owner as it now is."""
-        self._require_owner(self._actor, "add signing keys")
-        if owner_did and not record.did:
-            raise InvalidInput(
-                f"a {record.algorithm} key has no did:key (only Ed25519, ES256 and ES384 keys "
-                "do); it cannot be the owner's DID (PAM §17)",
-                "owner_did",
-            )
-        if self._store.get_key(record.key_id) is not None:
-            raise InvalidInput(f"the vault already has a key {record.key_id!r}", "key_id")
-        at = format_timestamp(_now(now, self._clock))
-        owner = self._owner
-        entries = [
-            PendingEntry(
-                "key",
-                self._actor,
-                details={"key_id": record.key_id, "algorithm": record.algorithm, "did": record.did},
-            )
-        ]
-        if owner_did and record.did != owner.did:
-            check_owner_fields(None, record.did, None)
-            previous = owner.did if isinstance(owner.did, str) else None
-            owner = owner.evolve(did=record.did)
-            entries.append(
-                PendingEntry("owner-did", self._actor, details={"from": previous, "to": record.did})
-            )
-        with self._store.transaction():
-            self._store.put_key(record)
-            if owner is not self._owner:
-                self._store.set_owner(owner)
-            self._audit.append(entries, at)
-        self._shared.owner = owner
-        return owner
+        from memvault.owner_keys import add_key
+
+        return add_key(self, record, owner_did=owner_did, now=now)
 
     def keys(self) -> builtins.list[KeyRecord]:
         """``keys() -> list[KeyRecord]`` — the vault's signing keys, private
         parts included, so the owner's alone: AccessDenied for anyone else, background work
         too (docs/access.md)."""
-        require_owner(self._actor, "read the signing keys")
-        return self._store.list_keys()
+        from memvault.owner_keys import key_records
+
+        return key_records(self)
 
     def signing_key(self, key_id: str | None = None) -> KeyRecord:
         """``signing_key(key_id=None) -> KeyRecord`` — the key to sign with:
         the one `key_id` names (exact id, a unique part of one, or an algorithm name), else
         the only key, else the owner's DID key (rule: `memvault.crypto.keys.choose_signing_key`).
         NotFound when none fits, AmbiguousId when several do; the owner's alone."""
-        from memvault.crypto.keys import choose_signing_key
+        from memvault.owner_keys import signing_key
 
-        did = self._owner.did
-        return choose_signing_key(
-            self.keys(), key_id, owner_did=did if isinstance(did, str) else None
-        )
+        return signing_key(self, key_id)
 
     # -- audit and stats ------------------------------------------------------------------
 
@@ -2324,8 +1770,9 @@ class Vault:
         Recompute the audit chain and check every memory against its last entry; a problem
         names the entry seq or memory id (edited, removed, reordered, changed outside).
         The audit log is the owner's: AccessDenied for an agent."""
-        require_privileged(self._actor, "verify the audit log")
-        return verify_chain(self._store)
+        from memvault.audit_reads import verify
+
+        return verify(self)
 
     def audit_log(
         self,
@@ -2339,26 +1786,17 @@ class Vault:
         unique prefix; the entries of an erased memory are found by its full id). The audit
         log is the owner's (it names every memory, private ones too): AccessDenied for an
         agent."""
-        require_privileged(self._actor, "read the audit log")
-        wanted: str | None = None
-        if memory_id is not None:
-            try:
-                wanted = self.resolve(memory_id)
-            except NotFound:
-                wanted = memory_id
-        if limit is not None and limit <= 0:
-            return []
-        entries = self._store.audit_entries(memory_id=wanted, limit=limit, newest_first=True)
-        entries.reverse()
-        return entries
+        from memvault.audit_reads import log_entries
+
+        return log_entries(self, memory_id=memory_id, limit=limit)
 
     def audit_position(self) -> int:
         """``audit_position() -> int``: the sequence number of the audit log's last entry (0
         when empty): taken before an import, `audit_entries(after_seq=...)` then names what
         it wrote. AccessDenied for an agent."""
-        require_privileged(self._actor, "read the audit log")
-        last = self._store.last_audit()
-        return last.seq if last is not None else 0
+        from memvault.audit_reads import position
+
+        return position(self)
 
     def audit_entries(
         self, *, after_seq: int = 0, actions: Sequence[str] | None = None
@@ -2366,32 +1804,18 @@ class Vault:
         """``audit_entries(*, after_seq=0, actions=None) -> list[AuditEntry]``: the entries
         after a position, oldest first, optionally of some actions only (AccessDenied for an
         agent)."""
-        require_privileged(self._actor, "read the audit log")
-        return self._store.audit_entries(after_seq=after_seq, actions=actions or ())
+        from memvault.audit_reads import entries_after
+
+        return entries_after(self, after_seq=after_seq, actions=actions)
 
     def stats(self) -> dict[str, Any]:
         """``stats() -> dict``: memories by type, status, platform and
         extraction method; relations by type; conversations; audit entries; database size;
         schema version. The counts cover the whole vault (private memories, conversations,
         the audit log), so they are the owner's: AccessDenied for an agent."""
-        require_privileged(self._actor, "read the vault's statistics")
-        memory_stats = self._store.memory_stats()
-        relations = self._store.relation_stats()
-        return {
-            "home": None if self._home is None else str(self._home),
-            "owner_id": self._owner.id,
-            "memories": sum(memory_stats.get("status", {}).values()),
-            "by_type": memory_stats.get("type", {}),
-            "by_status": memory_stats.get("status", {}),
-            "by_platform": memory_stats.get("platform", {}),
-            "by_extraction_method": memory_stats.get("extraction_method", {}),
-            "relations": sum(relations.values()),
-            "relations_by_type": relations,
-            "conversations": self._store.count_conversations(),
-            "audit_entries": self._store.count_audit(),
-            "db_size_bytes": self._store.size_bytes(),
-            "schema_version": self._store.schema_version,
-        }
+        from memvault.stats import vault_stats
+
+        return vault_stats(self)
 
     def backup_to(self, target: Path) -> bool:
         """``backup_to(target) -> bool``: copy the vault's database into the new file
