@@ -12,7 +12,7 @@ Only what is plainly new takes this path: an owner's session, every memory of a 
 shape (`plain_row`), no id or content the vault or the batch already holds, no schema
 finding. Anything else answers None before a byte is written, and the caller hands the same
 memories to `add_memories`, which decides reinforcement and names every error as always.
-`tests/test_memory_rows.py` holds the two paths to the same rows and audit entries.
+`tests/test_aimem_import_rows.py` holds the two paths to the same rows and audit entries.
 """
 
 from __future__ import annotations
