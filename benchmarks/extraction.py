@@ -9,15 +9,17 @@ The matching rule (benchmarks/extraction_set/README.md): a proposal matches an e
 of the same message when the types are equal, its content holds every key and no forbidden
 string (case and diacritics folded); each expectation is matched once. Without `--llm-url` the
 offline rules extractor is measured. `--calibrate` fits the confidence model
-(`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors`
-lists misses and wrong proposals of the dev split only (the held-out split is not for
-tuning, so its records are never printed). `--only TEXT` keeps the conversations whose id
-contains TEXT (`--only=-blind-`: the first blind supplement, held out; `--only blind2`: the
-second blind batch, now dev; `--only blind3`: the third, held out). `--proposals FILE.jsonl`
-scores memories written elsewhere, one JSON object a line (``{"message_id":
-"eval-<conversation id>-m<n>", "type": …, "content": …}``, n counting every message of the
-conversation from 1): a second person's labels, scored as an extractor, measure how far two
-careful annotators agree.
+(`memvault.extract.confidence`) on the dev split and prints its `WEIGHTS`. `--errors` lists
+misses and wrong proposals of the dev split only (the held-out split is not for tuning, so its
+records are never printed). `--only TEXT` keeps the conversations whose id contains TEXT
+(`--only=-blind-`: the first blind supplement, held out; `--only blind2`: the second blind
+batch, now dev; `--only blind3`: the third, held out). `--proposals FILE.jsonl` scores memories
+written elsewhere, one JSON object a line (``{"message_id": "eval-<conversation id>-m<n>",
+"type": …, "content": …}``, n counting every message of the conversation from 1): a second
+person's labels, scored as an extractor, measure how far two careful annotators agree.
+`--second FILE.jsonl` (same format) prints, beside each table, the precision when a wrong
+proposal also counts as right where the second person wrote a memory of the same type for the
+same message: how much of the remaining "wrong" is two careful people disagreeing.
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -37,7 +39,9 @@ from memvault.extract.conversation_eval import Tally, load_conversations, score_
 SET = Path(__file__).resolve().parent / "extraction_set" / "conversations.jsonl"
 
 
-def _table(title: str, tally: Tally) -> None:
+def _table(
+    title: str, tally: Tally, second: dict[str, list[tuple[str, str]]] | None = None
+) -> None:
     print(f"\n{title}")
     print(
         f"  {'type':<14}{'proposed':>9}{'correct':>9}{'expected':>9}{'found':>7}"
@@ -55,6 +59,22 @@ def _table(title: str, tally: Tally) -> None:
         f"{tally.precision():>11.2f}{tally.recall():>8.2f}{tally.f1():>7.2f}"
         f"   confidence AUC {_auc(tally)}"
     )
+    if second is not None:
+        agreed = sum(
+            1
+            for candidate, right in tally.judged
+            if not right
+            and any(
+                type == candidate.type for type, _ in second.get(candidate.source.message_id, ())
+            )
+        )
+        proposed = len(tally.judged)
+        right = proposed - tally.wrong_count
+        print(
+            f"  with the second annotator: {agreed} of {tally.wrong_count} wrong proposals are "
+            f"memories of the same type the second person wrote there; precision counting them "
+            f"{(right + agreed) / proposed if proposed else 0:.2f}"
+        )
 
 
 def _auc(tally: Tally) -> str:
@@ -161,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-url", help="an OpenAI-compatible endpoint (…/v1)")
     parser.add_argument("--llm-model", default="", help="the model name for --llm-url")
     parser.add_argument(
+        "--second",
+        type=Path,
+        metavar="FILE",
+        help="a second annotator's memories (JSONL): how many wrong proposals they wrote too",
+    )
+    parser.add_argument(
         "--proposals",
         type=Path,
         metavar="FILE",
@@ -168,6 +194,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     written = _read_proposals(args.proposals) if args.proposals else None
+    second = _read_proposals(args.second) if args.second else None
 
     def extract(messages: list[UserMessage]) -> Iterable[Candidate]:
         if written is not None:
@@ -205,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
                     for m in c.messages
                     if m.role == "user"
                 )
-                _table(f"{split} · {lang} · {n} user messages", tallies[lang])
+                _table(f"{split} · {lang} · {n} user messages", tallies[lang], second)
         if args.calibrate and split == "dev":
             _calibrate(tallies["all"])
         if args.errors and split != "dev":

@@ -51,7 +51,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -538,10 +538,15 @@ def scale(
     data: RecallSet,
     reuse: bool = False,
     say: Callable[[str], None] = print,
+    ranking: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The scale run (module docstring); returns its figures. With `reuse`, a scale vault
-    that `--keep` left in `workdir` is timed again instead of built."""
+    that `--keep` left in `workdir` is timed again instead of built. `ranking`: `Ranking`
+    fields recall is timed with (None: the defaults)."""
     import recall_scale
+    from memvault.recall.ranking import Ranking
+
+    ranked = Ranking.from_json(ranking or {})
 
     languages = {c["id"]: c["lang"] for c in data.conversations}
     texts: dict[str, list[str]] = {"en": [], "pt": []}
@@ -575,8 +580,15 @@ def scale(
         say(f"bytes of rows, {label}: {size / 1e6:,.0f} MB")
     out["index_bytes"] = payload
     out["build"] = built.as_json()
+    say(f"ranking: vector_depth {ranked.vector_depth}, {dict(ranking or {}) or 'the defaults'}")
+    out["ranking"] = dict(ranking or {})
     out["latency"] = recall_scale.recall_latency(
-        built, [q.question for q in data.questions], queries, query_embedder, say=say
+        built,
+        [q.question for q in data.questions],
+        queries,
+        query_embedder,
+        say=say,
+        ranking=ranked,
     )
     return out
 
@@ -678,6 +690,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="--scale with --keep DIR: time the scale vault DIR already holds, do not build",
     )
+    parser.add_argument(
+        "--scale-ranking",
+        default=None,
+        help="--scale: a JSON object of Ranking fields recall is timed with (default: the "
+        "defaults), e.g. '{\"vector_depth\": 40}'",
+    )
     parser.add_argument("--scale-memories", type=int, default=100_000)
     parser.add_argument("--scale-messages", type=int, default=500_000)
     parser.add_argument("--scale-per-conversation", type=int, default=500)
@@ -722,6 +740,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 None if args.embedder == "none" else args.embedder,
                 data,
                 reuse=args.reuse,
+                ranking=json.loads(args.scale_ranking) if args.scale_ranking else None,
             )
         else:
             print(

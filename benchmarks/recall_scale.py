@@ -340,9 +340,11 @@ def recall_latency(
     count: int,
     query_embedder: Any,
     say: Callable[[str], None] = print,
+    ranking: Any = None,
 ) -> dict[str, Any]:
     """`Vault.recall` p50/p95 (ms) of `count` questions, full-text and fused, without and
-    with the conversation filter, k=10."""
+    with the conversation filter, k=10, ranked by `ranking` (a `Ranking`; None: the
+    defaults)."""
     from memvault.vault import Vault
 
     rng = random.Random(11)
@@ -359,7 +361,9 @@ def recall_latency(
                     if scope == "conversation":
                         filters["conversation"] = scoped[index % count]
                     started, started_cpu = time.perf_counter(), time.process_time()
-                    vault.recall(text, k=10, mode=mode, embedder=query_embedder, **filters)
+                    vault.recall(
+                        text, k=10, mode=mode, embedder=query_embedder, ranking=ranking, **filters
+                    )
                     if index >= 5:  # the first five warm the caches
                         samples.append((time.perf_counter() - started) * 1000)
                         cpu.append((time.process_time() - started_cpu) * 1000)

@@ -106,3 +106,19 @@ def test_the_readme_s_curl_recall_answers_from_the_demo_vault(home: Path) -> Non
     assert load_demo().returncode == 0
     top = ok("recall", query, "--json").json()["results"][0]
     assert "Marina" in query and "Lisbon" in top["text"], (query, top)
+
+
+def test_the_quick_start_list_never_splits_a_tag_across_lines(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In an 80-column terminal the Tags column broke tags mid-word ("data-engineer" over
+    "ing", "communication" over ", style"), which reads as two tags: a tag is whole on its
+    line, or cut with an ellipsis (`memvault show` has every tag)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert load_demo().returncode == 0
+    tags = {tag for m in pam.load(SAMPLE).memories for tag in m.tags}
+    table = ok("list", "--status", "all").stdout
+    for line in table.splitlines()[2:-1]:
+        cell = line.split("│")[4].strip()
+        for piece in filter(None, (p.strip() for p in cell.split(","))):
+            assert piece in tags or piece.endswith("…"), (piece, table)

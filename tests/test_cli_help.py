@@ -176,3 +176,20 @@ def test_vault_and_server_options_stand_together(path: tuple[str, ...]) -> None:
             assert options[start : start + len(group)] == group, options
     if "--as" in options and "--json" in options:
         assert options.index("--json") > options.index("--as"), options
+
+
+#: Groups that only list their subcommands (each of which shows its own example).
+PURE_GROUPS = {("passphrase",), ("keys",), ("conversations",), ("tenants",), ("db",)}
+
+
+@pytest.mark.parametrize("path", [p for p in COMMANDS if p], ids=" ".join)
+def test_every_command_help_shows_an_example(path: tuple[str, ...]) -> None:
+    """A new user's first question of `--help` is "what do I type?": every command that does
+    something shows a command line that does it (`validate`, `sign`, `tenants revoke`… had
+    none)."""
+    if path in PURE_GROUPS:
+        return
+    text = " ".join(_help(path).split())
+    example = re.search(r"Examples?(?: \([^)]*\))?: (.{0,200})", text)
+    assert example, text
+    assert "memvault" in example[1] and all(word in example[1] for word in path), text

@@ -225,8 +225,8 @@ def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only(
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])
 def test_rules_meet_precision_and_recall_targets_in_each_language(split: str) -> None:
-    """Targets of the template splits and of the dev split as a whole. The blind held-out
-    supplements (`*-blind-*` and `*-blind2-*` ids, written by people who never read the
+    """Targets of the template splits and of the dev split without its blind part. The blind
+    batches (`*-blind-*`, `*-blind2-*`, `*-blind3-*` ids, written by people who never read the
     extractor) are measured apart: their figures are in docs/extraction.md;
     `test_the_blind_heldout_supplement_is_...` checks their shape."""
     part = [c for c in load_conversations(SET) if c.split == split and "blind" not in c.id]
@@ -247,6 +247,28 @@ def test_rules_meet_precision_and_recall_targets_on_the_realistic_dev_part_in_ea
     for lang in ("en", "pt"):
         assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
         assert tallies[lang].recall() >= 0.7, (lang, tallies[lang].misses)
+
+
+def test_rules_meet_the_targets_on_the_whole_dev_split_blind_batch_included() -> None:
+    """The dev split as a whole, the second blind batch included (tuned on since it became
+    dev): precision and recall targets hold in each language."""
+    part = [c for c in load_conversations(SET) if c.split == "dev"]
+    tallies = score_conversations(part, lambda messages: extract_messages(messages))
+    for lang in ("en", "pt"):
+        assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
+        assert tallies[lang].recall() >= 0.7, (lang, tallies[lang].misses)
+
+
+def test_on_the_second_blind_batch_rules_reach_the_recall_target_in_english_only() -> None:
+    """`*-blind2-*`, dev since its held-out figures were recorded (recall .37 / .29 then):
+    precision at least 0.85 in each language; recall reaches 0.7 in English, and stays below it
+    in Portuguese (0.58: figures in docs/extraction.md)."""
+    part = [c for c in load_conversations(SET) if "-blind2-" in c.id]
+    tallies = score_conversations(part, lambda messages: extract_messages(messages))
+    for lang in ("en", "pt"):
+        assert tallies[lang].precision() >= 0.85, (lang, tallies[lang].wrong)
+    assert tallies["en"].recall() >= 0.7, tallies["en"].misses
+    assert 0.5 <= tallies["pt"].recall() < 0.7
 
 
 def test_rules_confidence_separates_right_from_wrong_on_the_dev_split_in_each_language() -> None:

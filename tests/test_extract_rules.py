@@ -15,6 +15,7 @@ from memvault.extract.pipeline import run
 from memvault.extract.rules import (
     EXTRACTOR,
     clauses,
+    extract_by_message,
     extract_message,
     rejection,
 )
@@ -854,3 +855,471 @@ def test_how_well_one_speaks_a_language_and_one_s_mother_tongue_are_skills(
 
 def test_how_good_the_code_is_is_not_a_language_skill() -> None:
     assert _extract("my code is pretty rusty") == []
+
+
+# -- general shapes found on unseen chats (issue #20): each with a task-shaped twin -----------
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("ok i'll ring the gp. i also have asthma if that matters for anything",
+         ("fact", "User has asthma")),
+        ("Please always reply in British English and keep answers under 150 words unless I "
+         "ask for more",
+         ("instruction", "User wants the assistant to always reply in British English and "
+          "keep answers under 150 words")),
+        ("fiz o mestrado em engenharia informática na uminho, se isso contar alguma coisa",
+         ("fact", "O usuário fez mestrado em engenharia informática na uminho")),
+    ],
+)  # fmt: skip
+def test_an_aside_such_as_if_that_matters_does_not_make_a_statement_hypothetical(
+    text: str, found: tuple[str, str]
+) -> None:
+    assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["if I had asthma could I still run a marathon", "I'd move to Lisbon unless rents go up"],
+)
+def test_a_real_condition_still_makes_a_statement_hypothetical(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I have a dodgy knee from football years ago", ("fact", "User has a dodgy knee")),
+        ("my doctor says I have tendinitis", None),
+        ("I have tendinitis in my wrist", ("fact", "User has tendinitis")),
+        ("sounds good but i'm coeliac so the pastry has to be gluten free",
+         ("fact", "User is coeliac")),
+        ("cadeira é prioridade, tenho escoliose e depois de 4h sentado as costas acabam",
+         ("fact", "O usuário tem escoliose")),
+        ("tenho hérnia discal na lombar, diagnosticada há 2 anos",
+         ("fact", "O usuário tem hérnia discal")),
+        ("eu posso ligar. atenção que sou alérgica a marisco, por isso nada de marisqueiras",
+         ("fact", "O usuário tem alergia a marisco")),
+    ],
+)  # fmt: skip
+def test_health_conditions_are_read_by_their_shape(
+    text: str, found: tuple[str, str] | None
+) -> None:
+    if found is None:
+        assert _extract(text) == []
+    else:
+        assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I have a question about my knee brace order",
+        "I have a bad feeling about this function",
+        "tenho uma dúvida sobre a função",
+    ],
+)
+def test_having_a_question_or_a_feeling_is_not_a_condition(text: str) -> None:
+    assert _extract(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("grand. i'm on rider on an m2 macbook if that matters for the profiler",
+         [("environment", "User uses rider"), ("environment", "User uses macbook")]),
+        ("tenho o ubuntu 22.04 num thinkpad t480 e o wifi deixou de funcionar",
+         [("environment", "O usuário usa ubuntu 22.04"),
+          ("environment", "O usuário usa thinkpad t480")]),
+        ("I'm the cofounder, stack is django + react native. need help with the GST logic",
+         [("identity", "User is a cofounder"), ("environment", "User uses django"),
+          ("environment", "User uses react native")]),
+        ("aqui na empresa a gente usa postgres pra tudo, entao pode usar coisa especifica dele",
+         [("environment", "O usuário usa postgres")]),
+    ],
+)  # fmt: skip
+def test_each_platform_named_in_a_statement_of_use_is_an_environment(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I have a question about Excel formulas", []),
+        ("I'm on the last word of the chapter", []),
+        ("I'm on node 3 of the tree", []),
+        ("tenho o excel aberto, como faço um procv?", []),
+        ("thanks. fwiw I'm on excel for mac which has some weird differences",
+         [("environment", "User uses excel")]),
+        ("Eu programo em Python há uns cinco anos mas Django é novo pra mim",
+         [("skill", "O usuário programa em Python há uns cinco anos")]),
+    ],
+)  # fmt: skip
+def test_a_platform_outside_a_statement_of_one_s_own_use_is_not_an_environment(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I am software tester with 3 years of experience",
+         [("identity", "User is a software tester")]),
+        ("I am Egyptian doctor preparing for PLAB exam to work in UK",
+         [("identity", "User is an Egyptian doctor"), ("identity", "User is Egyptian")]),
+        ("it's a cake, legally. I'm a solicitor I'd know lol",
+         [("identity", "User is a solicitor")]),
+        ("I'm the developer here, fix it", []),
+        ("I am done with this developer", []),
+    ],
+)  # fmt: skip
+def test_a_job_without_an_article_or_with_the_is_still_an_occupation(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I joined Zomato as SDE-2 last week, earlier I was in TCS for 4 years.",
+         [("fact", "User works at Zomato")]),
+        ("I joined the call late", []),
+        ("ok i like this a lot. im applying for biomedical engineering btw",
+         [("goal", "User is applying for biomedical engineering")]),
+        ("I'm preparing for the meeting tomorrow", []),
+        ("what's a good high protein breakfast, i'm training for my first half marathon in "
+         "october",
+         [("goal", "User is training for their first half marathon in october")]),
+        ("how do I fix this, I'm using the second version", []),
+        ("I have 3 years of Python, mostly Django",
+         [("skill", "User has 3 years of experience in Python")]),
+        ("I have 3 years of data in this spreadsheet", []),
+    ],
+)  # fmt: skip
+def test_joining_applying_for_and_years_of_a_thing_are_read_and_the_task_is_not(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("responde-me sempre em tópicos curtos",
+         [("instruction", "O usuário quer que o assistente responda sempre em tópicos curtos")]),
+        ("achas que me devo candidatar? tenho 2 anos de java, o resto vou aprendendo",
+         [("skill", "O usuário tem 2 anos de experiência em java")]),
+        ("tenho 26 anos e este é o meu segundo ano a trabalhar",
+         [("identity", "O usuário tem 26 anos")]),
+        ("segundo o médico eu tenho asma", []),
+        ("fiz o backend ontem", []),
+        ("voltei a morar em recife depois de 5 anos em lisboa e to achando tudo caro",
+         [("fact", "O usuário mora em recife")]),
+        ("to fazendo um sistema de cobranca pra academia do meu irmao, ele é personal",
+         [("project", "O usuário está fazendo um sistema de cobranca pra academia do seu irmao")]),
+        ("to fazendo um resumo do texto", []),
+        ("amo viajar, queria separar uma parte pra isso todo mes",
+         [("preference", "O usuário adora viajar")]),
+    ],
+)  # fmt: skip
+def test_portuguese_chat_shapes_of_instructions_skills_studies_moves_and_projects(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def test_a_pet_that_died_is_not_of_the_household_and_the_one_adopted_after_and_we_is() -> None:
+    assert _extract("our cat Mochi died last month and we just adopted a kitten called Pepper") == [
+        ("relationship", "User adopted a kitten called Pepper")
+    ]
+
+
+def test_someone_else_living_with_the_person_and_their_husband_names_the_husband() -> None:
+    assert _extract("ela mora comigo e com meu marido desde janeiro") == [
+        ("relationship", "O usuário tem um marido")
+    ]
+    # the person's own statement with a companion stays one fact
+    assert _extract("moro com minha namorada") == [("fact", "O usuário mora com sua namorada")]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("switched from vscode to neovim last month and i'm struggling with the telescope config",
+         [("environment", "User uses neovim")]),
+        ("quick update, I'm no longer at Deloitte, started at a fintech called Monzo this week",
+         [("fact", "User works at Monzo")]),
+        ("moved the button to the left", []),
+    ],
+)  # fmt: skip
+def test_a_life_event_with_the_subject_dropped_is_the_person_s(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I grew up in Chennai but I've been in Manchester for 12 years",
+         ("fact", "User lives in Manchester")),
+        ("we bought our first house in Derby in august and everything is breaking lol",
+         ("fact", "User lives in Derby")),
+        ("our place is small, we're in a 2 bed apartment in Queens",
+         ("fact", "User lives in Queens")),
+        ("I've been in this meeting for an hour", None),
+    ],
+)  # fmt: skip
+def test_years_in_a_place_and_a_home_in_a_place_are_where_one_lives(
+    text: str, found: tuple[str, str] | None
+) -> None:
+    if found is None:
+        assert _extract(text) == []
+    else:
+        assert found in _extract(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("can you swap the salmon for something else, i really can't stand fish",
+         [("preference", "User dislikes fish")]),
+        ("I can't handle spice at all, like even black pepper is a lot for me lol",
+         [("preference", "User dislikes spice")]),
+        ("I can't stand this intro, make it shorter", []),
+        ("sim, adoro aquilo.", []),
+        ("tenho 52 anos e nunca fiz desporto na vida, por onde começo?",
+         [("identity", "O usuário tem 52 anos")]),
+        ("o meu gato, o Bolacha, comeu um bocado de cebola crua há meia hora, é grave??",
+         [("relationship", "O gato do usuário se chama Bolacha")]),
+    ],
+)  # fmt: skip
+def test_dislikes_after_a_request_pointers_and_past_never_are_read_right(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Sou fotógrafo de casamentos em Florianópolis",
+         [("identity", "O usuário é fotógrafo de casamentos em Florianópolis"),
+          ("fact", "O usuário trabalha em Florianópolis")]),
+        ("sou professor de matemática numa secundária em viseu e queria ideias",
+         [("identity", "O usuário é professor de matemática numa secundária em viseu"),
+          ("fact", "O usuário trabalha em viseu")]),
+        ("Hoje sou professor de história", [("identity", "O usuário é professor de história")]),
+        ("sou guia de turismo de verdade, quero treinar meu inglês com isso",
+         [("identity", "O usuário é guia de turismo")]),
+    ],
+)  # fmt: skip
+def test_the_town_of_a_workplace_and_a_job_after_hoje_are_read(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Deixei de usar o Windows, agora estou no Linux Mint em casa",
+         [("environment", "O usuário usa Linux Mint")]),
+        ("Tive uma tendinite no joelho no ano passado",
+         [("fact", "O usuário teve tendinite no joelho")]),
+        ("coloca cerveja sem álcool também, eu parei de beber",
+         [("fact", "O usuário parou de beber")]),
+        ("parei de receber os e-mails do sistema", []),
+        ("I get really bad motion sickness, so no boat tours",
+         [("fact", "User gets really bad motion sickness")]),
+        ("I get an error when I run it", []),
+        ("what are the steps in Ontario? I already have a biology degree",
+         [("fact", "User has a biology degree")]),
+        ("I've a degree in social care from ATU Sligo",
+         [("fact", "User has a degree in social care")]),
+        ("I have a license key for this, where do I put it", []),
+    ],
+)  # fmt: skip
+def test_conditions_had_habits_quit_and_credentials_held_are_facts(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def _extract_chat(*texts: str) -> list[list[tuple[str, str]]]:
+    """Each message's memories, the messages said in order in one conversation."""
+    messages = [
+        UserMessage("chatgpt", "c1", f"m{n}", text, "2025-05-01T10:00:00Z")
+        for n, text in enumerate(texts, 1)
+    ]
+    return [[(c.type, c.content) for c in found] for _, found in extract_by_message(messages)]
+
+
+def test_what_is_said_inside_a_role_play_is_the_character_s_until_it_ends() -> None:
+    assert _extract_chat(
+        "vamos fazer um roleplay: vc é o imperador dom pedro II em 1870 e eu sou um jornalista",
+        "Majestade, eu cresci no interior da província de Minas. O senhor acredita no trem?",
+        "kkkk mt bom. sai do personagem agora: dou aula de historia numa escola em goiania",
+        "sou professora há 10 anos",
+    ) == [
+        [],
+        [],
+        [("fact", "O usuário dá aula de historia numa escola em goiania")],
+        [("identity", "A usuária é professora")],
+    ]
+    assert _extract_chat(
+        "You are a grumpy medieval innkeeper. I am a traveler. Stay in character.",
+        "I hate rats. Are there rats in this inn?",
+        "Give me three title ideas for a blog post about climbing.",
+        "I hate long meetings.",
+    ) == [[], [], [], [("preference", "User dislikes long meetings")]]
+
+
+def test_a_plain_statement_between_the_turns_of_a_role_play_is_the_person_s() -> None:
+    assert _extract_chat(
+        "Let's role-play: I'm a detective in 1920s Chicago and you're my partner.",
+        "I really like spicy food.",
+    ) == [[], [("preference", "User likes spicy food")]]
+
+
+def test_the_first_word_of_the_next_sentence_is_not_a_name() -> None:
+    assert (
+        _extract("Estamos a organizar a festa de anos da nossa mãe. Podes sugerir um menu?") == []
+    )
+    assert _extract("my cat knocked my coffee over. her name is Biscuit") == [
+        ("relationship", "User's cat is named Biscuit")
+    ]
+
+
+def test_a_dose_started_is_not_a_venture_and_a_value_ends_before_and_need() -> None:
+    assert _extract("is it normal to feel dizzy, I started 50mg on monday") == []
+    assert [type for type, _ in _extract("I started a podcast about birds")] == ["project"]
+    assert _extract("I'm writing a screenplay and need realistic therapist dialogue") == [
+        ("project", "User is writing a screenplay")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("Can you stop using so many bullet points? Just write normal paragraphs from now on.",
+         [("instruction", "User wants the assistant to write normal paragraphs")]),
+        ("escreve em tópicos daqui pra frente",
+         [("instruction", "O usuário quer que o assistente escreva em tópicos")]),
+        ("Going forward, don't suggest recipes with pork or alcohol, I'm Muslim and only eat halal",
+         [("instruction", "User wants the assistant not to suggest recipes with pork or alcohol"),
+          ("fact", "User eats halal")]),
+        ("write the intro again", []),
+    ],
+)  # fmt: skip
+def test_a_standing_marker_at_the_end_makes_an_instruction_and_a_faith_is_not_a_name(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def test_earning_as_a_job_in_a_town_is_an_occupation_and_where_one_works() -> None:
+    assert _extract("loans are 28k at 5.8%, I'm 26 and make 72k as a UX designer in Austin") == [
+        ("identity", "User is 26 years old"),
+        ("identity", "User is a UX designer in Austin"),
+        ("fact", "User works in Austin"),
+    ]
+    assert _extract("I make 72k, is that enough for a mortgage?") == []
+
+
+def test_a_state_that_is_over_is_less_sure_than_the_present_and_a_change_is_not_over() -> None:
+    def confidence(text: str) -> float:
+        message = UserMessage("chatgpt", "c1", "m1", text, "2025-05-01T10:00:00Z")
+        (found,) = extract_message(message)
+        return found.confidence
+
+    assert confidence("I grew up in Chennai") < confidence("I live in Chennai")
+    assert confidence("cresci em Minas") < confidence("moro em Minas")
+    # "deixei o Windows, agora estou no Linux Mint": the present is the statement
+    assert confidence("Deixei de usar o Windows, agora estou no Linux Mint") == confidence(
+        "agora estou no Linux Mint"
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("this is for my side project btw, a habit tracker i've been building on weekends",
+         [("project", "User is building a habit tracker")]),
+        ("é uma api de reservas para o restaurante dos meus pais que ando a fazer nos tempos "
+         "livres",
+         [("project",
+           "O usuário está fazendo uma api de reservas para o restaurante dos seus pais")]),
+        ("an email I'm writing to my boss", []),
+        ("é um projeto pessoal que to fazendo em kotlin", []),
+        ("fix the function I'm writing", []),
+    ],
+)  # fmt: skip
+def test_a_thing_named_before_one_says_one_is_making_it_is_a_project(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("I'm more of a backend person, JavaScript always confuses me",
+         [("skill", "User is more of a backend person")]),
+        ("nao manjo muito de python ainda, sou mais de excel e vba, uso ha uns 10 anos",
+         [("skill", "O usuário é mais de excel e vba")]),
+        ("I mostly do android dev in kotlin and android studio eats RAM",
+         [("skill", "User does android dev in kotlin")]),
+        ("sou mais de ficar em casa", []),
+        ("uso há uns 10 anos", []),
+    ],
+)  # fmt: skip
+def test_the_side_of_a_craft_one_works_on_is_a_skill_and_a_bare_duration_is_nothing(
+    text: str, found: list[tuple[str, str]]
+) -> None:
+    assert _extract(text) == found
+
+
+def test_right_now_of_an_ongoing_activity_is_not_a_one_off_request() -> None:
+    assert _extract("I'm learning Portuguese with Duolingo right now but it's slow") == [
+        ("goal", "User is learning Portuguese with Duolingo")
+    ]
+    assert _extract("I'm using bullet points for this one") == []
+    assert _extract("use bullet points right now") == []
+
+
+def test_a_run_over_a_vault_reads_a_role_play_as_the_character_s(tmp_path: Path) -> None:
+    """`memvault extract` (the pipeline over stored conversations) follows the role-play frame
+    across the messages of a conversation, as the evaluation does."""
+    vault = make_vault(tmp_path / "vault")
+    try:
+        vault.put_conversation(
+            conversation_of(
+                "conv-rp",
+                [
+                    (
+                        "user",
+                        "You are a grumpy innkeeper and I am a traveler. Stay in character.",
+                        "2025-02-03T04:05:06Z",
+                    ),
+                    ("assistant", "What do you want?", "2025-02-03T04:05:07Z"),
+                    ("user", "I hate rats. Are there rats in this inn?", "2025-02-03T04:05:08Z"),
+                    ("assistant", "No rats here.", "2025-02-03T04:05:09Z"),
+                    (
+                        "user",
+                        "ok stop the roleplay. for real, I live in Porto.",
+                        "2025-02-03T04:05:10Z",
+                    ),
+                ],
+                platform="chatgpt",
+            )
+        )
+        run(vault)
+        assert [m.content for m in vault.list().items] == ["User lives in Porto"]
+    finally:
+        vault.close()

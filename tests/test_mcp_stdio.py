@@ -11,6 +11,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import anyio
 import pytest
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
@@ -219,7 +220,7 @@ def test_bad_arguments_are_the_tools_errors_in_the_vaults_words(home: Path) -> N
         text = await _refused(client, "forget", id="no-such-id")
         assert "no memory with id or id prefix 'no-such-id'" in text
         text = await _refused(client, "supersede", old_id="abc")
-        assert "either content" in text
+        assert "give content (a new memory) or new_id" in text, text
         decided = await _call(
             client, "remember", content="Use PostgreSQL", type="custom", custom_type="decision"
         )
@@ -343,3 +344,81 @@ def test_remember_names_no_conversation_pam_11(home: Path) -> None:
         assert all(m["provenance"]["conversation_ref"] is None for m in store["memories"])
 
     _drive(_params(home), body)
+
+
+def test_list_memories_with_a_status_or_type_pam_lacks_is_refused_not_empty(home: Path) -> None:
+    """`list_memories status="bogus"` answered an empty page, as if the vault held nothing:
+    a status (PAM §7) or type (§5) that can never match is the caller's mistake, named."""
+
+    async def body(client: Client) -> None:
+        await _call(client, "remember", content="Lives in Porto")
+        text = await _refused(client, "list_memories", status="gone")
+        assert "'gone' is not a PAM status" in text and "any" in text, text
+        text = await _refused(client, "list_memories", types=["feeling"])
+        assert "'feeling' is not a PAM memory type" in text, text
+        assert (await _call(client, "list_memories", status="any"))["total"] == 1
+
+    _drive(_params(home), body)
+
+
+def test_either_or_arguments_say_which_mistake_was_made(home: Path) -> None:
+    """`supersede` and `import_memory` with neither alternative said "…, not both"."""
+
+    async def body(client: Client) -> None:
+        added = await _call(client, "remember", content="Lives in Porto")
+        neither = await _refused(client, "supersede", old_id=added["memory"]["id"])
+        assert "not both" not in neither and "content" in neither and "new_id" in neither
+        both = await _refused(
+            client, "supersede", old_id=added["memory"]["id"], content="x", new_id="y"
+        )
+        assert "not both" in both, both
+        neither = await _refused(client, "import_memory")
+        assert "not both" not in neither and "path" in neither and "content" in neither
+
+    _drive(_params(home), body)
+
+
+def test_an_inline_import_refused_names_the_content_not_a_temporary_file(home: Path) -> None:
+    """A refused inline `import_memory` named the server's temporary file
+    (/tmp/memvault-mcp-…/import.json): the caller never saw that path."""
+
+    async def body(client: Client) -> None:
+        text = await _refused(client, "import_memory", content="{}")
+        assert "memvault-mcp-" not in text and "/tmp" not in text, text
+        assert "the content" in text and '"schema"' in text, text
+        text = await _refused(client, "import_memory", content={"format": "aimem-bundle"})
+        assert "memvault-mcp-" not in text, text
+
+    _drive(_params(home), body)
+
+
+def test_a_prompt_asked_without_its_argument_is_refused_without_a_traceback(
+    home: Path, tmp_path: Path
+) -> None:
+    """`prompts/get memory_context` without `query` (or with a blank one) was answered, but
+    the server wrote a forty-line traceback to the client's log for each: an invalid
+    request is the caller's mistake, named, and nothing more."""
+    from mcp import ClientSession
+    from mcp.client.stdio import stdio_client
+    from mcp.shared.exceptions import MCPError
+
+    log = tmp_path / "server.log"
+
+    async def main() -> None:
+        with log.open("w") as errlog:
+            async with (
+                stdio_client(_params(home), errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                with pytest.raises(MCPError) as missing:
+                    await session.get_prompt("memory_context", {})
+                assert "query" in missing.value.error.message
+                with pytest.raises(MCPError) as blank:
+                    await session.get_prompt("memory_context", {"query": " "})
+                assert "empty" in blank.value.error.message
+                done = await session.get_prompt("memory_context", {"query": "Porto"})
+                assert done.messages
+
+    anyio.run(main)
+    assert "Traceback" not in log.read_text(), log.read_text()

@@ -350,3 +350,27 @@ def test_conversations_list_fits_an_80_column_terminal_with_short_ids(
     assert sorted(rows) == sorted([TWINS[0][:10], TWINS[1][:10], SINGLE[:8]]), lines
     for prefix in rows:
         assert ok("conversations", "show", prefix).stdout
+
+
+def test_conversations_show_of_a_branched_chatgpt_chat_reads_as_a_chat(
+    home: Path, tmp_path: Path
+) -> None:
+    """A ChatGPT conversation (PAM §25.3 branches) as a person reads it: each message under
+    its speaker and minute, with the short id recall prints (not a 36-character UUID and a
+    microsecond timestamp on every line), and no "(no text)" line for the hidden empty
+    system message every ChatGPT conversation starts with."""
+    ok("init")
+    ok("import", write_zip(gen.export(seed=7, count=2), tmp_path / "chatgpt-export.zip"))
+    found = ok("recall", "fotossíntese", "--json").json()["results"]
+    first = found[0]["conversation_id"]
+    document = ok("conversations", "show", first, "--json").json()
+    shown = ok("conversations", "show", first).stdout
+    assert "branch 1 of 2" in shown and "branch 2 of 2" in shown
+    assert "(no text)" not in shown
+    for message in document["messages"]:
+        assert message["id"] not in shown
+        if (message.get("content") or {}).get("text"):
+            assert message["id"][:8] in shown
+        stamp = message["created_at"]
+        assert stamp not in shown and f"{stamp[:10]} {stamp[11:16]}" in shown
+    assert found[0]["id"][:8] in shown

@@ -92,11 +92,11 @@ def test_hybrid_recall_gives_k_results_past_the_fusion_depths(
     the hits further down keep their order below them, so a `k` larger than both depths
     still gets `k` results, in hybrid mode as in full text alone."""
     vault.add_memories(
-        [pam_memory(f"Ferry crossing number {n} to Madeira") for n in range(60)],
+        [pam_memory(f"Ferry crossing number {n} to Madeira") for n in range(80)],
     )
     vault.embed(EmbedderSpec("openai", MODEL, embed_server.url))
     ranking = Ranking()
-    assert ranking.text_depth + ranking.vector_depth < 50
-    result = vault.recall("ferry Madeira", k=50, kind="memories")
-    assert result.mode == "hybrid" and len(result.hits) == 50
-    assert len(vault.recall("ferry Madeira", k=50, kind="memories", mode="fts").hits) == 50
+    assert ranking.text_depth + ranking.vector_depth < 60
+    result = vault.recall("ferry Madeira", k=60, kind="memories")
+    assert result.mode == "hybrid" and len(result.hits) == 60
+    assert len(vault.recall("ferry Madeira", k=60, kind="memories", mode="fts").hits) == 60

@@ -192,16 +192,31 @@ def test_weighted_fusion_weighs_a_full_text_hit_by_its_coverage() -> None:
         Ranking(text_coverage=1.5)
 
 
-def test_fusion_counts_thirty_two_vector_hits_by_default() -> None:
-    """docs/recall.md "Ranking": the vector list gives fusion its first 32 hits (30 left
-    answers the bit index ranked just below out over a whole vault; 40 doubled a fused
-    query's CPU at scale), and no more are asked."""
+def test_fusion_counts_fifty_vector_hits_by_default() -> None:
+    """docs/recall.md "Coverage and depth": the vector list gives fusion its first 50 hits
+    (32 left answers the bit index ranked just below out over a whole vault; its cost at
+    scale was the page cache, not the depth), as many as full text gives for k=10, and no
+    more are asked; `vector_depth` sets it."""
     ranking = Ranking()
     assert (ranking.text_weight, ranking.vector_weight) == (0.3, 0.7)
-    assert ranking.vector_depth == 32
-    assert ranking.vector_candidates(10) == 32
-    assert ranking.vector_candidates(20) == 32
+    assert ranking.vector_depth == 50
+    assert ranking.vector_candidates(10) == 50
+    assert ranking.vector_candidates(20) == 50
     assert ranking.depth(10) == 50
+    assert Ranking(vector_depth=32).vector_candidates(10) == 32
+
+
+def test_fifty_vector_hits_count_in_fusion_where_thirty_two_left_the_answer_out() -> None:
+    """Over a whole vault the answer is often BM25's first hit and the vector list's 40th
+    (many passages near in meaning, its words in few). Counted by the vector list too, it
+    fuses first (0.3 × 1 + 0.7 × 0.75); with 32 counted it keeps its text share only and
+    falls below the 32 counted vector hits (0.7 × 0.76 and more)."""
+    text = [(40, 9.0), (1, 8.0), (2, 1.0)]
+    vector = [(100 + rank, 0.80 - (rank - 1) * 0.001) for rank in range(1, 40)] + [(40, 0.75)]
+    fused = fuse(text, vector, Ranking())
+    assert max(fused, key=fused.__getitem__) == 40
+    shallow = fuse(text, vector, Ranking(vector_depth=32))
+    assert sorted(shallow, key=shallow.__getitem__, reverse=True).index(40) == 32
 
 
 _INTRO = [

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from html import escape
 from pathlib import Path
 
 import httpx
@@ -288,3 +289,24 @@ def test_with_a_certificate_the_server_speaks_only_tls_pam_21_1(home: Home, tmp_
             assert http.get("/v1/memories").json()["total"] == 0
         with pytest.raises(httpx.TransportError):  # plain HTTP gets no answer
             httpx.get(url.replace("https://", "http://") + "/v1/memories", timeout=5)
+
+
+def test_the_api_pages_at_docs_load_nothing_from_another_site(home: Home) -> None:
+    """`/docs` (printed by `memvault serve`) was FastAPI's Swagger UI, fetched from a CDN: a
+    blank page offline, and a third party's script running on the vault's own origin, next
+    to the browser's session. It is one self-contained page made from the OpenAPI document:
+    every route with its parameters, body and answers; no script; a policy allowing nothing
+    else."""
+    http = client(app_for(home))
+    page = http.get("/docs")
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    html = page.text
+    assert "<script" not in html and "cdn." not in html and "https://" not in html
+    document = http.get("/openapi.json").json()
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            assert f"{method.upper()} {path}" in html, (method, path)
+            assert escape(operation["summary"]) in html, operation["summary"]
+    assert "min_confidence" in html and "Authorization: Bearer" in html
+    assert http.get("/redoc").status_code == 404

@@ -290,3 +290,24 @@ def test_line_texts_keep_the_priority_order(tmp_path: Path) -> None:
         vault.add("Knows Rust", "skill", confidence=0.9)
         saved = {t.name: t.text for t in render(vault, "gemini").texts}["saved"]
         assert saved.splitlines() == ["Prefers tea", "Knows Rust", "Works on maps"]
+
+
+def test_markdown_in_a_memory_becomes_plain_text_in_every_target(tmp_path: Path) -> None:
+    """Claude's project memories are Markdown sections ("**Purpose**\\nReceitas…"): folded
+    into one line they read "**Purpose** Receitas…", asterisks and all, in every text pasted
+    into an assistant. Headings become "Purpose:", list items stay apart, emphasis goes."""
+    with make_vault(tmp_path / "v") as vault:
+        vault.add(
+            "**Purpose**\nReceitas sem glúten para a família.\n\n**Current state**\nTestando pães.",
+            "project",
+        )
+        vault.add("## Stack\n- Python 3.12\n- *PostgreSQL* 16\n* Redis", "environment")
+        vault.add("Uses C++ and 2*3 maths; likes snake_case names", "fact")
+        for target in TARGET_NAMES:
+            text = "\n".join(t.text for t in render(vault, target).texts)
+            assert (
+                "Purpose: Receitas sem glúten para a família. Current state: Testando pães." in text
+            ), (target, text)
+            assert "Stack: Python 3.12; PostgreSQL 16; Redis" in text, (target, text)
+            assert "Uses C++ and 2*3 maths; likes snake_case names" in text, (target, text)
+            assert "**" not in text, (target, text)

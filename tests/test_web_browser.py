@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import shutil
 import subprocess
 import zipfile
@@ -484,3 +485,33 @@ def test_the_sign_in_label_does_not_touch_its_field(browser: Browser, served: Se
     beside = label["x"] + label["width"] + 5 <= field["x"]
     above = label["y"] + label["height"] + 5 <= field["y"]
     assert beside or above, (label, field)
+
+
+def test_a_chatgpt_conversation_shows_no_empty_system_message(
+    page: Watched, served: Served, tmp_path: Path
+) -> None:
+    """Every ChatGPT conversation starts with an empty, hidden system message: the thread
+    showed it as a card with a speaker and a time and nothing said."""
+    p = page.page
+    upload_chatgpt(p, served, chatgpt_export(tmp_path / "chatgpt.zip", count=2))
+    view(p, served, "conversations")
+    p.locator("tbody a").first.click()
+    p.wait_for_selector("h2#h-thread")
+    texts = p.locator(".msg .text").all_inner_texts()
+    assert texts and all(t.strip() for t in texts), texts
+
+
+def test_a_memory_s_created_date_stays_on_one_line(page: Watched, served: Served) -> None:
+    """At 1280 px the Created column broke "2026-11-27" into "2026-11-" and "27" beside a
+    long memory."""
+    add_memories(served, ["Is planning a week in Lisbon in May with a long list of " * 4])
+    p = page.page
+    p.set_viewport_size({"width": 1280, "height": 900})
+    view(p, served, "memories")
+    cell = p.locator("tbody tr td").nth(5)
+    expect(cell).to_have_text(re.compile(r"^\d{4}-\d{2}-\d{2}$"))
+    lines = cell.evaluate(
+        "c => { const r = document.createRange(); r.selectNodeContents(c);"
+        " return new Set([...r.getClientRects()].map((b) => Math.round(b.top))).size; }"
+    )
+    assert lines == 1, lines

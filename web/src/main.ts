@@ -224,7 +224,7 @@ function memoryRow(m: Json): HTMLElement {
     h("td", {}, h("span", { class: `badge ${m.status ?? "active"}` }, m.status ?? "active")),
     h("td", {}, m.provenance?.platform ?? "—"),
     h("td", { class: "num" }, typeof conf === "number" ? conf.toFixed(2) : "—"),
-    h("td", {}, fmtDate(m.temporal?.created_at).slice(0, 10)),
+    h("td", { class: "date" }, fmtDate(m.temporal?.created_at).slice(0, 10)),
   );
 }
 
@@ -507,7 +507,7 @@ async function conversationsView(params: URLSearchParams): Promise<void> {
   const offset = Number(params.get("offset") ?? "0") || 0;
   const page = await get<Json>("/v1/conversations" + query({ limit: PAGE, offset }));
   const rows = (page.conversations as Json[]).map((c) =>
-    h("tr", {}, h("td", {}, h("a", { href: `#/conversation/${encodeURIComponent(c.id)}` }, c.title || "(untitled)")), h("td", {}, c.platform), h("td", { class: "num" }, c.message_count), h("td", {}, fmtDate(c.created_at).slice(0, 10))),
+    h("tr", {}, h("td", {}, h("a", { href: `#/conversation/${encodeURIComponent(c.id)}` }, c.title || "(untitled)")), h("td", {}, c.platform), h("td", { class: "num" }, c.message_count), h("td", { class: "date" }, fmtDate(c.created_at).slice(0, 10))),
   );
   const total: number = page.total;
   const pager = h(
@@ -565,6 +565,11 @@ async function conversationView(id: string): Promise<void> {
       seen.add(current);
       const m = byId.get(current)!;
       const kids: string[] = children.get(current) ?? [];
+      // ChatGPT starts every conversation with an empty, hidden system message: nothing to show.
+      if (m.role === "system" && !messageText(m).trim() && kids.length <= 1) {
+        current = kids[0];
+        continue;
+      }
       const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
       if (kids.length > 1) {
         const idx: number = choice.get(current) ?? kids.length - 1;

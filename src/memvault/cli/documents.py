@@ -69,6 +69,8 @@ def validate(
     AIMEM bundles and NDJSON streams (detected by content) are checked against every MUST of
     AIMEM §2, the checksum first (a mismatch is the only finding, status 409).
 
+    Example: memvault validate examples/export.zip brain.aimem.json --strict
+
     Exit status: 0 valid (warnings allowed), 1 invalid, 2 unreadable or usage error.
     """
     secret = age_passphrase(age_passphrase_file)
@@ -211,7 +213,10 @@ def inspect(
     range, relations, conversations, embedding models, integrity and signature status. For an
     AIMEM bundle or NDJSON stream: envelope, record counts and checksum. For a provider export
     (ChatGPT, Claude, Gemini, Copilot, Grok): the provider, the importer that reads it and its
-    conversations, messages and memories, with the command that converts or imports it."""
+    conversations, messages and memories, with the command that converts or imports it.
+
+    Example: memvault inspect examples/export.zip
+    """
     if not _starts_like_pam(path):
         _inspect_provider(path, as_json)
     result = _validate_target(

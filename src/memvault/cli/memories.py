@@ -333,7 +333,7 @@ def list_memories(
     table.add_column("Type", no_wrap=True)
     table.add_column("Status", no_wrap=True)
     table.add_column("Conf.", justify="right", no_wrap=True)
-    table.add_column("Tags", min_width=10, overflow="fold")
+    table.add_column("Tags", min_width=10, overflow="ellipsis")  # never a tag split in two
     table.add_column("Content", ratio=1, min_width=24)
     for memory in page.items:
         table.add_row(

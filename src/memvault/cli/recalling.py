@@ -329,17 +329,28 @@ def show_conversation(
     out.print(f"[bold]{escape(stored.title or '(untitled)')}[/]  ")
     out.print(
         f"[dim]{escape(stored.id)} · {escape(stored.platform)} · "
-        f"{escape(str(stored.created_at or '—'))} · {plural(stored.message_count, 'message')}[/]"
+        f"{escape(_minute(stored.created_at) or '—')} · "
+        f"{plural(stored.message_count, 'message')}[/]"
     )
     for line in thread(document):
+        if not line.text and line.speaker == "system" and line.branch is None:
+            continue  # the empty, hidden system message ChatGPT starts every conversation with
         indent = "  " * line.depth
         if line.branch is not None:
             out.print(f"{indent}[yellow]── branch {line.branch[0]} of {line.branch[1]} ──[/]")
-        head = f"{indent}[bold]{escape(line.speaker)}[/] [dim]{escape(line.at or '')} "
-        head += f"{escape(line.id)}[/]"
+        # The minute, and the short id recall's table prints for the same message.
+        head = f"{indent}[bold]{escape(line.speaker)}[/] [dim]{escape(_minute(line.at) or '')} "
+        head += f"{escape(line.id[:8])}[/]"
         out.print(head)
         for text_line in (line.text or "(no text)").splitlines() or [""]:
             out.print(f"{indent}  {escape(text_line)}")
+
+
+def _minute(at: object) -> str | None:
+    """An ISO 8601 time to the minute, as a person reads it ("2024-05-01 13:01")."""
+    if not isinstance(at, str) or len(at) < 16 or at[10] != "T":
+        return None if at is None else str(at)
+    return f"{at[:10]} {at[11:16]}"
 
 
 @vault_command

@@ -20,7 +20,8 @@ from memvault.cli.common import (
 PANEL = "Lifecycle and relations"
 
 review_app = typer.Typer(
-    help="Changes background extraction proposed: list them (the default), accept or reject.",
+    help="Changes background extraction proposed: list them (the default), accept or reject."
+    "\n\nExample: memvault review, then memvault review accept 5e6f7a8b",
     no_args_is_help=False,
     invoke_without_command=True,
 )

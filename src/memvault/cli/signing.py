@@ -241,7 +241,10 @@ def keys_list(
     options: VaultOptions = COMMAND_LINE,
     as_json: JsonOption = False,
 ) -> None:
-    """List the vault's signing keys: id, algorithm, DID and creation time."""
+    """List the vault's signing keys: id, algorithm, DID and creation time.
+
+    Example: memvault keys list
+    """
     with open_vault(options) as vault:
         records = vault.keys()
     if as_json:
@@ -280,6 +283,8 @@ def keys_export_public(
     """Print the public half of a vault key, e.g. for `memvault verify --public-key`.
 
     Only the public key is ever written; the private key stays in the vault.
+
+    Example: memvault keys export-public 3f9c --format jwk -o ana.jwk
 
     With --json: {"key_id", "algorithm", "did", "format", "public_key", "path"} (path: the
     file of -o, else null).
@@ -376,6 +381,8 @@ def sign(
     (§5.3): a detached COSE_Sign1 (EdDSA with an Ed25519 key, ES256 with a P-256 key) over
     its canonical bytes, written to <bundle-name>.sig (or -o OUT); the bundle is unchanged.
 
+    Example: memvault sign backup.zip --key 3f9c
+
     With --json: {"path", "signature": the signature block written (PAM §18.1)}; for a
     bundle {"path", "signature_file", "algorithm", "key_id"}.
     """
@@ -447,6 +454,8 @@ def verify(
 
     For an AIMEM bundle: verifies the detached COSE_Sign1 in <bundle-name>.sig over the
     canonical bundle (AIMEM §5.3); --public-key also takes a COSE_Key file.
+
+    Example: memvault verify backup.zip --public-key ana.jwk
     """
     from memvault.crypto.signing import SigningError, verify_buffer
     from memvault.formats.aimem import sniff

@@ -42,7 +42,10 @@ def sync_command(
     """Pull what changed on the server and push what changed here since the last sync (PAM §16
     incremental exports). Same content reinforces, the newer copy wins, content changed on both
     sides keeps both statements joined by `contradicts` (reported). Running it again changes
-    nothing. An agent's token syncs only what that agent may read and write."""
+    nothing. An agent's token syncs only what that agent may read and write.
+
+    Example: MEMVAULT_TOKEN=mvk_… memvault sync https://vault.example
+    """
     from memvault.sync import HttpRemote, sync
 
     with (

@@ -183,6 +183,8 @@ def list_tenants(
 ) -> None:
     """List the tenants and their tokens (ids, identities, scopes; never a key).
 
+    Example: memvault tenants list --server-home /srv/memvault
+
     With --json: {"tenants": [{"name", "owner_id", "created_at", "tokens": [...]}]}.
     """
     with server.open() as tenants:
@@ -212,6 +214,8 @@ def revoke(
 ) -> None:
     """Revoke a token: its API key stops working at once.
 
+    Example: memvault tenants revoke tok_3f9c0d51a2b4e7c8
+
     With --json: the token {"id", "tenant", "identity", "scopes", …, "revoked_at"}.
     """
     with server.open() as tenants, vault_errors(arguments=True):
@@ -231,6 +235,8 @@ def rotate(
 ) -> None:
     """Give a token a new API key (same id, identity and scopes); the old key stops working.
 
+    Example: memvault tenants rotate tok_3f9c0d51a2b4e7c8
+
     With --json: {"tenant", "api_key", "scopes", "token_id", "identity"}.
     """
     with server.open() as tenants, vault_errors(arguments=True):
@@ -245,6 +251,8 @@ def token(
 ) -> None:
     """Print the local token of a personal vault (made on first use, kept owner-only in the
     vault's home): the API key `memvault serve` accepts for this vault.
+
+    Example: curl -H "Authorization: Bearer $(memvault token)" http://127.0.0.1:8765/v1/stats
 
     With --json: {"token", "path"}.
     """

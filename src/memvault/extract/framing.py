@@ -95,3 +95,71 @@ def own_words(text: str) -> tuple[str, str | None]:
             break
         kept.append(line)
     return "\n".join(kept).strip(), reason
+
+
+#: A role-play set up for the rest of the chat ("vamos fazer um roleplay: vc é o imperador…",
+#: "pretend you're an innkeeper and I'm a traveller", "faz de conta que és empregado num café"):
+#: until it ends, what the person says is their character's line, not about themselves.
+_ROLE_START: Final = re.compile(
+    r"\b(?:role-?play|roleplay|act as|pretend (?:to be|you(?:'re| are)|that you)|let's pretend|"
+    r"you(?:'re| are) now\b|stay in character|in character|faz de conta|finge que|finja que|"
+    r"fica no personagem|fique no personagem|interpreta(?:r)? (?:o|a|um|uma)\b|"
+    r"(?:você|voce|vc|tu) (?:é|és|e|es) (?:o|a|um|uma)\b.{0,80}\be eu (?:sou|vou ser)\b|"
+    r"you(?:'re| are) (?:the|a|an)\b.{0,80}\band i(?:'m| am| will be|'ll be)\b)",
+    re.IGNORECASE,
+)
+#: Where the role-play ends: what follows the marker is the person again ("ok stop. for real
+#: though I do live in Sheffield", "sai do personagem agora: dou aula de história").
+_ROLE_END: Final = re.compile(
+    r"\b(?:out of character|ooc|break character|stop the role-?play|end the role-?play|"
+    r"ok stop|(?:that|this) was fun|for real though|back to (?:normal|reality)|"
+    r"seriously now|sai[ar]? d[oa] personagem|pode parar|para o role-?play|fim do role-?play|"
+    r"chega de role-?play|a sério agora|agora a sério|falando sério|fora do personagem)\b"
+    r"[\s.,:!-]*",
+    re.IGNORECASE,
+)
+
+
+#: A new request to the assistant, out of any role: "Give me three title ideas…", "Explain
+#: the difference…", "What's the…": the role-play set up before it is over.
+_NEW_REQUEST: Final = re.compile(
+    r"^(?:(?:ok|okay|now|so|please|pls|thanks|thank you)[,.!]?\s+)*(?:give me|explain|write|"
+    r"translate|summari[sz]e|tell me (?:about|how|what|why)|what(?:'s| is| are| does)|"
+    r"how (?:do|does|can|should|to)|can you|could you|help me|list|show me|generate|create|"
+    r"make me|suggest|recommend|explique|explica|escreva|escreve|traduz|traduza|resuma|resume|"
+    r"me (?:dá|dê|de|explica|ajuda|ajude|passa|mostra)|o que (?:é|são)|como (?:faço|fazer|eu)|"
+    r"você pode|voce pode|vc pode|podes|pode me|qual (?:é|a|o)|quais|sugere|sugira|recomenda)\b",
+    re.IGNORECASE,
+)
+
+
+#: A turn of dialogue: a question, or words addressed to someone ("O senhor acredita…",
+#: "Majestade, …", "Are there rats in this inn?").
+_DIALOGUE: Final = re.compile(
+    r"\?|\b(?:you|your|você|voce|vc|tu|te|senhor|senhora|majestade|sir|madam)\b", re.IGNORECASE
+)
+
+
+class RoleFrame:
+    """Follows one conversation's user messages in order and says what of each the extractor
+    may read: nothing of the message that sets up a role-play nor of those inside it, the
+    words after the marker of the message that ends it; a new request to the assistant ends
+    it too, and is read. Inside it, only a turn of dialogue (a question, words addressed to
+    the character) is the role's: a plain statement between the turns is the person's."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, bool] = {}
+
+    def read(self, conversation_id: str, text: str) -> str:
+        ended = _ROLE_END.search(text)
+        if self._open.get(conversation_id) and ended:
+            self._open[conversation_id] = False
+            return text[ended.end() :]
+        if _ROLE_START.search(text):
+            self._open[conversation_id] = True
+            return ""
+        if self._open.get(conversation_id) and _NEW_REQUEST.match(text.strip()):
+            self._open[conversation_id] = False
+        # a line of the role is dialogue: it asks the character something or speaks to them
+        in_role = self._open.get(conversation_id) and _DIALOGUE.search(text)
+        return "" if in_role else text

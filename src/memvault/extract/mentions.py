@@ -141,7 +141,8 @@ _ADJ_EN: Final = (
 _ADJ_PT: Final = r"(?:(?:mais\s+)?(?:velh[oa]|nov[oa]|pequen[oa]|caçula|mais nov[oa])\s+)?"
 _MENTION_EN: Final = re.compile(
     rf"\b(?:my|our)\s+{_ADJ_EN}(?P<rel>{_HOUSEHOLD_EN}|{_NAMED_EN})(?:'s)?\b"
-    rf"|\b(?:i|we)(?:'ve| have)?\s+(?:also\s+)?(?:have|got|adopted|has)\s+(?:a|an|one)\s+"
+    rf"|\b(?:i|we)(?:'ve| have)?\s+(?:(?:also|just|recently|finally)\s+)?(?:have|got|adopted|has)"
+    rf"\s+(?:a|an|one)\s+"
     rf"{_ADJ_EN}(?P<pet>(?:{_HOUSEHOLD_EN}))\s+(?=(?:called|named)\b)",
     re.IGNORECASE,
 )
@@ -160,10 +161,20 @@ _FAMILY_PT: Final = re.compile(
 _FIGURE: Final = re.compile(r"(?:\bis|'s|\bé|\bwas|\bera)\s+$", re.IGNORECASE)
 #: "with my dog", "com meu marido": a companion in a statement of one's own, part of it.
 _WITH: Final = re.compile(r"\b(?:with|com|and|e)\s+(?:(?:o|a)\s+)?$", re.IGNORECASE)
+#: Died: "(my cat) Mochi died", "(o meu cão) morreu".
+_GONE: Final = re.compile(
+    rf"^(?:,?\s+{_NAME},?)?\s+(?:(?:just|recently|sadly)\s+)?(?:died|passed away|passed|"
+    r"morreu|faleceu|partiu)\b",
+    re.IGNORECASE,
+)
 #: A name for the one just mentioned, right after it or in the words that follow.
 _NAME_AFTER: Final = re.compile(
-    rf"^(?:'s)?\s*,?\s+(?P<a>{_NAME})\b(?!\s*(?:'s|’s))"
+    rf"^(?:'s)?\s*,?\s+(?:(?:o|a)\s+)?(?P<a>{_NAME})\b(?!\s*(?:'s|’s))"
     rf"|^[^.!?;]{{0,60}}?\b(?:called|named|his name is|her name is|their name is|se chama|"
+    rf"chama|chamad[oa]|de nome)\s+(?P<b>{_NAME})\b",
+)
+_NAMED_LATER: Final = re.compile(
+    rf"^[^.!?;]{{0,60}}?\b(?:called|named|his name is|her name is|their name is|se chama|"
     rf"chama|chamad[oa]|de nome)\s+(?P<b>{_NAME})\b",
 )
 #: A mention inside an unreal or quoted frame: a story, a role, someone's line.
@@ -198,16 +209,27 @@ def mentions(clause: str, after: str = "", language_hint: str | None = None) -> 
         for match in pattern.finditer(clause):
             groups = match.groupdict()
             rel_raw = groups.get("rel") or groups.get("pet")
-            if not rel_raw or _WITH.search(clause[: match.start()]):
+            # "moro com minha namorada": part of the person's own statement — but not in
+            # "ela mora comigo e com meu marido", a statement about someone else
+            if not rel_raw or (
+                _WITH.search(clause[: match.start()])
+                and not re.search(r"\b(?:comigo|conosco|with me|with us)\b", clause, re.I)
+            ):
                 continue
             # "this app is my baby": a figure of speech, not a child
             if fold(rel_raw) in {"baby", "bebe"} and _FIGURE.search(clause[: match.start()]):
                 continue
+            # "our cat Mochi died last month": one who has died is not of the household now
+            if _GONE.match(clause[match.end() :]):
+                continue
             rel = " ".join(rel_raw.lower().split())
-            named = _NAME_AFTER.search(clause[match.end() :]) or _NAME_AFTER.search(
+            # in the words that follow the clause, only a name that is said to be one ("her
+            # name is Biscuit"): the first word of the next sentence is capitalised anyway
+            # ("…da nossa mãe. Podes sugerir um menu?")
+            named = _NAME_AFTER.search(clause[match.end() :]) or _NAMED_LATER.search(
                 " " + after.lstrip(" .!;")
             )
-            name = (named.group("a") or named.group("b")) if named else None
+            name = (named.groupdict().get("a") or named.group("b")) if named else None
             if name is not None and fold(name) in _NOT_NAMES:
                 name = None
             household = re.fullmatch(

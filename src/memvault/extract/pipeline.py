@@ -25,7 +25,7 @@ from memvault.access import require_privileged
 from memvault.errors import InvalidInput
 from memvault.extract.base import Candidate, UserMessage, user_messages
 from memvault.extract.reconcile import ApplyResult, Plan, apply, plan
-from memvault.extract.rules import extract_messages
+from memvault.extract.rules import extract_by_message
 from memvault.model import parse_timestamp
 from memvault.recall.embedders import Embedder, EmbedderError, load_embedder
 from memvault.store.base import StoredConversation
@@ -76,8 +76,8 @@ class RulesExtractor:
         self, messages: list[UserMessage], progress: Callable[[int], None] | None = None
     ) -> Proposal:
         found: list[Candidate] = []
-        for message in messages:
-            found.extend(extract_messages([message]))
+        for _, candidates in extract_by_message(messages):
+            found.extend(candidates)
             if progress is not None:
                 progress(1)
         return Proposal(found)

@@ -25,14 +25,16 @@ from typing import Final
 from memvault import __version__
 from memvault.extract.base import Candidate, UserMessage, fold
 from memvault.extract.confidence import features, score
-from memvault.extract.framing import own_words
+from memvault.extract.framing import RoleFrame, own_words
 from memvault.extract.mentions import Mention, mentions
+from memvault.extract.platforms import Platform, platforms
 
 __all__ = [
     "EXTRACTOR",
     "RULES",
     "Rule",
     "clauses",
+    "extract_by_message",
     "extract_message",
     "extract_messages",
     "rejection",
@@ -54,7 +56,7 @@ _CLAUSE_JOIN: Final = re.compile(
     r",?\s+(?:since|because|as|cause|bc|porque|pq|já que)\s+(?=(?:i'm|i am|i work|i live|"
     r"i have|i've|my|eu sou|sou|moro|trabalho|tenho)\b)"
     r"|(?:,?\s+(?:but|and|so|mas|e|então)|:)\s+"
-    r"(?=(?:i|i'm|i've|i'd|my|eu|minha|meu|moro|sou|"
+    r"(?=(?:i|i'm|i've|i'd|my|we|we're|we've|our|eu|minha|meu|moro|sou|"
     r"tenho|trabalho|prefiro|gosto|estou|adoro|amo|odeio|detesto|falo|uso|estudo|programo|"
     r"nasci|corro|curto|me mudei|mudei|vivo|moramos|vivemos|quero|pretendo|sei|comecei|toco|"
     r"agora (?:estou|moro|trabalho|uso|vivo)|não|nao|nunca|já|ja|passo|faço|faco|toco|"
@@ -69,6 +71,7 @@ _SHARED_SUBJECT: Final = re.compile(
     r"(?:,\s*(?:and\s+|but\s+)?|\s+(?:and|but)\s+)(?=(?:live|work|speak|love|"
     r"like(?!\s+(?:\d|a|an|the|this|that|it|every)\b)|hate|"
     r"dislike|prefer|use|own|study|teach|moved|relocated|enjoy|grew up|was born|have been|"
+    r"make|earn|only eat|eat|"
     r"have|don't|do not|am|maintain|run|code|program)\b)",
     re.IGNORECASE,
 )
@@ -94,7 +97,8 @@ _FILLER: Final = re.compile(
     r"lol ok|ok so|so yeah|oh and|and also|also fyi|quick note|side note|entao|aliás|"
     r"valeu|obrigad[oa]|beleza|blz|boa|ótimo|otimo|perfeito|sim|já agora|ja agora|for context|"
     r"só lembrando que|so lembrando q|só lembrando q|lembrando que|lembrando q|just a reminder|"
-    r"reminder|(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
+    r"reminder|atenção que|atencao que|aviso que|só (?:pra|para) avisar(?: que)?|heads up|"
+    r"(?:no|na) (?:meu|minha) (?:trabalho|trampo|emprego|empresa|pc|computador|casa)|"
     r"no pc de casa|em casa|no trabalho|at work|at home|on my (?:laptop|desktop|pc|machine))"
     r"[,:]?\s+)+",
     re.IGNORECASE,
@@ -120,7 +124,8 @@ _HYPOTHETICAL: Final = re.compile(
 _REPORTED: Final = re.compile(
     r"\b(?:said|says|told me|tells me|thinks|claims|claimed|wrote|writes|according to|"
     r"quoting|quote|asked me|"
-    r"disse|diz que|falou que|contou que|acha que|escreveu|segundo|de acordo com|perguntou)\b"
+    r"disse|diz que|falou que|contou que|acha que|escreveu|de acordo com|perguntou|"
+    r"segundo\s+(?:o|a|os|as|ele|ela|eles|elas|(?-i:[A-Z])\w*))\b"
     r"|[\"“”«»]",
     re.IGNORECASE,
 )
@@ -170,12 +175,21 @@ def _shared_subject(clause: str) -> Iterator[str]:
 #: question ("I'm vegan, so no steakhouse", "I'm a nurse, if that matters", "I love Terry
 #: Pratchett, can you do it in his style?", "Tenho asma, é seguro correr no frio?").
 _COMMA_CLAUSE: Final = re.compile(
-    r",\s+(?=(?:i|i'm|i've|i'd|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
+    r",\s+(?=(?:i|i'm|i've|i'd|we're|we've|eu|sou|tenho|moro|vivo|trabalho|falo|uso|prefiro|gosto|"
+    r"switched|moved|started|joined|quit|relocated|working|"
     r"adoro|odeio|estou|programo|sei|mudei|quero|so|então|entao|por isso|if|se|can you|"
     r"running|using|based|living|currently|originally|been|comecei|entrei|saí|sai|mudei|faço|"
     r"faco|mexo|toco|programo|corro|curto|nasci|cresci|a ideia|o plano|meu plano|o objetivo|"
     r"the plan|my plan|no pc|no meu|na minha|em casa|no trabalho|at work|at home|"
     r"could you|please|me ajuda|me ajude|pode|podes|é|bora|what|how|right|ok)\b)",
+    re.IGNORECASE,
+)
+
+
+#: The opening of a first-person statement: "I'm …", "I have …", "sou …", "tenho …".
+_OWN_STATEMENT: Final = re.compile(
+    r"(?:i|i'm|i've|i'd|eu (?:sou|tenho|moro|trabalho|estou)|sou|"
+    r"tenho|moro|trabalho|estou)\b",
     re.IGNORECASE,
 )
 
@@ -192,7 +206,13 @@ def _comma_clauses(sentence: str) -> Iterator[str]:
     if len(parts) > 1 and rejection(parts[0]) in {"hypothetical", "reported", "uncertain"}:
         yield sentence
         return
-    if len(parts) > 1 and _QUESTION_START.match(_FILLER.sub("", parts[0]).strip()):
+    if (
+        len(parts) > 1
+        and _QUESTION_START.match(_FILLER.sub("", parts[0]).strip())
+        # "what's a good breakfast, I'm training for a half marathon": a statement of one's
+        # own after the question is a clause of its own; anything else belongs to the question
+        and not any(_OWN_STATEMENT.match(part) for part in parts[1:])
+    ):
         yield sentence
         return
     yield from parts
@@ -222,7 +242,11 @@ def rejection(clause: str) -> str | None:
         return "reported"
     if _UNCERTAIN.search(body):
         return "uncertain"
-    if _ONE_OFF.search(body):
+    # "I'm learning Portuguese right now": now, of an ongoing activity, is not a one-off
+    ongoing = re.match(
+        r"(?:i'm|i am|eu estou|estou|to|tô)\s+(?:\w+\s+)?\w+(?:ing|ndo)\b", body, re.IGNORECASE
+    )
+    if _ONE_OFF.search(body.replace("right now", "") if ongoing else body):
         return "one-off"
     return None
 
@@ -232,7 +256,8 @@ def rejection(clause: str) -> str | None:
 _CUT_EN: Final = re.compile(
     r"\s+(?:because|since|so that|so|but|which|although|though|while|whereas|and i|"
     r"and my|and we|and this|and that|and it|where i|when i|if|bc|cause|cuz|coz|cos|"
-    r"and i'm|and im|and i've|and ive)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"and i'm|and im|and i've|and ive|and need|and want|and have to|and wanna)\b.*$"
+    r"|\s*(?:[;(]|:(?!\d)).*$"
     # How long is not part of the value ("learning German for 6 months").
     r"|\s+for\s+(?:about\s+|over\s+|almost\s+|nearly\s+|around\s+|the (?:past|last)\s+)?"
     r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|several|many|a few|a couple"
@@ -246,14 +271,16 @@ _CUT_EN: Final = re.compile(
 )
 _CUT_PT: Final = re.compile(
     r"\s+(?:porque|pois|mas|então|embora|enquanto|e eu|e minha|e meu|onde eu|quando eu|"
-    r"se|já que|pq|por causa)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
+    r"se|já que|pq|por causa|por isso|daí|dai|depois de|antes de)\b.*$|\s*(?:[;(]|:(?!\d)).*$"
     r"|\s*,\s*(?:mas|então|porque|pois|que|e|eu|meu|minha|por favor|isso|isto|ele|ela|"
     r"principalmente|exceto|não|nao|tipo|sabe|onde|quando|já|tira|tire|pode|lembrem|"
-    r"sério|serio|aliás|alias|kkk)\b.*$",
+    r"sério|serio|aliás|alias|kkk|queria|quero|gostava|gostaria|preciso|vou|to|tô|estou|"
+    r"tenho|sou|uso|moro|trabalho|faço|fiz)\b.*$",
     re.IGNORECASE,
 )
 _TRAIL: Final = re.compile(
-    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|"
+    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
+    r"de verdade|for real|right now|at the moment|"
     r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
     r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
     re.IGNORECASE,
@@ -513,7 +540,8 @@ _JOBS_EN: Final = (
     r"rabbi|imam|optometrist|radiographer|sonographer|an(?:a)?esthetist|gp|resident|"
     r"registrar|owner|operator|investor|trader|auditor|underwriter|planner|strategist|"
     r"coordinator|supervisor|foreman|inspector|dispatcher|housekeeper|gardener|landscaper|"
-    r"dev|swe|pm|qa|ux designer|ui designer|tester|sales"
+    r"dev|swe|sde|pm|qa|ux designer|ui designer|tester|sales|solicitor|barrister|notary|"
+    r"magistrate|judge|clinician|engineer|secretary|treasurer|chair(?:man|woman|person)?"
 )
 _JOBS_PT: Final = (
     r"engenheir[oa]|desenvolvedor(?:a)?|programador(?:a)?|cientista|designer|professor(?:a)?|"
@@ -536,7 +564,8 @@ _JOBS_PT: Final = (
     r"consultor(?:a)?|empresári[oa]|comerciante|lojista|autônom[oa]|bolsista|doutorand[oa]|"
     r"mestrand[oa]|residente|interno|estagiário|"
     r"gestor(?:a)?(?: de [\w]+)?|motorista(?: de aplicativo)?|product manager|data engineer|"
-    r"data scientist|ux designer|designer de ux"
+    r"data scientist|ux designer|designer de ux|guia(?: de turismo| turístic[oa])?|"
+    r"enfermeir[oa]-chefe|cozinheir[oa]|educador(?:a)?|pintor(?:a)?|escultor(?:a)?"
 )
 _NATIONALITIES_EN: Final = (
     r"brazilian|portuguese|american|british|english|scottish|irish|german|french|spanish|"
@@ -624,8 +653,16 @@ _NOT_NAMES: Final = frozenset(
         "Too",
     ]
 )
+#: Faiths: "I'm Muslim" names no one.
+_FAITHS: Final = (
+    "muslim|christian|catholic|protestant|jewish|hindu|buddhist|sikh|atheist|agnostic|mormon|"
+    "evangelical|orthodox|pagan|spiritist|muçulmano|cristão|católico|judeu|espírita|ateu"
+)
 _NAT_WORDS: Final = frozenset(
-    fold(w) for w in re.sub(r"[()?:\[\]]", " ", _NATIONALITIES_EN + "|" + _LANGS_EN).split("|")
+    fold(w)
+    for w in re.sub(r"[()?:\[\]]", " ", _NATIONALITIES_EN + "|" + _LANGS_EN + "|" + _FAITHS).split(
+        "|"
+    )
 )
 _PLACE: Final = r"(?P<v>[^;.!?]+)"
 #: A place name: stops before "with", "since", "for"… ("in Lisbon with my wife" → Lisbon).
@@ -635,6 +672,8 @@ _WHERE: Final = (
     r"$))|now|"
     r"these days|because|but|last|"
     r"this|next|a few|recently|in (?:19|20)\d\d|(?:\w+ )?(?:years?|months?|weeks?) ago|com|"
+    r"in (?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)|"
     r"desde|há|ha|perto|e(?!\s+(?-i:[A-Z][a-zà-ÿ]+)\s*(?:[,;.!?]|$))|agora|porque|mas|faz|"
     r"hoje em dia|no ano|ano passado|este ano|"
     r"em (?:19|20)\d\d|em (?:janeiro|fevereiro|março|abril|maio|junho|julho|agosto|setembro|"
@@ -694,25 +733,41 @@ def _occupation(language: str) -> Render:
         org = clean(org_raw, language) if org_raw else None
         if role is None:
             return None
+        nationality = re.match(
+            rf"({_NATIONALITIES_EN if language == 'en' else _NATIONALITIES_PT})\s+(?=\S)",
+            role,
+            re.IGNORECASE,
+        )
         prep = (match.group("prep") or "").lower()
         change = bool(_CHANGE.search(clause))
         # Only a named organisation ("at Acme", "na Nubank") makes an employer fact.
         named = org is not None and any(c.isupper() or c.isdigit() for c in org)
         # "a nurse in ohio": where one works, typed in lower case, is still a place.
         named = named or (org is not None and prep in {"in", "em"} and len(org.split()) <= 3)
-        # "comecei na farfetch": the article says the lower-case word is a name.
-        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) == 1)
+        # "comecei na farfetch", "no ipo do porto": the article says the lower-case words
+        # are a name.
+        named = named or (org is not None and prep in {"na", "no"} and len(org.split()) <= 3)
         # A student studies at the school named; it is not an employer.
         named = named and not re.search(r"\b(?:student|estudante|intern|estagiári[oa])$", role)
+        # "numa secundária em viseu", "at a school in Mayo": the town of the workplace
+        town = (
+            re.search(r"\b(?:em|in)\s+(?P<t>[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)$", org)
+            if org and not named
+            else None
+        )
         if language == "pt":
             content = f"O usuário é {role}" + (f" {prep} {org}" if org else "")
             derived = (
                 (("fact", f"O usuário trabalha {prep} {org}", "employer", _key(org)),)
                 if org and named
+                else (("fact", f"O usuário trabalha em {town['t']}", "employer", _key(town["t"])),)
+                if town
                 else ()
             )
         else:
-            article = "an" if role[:1].lower() in "aeiou" else "a"
+            # "an engineer", "a UX designer", "a university lecturer"
+            vowel = role[:1].lower() in "aeiou" and not re.match(r"u(?:x|ni|s[aeu])", role, re.I)
+            article = "an" if vowel else "a"
             content = f"User is {article} {role}" + (f" {prep} {org}" if org else "")
             derived = (
                 (
@@ -724,7 +779,20 @@ def _occupation(language: str) -> Render:
                     ),
                 )
                 if org and named
+                else (("fact", f"User works in {town['t']}", "employer", _key(town["t"])),)
+                if town
                 else ()
+            )
+        if nationality:
+            origin = nationality.group(1)
+            derived = (
+                *derived,
+                (
+                    "identity",
+                    f"O usuário é {origin}" if language == "pt" else f"User is {origin}",
+                    "origin",
+                    _key(origin),
+                ),
             )
         return Hit(content, "occupation", _key(role), True, change, derived)
 
@@ -924,7 +992,7 @@ _LIFE_TASK: Final = re.compile(
     re.IGNORECASE,
 )
 _ADVERBS_EN: Final = (
-    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|"
+    r"(?:(?:usually|often|mostly|also|still|currently|now|regularly|sometimes|normally|only|"
     r"basically|mainly|occasionally|recently|just|finally)\s+)*"
 )
 
@@ -1002,6 +1070,26 @@ def _life_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(text, None, _key(text), polarity=not negative, change=bool(_CHANGE.search(clause)))
 
 
+#: Health conditions by their shape rather than one by one: a named illness, an "-itis" or
+#: "-osis" (arthritis, tendinitis, scoliosis), or a bad knee / back / shoulder, injured or not.
+_CONDITIONS_EN: Final = (
+    r"anxiety|depression|epilepsy|eczema|psoriasis|hypertension|insomnia|tinnitus|lupus|"
+    r"fibromyalgia|endometriosis|pcos|ibs|crohn'?s|a hernia|a herniated disc|[a-z]+(?:itis|osis)|"
+    r"(?:a|an)\s+(?:(?:bad|dodgy|bum|weak|old|torn|chronic|slipped|injured|\w+ed)\s+)?"
+    r"(?:knee|back|hip|shoulder|ankle|wrist|neck|disc|acl|meniscus|hamstring)"
+    r"(?:\s+(?:injury|problem|issue|condition))?"
+)
+#: What one "gets" ("I get really bad motion sickness", "I get migraines").
+_SPELLS_EN: Final = (
+    r"(?:really\s+|very\s+|pretty\s+|quite\s+)?(?:bad\s+|terrible\s+|awful\s+|severe\s+)?"
+    r"(?:motion sickness|sea ?sickness|car ?sickness|migraines|headaches|panic attacks|"
+    r"hay fever|nosebleeds|cold sores|seasick|carsick|airsick)"
+)
+_CONDITIONS_PT: Final = (
+    r"ansiedade|depressão|epilepsia|eczema|psoríase|insônia|insónia|lúpus|fibromialgia|"
+    r"endometriose|hérnia(?: de disco| discal| inguinal| umbilical)?|[a-zà-ÿ]+(?:ite|ose)|"
+    r"(?:uma\s+)?(?:lesão|problema|dor crónica|dor crônica) (?:no|na|nas|nos) [a-zà-ÿ]+"
+)
 _I_AM: Final = r"i(?:'m|’m| am)"
 _I_HAVE: Final = r"i(?:'ve|’ve| have)"
 _EU: Final = r"(?:eu\s+)?"
@@ -1043,6 +1131,27 @@ RULES: Final[tuple[Rule, ...]] = (
         r"in (?:all )?(?:the )?future "
         r"(?:answers|replies|responses|chats)?|by default|in all your (?:answers|replies|"
         r"responses)),?\s+(?:please\s+)?" + _REST,
+        # "going forward, don't suggest pork": the assistant is asked not to
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "en"))
+            and (
+                t := re.sub(
+                    r"^User wants the assistant to (?:don't|do not)\b",
+                    "User wants the assistant not to",
+                    f"User wants the assistant to {v}",
+                )
+            )
+            else None
+        ),
+    ),
+    _r(
+        "en.instruction.from_now_on_after",
+        "en",
+        "instruction",
+        r"(?:(?:please|just|and)\s+)*(?P<v>(?:write|use|reply|answer|respond|keep|give|call|talk|"
+        r"speak|format|add|put|avoid|include|explain|stick to|show|make)\b[^;!?]*?)\s*,?\s+"
+        r"(?:from now on|going forward|in (?:the )?future|from here on(?: out)?)\s*[.!]?\s*$",
         "User wants the assistant to {v}",
         slot=None,
     ),
@@ -1131,16 +1240,23 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.identity.occupation",
         "en",
         "identity",
-        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as)\s+"
-        rf"(?:a|an)|(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
+        rf"(?:(?:{_I_AM}|{_I_HAVE} been|i work as|i've been working as|i have been working as|"
+        rf"i (?:make|earn)\s+[\w$£€.,]+(?:\s+a\s+year)?\s+as)\s+(?:a|an)|"
+        rf"(?:i work|{_I_AM} working|{_I_AM} employed|i've been working|i have been "
         rf"working|{_I_AM} self[- ]employed|{_I_AM} freelancing|i freelance) as(?:\s+(?:a|an))?|"
-        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b))\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
+        rf"{_I_AM}(?=\s+(?-i:[A-Z])\w+\s+(?:{_JOBS_EN})\b)|"
+        # without an article, as people writing a second language often put it ("I am
+        # software tester"), or with "the" ("I'm the cofounder"): the job word must end it
+        rf"{_I_AM}(?:\s+the(?!\s+(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})s?\s+"
+        rf"(?:here|of this|on this|for this|in this)\b))?(?!\s+the\b)"
+        rf"(?=\s+(?:[\w-]+\s+){{0,2}}(?:{_JOBS_EN})s?(?:[\s,;.!]|$)))"
+        rf"\s+(?P<role>(?:[\w+#./-]+\s+){{0,3}}?(?:{_JOBS_EN})s?)"
         r"(?:\s+(?:working\s+|employed\s+)?(?P<prep>at|for|in|with)\s+(?!(?:\w+\s+)?(?:years?|"
         r"months?|weeks?|decades?|"
         r"a while|ages|now)\b)(?P<org>[^,;.!?]+?))?"
         r"(?:\s*(?:[,;.!]|$)|\s+(?=(?:for|since|so|btw|now|and|but|mostly|too|while|who|"
         r"working|living|based|with|speciali[sz]ing|doing|by the way|lol|myself|too|as well|"
-        r"actually|by trade|by profession|since|here)\b))",
+        r"actually|by trade|by profession|since|here|i|i'd|i'm|i've|\w+ing)\b))",
         _occupation("en"),
     ),
     _r(
@@ -1210,6 +1326,28 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     # fact
+    _r(
+        "en.fact.been_in",
+        "en",
+        "fact",
+        rf"(?:{_I_HAVE}|we(?:'ve| have))\s+been\s+(?:living\s+|based\s+)?in\s+"
+        r"(?P<v>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)*)\s+(?:for|since)\b",
+        "User lives in {v}",
+        slot="residence",
+    ),
+    _r(
+        # a home of one's own in a place: "we bought our first house in Derby", "we're in a 2
+        # bed apartment in Queens"
+        "en.fact.home_in",
+        "en",
+        "fact",
+        r"(?:i|we)(?:'re|'m| are| am)?\s+(?:just\s+|finally\s+|recently\s+)?(?:bought|rent|"
+        r"own|got|moved into|in|live in|share)\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+){0,3}?"
+        r"(?:house|flat|apartment|apt|condo|place|home|bungalow|cottage|studio)\s+in\s+"
+        r"(?=(?-i:[A-Z]))" + _WHERE,
+        "User lives in {v}",
+        slot="residence",
+    ),
     _r(
         "en.fact.live",
         "en",
@@ -1287,8 +1425,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.study",
         "en",
         "fact",
-        rf"(?:i|{_I_AM})\s+(?:currently\s+)?(?:study|studying|doing a (?:degree|masters?|"
-        r"master's|phd|bachelor's) in|majoring in)\s+(?!for\b|with\b|hard\b|the\b|this\b|it\b)"
+        rf"(?:i|{_I_AM})\s+(?:currently\s+)?(?:study|studying|doing (?:a|an) (?:degree|masters?|"
+        r"master's|phd|bachelor's|ma|msc|ba|bsc|mba|mres|llm|pgce) in|majoring in)\s+"
+        r"(?!for\b|with\b|hard\b|the\b|this\b|it\b)"
         r"(?P<v>[^,;.!?]+?)(?:\s+(?P<p>at|in)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?\s*(?:[,;.!]|$)",
         "User studies {v} {p} {w}",
         slot=None,
@@ -1297,8 +1436,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.fact.joined",
         "en",
         "fact",
-        rf"{_I_HAVE}\s+(?:just\s+|recently\s+)?(?:joined|started (?:a new job )?at)\s+"
-        r"(?P<v>(?-i:[A-Z0-9])[^,;.!?]*)",
+        rf"(?:{_I_HAVE}|i)?\s*(?:just\s+|recently\s+)?(?:joined|started (?:a new job )?at)\s+"
+        r"(?:an?\s+[\w-]+\s+(?:called|named)\s+)?"
+        r"(?P<v>(?-i:[A-Z0-9])[^,;.!?]*?)(?=\s+(?:as|in|on|this|last|a|two|three|\d+)\b|\s*[,;.!?]|$)",
         "User works at {v}",
         slot="employer",
         change=True,
@@ -1308,7 +1448,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en",
         "fact",
         rf"(?:{_I_AM}|{_I_HAVE} been)\s+(?:a\s+)?(?:strict\s+)?(?P<v>vegetarian|vegan|"
-        r"pescatarian|celiac|gluten[- ]free|dairy[- ]free|lactose[- ]free|teetotal|sober|"
+        r"pescatarian|celiac|coeliac|epileptic|asthmatic|anemic|anaemic|pregnant|gluten[- ]free|"
+        r"dairy[- ]free|lactose[- ]free|teetotal|sober|"
         r"lactose[- ]intolerant|gluten[- ]intolerant|diabetic|colou?r ?blind|left-handed|"
         r"right-handed|deaf|blind|dyslexic|autistic|an? (?:early bird|night owl))\b",
         "User is {v}",
@@ -1328,7 +1469,27 @@ RULES: Final[tuple[Rule, ...]] = (
         "fact",
         rf"{_I_HAVE}\s+(?P<v>(?:type [12] )?diabetes|asthma|adhd|celiac disease|migraines|"
         r"a (?:peanut|nut|gluten|shellfish) allergy|(?:a|an) [\w\s-]*(?:car|house|apartment|"
-        r"flat|bike|motorcycle|garden))\b",
+        r"flat|bike|motorcycle|garden)|" + _CONDITIONS_EN + r")\b",
+        "User has {v}",
+        slot=None,
+    ),
+    _r(
+        "en.fact.get_condition",
+        "en",
+        "fact",
+        rf"i\s+(?:always\s+|often\s+|usually\s+)?get\s+(?P<v>{_SPELLS_EN})\b",
+        "User gets {v}",
+        slot=None,
+    ),
+    _r(
+        # a credential one holds: "I already have a biology degree"
+        "en.fact.credential",
+        "en",
+        "fact",
+        r"(?:i(?:'ve|’ve)|i\s+(?:already\s+|also\s+)?have)\s+(?:already\s+|got\s+)?"
+        r"(?P<v>(?:a|an)\s+(?:[\w-]+\s+){0,2}(?:degree|diploma|masters?|master's|phd|bachelor's|"
+        r"licen[cs]e|certificate|certification)(?:\s+in\s+(?:[\w-]+\s*){1,3}?)?)"
+        r"(?=\s+(?:and|from|at|but|so|which)\b|\s*[,;.!?]|$)",
         "User has {v}",
         slot=None,
     ),
@@ -1382,7 +1543,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.preference.dislike",
         "en",
         "preference",
-        r"i\s+(?:really\s+)?(?:hate|dislike|detest|can't stand|cannot stand|don't like|"
+        r"i\s+(?:really\s+|just\s+|honestly\s+)?(?:hate|dislike|detest|can't stand|cannot stand|"
+        r"can't handle|cannot handle|can't bear|can't tolerate|don't like|"
         r"do not like|don't enjoy|do not enjoy|don't care for)\s+" + _PLACE,
         "User dislikes {v}",
         slot=_likes,
@@ -1464,13 +1626,37 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # "I'm more of a backend person": the side of a craft one works on
+        "en.skill.more_of",
+        "en",
+        "skill",
+        rf"{_I_AM}\s+(?:more of|mostly|mainly|more)\s+(?:a|an)\s+"
+        r"(?P<v>[\w+#.-]+(?:\s+[\w+#.-]+)?)\s+"
+        r"(?:person|guy|girl|dev|developer|type|engineer)\b",
+        "User is more of a {v} person",
+        slot=None,
+    ),
+    _r(
+        # "I mostly do android dev in kotlin"
+        "en.skill.do_dev_in",
+        "en",
+        "skill",
+        r"i\s+(?:mostly\s+|mainly\s+|usually\s+|only\s+)?do\s+(?P<v>(?:[\w-]+\s+)?(?:dev|"
+        r"development|programming|coding)\s+(?:in|with)\s+[\w+#.-]+)",
+        "User does {v}",
+        slot=None,
+    ),
+    _r(
         "en.skill.years",
         "en",
         "skill",
         rf"{_I_HAVE}\s+(?:over\s+|more than\s+|about\s+|almost\s+)?(?P<n>\d+|a few|several|"
-        r"many|two|three|four|five|ten|fifteen|twenty)\+?\s+years?\s+of\s+experience\s+"
-        r"(?:in|with|as)\s+" + _PLACE,
-        "User has {n} years of experience in {v}",
+        r"many|two|three|four|five|ten|fifteen|twenty)\+?\s+years?\s+of\s+(?:experience\s+"
+        r"(?:in|with|as)\s+"
+        + _PLACE
+        # "I have 3 years of Python": years of one thing, named in one or two words
+        + r"|(?P<w>(?!age\b)[\w+#.-]+(?:\s+[\w+#.-]+)?)(?=\s*(?:[,;.!]|$)))",
+        lambda m, c: _years(m, "en"),
         slot=None,
     ),
     _r(
@@ -1654,8 +1840,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "en.goal.training",
         "en",
         "goal",
-        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?:training|preparing)\s+for\s+{_PLACE}",
-        "User is training for {v}",
+        rf"{_I_AM}\s+(?:currently\s+|now\s+)?(?P<a>training|preparing|applying|studying|revising)"
+        rf"\s+for\s+(?!(?:it|this|that|the (?:meeting|call|interview|exam|test) "
+        rf"(?:today|tomorrow))\b){_PLACE}",
+        "User is {a} for {v}",
+        lower=("a",),
         slot=None,
     ),
     _r(
@@ -1739,6 +1928,17 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # the thing first, then that one makes it: "a habit tracker i've been building on
+        # weekends", "my side project, a board game I'm designing"
+        "en.project.made_thing",
+        "en",
+        "project",
+        r".*?\b(?P<v>(?:a|an|my|our)\s+(?:[\w'-]+\s+){0,5}?[\w'-]+)\s+(?:that\s+|which\s+)?"
+        r"(?:i|we)(?:'ve| have|'m| am|'re| are)?\s+(?:been\s+)?(?P<a>building|making|writing|"
+        r"developing|designing|coding)\b(?!\s+(?:it|this|that|for you|now|today|right now)\b)",
+        lambda m, c: _made_thing(m, "en"),
+    ),
+    _r(
         "en.project.my_project",
         "en",
         "project",
@@ -1754,7 +1954,9 @@ RULES: Final[tuple[Rule, ...]] = (
         "project",
         r"(?:i\s+(?:maintain|run(?!\s+(?:a lot|every|daily|regularly|often|most|\w+ times|"
         r"about|around|\d)\b)|"
-        rf"own|founded|co-founded|started)|{_I_AM}\s+the\s+(?:founder|"
+        # "I started 50mg on monday", "I started yesterday": a dose or a time, not a venture
+        rf"own|founded|co-founded|started(?!\s+(?:\d|(?:on|in|at|yesterday|today|last|this|"
+        rf"taking|to|with)\b)))|{_I_AM}\s+the\s+(?:founder|"
         r"maintainer|author|creator|lead developer|owner)\s+of)\s+(?:(?:a|an|my own|the)\s+)?"
         + _PLACE,
         "User runs {v}",
@@ -1926,18 +2128,23 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.instruction.verb_always",
         "pt",
         "instruction",
-        r"(?:por favor,?\s+)?(?P<a>responda|escreva|fale|use|explique|me responda|me escreva|"
-        r"me explique|traga|mostre|coloque)\s+(?P<v>sempre\b[^;!?]*)",
-        "O usuário quer que o assistente {a} {v}",
-        slot=None,
-        lower=("a",),
+        r"(?:por favor,?\s+)?(?P<a>(?:me\s+)?(?:responda|responde|escreva|escreve|fale|fala|use|"
+        r"usa|explique|explica|traga|traz|mostre|mostra|coloque|coloca|dá|dê|de)(?:-me)?)\s+"
+        r"(?P<v>sempre\b[^;!?]*)",
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "pt"))
+            and (t := f"O usuário quer que o assistente {_formal_pt(m.group('a'))} {v}")
+            else None
+        ),
     ),
     _r(
         "pt.instruction.never",
         "pt",
         "instruction",
         # "nunca use…" asks; "nunca entendi…" (a first-person past) tells.
-        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b)" + _REST,
+        r"(?:por favor,?\s+)?nunca\s+(?!\w+(?:ei|i|ou)\b|(?:fiz|tive|fui|estive|pude|quis|soube|"
+        r"vi|li|dei|disse|trouxe|pus|vim|gostei|senti|tirei)\b)" + _REST,
         "O usuário quer que o assistente nunca {v}",
         slot=None,
     ),
@@ -1949,6 +2156,24 @@ RULES: Final[tuple[Rule, ...]] = (
         r"em todas as (?:suas\s+)?respostas),?\s+(?:por favor,?\s+)?" + _REST,
         "O usuário quer que o assistente {v}",
         slot=None,
+    ),
+    _r(
+        "pt.instruction.from_now_on_after",
+        "pt",
+        "instruction",
+        r"(?:(?:por favor|só|e)\s+)*(?P<v>(?:escreva|escreve|use|usa|responda|responde|fale|fala|"
+        r"mantenha|mantém|dê|dá|coloque|coloca|evite|evita|explique|explica|mostre|mostra)\b"
+        r"[^;!?]*?)\s*,?\s+(?:a partir de agora|daqui (?:pra|para) frente|de agora em diante|"
+        r"sempre)\s*[.!]?\s*$",
+        lambda m, c: (
+            Hit(t, None, _key(t))
+            if (v := _clean_whole(m.group("v"), "pt"))
+            and (
+                t := f"O usuário quer que o assistente {_formal_pt(v.split()[0])} "
+                f"{' '.join(v.split()[1:])}".strip()
+            )
+            else None
+        ),
     ),
     _r(
         "pt.instruction.dont",
@@ -2000,7 +2225,7 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "identity",
         rf"{_EU}(?:sou|trabalho como|trabalho de|atuo como)\s+(?:um\s+|uma\s+)?"
-        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+(?:de|em)\s+[\wçãõéíóúâêôà-]+|"
+        rf"(?P<role>(?:(?-i:[A-Z]{{2,4}})\s+)?(?:{_JOBS_PT})(?:\s+de\s+[\wçãõéíóúâêôà-]+|"
         r"\s+(?:sênior|senior|"
         r"júnior|junior|pleno|backend|front-?end|full[- ]?stack|freelancer?|autônom[oa]|"
         r"de software|de dados|de produto|de ux)|\s+(?!(?:na|no|em|da|do|pela|pelo|numa|num|"
@@ -2096,7 +2321,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"(?:{_EU}|agora\s+|hoje\s+|nós\s+|a gente\s+)(?:agora\s+|atualmente\s+|hoje\s+)?"
-        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora)\s+(?:agora\s+)?"
+        r"(?:moro|vivo|resido|estou morando|estou vivendo|moramos|vivemos|mora|"
+        r"(?:voltei a|vim|fui|passei a|voltamos a|viemos|fomos) (?:morar|viver))\s+(?:agora\s+)?"
         r"(?P<v>(?:em|no|na|nos|nas)\s+[^,;.!?]+)",
         lambda m, c: _residence_pt_prefixed(m, c),
     ),
@@ -2146,7 +2372,8 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "fact",
         rf"{_EU}sou\s+(?P<v>vegetarian[oa]|vegan[oa]?|celíac[oa]|intolerante (?:à|a) lactose|"
-        r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista)\b",
+        r"diabétic[oa]|daltônic[oa]|canhot[oa]|destr[oa]|disléxic[oa]|autista|epilétic[oa]|"
+        r"asmátic[oa]|anémic[oa]|anêmic[oa]|grávida|intolerante (?:à|a|ao) [\wçãéê]+)\b",
         "O usuário é {v}",
         slot=None,
     ),
@@ -2156,8 +2383,25 @@ RULES: Final[tuple[Rule, ...]] = (
         "fact",
         rf"{_EU}tenho\s+(?P<v>asma|diabetes(?: tipo [12])?|rinite|enxaqueca|TDAH|hipertensão|"
         r"pressão alta|doença celíaca|intolerância (?:à|a) lactose|alergia (?:a|à|ao) [^,;.!?]+|"
-        r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim))\b",
+        r"(?:um|uma) (?:carro|casa|apartamento|moto|bicicleta|jardim)|" + _CONDITIONS_PT + r")\b",
         "O usuário tem {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.had_condition",
+        "pt",
+        "fact",
+        rf"{_EU}tive\s+(?:uma\s+|um\s+)?(?P<v>(?:{_CONDITIONS_PT})(?:\s+(?:no|na)\s+[a-zà-ÿ]+)?)\b",
+        "O usuário teve {v}",
+        slot=None,
+    ),
+    _r(
+        "pt.fact.quit_habit",
+        "pt",
+        "fact",
+        rf"{_EU}(?:parei|deixei)\s+de\s+(?P<v>(?:fumar|beber|comer carne|comer glúten|comer "
+        r"açúcar|tomar café|tomar refrigerante|jogar|correr|apostar))\b",
+        "O usuário parou de {v}",
         slot=None,
     ),
     _r(
@@ -2174,10 +2418,11 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt.fact.study",
         "pt",
         "fact",
-        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|"
-        r"estudo)\s+(?P<v>(?:(?:um\s+)?(?:mestrado|"
+        rf"{_EU}(?P<verb>estou fazendo|estou a fazer|faço|curso|fiz|tirei|"
+        r"estudo)\s+(?P<v>(?:(?:um\s+|o\s+|a\s+)?(?:mestrado|"
         r"doutorado|doutoramento|faculdade|graduação|licenciatura|pós|pós-graduação|curso "
-        r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+(?P<w>(?-i:[A-Z])[^,;.!?]*))?"
+        r"técnico)\s+(?:em|de)\s+)?[^,;.!?]+?)(?:\s+(?P<p>na|no|em)\s+"
+        r"(?P<w>(?-i:[A-Z])[^,;.!?]*|[\w-]+))?"
         r"\s*(?:[,;.!]|$)",
         lambda m, c: _study_pt(m),
     ),
@@ -2282,12 +2527,25 @@ RULES: Final[tuple[Rule, ...]] = (
         slot=None,
     ),
     _r(
+        # "sou mais de excel e vba": the side of a craft one works on
+        "pt.skill.more_of",
+        "pt",
+        "skill",
+        rf"{_EU}sou mais de\s+(?P<v>[\w+#.-]+(?:\s*(?:,|e)\s*[\w+#.-]+){{0,3}})"
+        r"(?=\s*(?:[,;.!?]|$))",
+        "O usuário é mais de {v}",
+        slot=None,
+    ),
+    _r(
         "pt.skill.years",
         "pt",
         "skill",
         rf"{_EU}tenho\s+(?:mais de\s+|quase\s+|uns\s+|cerca de\s+)?(?P<n>\d+|dois|três|"
-        r"cinco|dez|vários|muitos)\s+anos\s+de\s+experiência\s+(?:em|com|como)\s+" + _PLACE,
-        "O usuário tem {n} anos de experiência em {v}",
+        r"cinco|dez|vários|muitos)\s+anos\s+de\s+(?:experiência\s+(?:em|com|como)\s+"
+        + _PLACE
+        # "tenho 2 anos de java": years of one thing, named in one or two words
+        + r"|(?P<w>(?!idade\b)[\w+#.-]+(?:\s+[\w+#.-]+)?)(?=\s*(?:[,;.!]|$)))",
+        lambda m, c: _years(m, "pt"),
         slot=None,
     ),
     _r(
@@ -2484,10 +2742,22 @@ RULES: Final[tuple[Rule, ...]] = (
         "pt",
         "project",
         rf"{_EU}(?:estou|to|tô)\s+(?P<a>trabalhando|construindo|desenvolvendo|escrevendo|"
-        r"criando|montando|lançando)\s+(?:em\s+|n[uo]m\s+|n[ua]ma\s+|no\s+|na\s+)?"
+        r"criando|montando|lançando|fazendo(?=\s+(?:um|uma)\s+(?:app|aplicativo|site|sistema|api|"
+        r"jogo|bot|plataforma|livro|podcast|canal|loja|blog|ferramenta|biblioteca|extensão|"
+        r"plugin|programa|saas|startup)\b))\s+(?:em\s+|n[uo]m\s+|n[ua]ma\s+|no\s+|na\s+)?"
         r"(?!(?:um|uma|o|a|esse|essa|este|esta)\s+(?:e-?mail|mensagem|carta|resposta|"
         r"comentário|pergunta|post)\b)" + _PLACE,
         lambda m, c: _project_pt(m, c),
+    ),
+    _r(
+        # "é uma api de reservas … que ando a fazer nos tempos livres"
+        "pt.project.made_thing",
+        "pt",
+        "project",
+        r".*?\b(?P<v>(?:um|uma|o meu|a minha|meu|minha)\s+(?:[\w-]+\s+){0,9}?[\w-]+)\s+que\s+"
+        r"(?:eu\s+)?(?:ando|estou|to|tô)\s+(?P<a>fazendo|desenvolvendo|construindo|escrevendo|"
+        r"criando|montando)\b",
+        lambda m, c: _made_thing(m, "pt"),
     ),
     _r(
         "pt.project.my_project",
@@ -2785,6 +3055,64 @@ def _moved_pt(match: re.Match[str], clause: str) -> Hit | None:
     return Hit(f"O usuário mora {place_text}", "residence", _key(bare), True, True)
 
 
+#: Writing for the day ("an email I'm writing to my boss"): a task, not a project.
+_WRITING: Final = re.compile(
+    r"\b(?:e-?mail|message|letter|reply|response|comment|question|post|text|essay|report|"
+    r"speech|toast|review|mensagem|carta|resposta|comentário|pergunta|texto|redação|relatório|"
+    r"discurso)s?\b",
+    re.IGNORECASE,
+)
+
+
+def _made_thing(match: re.Match[str], language: str) -> Hit | None:
+    """A thing one makes, named before the verb ("a habit tracker i've been building")."""
+    value = clean(match.group("v"), language)
+    # an indefinite or one's own thing ("an api for my parents' restaurant"), so software
+    # words are no sign of the task at hand here; a pointer into the chat is
+    if value is None or _DEICTIC.search(value) or _WRITING.search(value):
+        return None
+    # "um projeto pessoal que to fazendo…, um app de gastos": the name of the kind says nothing
+    if re.fullmatch(
+        r"(?:a|an|my|our|um|uma|o meu|a minha|meu|minha)\s+(?:(?:side|personal|pet|little|"
+        r"new|pessoal|novo|nova|paralelo)\s+)*(?:project|thing|projeto|coisa|trabalho)"
+        r"(?:\s+(?:pessoal|paralelo|novo|nova))?",
+        value,
+        re.IGNORECASE,
+    ):
+        return None
+    verb = match.group("a").lower()
+    subject = "O usuário está" if language == "pt" else "User is"
+    return Hit(f"{subject} {verb} {value}", None, _key(value))
+
+
+def _years(match: re.Match[str], language: str) -> Hit | None:
+    """Years of experience in one thing ("3 years of experience in Python", "tenho 2 anos de
+    java")."""
+    value = clean(match.group("v") or match.group("w"), language)
+    if value is None:
+        return None
+    n = match.group("n")
+    if language == "pt":
+        text = f"O usuário tem {n} anos de experiência em {value}"
+    else:
+        text = f"User has {n} years of experience in {value}"
+    return Hit(text, None, _key(value))
+
+
+_FORMAL_PT: Final = {
+    "responde": "responda", "escreve": "escreva", "fala": "fale", "usa": "use",
+    "explica": "explique", "traz": "traga", "mostra": "mostre", "coloca": "coloque",
+    "dá": "dê", "da": "dê", "de": "dê",
+}  # fmt: skip
+
+
+def _formal_pt(verb: str) -> str:
+    """An imperative as the statement writes it: "responde-me" → "responda", "me explique" →
+    "explique" (the person asking is the user, named already)."""
+    word = re.sub(r"^me\s+|-me$", "", verb.lower().strip())
+    return _FORMAL_PT.get(word, word)
+
+
 def _project_pt(match: re.Match[str], clause: str) -> Hit | None:
     verb = match.group("a").lower()
     value = clean(match.group("v"), "pt")
@@ -2809,13 +3137,26 @@ _INNER_ADVERB: Final = re.compile(
     r"only|still|definitely|genuinely|seriously|literally)\s+"
     r"|^((?:eu|eu também|eu tambem)\s+)(?:também|tambem|já|ja|ainda|sempre|hoje|agora|"
     r"atualmente|realmente|só|so)\s+"
-    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so)\s+(?=\w+[oi]\b)",
+    r"|^(?:também|tambem|realmente|sinceramente|já|ja|ainda|só|so|hoje|agora|atualmente)\s+"
+    r"(?=\w+[oiu]\b)",
+    re.IGNORECASE,
+)
+
+
+#: A chat often drops "I" before a past verb of a life event ("switched from vscode to
+#: neovim last month", "started at a fintech called Monzo", "just got married"): the subject
+#: is the person.
+_DROPPED_AM: Final = re.compile(r"^(?=(?:working|living|based)\s+(?:in|at|as|for)\b)", re.I)
+_DROPPED_I: Final = re.compile(
+    r"^(?=(?:just\s+|recently\s+|finally\s+)?(?:switched|moved|relocated|joined|quit|"
+    r"started (?:at|a new job|working)|"
+    r"left|graduated|retired|adopted|got (?:married|engaged|divorced|a new job|promoted))\b)",
     re.IGNORECASE,
 )
 
 
 def _match(clause: str) -> tuple[Rule, Hit] | None:
-    body = _FILLER.sub("", clause).strip()
+    body = _DROPPED_AM.sub("I'm ", _DROPPED_I.sub("I ", _FILLER.sub("", clause).strip()))
     previous = None
     while previous != body:
         previous = body
@@ -2843,7 +3184,7 @@ _HERE: Final = re.compile(
 _DEICTIC: Final = re.compile(
     r"\b(?:it|this|these|those|them|one|ones|chat|conversation|thread|above|below|here|"
     r"isso|isto|esse|essa|esses|essas|este|esta|estes|estas|desse|dessa|deste|desta|todos|"
-    r"ela|ele|elas|eles|"
+    r"ela|ele|elas|eles|aquilo|aquele|aquela|aqueles|aquelas|"
     r"todas|conversa)\b|^that\b|\bthat$",
     re.IGNORECASE,
 )
@@ -2873,7 +3214,7 @@ _FEMININE: Final = re.compile(
     r"^O usuário (é|está|estava|foi|ficou) (?=(?:\w+(?:eira|ora|ana|ica|ada|esa|ária|óloga|ógrafa|"
     r"iteta|ina))\b"
     # any other adjective in -a but the common-gender ones (analista, atleta, diplomata)
-    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)a\b)"
+    r"|(?!uma\b)(?-i:[a-zà-ÿ]+)(?<!ist)(?<!et)(?<!at)(?<!cid)(?<!em)(?<!am)(?<!gui)a\b)"
 )
 
 
@@ -2931,22 +3272,43 @@ _SPELLINGS: Final = (
 )
 
 
+#: Asides that qualify a statement without making it hypothetical ("I have asthma if that
+#: matters", "keep answers short unless I ask for more", "fiz o mestrado na uminho, se isso
+#: contar alguma coisa"): left out before the clauses are cut, so "if"/"unless" in them does
+#: not reject the statement.
+_ASIDE: Final = re.compile(
+    r",?\s*\b(?:if (?:that|it|this) (?:matters|helps|is relevant|'s relevant|is useful|"
+    r"makes a difference|changes anything)|if relevant|if it's relevant|in case (?:that|it) "
+    r"(?:matters|helps)|unless i (?:ask|say|tell you)(?: for more| otherwise| so)?|"
+    r"se (?:é que )?isso (?:importa|contar|conta|ajuda|ajudar|interessa|fizer diferença)"
+    r"(?: alguma coisa| de alguma coisa| pra algo| para algo)?|caso (?:isso )?(?:importe|ajude)|"
+    r"a (?:menos|não ser) que eu (?:peça|diga)(?: mais| o contrário)?)\b"
+    r"(?:\s+(?:for|pra|para) (?:anything|\w+(?: \w+)?))?(?=\s*(?:[,;.!]|$))",
+    re.IGNORECASE,
+)
+
+
 def _spelled_out(text: str) -> str:
+    text = _ASIDE.sub("", text)
     for pattern, replacement in _SPELLINGS:
         text = pattern.sub(replacement, text)
     return text
 
 
-def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list[Candidate]:
+def extract_message(
+    message: UserMessage, *, extractor: str = EXTRACTOR, text: str | None = None
+) -> list[Candidate]:
     """The candidates of one user message (derived candidates included, after the one they
     were inferred from). Only the person's own words are read (`framing.own_words`); in a
-    conversation between several named people each statement names its speaker."""
+    conversation between several named people each statement names its speaker. `text`,
+    when given, is the part of the message to read (the rest is a role-play's)."""
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
-    text, dropped = own_words(message.text)
+    text, dropped = own_words(message.text if text is None else text)
     text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
     speaker = message.speaker
     passing: list[tuple[str, Mention]] = []
+    used: list[tuple[str, Platform]] = []
     position = 0
     for clause in clauses(text):
         position = max(position, text.find(clause, position) + len(clause))
@@ -2957,6 +3319,7 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             passing.extend((clause, mention) for mention in mentions(clause, after))
         if why is not None:
             continue
+        used.extend((clause, p) for p in platforms(_FILLER.sub("", clause).strip()))
         if matched is None:
             continue
         rule, hit = matched
@@ -2975,6 +3338,9 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
             )
             hit = replace(hit, derived=(*hit.derived, ("fact", text_, "residence", _key(place))))
         body = hit.content.split(" ", 2)[-1]
+        # "uso há uns 10 anos": how long, with the thing left in another clause
+        if re.match(r"(?:há|ha|faz|desde|for|since)\b", hit.value or "", re.IGNORECASE):
+            continue
         if rule.type in _DEICTIC_TYPES and (
             _DEICTIC.search(_PERIOD.sub("", body).strip())
             or re.match(r"['\"‘“]", body)
@@ -3027,7 +3393,54 @@ def extract_message(message: UserMessage, *, extractor: str = EXTRACTOR) -> list
                 )
             )
     found.extend(_mentioned(passing, found, message, text, dropped, extractor))
+    found.extend(_platformed(used, found, message, text, dropped, extractor))
     return found
+
+
+def _platformed(
+    used: list[tuple[str, Platform]],
+    found: list[Candidate],
+    message: UserMessage,
+    text: str,
+    dropped: str | None,
+    extractor: str,
+) -> Iterator[Candidate]:
+    """The platforms of first-person statements of use (`platforms`) that no pattern already
+    named: one environment memory each."""
+    said = " ".join(fold(c.content) for c in found)
+    speaker = message.speaker
+    for clause, platform in used:
+        # named already, perhaps with another version ("User is on ubuntu 24")
+        if re.search(rf"(?<!\w){re.escape(fold(platform.name).split()[0])}(?!\w)", said):
+            continue
+        if platform.language == "pt":
+            content = f"O usuário usa {platform.name}"
+        else:
+            content = f"User uses {platform.name}"
+        if speaker:
+            content = _about(content, speaker, platform.language)
+        said += " " + fold(content)
+        inputs = features("environment", platform.name, clause, text, dropped is not None) | {
+            "platform": 1.0
+        }
+        yield Candidate(
+            type="environment",
+            content=content,
+            language=platform.language,
+            confidence=score(inputs),
+            source=message,
+            method="explicit_user_input",
+            extractor=extractor,
+            pattern=f"{platform.language}.environment.platform",
+            slot="editor" if fold(platform.name) in _EDITORS else None,
+            value=_key(platform.name),
+            polarity=True,
+            change=bool(_CHANGE.search(clause)),
+            tags=("extracted", "environment"),
+            evidence=clause,
+            subject=speaker,
+            features=inputs,
+        )
 
 
 def _mentioned(
@@ -3079,9 +3492,24 @@ def _mentioned(
 def extract_messages(
     messages: Iterable[UserMessage], *, extractor: str = EXTRACTOR
 ) -> Iterator[Candidate]:
-    """The candidates of many user messages, in order."""
+    """The candidates of many user messages, in order (of each conversation, the messages in
+    the order they were said: a role-play set up in one frames those after it)."""
+    for _, found in extract_by_message(messages, extractor=extractor):
+        yield from found
+
+
+def extract_by_message(
+    messages: Iterable[UserMessage], *, extractor: str = EXTRACTOR
+) -> Iterator[tuple[UserMessage, list[Candidate]]]:
+    """Each user message with its candidates, in order; what is said inside a role-play
+    (`framing.RoleFrame`) is the character's, not the person's, and yields nothing."""
+    frame = RoleFrame()
     for message in messages:
-        yield from extract_message(message, extractor=extractor)
+        text = frame.read(message.conversation_id, message.text)
+        if not text.strip():
+            yield message, []
+            continue
+        yield message, extract_message(message, extractor=extractor, text=text)
 
 
 def _third_person(verb: str) -> str:
@@ -3114,7 +3542,7 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
         return None
     where = match.group("w")
     course = re.match(
-        r"(?:um\s+)?(?:mestrado|doutorado|doutoramento|faculdade|graduação|"
+        r"(?:um\s+|o\s+|a\s+)?(?:mestrado|doutorado|doutoramento|faculdade|graduação|"
         r"licenciatura|pós|curso)\b",
         value,
         re.I,
@@ -3123,9 +3551,12 @@ def _study_pt(match: re.Match[str]) -> Hit | None:
     chore = not re.fullmatch(r"(?-i:[a-zà-ÿ]+)", value) or value.lower() in {"aula", "aulas"}
     if match.group("verb").lower() != "estudo" and not course and not where and chore:
         return None
-    text = f"O usuário {'faz' if course else 'estuda'} {value}" + (
-        f" {match.group('p')} {where.strip()}" if where else ""
-    )
+    past = match.group("verb").lower() in {"fiz", "tirei"}
+    if past and not course:
+        return None
+    value = re.sub(r"^(?:o|a)\s+", "", value)
+    verb = "fez" if past else "faz" if course else "estuda"
+    text = f"O usuário {verb} {value}" + (f" {match.group('p')} {where.strip()}" if where else "")
     return Hit(text, None, _key(value))
 
 

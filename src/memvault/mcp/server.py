@@ -11,7 +11,8 @@ from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import ToolAnnotations
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from memvault import __version__, shapes
@@ -19,6 +20,7 @@ from memvault.errors import InvalidInput, VaultError
 from memvault.extract.explicit import remember as remember_statement
 from memvault.mcp import transfer
 from memvault.mcp.confine import AllowedDirs
+from memvault.model import MEMORY_STATUSES, MEMORY_TYPES
 from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 
@@ -86,6 +88,20 @@ class _Server(MCPServer):
         finally:
             _READING.reset(token)
 
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None, context: Any = None
+    ) -> Any:
+        """A prompt asked wrongly (an argument missing, a blank query) is the caller's
+        mistake: an invalid-params error in the vault's words, not a logged traceback."""
+        try:
+            return await super().get_prompt(name, arguments, context)
+        except ValueError as exc:
+            cause: BaseException | None = exc
+            while cause is not None and not isinstance(cause, VaultError):
+                cause = cause.__cause__
+            message = str(cause if cause is not None else exc)
+            raise MCPError(INVALID_PARAMS, f"{name}: {message}") from None
+
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         try:
             return await super().call_tool(name, arguments, context)
@@ -107,6 +123,15 @@ def bad_arguments(tool: str, error: ValidationError) -> str:
         else:
             problems.append(f"argument {where!r}: {found['msg'][:1].lower()}{found['msg'][1:]}")
     return f"{tool}: {'; '.join(problems)}"
+
+
+def _one_of(first: tuple[str, object], second: tuple[str, object], *, what: str = "") -> None:
+    """Exactly one of two alternative arguments, the mistake named: neither, or both."""
+    (a, a_value), (b, b_value) = first, second
+    if a_value is not None and b_value is not None:
+        raise InvalidInput(f"give either {a} or {b}, not both", b)
+    if a_value is None and b_value is None:
+        raise InvalidInput(f"give {a}{' ' + what if what else ''} or {b}", a)
 
 
 Id = Annotated[str, Field(description="A memory id, or a unique prefix of one.")]
@@ -253,6 +278,20 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> dict[str, Any]:
         """List memories, newest first, one page at a time (`total` counts them all)."""
+        # A type or status PAM lacks can never match: the caller's mistake, not "no memories".
+        for wanted in types or ():
+            if wanted not in MEMORY_TYPES:
+                raise InvalidInput(
+                    f"{wanted!r} is not a PAM memory type (§5); use one of "
+                    f"{', '.join(MEMORY_TYPES)}",
+                    "types",
+                )
+        if status != "any" and status not in MEMORY_STATUSES:
+            raise InvalidInput(
+                f"{status!r} is not a PAM status (§7); use one of "
+                f"{', '.join(MEMORY_STATUSES)}, or any",
+                "status",
+            )
         query = MemoryQuery(
             types=tuple(types or ()), tags=tuple(tags or ()),
             statuses=None if status == "any" else (status,), limit=limit, offset=offset,
@@ -296,8 +335,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Replace a memory with a newer one (PAM §7.1): the old becomes superseded and points
         to the new. Give the new memory's content, or the id of one already in the vault."""
-        if (content is None) == (new_id is None):
-            raise InvalidInput("give either content (a new memory) or new_id, not both", "new_id")
+        _one_of(("content", content), ("new_id", new_id), what="(a new memory)")
         session = source(ctx, WRITE)
         with session.transaction():
             if content is not None:
@@ -354,8 +392,7 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
     ) -> dict[str, Any]:
         """Import memories, all or nothing (one transaction). Duplicates reinforce what the
         vault already holds instead of adding twins."""
-        if (path is None) == (content is None):
-            raise InvalidInput("give either path or content, not both", "path")
+        _one_of(("path", path), ("content", content))
         session = source(ctx, IMPORT)
         if content is not None:
             return transfer.import_inline(session, content)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import orjson
 
-from memvault.errors import InvalidInput
+from memvault.errors import InvalidInput, VaultError
 from memvault.formats.pam import STORE_FILE
 
 if TYPE_CHECKING:
@@ -116,4 +116,19 @@ def import_inline(vault: Vault, content: str | dict[str, Any]) -> dict[str, Any]
     with tempfile.TemporaryDirectory(prefix="memvault-mcp-") as tmp:
         source = Path(tmp) / f"import{suffix}"
         source.write_text(content, encoding="utf-8")
-        return import_file(vault, source)
+        # The temporary file is the server's business: messages name the content instead.
+        try:
+            result = import_file(vault, source)
+        except VaultError as exc:
+            told = str(exc).replace(str(source), _CONTENT)
+            if told == str(exc):
+                raise
+            raise InvalidInput(told, "content") from None
+        told_result: dict[str, Any] = orjson.loads(
+            orjson.dumps(result).replace(str(source).encode(), _CONTENT.encode())
+        )
+        return told_result
+
+
+#: How inline imports' messages name what was given (never the file it was spooled to).
+_CONTENT: Final = "the content"

@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import APIRouter, FastAPI
 
 from memvault import __version__
-from memvault.server import problems, routes
+from memvault.server import apidocs, problems, routes
 from memvault.server.authlimit import FailedAuthentications
 from memvault.server.config import ServerConfig
 from memvault.server.embedding import EmbedWorker, owner_sessions
@@ -56,6 +56,9 @@ def create_app(config: ServerConfig) -> FastAPI:
         description="A vault for the memory AI assistants keep: PAM v1.0 and AIMEM Bundle v1 "
         "over HTTP. Every error is an RFC 7807 problem (application/problem+json).",
         lifespan=lifespan,
+        # FastAPI's pages load their scripts from a CDN; /docs is served by `apidocs`.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.config = config
     app.state.tenants = config.tenants
@@ -70,6 +73,7 @@ def create_app(config: ServerConfig) -> FastAPI:
         )
     )
     problems.install(app)
+    apidocs.install(app)
     for _name, router in route_modules():
         app.include_router(router)
     return app

@@ -2156,7 +2156,10 @@ class SQLiteStore(Store):
     @contextlib.contextmanager
     def recall_index(self) -> Iterator[SQLiteRecallIndex]:
         with self.index_connection() as conn:
-            yield SQLiteRecallIndex(conn)
+            # A store whose caches are held small (a server's: SERVER_CACHE_KIB) keeps them so.
+            yield SQLiteRecallIndex(
+                conn, cache_kib=self._cache_kib, grow_cache=self._cache_kib >= CACHE_KIB
+            )
 
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         """Run SQL directly on the decrypted database, outside every vault rule. For tests

@@ -46,9 +46,12 @@ from memvault.recall.indexes import (
 from memvault.recall.scope_sql import ScopeSQL
 
 __all__ = [
+    "BITS_CACHE_MAX_KIB",
+    "BITS_HEADROOM_KIB",
     "EXACT_LIMIT",
     "OVERSAMPLE",
     "SQLiteRecallIndex",
+    "bits_cache_kib",
     "bulk_load",
     "index_conversations",
     "index_memories",
@@ -71,6 +74,16 @@ EXACT_LIMIT: Final = 20_000
 #: (dev, whole vault: fused R@10 / MRR .656 / .542 and .649 / .544; vectors alone .505 /
 #: .306 and .502 / .305); at scale, synthetic vectors cannot tell.
 OVERSAMPLE: Final = 1.0
+#: Page cache (KiB) a whole-vault vector search leaves beside the bit index, for the query's
+#: other pages: its full-text lists, passages and float vectors (`bits_cache_kib`).
+BITS_HEADROOM_KIB: Final = 32_768
+#: The most a connection's page cache is raised to hold the bit index (KiB).
+BITS_CACHE_MAX_KIB: Final = 262_144
+#: sqlite-vec keeps a vec0 table's vectors in chunks of this many rows (its default).
+_VEC_CHUNK: Final = 1024
+#: Pages per byte of rows read by sqlite-vec's KNN: measured 50.2 MB read for 612,187 passages
+#: of 512 bits (64 bytes a vector, 8 a rowid): 1.14 times the rows' bytes.
+_PAGE_OVERHEAD: Final = 1.15
 #: bm25 column weights: the passage's words, then its context (speaker, title; tags, type).
 _BM25: Final = "bm25(recall_fts, 1.0, 0.5)"
 #: Full-text candidates taken before filters that only status and kind set, per one wanted.
@@ -497,11 +510,43 @@ _JOINS: Final = "JOIN recall_passages p ON p.id = f.id LEFT JOIN memories m ON m
 _STARRED: Final = re.compile(r"([^\W_]+)\*")
 
 
-class SQLiteRecallIndex(RecallIndex):
-    """The recall index on one connection of the store (`SQLiteStore.recall_index`)."""
+def bits_cache_kib(passages: int, dimension: int, headroom_kib: int = BITS_HEADROOM_KIB) -> int:
+    """The page cache (KiB) that holds a model's bit index of `passages` vectors of
+    `dimension` (the chunks sqlite-vec's KNN reads whole: each vector's bits, its rowid, its
+    validity bit) and `headroom_kib` for the query's other pages, at most
+    `BITS_CACHE_MAX_KIB`."""
+    chunks = -(-max(passages, 0) // _VEC_CHUNK)
+    row = -(-dimension // 8) + 8 + 1 / 8
+    return min(
+        int(chunks * _VEC_CHUNK * row * _PAGE_OVERHEAD / 1024) + headroom_kib, BITS_CACHE_MAX_KIB
+    )
 
-    def __init__(self, conn: Any) -> None:
+
+class SQLiteRecallIndex(RecallIndex):
+    """The recall index on one connection of the store (`SQLiteStore.recall_index`).
+
+    `cache_kib`: the store's page cache per connection (KiB), which a whole-vault vector
+    search raises on this connection, when `grow_cache`, to hold the model's bit index and
+    `headroom_kib` more (`bits_cache_kib`). The KNN reads every page of the bit index (50 MB
+    at 612,000 passages of 512 dimensions); when the cache cannot hold them with the query's
+    other pages, the least recently used are the bit index's own, each query evicts and reads
+    all of them again, and SQLCipher decrypts each page read: about 55 ms of CPU a query
+    there (docs/recall.md, "Cost at scale"). A store that holds its connections' caches
+    small (a server's) does not grow them, and one held small for a while (`cache_limit`) is
+    left so."""
+
+    def __init__(
+        self,
+        conn: Any,
+        *,
+        cache_kib: int | None = None,
+        grow_cache: bool = False,
+        headroom_kib: int = BITS_HEADROOM_KIB,
+    ) -> None:
         self._conn = conn
+        self._cache_kib = cache_kib
+        self._grow_cache = grow_cache and cache_kib is not None
+        self._headroom_kib = headroom_kib
 
     # -- text --------------------------------------------------------------------------------
 
@@ -692,6 +737,7 @@ class SQLiteRecallIndex(RecallIndex):
             return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
         # The bit index's k nearest (a KNN query of vec0), then their float vectors, looked up
         # by key, filtered and scored exactly.
+        self._room_for_bits(model)
         candidates = [
             int(r[0])
             for r in conn.execute(
@@ -711,6 +757,32 @@ class SQLiteRecallIndex(RecallIndex):
             [blob, model, *candidates, *params, depth],
         ).fetchall()
         return [(int(r[0]), 1.0 - float(r[1])) for r in rows]
+
+    def _room_for_bits(self, model: int) -> None:
+        """The connection's page cache raised to hold the model's bit index (class docstring):
+        sized by the largest passage id (one index look-up; passages removed leave gaps, so
+        it errs high) and the model's dimension."""
+        if not self._grow_cache or self._cache_kib is None:
+            return
+        conn = self._conn
+        size = int(conn.execute("PRAGMA cache_size").fetchone()[0])
+        current = (
+            -size
+            if size < 0
+            else size * int(conn.execute("PRAGMA page_size").fetchone()[0]) // 1024
+        )
+        if current < self._cache_kib:
+            return  # held small for a while (`SQLiteStore.cache_limit`): left so
+        found = conn.execute(
+            "SELECT (SELECT max(id) FROM recall_passages), dimension FROM recall_models "
+            "WHERE id = ?",
+            (model,),
+        ).fetchone()
+        if found is None or found[0] is None:
+            return
+        wanted = bits_cache_kib(int(found[0]), int(found[1]), self._headroom_kib)
+        if wanted > current:
+            conn.execute(f"PRAGMA cache_size = {-wanted}")
 
     def vectors(self, model: int, passage_ids: Iterable[int]) -> dict[int, list[float]]:
         ids = list(passage_ids)

@@ -8,6 +8,7 @@ is rendered from what it holds and checked against its limit, so no text is ever
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
@@ -88,9 +89,48 @@ TARGETS: Final[Mapping[str, Target]] = {
 }
 
 
+#: A Markdown heading line: ``## Stack``, ``**Purpose**``, ``__Purpose__:``.
+_HEADING: Final = re.compile(r"#{1,6}\s+(?P<a>.+?)|\*\*(?P<b>[^*]+)\*\*:?|__(?P<c>[^_]+)__:?")
+#: A list item line: ``- x``, ``* x``, ``• x``, ``1. x``.
+_ITEM: Final = re.compile(r"(?:[-*+•]|\d+[.)])\s+(?P<text>.+)")
+#: Emphasis inside a line (``**x**``, ``__x__``, ``*x*``); a lone ``2*3`` or ``snake_case`` stays.
+_EMPHASIS: Final = re.compile(
+    r"\*\*(?P<a>[^*]+?)\*\*|(?<![\w])__(?P<b>[^_]+?)__(?![\w])|"
+    r"(?<![\w*])\*(?P<c>[^\s*](?:[^*]*?[^\s*])?)\*(?![\w*])"
+)
+
+
+def _plain(text: str) -> str:
+    return _EMPHASIS.sub(lambda m: m["a"] or m["b"] or m["c"], " ".join(text.split()))
+
+
 def item_text(memory: Memory) -> str:
-    """A memory as one line: its content with line breaks folded."""
-    return " ".join(memory.content.split())
+    """A memory as one line of plain text, as pasted into an assistant: line breaks folded,
+    Markdown headings as "Heading:", list items joined with "; ", emphasis marks dropped
+    (Claude's project memories are Markdown sections)."""
+    out = ""
+    previous = ""
+    for raw in memory.content.splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        heading, item = _HEADING.fullmatch(line), _ITEM.fullmatch(line)
+        if heading:
+            kind, text = "heading", _plain(heading["a"] or heading["b"] or heading["c"]) + ":"
+        elif item:
+            kind, text = "item", _plain(item["text"])
+        else:
+            kind, text = "line", _plain(line)
+        if not out:
+            out = text
+        elif kind == "heading":
+            out += ("" if out[-1] in ".!?;:" else ".") + " " + text
+        elif kind == "item" and previous == "item":
+            out += "; " + text
+        else:
+            out += " " + text
+        previous = kind
+    return out
 
 
 @dataclass(slots=True)
