@@ -49,16 +49,19 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from aimem import DATA, generate
 from peers import fmt_bytes, fmt_ratio, run_measured
 
+if TYPE_CHECKING:
+    # The client's only: the server process (this file run with --serve) loads what
+    # `memvault serve` loads, and its resident size is what is measured.
+    import httpx
+
 SERVER_KEY = "benchmark-server-key-" + "k" * 43
 PASSPHRASE = "benchmark passphrase"
-TIMEOUT = httpx.Timeout(600.0)
+TIMEOUT_SECONDS = 600.0
 
 
 @dataclass
@@ -184,6 +187,8 @@ def peak_rss(pid: int) -> int:
 
 
 def wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
+    import httpx
+
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -233,7 +238,9 @@ def run(
         proc = subprocess.Popen(argv, env=server_env)
         try:
             wait_ready(url, proc)
-            with httpx.Client(base_url=url, timeout=TIMEOUT) as client:
+            import httpx
+
+            with httpx.Client(base_url=url, timeout=httpx.Timeout(TIMEOUT_SECONDS)) as client:
                 backend = "sqlite" if database_url is None else "postgres"
                 code = "this tree" if source is None else str(source)
                 print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}, "

@@ -224,6 +224,7 @@ LIMITED: dict[str, str] = {
     "export_view": "only the memories it may read; conversations, audit log refused",
     "exchange_meta": "vault-wide exchange settings (producer namespace, models), no memory data",
     "close": "a session closes nothing",
+    "release_memory": "frees connection memory; no vault data read or changed",
     "schema_version": "the store's schema version, no memory data",
     "transaction": "groups the session's own calls, each still checked",
 }

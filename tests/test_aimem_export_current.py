@@ -220,3 +220,99 @@ def test_a_write_that_rolls_back_notes_nothing_pending(vault: Vault) -> None:
         "SELECT canonical FROM aimem_export_cache WHERE memory_id = ?", [target]
     )
     assert after == before and before and store.export_pending(10) == []
+
+
+def appended_runs(vault: Vault, scope: str) -> int:
+    """How many runs of chunks the kept download of `scope` is made of (one more each time
+    an export appended the memories added since the last one)."""
+    from memvault.exchange.aimem import producer_namespace
+    from memvault.exchange.aimem_kept import AppendableRecords
+
+    kept = vault.export_view().kept(("aimem-download", scope, "None", producer_namespace(vault)))
+    records = getattr(kept, "records", None)
+    return records.runs if isinstance(records, AppendableRecords) else 0
+
+
+def test_aimem_2_8_an_export_after_memories_are_added_appends_them_to_the_last_one(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """§2.8/§3.1 differential through `export_download`: when memories were only added since
+    the last export, the next one hashes on from the state kept after its last chunk and
+    sends its records with the new chunks appended (its runs grow by one; a memory withheld
+    or outside the scope adds none); after any other write it reads the kept chunks again.
+    Either way every body equals the from-scratch export, in both scopes and both forms."""
+
+    def add(v: Vault) -> object:  # another content each time: the same one reinforces
+        return v.add(f"Plain memory {len(ids(v))} added after the export", "fact", tags=["x"])
+
+    steps: list[tuple[str, Callable[[Vault], object], bool]] = [
+        ("add", add, True),
+        ("add another", add, True),
+        ("add withheld", lambda v: v.add("Not for export", "fact", exportable=False), False),
+        ("update", lambda v: v.update(ids(v)[3], content="memory c3, corrected"), False),
+        ("add after the update", add, True),
+        ("relate", lambda v: v.relate(ids(v)[-1], ids(v)[5], "supports"), False),
+        ("import plain chunks", lambda v: import_stream(v, io.BytesIO(orjson.dumps(
+            bundle([chunk(f"p{i}", f"plain chunk {i}") for i in range(3)])))), False),
+        ("erase", lambda v: v.erase(ids(v)[-1]), False),
+        ("add after the erasure", add, True),
+    ]  # fmt: skip
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    for scope in ("FULL", "DNA_ONLY"):
+        b"".join(export_download(vault, scope=scope, form="ndjson", now=NOW).blocks)
+    for label, write, appends in steps:
+        write(vault)
+        for scope in ("FULL", "DNA_ONLY"):
+            runs = appended_runs(vault, scope)
+            for n, form in enumerate(("ndjson", "json")):
+                download = export_download(vault, scope=scope, form=form, now=NOW)
+                body = b"".join(download.blocks)
+                assert body == from_scratch(vault, tmp_path, scope, form), (label, scope, form)
+                if n == 0 and scope == "FULL":  # (the memories added are not DNA)
+                    grown = appended_runs(vault, scope) == runs + 1
+                    assert grown == (appends and runs > 0), (label, scope)
+
+
+def test_an_added_memory_whose_id_is_a_chunk_urn_is_not_appended(
+    vault: Vault, tmp_path: Path
+) -> None:
+    """A memory added with a chunk URN for its id (an imported chunk) may export under
+    another memory's chunk id: the export reads the kept chunks again instead of appending
+    it, and equals the from-scratch export."""
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    state = vault.export_view().export_state()
+    assert state is not None
+    import_stream(vault, io.BytesIO(orjson.dumps(bundle([chunk("p1", "plain chunk")]))))
+    after = vault.export_view().export_state()
+    assert after is not None and after[0] == state[0]  # only added
+    body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    assert body == from_scratch(vault, tmp_path, "FULL", "ndjson")
+    assert appended_runs(vault, "FULL") == 1
+
+
+def test_the_kept_graph_records_are_read_from_disk_and_are_the_exported_ones(
+    vault: Vault,
+) -> None:
+    """The graph kept per vault holds its records and each memory's graph in a temporary
+    file, not in memory: what it reads back is the export's edges, entities and links (the
+    NDJSON lines after the chunks), and each carrier's graph as its kept chunk carries it."""
+    from memvault.exchange.aimem import producer_namespace
+    from memvault.exchange.aimem_kept import KeptGraph
+
+    import_stream(vault, io.BytesIO(graph_bundle()))
+    body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    graph = vault.export_view().kept(("aimem-graph", "FULL", "None", producer_namespace(vault)))
+    assert isinstance(graph, KeptGraph) and graph.spool.fileno() >= 0
+    lines = body.split(b"\n")
+    tail = b"".join(line + b"\n" for line in lines if line and b'"_kind":"chunk"' not in line)
+    kept = b"".join(graph.lines(a) for a in ("entities", "edges", "chunk_entities"))
+    assert kept and tail.endswith(kept)
+    edges, count = graph.canonical("edges")
+    assert count == len(orjson.loads(b"[" + edges + b"]")) > 0
+    store = vault._store  # type: ignore[attr-defined]
+    for memory_id, graph_bytes in graph.graphs().items():
+        rows = store.execute_raw(
+            "SELECT graph FROM aimem_export_cache WHERE memory_id = ?", [memory_id]
+        )
+        assert rows and rows[0][0] == graph_bytes == graph.graph_of(memory_id)

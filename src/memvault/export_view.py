@@ -123,13 +123,13 @@ class ExportView:
         return self._store.export_chunk_bytes(producer, memory_ids)
 
     def chunks_in_order(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, *, after: int = 0
     ) -> Iterator[list[tuple[Any, ...]]] | None:
         """`Store.export_chunks_in_order` for the owner's export (None for an agent's, or
         when the store keeps no chunks)."""
         if not self._everything:
             return None
-        return self._store.export_chunks_in_order(query, producer)
+        return self._store.export_chunks_in_order(query, producer, after=after)
 
     def graph_generation(self) -> int | None:
         """`Store.export_graph_generation` (None for an agent's export)."""

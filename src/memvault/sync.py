@@ -44,9 +44,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Protocol, Self
+from typing import TYPE_CHECKING, Any, Final, Protocol, Self
 
-import httpx
 import orjson
 
 from memvault.errors import ExchangeError, NotFound, VaultError
@@ -58,6 +57,9 @@ from memvault.sources import SourceError, open_target
 from memvault.store.codec import memory_from_json
 from memvault.unit_of_work import MergePolicy
 from memvault.vault import Vault
+
+if TYPE_CHECKING:
+    import httpx
 from memvault.vault_inputs import is_privileged
 
 __all__ = [
@@ -157,6 +159,10 @@ class HttpRemote:
         timeout: float = 60.0,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
+        # Imported here: a server imports this module for its sync routes and never makes a
+        # client, and httpx (with what it loads) is ~20 MiB of its resident size.
+        import httpx
+
         self.label = url.rstrip("/")
         self._client = httpx.Client(
             base_url=self.label,
@@ -190,6 +196,8 @@ class HttpRemote:
         )
 
     def export(self, target: Path, since: str | None) -> None:
+        import httpx
+
         params = {} if since is None else {"since": since}
         try:
             with self._client.stream("GET", "/v1/pam/export", params=params) as response:
@@ -226,6 +234,8 @@ class HttpRemote:
         return True
 
     def _send(self, method: str, url: str, **options: Any) -> httpx.Response:
+        import httpx
+
         try:
             return self._client.request(method, url, **options)
         except httpx.HTTPError as exc:

@@ -453,6 +453,12 @@ class Vault:
         if not self._derived:
             self._store.close()
 
+    def release_memory(self) -> int:
+        """Give back what the store's idle connections hold between requests — page caches,
+        prepared statements (`Store.release_memory`): a server calls it once a large request
+        is done. Changes nothing of the vault's; returns the bytes released, where known."""
+        return self._store.release_memory()
+
     # -- sessions -------------------------------------------------------------------------
 
     @property

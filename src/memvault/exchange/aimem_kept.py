@@ -17,10 +17,12 @@ while it read, too many chunks to map again): the caller then exports the full w
 
 from __future__ import annotations
 
+import os
 import tempfile
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import IO, Any, Final
 
 import orjson
 
@@ -31,9 +33,9 @@ from memvault.exchange.aimem import (
     export_envelope,
     record_export_made,
 )
-from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher
-from memvault.formats.aimem.reader import KIND_OF
-from memvault.formats.aimem.validate import BundleRules
+from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canonical_order
+from memvault.formats.aimem.reader import KIND_OF, Form
+from memvault.formats.aimem.validate import BundleRules, parse_chunk_urn
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
 from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
 from memvault.model import MEMORY_STATUSES, parse_timestamp
@@ -41,13 +43,17 @@ from memvault.store.base import MemoryQuery
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["KeptGraph", "build_graph", "kept_download"]
+__all__ = ["AppendableRecords", "KeptGraph", "appended_download", "build_graph", "kept_download"]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
 _EMPTY_GRAPH: Final = b"{}"
 #: Chunks read back from the spool, hashed and written per step.
 _SPOOL_WINDOW: Final = 2000
+#: Appended runs one kept download may carry before the next is made whole again.
+_MOST_RUNS: Final = 32
+#: How an NDJSON chunk line begins (its "_kind" member, then the chunk's own members).
+_CHUNK_TAG: Final = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
 
 
 @dataclass(slots=True)
@@ -55,16 +61,49 @@ class KeptGraph:
     """The graph records of an export and what they depended on: the graph generation
     (`Store.export_graph_generation`), the bundle's first memory, and which of the memories
     they name (`targets`: edge and relation ends, the memories carrying graph blocks) were in
-    the bundle (`present`). While those hold, another export has the same graph."""
+    the bundle (`present`). While those hold, another export has the same graph. The records
+    and each memory's graph are kept on disk (`spool`, a temporary file): the server keeps a
+    graph per tenant for as long as it runs, and in memory they were ~2 of the ~4.5 MiB a
+    graph of 10,000 memories held."""
 
     generation: int
     first: str
     targets: frozenset[str]
     present: frozenset[str]
-    #: memory id -> the graph its chunk carries (canonical JSON), for those carrying one
-    graphs: dict[str, bytes]
-    #: canonical lines of "entities", "edges" and "chunk_entities"
-    records: dict[str, list[bytes]]
+    #: memory id -> where the graph its chunk carries (canonical JSON) is in `spool`
+    #: (offset << 32 | size), for those carrying one
+    graph_at: dict[str, int]
+    #: the graphs, then for each of "entities", "edges" and "chunk_entities" its records
+    #: canonical and joined by commas, and their NDJSON lines
+    spool: IO[bytes]
+    #: array -> (offset, size, records) of its canonical run, (offset, size) of its lines
+    arrays: dict[str, tuple[int, int, int, int, int]]
+
+    def _read(self, offset: int, size: int) -> bytes:
+        return os.pread(self.spool.fileno(), size, offset) if size else b""
+
+    def graphs(self) -> dict[str, bytes]:
+        """memory id -> the graph its chunk carries, for those carrying one (read at once)."""
+        if not self.graph_at:
+            return {}
+        end = max((at >> 32) + (at & 0xFFFFFFFF) for at in self.graph_at.values())
+        blob = memoryview(self._read(0, end))
+        return {m: bytes(blob[at >> 32 : (at >> 32) + (at & 0xFFFFFFFF)]) for m, at in
+                self.graph_at.items()}  # fmt: skip
+
+    def graph_of(self, memory_id: str) -> bytes | None:
+        at = self.graph_at.get(memory_id)
+        return None if at is None else self._read(at >> 32, at & 0xFFFFFFFF)
+
+    def canonical(self, array: str) -> tuple[bytes, int]:
+        """The records of `array` canonical and joined by commas, and how many there are."""
+        offset, size, count, _, _ = self.arrays[array]
+        return self._read(offset, size), count
+
+    def lines(self, array: str) -> bytes:
+        """The NDJSON lines of `array`'s records."""
+        _, _, _, offset, size = self.arrays[array]
+        return self._read(offset, size)
 
     def holds(self, generation: int, first: str, exported: set[str]) -> bool:
         return (
@@ -72,6 +111,108 @@ class KeptGraph:
             and first == self.first
             and frozenset(t for t in self.targets if t in exported) == self.present
         )
+
+
+#: A run of kept bytes: a part of a spool file (file, start, stop), or bytes.
+_Part = tuple[IO[bytes], int, int] | bytes
+
+
+def _read_parts(parts: list[_Part], block_size: int) -> Iterator[bytes]:
+    for part in parts:
+        if isinstance(part, bytes):
+            if part:
+                yield part
+            continue
+        fh, offset, stop = part
+        fd = fh.fileno()
+        while offset < stop and (block := os.pread(fd, min(block_size, stop - offset), offset)):
+            offset += len(block)
+            yield block
+
+
+class AppendableRecords(KeptRecords):
+    """`KeptRecords` that memories added since can be appended to without reading the others
+    again. Besides the SHA-256 state at the end of the last array, it keeps the state right
+    after the last chunk, and each form's bytes as the part up to the last chunk (`chunks`,
+    `chunk_lines`) and the part after it (`tail`, `tail_lines`: the rest of the arrays, whose
+    records do not change when a memory with no graph is added). `appended` gives the
+    records with more chunks at the end: the checksum is that state fed the new chunks and
+    the tail (AIMEM §2.8), so the first byte of an export after a memory is added costs the
+    new chunks, not the whole vault."""
+
+    def __init__(
+        self,
+        head: dict[str, Any],
+        digest: Any,
+        chunk_state: Any,
+        chunks: list[_Part],
+        tail: list[_Part],
+        chunk_lines: list[_Part],
+        tail_lines: list[_Part],
+        tail_bytes: bytes | None = None,
+        dangling: frozenset[str] = frozenset(),
+    ) -> None:
+        self.head = head
+        #: Ids the chunks name (``superseded_by``, edges) that were not in the bundle: a
+        #: memory added with one of them changes a chunk already kept.
+        self.dangling = dangling
+        self._digest = digest
+        self._chunk_state = chunk_state
+        self._chunks = chunks
+        self._tail = tail
+        self._chunk_lines = chunk_lines
+        self._tail_lines = tail_lines
+        self._tail_bytes = tail_bytes
+
+    @property
+    def runs(self) -> int:
+        """How many parts the chunks are kept in (one more with each append)."""
+        return len(self._chunks)
+
+    def _tail_canonical(self) -> bytes:
+        if self._tail_bytes is None:
+            self._tail_bytes = b"".join(_read_parts(self._tail, 1 << 20))
+        return self._tail_bytes
+
+    def appended(self, canonical: list[bytes]) -> AppendableRecords:
+        """These records with the chunks `canonical` (RFC 8785 bytes, in storage order)
+        after the last one; the files are shared, nothing is copied."""
+        joined = b"," + b",".join(canonical)
+        chunk_state = self._chunk_state.copy()
+        chunk_state.update(joined)
+        tail = self._tail_canonical()
+        digest = chunk_state.copy()
+        digest.update(tail)  # from the "]" closing the chunks to the end of the last array
+        tag = _CHUNK_TAG
+        lines = b"".join(tag + c[1:] + b"\n" for c in canonical)
+        return AppendableRecords(
+            self.head, digest, chunk_state,
+            [*self._chunks, joined], self._tail,
+            [*self._chunk_lines, lines], self._tail_lines, tail, self.dangling,
+        )  # fmt: skip
+
+    def blocks(
+        self, envelope: Mapping[str, Any], form: Form, block_size: int = 1 << 16
+    ) -> Iterator[bytes]:
+        if form == "ndjson":
+            yield jcs_dumps(envelope) + b"\n"
+            yield from _read_parts([*self._chunk_lines, *self._tail_lines], block_size)
+            return
+        rest = {k: v for k, v in envelope.items() if k not in self.head}
+        yield b"{" + jcs_dumps("checksum") + b":" + jcs_dumps(rest.pop("checksum")) + b","
+        first, *others = self._chunks
+        assert not isinstance(first, bytes)
+        fh, start, stop = first
+        yield from _read_parts([(fh, start + 1, stop), *others, *self._tail], block_size)
+        tail = b"".join(
+            b"," + jcs_dumps(key) + b":" + jcs_dumps(rest[key]) for key in canonical_order(rest)
+        )
+        yield tail + b"}\n"
+
+    def close(self) -> None:
+        for part in (*self._chunks, *self._tail, *self._chunk_lines, *self._tail_lines):
+            if not isinstance(part, bytes):
+                part[0].close()
 
 
 def _query(since_text: str | None) -> MemoryQuery:
@@ -125,13 +266,6 @@ def build_graph(
     carriers = set(parts.edges) | set(parts.entities) | set(parts.links)
     targets.update(carriers)
     targets.add(first)
-    # Copied to their size: orjson's bytes keep ~4 KiB of spare room each.
-    graphs = {
-        memory_id: bytes(
-            memoryview(orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS))
-        )
-        for memory_id in carriers
-    }
     rules = BundleRules(envelope)
     rules.chunk_ids = set(exported.values())
     records: dict[str, list[bytes]] = {"entities": [], "edges": [], "chunk_entities": []}
@@ -150,13 +284,31 @@ def build_graph(
             records["chunk_entities"].append(jcs_dumps(link))
     except CanonicalizationError:
         return None
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the KeptGraph
+    graph_at: dict[str, int] = {}
+    offset = 0
+    for memory_id in carriers:  # one at a time: orjson's bytes keep ~4 KiB of room each
+        graph = orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS)
+        graph_at[memory_id] = offset << 32 | len(graph)
+        spool.write(graph)
+        offset += len(graph)
+    arrays: dict[str, tuple[int, int, int, int, int]] = {}
+    for array, written in records.items():
+        joined = b",".join(written)
+        tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
+        lines = b"".join(tag + (b"," + r[1:] if r != b"{}" else b"}") + b"\n" for r in written)
+        spool.write(joined + lines)
+        arrays[array] = (offset, len(joined), len(written), offset + len(joined), len(lines))
+        offset += len(joined) + len(lines)
+    spool.flush()
     return KeptGraph(
         generation,
         first,
         frozenset(targets),
         frozenset(t for t in targets if t in exported),
-        graphs,
-        records,
+        graph_at,
+        spool,
+        arrays,
     )
 
 
@@ -179,6 +331,8 @@ class KeptDownload:
     chunks: int
     withheld: int
     moment: datetime
+    #: `Store.export_graph_generation` the records were made under
+    graph_generation: int | None = None
 
     def record(self, vault: Vault) -> None:
         """The export in the vault's export registry (and its audit entry)."""
@@ -205,6 +359,16 @@ def kept_download(
     windows = view.chunks_in_order(query, producer)
     if generation is None or windows is None:
         return None
+    # The graph first, when it must be built: its peak (every memory's id, chunk id and
+    # graph as objects) then does not add to what the pass below holds (each memory's id,
+    # size, refs and graph bytes).
+    key = _graph_key(scope, since, producer)
+    graph = view.kept(key)
+    if not isinstance(graph, KeptGraph) or graph.generation != generation:
+        built = build_graph(vault, scope, since, producer, generation)
+        if built is None:
+            return None
+        view.keep(key, built)
     ids: list[str] = []
     chunk_ids: set[str] = set()
     sizes: list[int] = []
@@ -249,7 +413,84 @@ def kept_download(
         made.close()
         raise
     envelope = {**envelope, "checksum": checksum}
-    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment)
+    return KeptDownload(made, envelope, checksum, len(ids), withheld, moment, generation)
+
+
+def appended_download(
+    vault: Vault,
+    kept: AppendableRecords,
+    *,
+    kept_state: tuple[int, ...],
+    graph_generation: int,
+    chunks: int,
+    withheld: int,
+    scope: str,
+    since: str | datetime | None,
+    now: datetime | None,
+    state: tuple[int, ...],
+) -> KeptDownload | None:
+    """The download of `scope` as the last one (`kept`, made at `kept_state`) with the
+    memories added since at its end: only those are read, and hashed on from the SHA-256
+    state kept after the last chunk (AIMEM §2.8). `state` is `export_state` as read before
+    anything else. None unless nothing but memories was added since (no memory changed or
+    deleted, no relation written: the first member of the state; the graph generation
+    unchanged), each added one kept, naming no other memory and carrying no graph, and
+    named by no chunk kept or graph record (its id not among `dangling`, the graph's
+    targets, or another memory's chunk id): then the bundle is the kept one with those
+    chunks appended, as the full export writes it."""
+    if since is not None or scope not in ("FULL", "DNA_ONLY") or kept.runs >= _MOST_RUNS:
+        return None
+    if len(state) != 2 or len(kept_state) != 2 or state[0] != kept_state[0]:
+        return None
+    if state[1] <= kept_state[1]:
+        return None
+    view = vault.export_view()
+    fence = view.erasure_fence()  # before the first read (AIMEM §5.2)
+    envelope, moment = export_envelope(vault, scope=scope, since=since, now=now)
+    if not kept.fits(envelope):
+        return None
+    producer = envelope["producer"]
+    generation = view.graph_generation()
+    graph = view.kept(_graph_key(scope, since, producer))
+    if generation != graph_generation or not isinstance(graph, KeptGraph):
+        return None
+    if graph.generation != generation:
+        return None
+    windows = view.chunks_in_order(_query(None), producer, after=kept_state[1])
+    if windows is None:
+        return None
+    added: list[bytes] = []
+    named: list[str] = []
+    withheld_now = 0
+    for window in windows:
+        for memory_id, chunk_id, refs, dna, exportable, kept_graph, canonical, _ in window:
+            if chunk_id is None or refs or kept_graph != _EMPTY_GRAPH:
+                return None
+            if memory_id in kept.dangling or memory_id in graph.targets:
+                return None
+            if parse_chunk_urn(memory_id) is not None:
+                return None  # an id that is a chunk URN: its chunk id may be another's
+            named.append(chunk_id)
+            if scope == "DNA_ONLY" and not dna:
+                continue
+            if not exportable:
+                withheld_now += 1
+                continue
+            added.append(canonical)
+    # A memory whose id is an added chunk's id would export under that chunk id too.
+    if named and view.existing_ids(named):
+        return None
+    if view.export_state() != state:
+        return None  # written while it read: the caller reads again
+    with fence.publishing():  # ErasedMeanwhile: read again (AIMEM §5.2)
+        pass
+    records = kept.appended(added) if added else kept
+    checksum = records.checksum(envelope)
+    envelope = {**envelope, "checksum": checksum}
+    return KeptDownload(
+        records, envelope, checksum, chunks + len(added), withheld + withheld_now, moment,
+        generation,
+    )  # fmt: skip
 
 
 def _from_spool(
@@ -282,7 +523,7 @@ def _from_spool(
         if not graph.holds(generation, ids[0], exported):
             return None  # written meanwhile
     misses = {ids[0]}  # the first chunk carries the bundle's own fields: mapped each time
-    graphs = graph.graphs
+    graphs = graph.graphs()
     for memory_id, refs, kept_graph in checks:
         if kept_graph != graphs.get(memory_id, _EMPTY_GRAPH) or not all(
             r in exported for r in refs.split()
@@ -297,7 +538,8 @@ def _from_spool(
     if fresh is None:
         return None
     raw.seek(0)
-    return _spool(graph, raw, sizes, ids, fresh, envelope)
+    dangling = frozenset(r for c in checks for r in c[1].split() if r not in exported)
+    return _spool(graph, raw, sizes, ids, fresh, envelope, dangling)
 
 
 def _map_again(
@@ -317,7 +559,7 @@ def _map_again(
     assembler = BundleAssembler(producer, envelope=envelope)
     assembler.parts = GraphParts()
     for memory in memories:
-        kept = graph.graphs.get(memory.id)
+        kept = graph.graph_of(memory.id)
         if kept is not None:
             for name, items in orjson.loads(kept).items():
                 getattr(assembler.parts, name)[memory.id] = items
@@ -347,7 +589,8 @@ def _spool(
     ids: list[str],
     fresh: dict[str, bytes],
     envelope: dict[str, Any],
-) -> KeptRecords:
+    dangling: frozenset[str],
+) -> AppendableRecords:
     """The bundle's records, hashed as they are written to two temporary files (the
     canonical form up to its last array, and the NDJSON lines): `KeptRecords`."""
     head = {k: v for k, v in envelope.items() if k != "checksum" and sorts_before_last_array(k)}
@@ -356,13 +599,15 @@ def _spool(
     try:
         hasher = CanonicalBundleHasher(head, ARRAYS, sink=canonical.write)
         wanted = len(ids)
-        chunk_tag = b'{"_kind":' + jcs_dumps(KIND_OF["chunks"]) + b","
+        chunk_tag = _CHUNK_TAG
+        chunk_state: Any = None
+        split = line_split = 0
         for array in hasher.order:
             hasher.start(array)
             if array != "chunks":
-                kept = graph.records[array]
-                if kept:
-                    hasher.add_joined(array, [b",".join(kept)])
+                joined, count = graph.canonical(array)
+                if count:
+                    hasher.add_joined(array, [joined])
                 continue
             for start in range(0, wanted, _SPOOL_WINDOW):
                 stop = min(start + _SPOOL_WINDOW, wanted)
@@ -376,21 +621,23 @@ def _spool(
                     offset += size
                 hasher.add_joined("chunks", [b",".join(out)])
                 lines.write(b"".join(chunk_tag + d[1:] + b"\n" for d in out))
+            # Where the last chunk ends: what a memory added later is appended at.
+            chunk_state = hasher.state()
+            split, line_split = canonical.tell(), lines.tell()
         canonical.write(b"]")
         digest = hasher.state()
         digest.update(b"]")
         for array in ("entities", "edges", "chunk_entities"):
-            tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
-            lines.write(
-                b"".join(
-                    tag + (b"," + line[1:] if line != b"{}" else b"}") + b"\n"
-                    for line in graph.records[array]
-                )
-            )
+            lines.write(graph.lines(array))
         canonical.flush()
         lines.flush()
     except BaseException:
         canonical.close()
         lines.close()
         raise
-    return KeptRecords(head, digest, canonical, lines)
+    end, line_end = canonical.tell(), lines.tell()
+    return AppendableRecords(
+        head, digest, chunk_state,
+        [(canonical, 0, split)], [(canonical, split, end)],
+        [(lines, 0, line_split)], [(lines, line_split, line_end)], dangling=dangling,
+    )  # fmt: skip

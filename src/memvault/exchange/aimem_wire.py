@@ -35,7 +35,7 @@ from memvault.exchange.aimem import (
     record_bundle_export,
     record_export_made,
 )
-from memvault.exchange.aimem_kept import kept_download
+from memvault.exchange.aimem_kept import AppendableRecords, appended_download, kept_download
 from memvault.formats.aimem.container import LocatedBundle
 from memvault.formats.aimem.errors import BundleError, Problem
 from memvault.formats.aimem.writer import BundleWriter, KeptRecords
@@ -114,14 +114,21 @@ def export_download(
     state = view.export_state() if sign_with is None else None
     key = ("aimem-download", scope, str(since), producer_namespace(vault))
     if state is not None:
-        again = _send_again(vault, view.kept(key), state, scope, since, form, now)
+        previous = view.kept(key)
+        again = _send_again(vault, previous, state, scope, since, form, now)
         if again is not None:
             return again
-        # Else from the chunks kept as the memories were written: the records are read
-        # and hashed, not mapped (`memvault.exchange.aimem_kept`).
-        made = kept_download(vault, scope=scope, since=since, now=now, state=state)
+        # Else the last export with the memories added since appended, when that is all
+        # that changed; else from the chunks kept as the memories were written: the
+        # records are read and hashed, not mapped (`memvault.exchange.aimem_kept`).
+        made = _appended(vault, previous, state, scope, since, now)
+        if made is None:
+            made = kept_download(vault, scope=scope, since=since, now=now, state=state)
         if made is not None:
-            view.keep(key, _Kept(state, made.records, made.chunks, made.withheld))
+            view.keep(
+                key,
+                _Kept(state, made.records, made.chunks, made.withheld, made.graph_generation),
+            )
             return BundleDownload(
                 checksum=made.checksum,
                 form=form,
@@ -213,9 +220,32 @@ class _Kept:
     records: KeptRecords
     chunks: int
     withheld: int
+    #: `Store.export_graph_generation` when they were read (None: not known)
+    graph_generation: int | None = None
 
     def close(self) -> None:
         self.records.close()
+
+
+def _appended(
+    vault: Vault,
+    kept: _Kept | None,
+    state: tuple[int, ...],
+    scope: str,
+    since: str | datetime | None,
+    now: datetime | None,
+) -> Any:
+    """`appended_download` from the last export's records, when they can take more chunks
+    (None otherwise)."""
+    if kept is None or kept.graph_generation is None:
+        return None
+    if not isinstance(kept.records, AppendableRecords):
+        return None
+    return appended_download(
+        vault, kept.records, kept_state=kept.state, graph_generation=kept.graph_generation,
+        chunks=kept.chunks, withheld=kept.withheld, scope=scope, since=since, now=now,
+        state=state,
+    )  # fmt: skip
 
 
 def _send_again(

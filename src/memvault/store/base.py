@@ -267,6 +267,12 @@ class Store(ABC):
     @abstractmethod
     def close(self) -> None: ...
 
+    def release_memory(self) -> int:
+        """Give back what the store's idle connections hold between requests (a server
+        calls it once a large request is done); bytes released, where the store can tell.
+        Nothing a later call needs is lost: it is read or prepared again."""
+        return 0
+
     @abstractmethod
     def transaction(self, *, savepoints: bool = True) -> AbstractContextManager[None]:
         """A write transaction: all of it or nothing. One writer at a time; other writers
@@ -632,11 +638,12 @@ class Store(ABC):
         return None
 
     def export_chunks_in_order(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, *, after: int = 0
     ) -> Iterator[list[tuple[Any, ...]]] | None:
         """Every memory `query` matches, in storage order, in windows of rows (id, chunk
         id, refs, dna, exportable, graph, canonical, seq) with its kept chunk for `producer`,
-        or NULLs without one. None: this store keeps no export cache."""
+        or NULLs without one; `after`: only those stored after the memory of that seq (the
+        second member of `export_state`). None: this store keeps no export cache."""
         return None
 
     @abstractmethod

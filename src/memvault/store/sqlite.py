@@ -27,6 +27,7 @@
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import os
 import threading
@@ -123,6 +124,9 @@ BULK_CACHE_KIB: Final = 16384
 #: life, and requests read a window at a time; with `CACHE_KIB` each connection an export
 #: touched grew to 64 MiB (an AIMEM download of 50,000 chunks peaked 60 MiB higher).
 SERVER_CACHE_KIB: Final = 8192
+#: Key stretching this cheap or cheaper, and `release_memory` opens connections afresh
+#: (tenant vaults are opened with their key: one iteration, ~0.5 ms a connection).
+_REOPEN_KDF_ITER: Final = 1000
 _SQLITE_HEADER: Final = b"SQLite format 3\x00"
 _CHUNK: Final = 500  # ids per IN (...) list
 #: Rows per window of an export's reads in storage order (`export_index`).
@@ -682,6 +686,44 @@ class SQLiteStore(Store):
                 self._closed = True
                 self._conn.close()
                 self._close_idle_readers()
+
+    def release_memory(self) -> int:
+        """Free what the idle connections hold (`Store.release_memory`): each one's page
+        cache, and the prepared statements, which keep the values last bound to them — after
+        an import of 50,000 chunks the writer held 11 MiB of statements (multi-row inserts
+        and their parameters) besides its 8 MiB cache, for as long as the server ran. The
+        DB-API module cannot empty its statement cache, so when a connection opens cheaply
+        (a key, not a passphrase to stretch: a server's tenant vaults) the writer is
+        replaced by a fresh one and the idle readers are closed (opened again when a read
+        needs one); otherwise only the page caches are emptied (``PRAGMA shrink_memory``).
+        The writer is left alone while a transaction holds it, and so is a reader in use.
+        Returns the bytes SQLite gave back (all connections of the process)."""
+        before = _memory_used()
+        cheap = self._cipher.kdf_iter <= _REOPEN_KDF_ITER
+        if self._lock.acquire(blocking=False):
+            try:
+                if not self._closed and not self._depth:
+                    self._conn.execute("PRAGMA shrink_memory")
+                    if cheap:
+                        fresh = _open_connection(
+                            self._path, self._passphrase, self._cipher, self._busy_timeout,
+                            cache_kib=self._cache_kib,
+                        )  # fmt: skip
+                        self._conn, old = fresh, self._conn
+                        old.close()
+            finally:
+                self._lock.release()
+        if cheap:
+            self._close_idle_readers()
+        else:
+            with self._readers_lock:
+                idle, self._idle_readers = self._idle_readers, []
+            for conn in idle:
+                try:
+                    conn.execute("PRAGMA shrink_memory")
+                finally:
+                    self._return_reader(conn)
+        return max(0, before - _memory_used())
 
     def _close_idle_readers(self) -> int:
         """Close the read connections not in use; returns how many are in use."""
@@ -1935,16 +1977,16 @@ class SQLiteStore(Store):
         return int(self._one("SELECT n FROM aimem_export_graph_generation WHERE id = 1")[0])
 
     def export_chunks_in_order(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, *, after: int = 0
     ) -> Iterator[list[tuple[Any, ...]]] | None:
-        return self._chunks_in_order(query, producer)
+        return self._chunks_in_order(query, producer, after)
 
     def _chunks_in_order(
-        self, query: MemoryQuery, producer: str
+        self, query: MemoryQuery, producer: str, after: int
     ) -> Iterator[list[tuple[Any, ...]]]:
         # Windows by seq (NOT INDEXED: see `_export_chunk_rows`): bounded memory, and one
-        # pass over the pages, each decrypted once.
-        after = 0
+        # pass over the pages, each decrypted once; from `after` on, a walk of the rowid's
+        # b-tree from there.
         while True:
             params: list[Any] = [producer]
             where = _and([*_where(query, params, match=self._match(query)), "m.seq > ?"])
@@ -2208,6 +2250,24 @@ class _CipherParams:
         if hmac not in _HMACS:
             return default, f" ({path.name} has no valid cipher_hmac_algorithm)"
         return cls(kdf, page, hmac), ""
+
+
+@functools.cache
+def _memory_used_function() -> Any:
+    try:
+        from sqlcipher3 import _sqlite3  # the extension SQLite is linked into
+
+        function = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used
+    except (ImportError, AttributeError, OSError):
+        return None
+    function.restype = ctypes.c_int64
+    return function
+
+
+def _memory_used() -> int:
+    """SQLite's heap in use in this process (bytes; 0 when it cannot be read)."""
+    function = _memory_used_function()
+    return int(function()) if function is not None else 0
 
 
 def _open_connection(

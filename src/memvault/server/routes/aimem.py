@@ -35,7 +35,7 @@ from memvault.exchange.aimem_wire import (
 )
 from memvault.server import bodies, problems
 from memvault.server.deps import session_for
-from memvault.server.heap import release_freed_memory
+from memvault.server.heap import release_vault_memory
 from memvault.vault import Vault
 
 __all__ = ["SIGNATURE_HEADER", "router"]
@@ -65,16 +65,17 @@ def _signing_key(vault: Vault) -> Any:
     return key if key.algorithm in ("Ed25519", "ES256") else None
 
 
-def _download_response(download: BundleDownload) -> StreamingResponse:
+def _download_response(download: BundleDownload, vault: Vault) -> StreamingResponse:
     headers = {"AIMEM-Checksum": download.checksum}
     if download.signature is not None:
         headers[SIGNATURE_HEADER] = base64.b64encode(download.signature).decode("ascii")
-    # Once the last byte is sent, the export's freed memory goes back to the system.
+    # Once the last byte is sent, the export's freed memory goes back to the system, and
+    # what the tenant's idle connections hold.
     return StreamingResponse(
         download.blocks,
         media_type=download.media_type,
         headers=headers,
-        background=BackgroundTask(release_freed_memory),
+        background=BackgroundTask(release_vault_memory, vault),
     )
 
 
@@ -86,7 +87,7 @@ def _export(vault: Vault, scope: str, since: str | None, form: str) -> Streaming
     download = export_download(
         vault, scope=scope, since=since, form=form, sign_with=_signing_key(vault)
     )
-    return _download_response(download)
+    return _download_response(download, vault)
 
 
 @router.get(
@@ -175,7 +176,7 @@ def import_bundle(
                 errors=[rejection(p) for p in exc.problems],
             )
         finally:
-            release_freed_memory()  # what the import freed, back to the system
+            release_vault_memory(vault)  # what the import freed and left held, to the system
     return import_summary(result)
 
 
