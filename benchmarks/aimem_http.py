@@ -17,7 +17,10 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
    time (all threads, from /proc) per request says what the server costs when other work
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
-   (the library without HTTP), so the ratio says what HTTP costs.
+   (the library without HTTP), so the ratio says what HTTP costs. With `--peer-source DIR`
+   (another checkout's tree, e.g. ``git archive main``, its C extensions built or copied in),
+   the same steps run first against a server of that code (``PYTHONPATH=DIR/src``), and the
+   figures are printed side by side: the change measured against its base in one run.
 
 The tenants' vaults are SQLite files in a server home (`--backend sqlite`, the default), or
 stores in a PostgreSQL database (`--backend postgres`: Debian's PostgreSQL 15 started in a
@@ -210,9 +213,11 @@ def run(
     peer: bool = True,
     data: Path = DATA,
     database_url: str | None = None,
+    source: Path | None = None,
 ) -> dict[str, float]:
     """Run the benchmark (bundles kept in `data`) on a server home, or on the database at
-    `database_url`; returns the figures (also printed)."""
+    `database_url`; returns the figures (also printed). `source`: a server of the code in
+    that tree (``source/src`` first on its path) instead of this one's."""
     big_bundle = ensure_bundle(chunks, data)
     small_bundle = ensure_bundle(small, data)
     work = Path(tempfile.mkdtemp(prefix="aimem-http-", dir=data))
@@ -227,28 +232,35 @@ def run(
         argv = [sys.executable, __file__, "--serve", str(home), "--port", str(port)]
         if database_url is not None:
             argv += ["--database-url", database_url]
-        proc = subprocess.Popen(argv)
+        server_env = None
+        if source is not None:
+            server_env = {**os.environ, "PYTHONPATH": str(source / "src")}
+        proc = subprocess.Popen(argv, env=server_env)
         try:
             wait_ready(url, proc)
             import httpx
 
             with httpx.Client(base_url=url, timeout=httpx.Timeout(TIMEOUT_SECONDS)) as client:
                 backend = "sqlite" if database_url is None else "postgres"
+                code = "this tree" if source is None else str(source)
                 print(f"\naimem over HTTP ({sys.platform}, {os.cpu_count()} CPUs), server {url}, "
-                      f"tenants on {backend}; server RSS at start "
-                      f"{fmt_bytes(peak_rss(proc.pid))}")  # fmt: skip
+                      f"tenants on {backend}, code of {code}; server RSS at start "
+                      f"{fmt_bytes(peak_rss(proc.pid))}; load average "
+                      f"{os.getloadavg()[0]:.1f}")  # fmt: skip
                 for label, key, bundle, n in (
                     ("big", keys["big"], big_bundle, chunks),
                     ("small", keys["small"], small_bundle, small),
                 ):
                     print(f"  bundle {bundle.name}: {fmt_bytes(bundle.stat().st_size)}")
                     cpu = cpu_seconds(proc.pid)
+                    load = os.getloadavg()[0]
                     imported = post(client, key, bundle)
                     cpu = cpu_seconds(proc.pid) - cpu
                     check("import", imported)
                     rate = n / imported.seconds
                     figures[f"import_{label}_chunks_per_s"] = rate
                     figures[f"import_{label}_chunks_per_cpu_s"] = n / max(cpu, 1e-3)
+                    figures[f"import_{label}_load"] = (load + os.getloadavg()[0]) / 2
                     print(f"    POST /v1/brain/import           {rate:>9,.0f} chunks/s "
                           f"({imported.seconds:.2f} s; server CPU {cpu:.2f} s: "
                           f"{n / max(cpu, 1e-3):,.0f} chunks per CPU-second; peak RSS so far "
@@ -344,6 +356,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--database-url", metavar="URL", help="use this PostgreSQL database (application role)"
     )
+    parser.add_argument(
+        "--peer-source",
+        type=Path,
+        metavar="DIR",
+        help="also run a server of the code in DIR (e.g. `git archive main`) first, and print "
+        "both side by side",
+    )
     parser.add_argument("--serve", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -354,6 +373,11 @@ def main(argv: list[str] | None = None) -> None:
     if args.database_url and args.backend == "sqlite":
         backends = ["postgres"]
     results: dict[str, dict[str, float]] = {}
+    if args.peer_source is not None and backends == ["sqlite"]:
+        results["peer code"] = run(args.chunks, args.small, peer=False, source=args.peer_source)
+        results["this code"] = run(args.chunks, args.small, peer=not args.no_peer)
+        side_by_side(results)
+        return
     for backend in backends:
         if backend == "sqlite":
             results[backend] = run(args.chunks, args.small, peer=not args.no_peer)

@@ -3,22 +3,26 @@ on a fresh server tenant (a serving SQLite vault, as `memvault serve` opens it),
 CPU time measured, so the figures of benchmarks/aimem_http.py can be taken apart.
 
     .venv/bin/python benchmarks/aimem_import_phases.py [--chunks 50000] [--event-pass]
+        [--memory-path]
 
 Phases (CPU seconds; "thread" ones are the CPU of the thread that ran them):
 
 - checksum pass (§2.8): `open_bundle` — the bytes scanned, every record parsed and hashed;
 - validation pass: every record checked against §2 and the graph gathered (`_first_pass`);
-- mapping: chunk → PAM memory → model object (`_Importer._map`, thread);
-- add_memories: dedup, PAM checks, rows, audit chain (`UnitOfWork.add_memories`, thread,
-  without the SQLite writes it hands to another thread);
+- mapping: chunk → PAM memory JSON (`chunk_to_memory`, thread);
+- adding: PAM checks, dedup, rows, the audit chain — plain chunks straight to rows
+  (`UnitOfWork.add_memory_documents`), others as `Memory` objects (`_Importer._map`'s
+  model objects, `UnitOfWork.add_memories`) — thread, without the SQLite writes it hands
+  to another thread; of which the audit chain (`AuditLog.append`);
 - SQLite writes: rows, tags, recall passages and their full-text index, encrypted pages
   (`SQLiteStore.write_memories`, the writer thread);
 - the rest of the second pass and the commit (process CPU less the above).
 
 The cyclic collector's share is measured too. The peer printed in the same run is the
 SQLite writes alone as chunks per CPU-second: no import of this design goes faster than
-that. `--event-pass` reads the bundle with the ijson event pass instead of the span scanner
-(what the import did before), for a comparison in the same conditions.
+that. `--event-pass` reads the bundle with the ijson event pass instead of the span scanner,
+`--memory-path` maps every chunk to a `Memory` (what the import did before
+`memvault.memory_rows`), each for a comparison in the same conditions.
 """
 
 from __future__ import annotations
@@ -43,8 +47,9 @@ from aimem_http import DATA, SERVER_KEY, ensure_bundle
 PHASES = (
     ("checksum", "checksum pass (open_bundle)"),
     ("validate", "validation pass"),
-    ("map", "mapping (chunk -> memory)"),
-    ("add", "add_memories (without its SQLite writes)"),
+    ("map", "mapping (chunk -> PAM JSON)"),
+    ("add", "adding (without its SQLite writes)"),
+    ("audit", "  of which the audit chain"),
     ("write", "SQLite writes (writer thread)"),
 )
 
@@ -56,6 +61,7 @@ def _process_cpu() -> float:
 
 def _instrument(spent: dict[str, float]) -> Callable[[], None]:
     """Wrap each phase's function to add its CPU time to `spent`; returns what undoes it."""
+    from memvault import audit
     from memvault.exchange import aimem
     from memvault.formats.aimem import reader
     from memvault.store import sqlite
@@ -80,8 +86,10 @@ def _instrument(spent: dict[str, float]) -> Callable[[], None]:
     wrap(reader.BundleReader, "_verify", "checksum", _process_cpu)
     wrap(aimem._Importer, "_first_pass", "validate", _process_cpu)
     wrap(aimem._Importer, "_second_pass", "second", _process_cpu)
-    wrap(aimem._Importer, "_map", "map", time.thread_time)
+    wrap(aimem, "chunk_to_memory", "map", time.thread_time)
+    wrap(UnitOfWork, "add_memory_documents", "add", time.thread_time)
     wrap(UnitOfWork, "add_memories", "add", time.thread_time)
+    wrap(audit.AuditLog, "append", "audit", time.thread_time)
     wrap(sqlite.SQLiteStore, "write_memories", "write", time.thread_time)
 
     def restore() -> None:
@@ -105,9 +113,12 @@ def _collector_clock(spent: dict[str, float]) -> Callable[[str, dict[str, Any]],
     return callback
 
 
-def run(chunks: int, *, event_pass: bool = False, data: Path = DATA) -> dict[str, float]:
+def run(
+    chunks: int, *, event_pass: bool = False, memory_path: bool = False, data: Path = DATA
+) -> dict[str, float]:
     """Import a bundle of `chunks` (kept in `data`) and print where the CPU went; returns
     the figures (CPU seconds by phase, ``cpu`` and ``wall``)."""
+    from memvault.exchange import aimem
     from memvault.exchange.aimem_wire import import_stream
     from memvault.formats.aimem import reader
     from memvault.tenancy import Tenants
@@ -118,6 +129,9 @@ def run(chunks: int, *, event_pass: bool = False, data: Path = DATA) -> dict[str
     speedups = reader._speedups
     if event_pass:
         reader._speedups = None  # the ijson event pass, as before the span scanner
+    fast_path = aimem._FAST_PATH
+    if memory_path:
+        aimem._FAST_PATH = False  # every chunk a `Memory`, as before `memvault.memory_rows`
     restore = _instrument(spent)
     callback = _collector_clock(spent)
     work = Path(tempfile.mkdtemp(prefix="aimem-phases-", dir=data))
@@ -137,11 +151,13 @@ def run(chunks: int, *, event_pass: bool = False, data: Path = DATA) -> dict[str
         restore()
         gc.callbacks.remove(callback)
         reader._speedups = speedups
+        aimem._FAST_PATH = fast_path
     rest = spent.get("second", 0.0) - spent.get("map", 0.0) - spent.get("add", 0.0)
     rest -= spent.get("write", 0.0)
+    path = "Memory objects" if memory_path else "plain chunks to rows"
     print(
         f"\nAIMEM import of {chunks:,} chunks in process ({'event' if event_pass else 'span'} "
-        f"checksum pass), load average {load:.2f} -> {os.getloadavg()[0]:.2f}: "
+        f"checksum pass, {path}), load average {load:.2f} -> {os.getloadavg()[0]:.2f}: "
         f"{result.created:,} created, wall {wall:.2f} s, CPU {cpu:.2f} s "
         f"({chunks / cpu:,.0f} chunks per CPU-second)"
     )
@@ -167,8 +183,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--chunks", type=int, default=50_000)
     parser.add_argument("--event-pass", action="store_true", help="the ijson checksum pass")
+    parser.add_argument(
+        "--memory-path", action="store_true", help="every chunk mapped to a Memory object"
+    )
     args = parser.parse_args(argv)
-    run(args.chunks, event_pass=args.event_pass)
+    run(args.chunks, event_pass=args.event_pass, memory_path=args.memory_path)
 
 
 if __name__ == "__main__":

@@ -47,14 +47,24 @@ def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
     from memvault.exchange import aimem
     from memvault.formats.aimem import reader
 
-    before = (aimem._Importer._map, reader.BundleReader._verify, reader._speedups)
+    def library() -> tuple[object, ...]:
+        return (
+            aimem.chunk_to_memory,
+            aimem._FAST_PATH,
+            reader.BundleReader._verify,
+            reader._speedups,
+        )
+
+    before = library()
     bench = _import("aimem_import_phases")
-    for event_pass in (False, True):
-        figures = bench.run(400, event_pass=event_pass, data=tmp_path)
+    for event_pass, memory_path in ((False, False), (True, False), (False, True)):
+        figures = bench.run(400, event_pass=event_pass, memory_path=memory_path, data=tmp_path)
         assert figures["cpu"] > 0
-        assert all(figures[key] > 0 for key in ("checksum", "validate", "map", "add", "write"))
+        phases = ("checksum", "validate", "map", "add", "audit", "write")
+        assert all(figures[key] > 0 for key in phases)
     out = capsys.readouterr().out
     assert "SQLite writes alone" in out and "span checksum pass" in out
     assert "event checksum pass" in out
-    assert (aimem._Importer._map, reader.BundleReader._verify, reader._speedups) == before
+    assert "Memory objects" in out and "plain chunks to rows" in out
+    assert library() == before
     assert not list(tmp_path.glob("aimem-phases-*"))

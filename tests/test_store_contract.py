@@ -685,6 +685,40 @@ def test_insert_memory_batches_with_a_taken_id_leaves_nothing(store: Store) -> N
     assert store.count_memories(MemoryQuery()) == 1
 
 
+def test_insert_memory_rows_stores_what_the_memories_would_store(store: Store) -> None:
+    """Rows made straight from PAM JSON (`memvault.memory_rows`) land as the same memories
+    `insert_memory_batches` stores: read back equal, searchable, by tag, in order."""
+    from memvault.memory_rows import plain_row
+    from memvault.store.codec import memory_from_json
+
+    documents = [
+        {
+            "id": f"urn:aimem:p:row-{n}",
+            "type": "custom" if n % 3 == 0 else "fact",
+            **({"custom_type": "decision"} if n % 3 == 0 else {}),
+            "content": f"row note {n} café",
+            "content_hash": pam_memory(f"row note {n} café").content_hash,
+            "temporal": {"created_at": "2026-04-01T09:30:00Z"},
+            "provenance": {"platform": "aimem"},
+            "tags": [f"r{n % 4}", "rows"],
+            "metadata": {"pinned": n % 2 == 0, "aimem": {"content_hash": False}},
+        }
+        for n in range(1300)
+    ]
+    rows = [made[1] for d in documents if (made := plain_row(d)) is not None]
+    assert len(rows) == 1300
+    with store.transaction():
+        assert store.insert_memory_rows(iter([rows[:3], rows[3:1200], rows[1200:]])) == 1300
+    assert store.count_memories(MemoryQuery()) == 1300
+    assert len(store.query_memories(MemoryQuery(tags=("r1",), limit=None))) == 325
+    for n in (0, 1, 1299):
+        got = store.get_memory(f"urn:aimem:p:row-{n}")
+        assert got == StoredMemory(memory_from_json(documents[n]), None)
+    hits = store.search(MemoryQuery(text="row note 1299"))
+    assert _ids([h.memory for h in hits])[:1] == ["urn:aimem:p:row-1299"]
+    assert store.insert_memory_rows([]) == 0
+
+
 def test_conversation_batches_id_sets_and_stored_json(store: Store) -> None:
     """`add_conversations` inserts a batch known to be absent; `conversation_ids` says which
     ids are stored; `conversation_json` is the stored document as JSON (None when absent)."""

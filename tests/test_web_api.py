@@ -236,3 +236,21 @@ def test_list_filters_by_creation_date_range(personal: tuple[TestClient, str]) -
     assert later.json()["total"] == 1
     bad = client.get("/v1/memories", params={"until": "soon"}, headers=bearer(token))
     assert bad.status_code == 422
+
+
+def test_the_timeline_lists_every_month_between_the_first_and_the_last() -> None:
+    """A chart's month axis reads as continuous time: months without memories between the
+    first and the last are listed with zero counts (2024-05 is not drawn next to 2024-08)."""
+    from memvault.overview import _calendar
+
+    assert _calendar({"2024-05", "2024-08", "unknown"}) == [
+        "2024-05",
+        "2024-06",
+        "2024-07",
+        "2024-08",
+        "unknown",
+    ]
+    assert _calendar({"2024-12", "2025-01"}) == ["2024-12", "2025-01"]
+    assert _calendar({"unknown"}) == ["unknown"]
+    # A stray date far away keeps the axis to the months that have memories.
+    assert _calendar({"0001-01", "2025-01"}) == ["0001-01", "2025-01"]

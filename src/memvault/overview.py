@@ -16,6 +16,9 @@ __all__ = ["derived_memories", "relation_graph", "timeline"]
 
 #: A graph node's label: the start of the memory's content.
 LABEL_CHARS = 80
+#: The longest run of months a timeline fills in (50 years): beyond it, a stray date would
+#: make thousands of empty bars, so only the months with memories are listed.
+MAX_FILLED_MONTHS = 600
 
 
 def timeline(vault: Vault, *, statuses: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -33,7 +36,7 @@ def timeline(vault: Vault, *, statuses: tuple[str, ...] | None = None) -> dict[s
         types[(memory.type, month)] += 1
         platforms[(str(memory.provenance.platform or "unknown"), month)] += 1
         total += 1
-    ordered = sorted(months)
+    ordered = _calendar(months)
 
     def series(counts: Counter[tuple[str, str]]) -> dict[str, list[int]]:
         keys = sorted({key for key, _month in counts})
@@ -45,6 +48,21 @@ def timeline(vault: Vault, *, statuses: tuple[str, ...] | None = None) -> dict[s
         "by_platform": series(platforms),
         "total": total,
     }
+
+
+def _calendar(months: set[str]) -> list[str]:
+    """The months in order with the empty ones between the first and the last filled in, so a
+    chart's axis reads as continuous time; anything not a ``YYYY-MM`` month goes last."""
+    dated = sorted(
+        m for m in months if len(m) == 7 and m[4] == "-" and m.replace("-", "").isdigit()
+    )
+    other = sorted(months.difference(dated))
+    if not dated:
+        return other
+    first, last = (int(m[:4]) * 12 + int(m[5:]) - 1 for m in (dated[0], dated[-1]))
+    if last - first >= MAX_FILLED_MONTHS:
+        return dated + other
+    return [f"{n // 12:04d}-{n % 12 + 1:02d}" for n in range(first, last + 1)] + other
 
 
 def relation_graph(vault: Vault, *, limit: int = 500) -> dict[str, Any]:

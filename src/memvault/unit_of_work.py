@@ -180,6 +180,20 @@ class UnitOfWork:
         """`Vault.add_memories`, inside this unit (dedup, PAM §6; checks; audited)."""
         return self._vault.add_memories(memories, now=self.moment)
 
+    def add_memory_documents(
+        self, memories: Sequence[Mapping[str, Any]], *, hashed: bool = False
+    ) -> BatchResult | None:
+        """New memories given as PAM JSON objects, written as `add_memories` would write them
+        but without `Memory` objects (`memvault.memory_rows`), when every one is plainly new
+        and the actor is the owner: else None, with nothing written, and the caller gives
+        them to `add_memories` (which reinforces, or names the error, as always). `hashed`:
+        the caller computed each content hash from its content just now (PAM §6)."""
+        if self.restricted:
+            return None
+        from memvault.memory_rows import add_documents
+
+        return add_documents(self._store, self.actor, self.at, memories, hashed=hashed)
+
     def merge_memory(
         self,
         stored: StoredMemory,

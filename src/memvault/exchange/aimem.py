@@ -47,6 +47,7 @@ from memvault.formats.mapping import (
     FORMAT,
     META_KEY,
     VERSION,
+    X_PAM,
     BundleAssembler,
     GraphParts,
     MappingError,
@@ -93,6 +94,8 @@ MODELS_META: Final = "aimem.embedding_models"
 #: A newer chunk (§2.9 rule 3) updates the memory; a retracted or archived one stays so.
 _RULE_3: Final = MergePolicy("aimem", newer_only=False, final_always_kept=True, list_changed=False)
 _CHUNK_ONLY: Final = frozenset({"id", "embedding", "x-pam"})
+#: Whether imports take `_Importer._fast_batch` (off only to compare the two paths in tests).
+_FAST_PATH = True
 
 
 def producer_namespace(vault: Vault) -> str:
@@ -337,6 +340,8 @@ class _Importer(Importer):
         self.refused: dict[int, Problem] = {}
         self.refuse_bad_chunks = False
         self.parts = GraphParts()
+        #: plain batches go the way without `Memory` objects (`_fast_batch`)
+        self.fast = _FAST_PATH
 
     def _model_supported(self, explicit: Collection[str] | None) -> bool:
         """§2.7: the vault keeps vectors of the models it was told to (`explicit`), else of
@@ -459,7 +464,45 @@ class _Importer(Importer):
                 [Problem("unmappable", str(exc), path, "§2.2", record=str(chunk.get("id")))]
             ) from None
 
+    def _fast_batch(self, work: UnitOfWork, batch: list[tuple[int, dict[str, Any]]]) -> bool:
+        """A batch of plain new chunks — no ``x-pam``, no embedding, none refused, none the
+        vault knows by id or alias — mapped to PAM JSON and written without `Memory` objects
+        (`UnitOfWork.add_memory_documents`). False, with nothing written, for any other
+        batch: `_batch` then maps and imports it as always, naming every error as before."""
+        for position, chunk in batch:
+            if position in self.refused or X_PAM in chunk or "embedding" in chunk:
+                return False
+        # Without x-pam a chunk's memory id is its own id (`memory_id_of`).
+        ids = [str(chunk["id"]) for _, chunk in batch]
+        if work.existing_ids(ids) or work.aliases(ids):
+            return False  # §2.9: chunks the vault has, or merged away
+        memories: list[dict[str, Any]] = []
+        for position, chunk in batch:
+            try:
+                memory, _ = chunk_to_memory(
+                    chunk,
+                    producer=self.producer,
+                    embedding_model=self.model,
+                    graph=self.parts.for_memory(memory_id_of(chunk)),
+                    path=f"/chunks/{position}",
+                )
+            except (ValueError, TypeError):  # MappingError too: `_map` names it
+                return False
+            memories.append(memory)
+        # Without x-pam, each content hash is the one `chunk_to_memory` computed from the
+        # content (PAM §6): not computed a second time.
+        added = work.add_memory_documents(memories, hashed=True)
+        if added is None:
+            return False
+        self.result.created += len(added.created)
+        work.put_chunk_digests(
+            {m["id"]: _fields_digest(c) for m, (_, c) in zip(memories, batch, strict=True)}
+        )
+        return True
+
     def _batch(self, work: UnitOfWork, batch: list[tuple[int, dict[str, Any]]]) -> None:
+        if self.fast and self._fast_batch(work, batch):
+            return
         result = self.result
         mapped: list[tuple[int, Mapping[str, Any], Memory, dict[str, Any] | None]] = []
         for position, raw in batch:

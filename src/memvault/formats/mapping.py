@@ -228,7 +228,24 @@ def _platform(producer: str) -> str:
 _PAM_TAG: Final = re.compile(r"[a-z0-9][a-z0-9_-]*")
 
 
+#: Tags joined with a comma (which no PAM tag holds) that are each a PAM tag.
+_PAM_TAG_LIST: Final = re.compile(r"[a-z0-9][a-z0-9_-]*(?:,[a-z0-9][a-z0-9_-]*)*")
+
+
 def _pam_tags_ok(tags: object) -> bool:
+    if type(tags) is list and tags:
+        # The common case in one match: strings that, joined, split back into exactly the
+        # tags, each a PAM tag, none repeated. Anything else is decided by the loop below.
+        try:
+            joined = ",".join(tags)
+        except TypeError:
+            joined = ""
+        if (
+            joined.count(",") == len(tags) - 1
+            and _PAM_TAG_LIST.fullmatch(joined)
+            and len(set(tags)) == len(tags)
+        ):
+            return True
     if not isinstance(tags, list) or len(set(map(str, tags))) != len(tags):
         return False
     match = _PAM_TAG.fullmatch

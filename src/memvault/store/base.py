@@ -21,7 +21,7 @@ from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 import orjson
 
@@ -90,6 +90,33 @@ class StoredMemory:
     memory: Memory
     decay_anchor: float | None = None
     document: str | None = field(default=None, compare=False, repr=False)
+
+
+class NewMemoryRow(NamedTuple):
+    """A new memory as the stores keep it, made by the vault straight from its PAM JSON
+    (`memvault.memory_rows`), without a `Memory` object: the values of its columns, its
+    distinct tags, its document (compact JSON text, exactly what `StoredMemory.document`
+    would hold) and what its recall passage needs besides its row key."""
+
+    id: str
+    type: str
+    custom_type: str | None
+    status: str
+    content_hash: str
+    platform: str
+    extraction_method: str | None
+    created_epoch: float
+    updated_epoch: float | None
+    exportable: int
+    visibility: str
+    decay_anchor: float | None
+    tags: list[str]
+    document: str
+    #: the recall passage: the conversation it came from, its time, its text, its context
+    conversation_id: str | None
+    at_epoch: float | None
+    text: str
+    context: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,6 +412,17 @@ class Store(ABC):
         caller's transaction; returns the count. `batches` is consumed lazily, so a backend
         may write one batch while the caller's generator checks and builds the next."""
         return sum(self.insert_memories(batch) for batch in batches)
+
+    def insert_memory_rows(self, batches: Iterable[Sequence[NewMemoryRow]]) -> int:
+        """`insert_memory_batches` for memories the vault made rows of straight from their
+        PAM JSON (`NewMemoryRow`: checked, new, no agent's grants to add). This default reads
+        each document back into a `Memory`; a backend writes the rows as they are."""
+        from memvault.store.codec import load_memory
+
+        return self.insert_memory_batches(
+            [StoredMemory(load_memory(row.document), row.decay_anchor, row.document) for row in b]
+            for b in batches
+        )
 
     @abstractmethod
     def query_memories(self, query: MemoryQuery) -> list[StoredMemory]: ...
