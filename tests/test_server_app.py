@@ -4,6 +4,7 @@ produces, limited streamed bodies, the TLS rule (PAM §21.1), and a real uvicorn
 from __future__ import annotations
 
 import json
+import ssl
 from collections.abc import Iterator
 from html import escape
 from pathlib import Path
@@ -285,7 +286,8 @@ def test_with_a_certificate_the_server_speaks_only_tls_pam_21_1(home: Home, tmp_
     options = config.uvicorn_options()
     with running(create_app(config), **options) as url:
         assert url.startswith("https://")
-        with httpx.Client(base_url=url, verify=str(cert), headers=auth(home.key("alice"))) as http:
+        trust = ssl.create_default_context(cafile=str(cert))
+        with httpx.Client(base_url=url, verify=trust, headers=auth(home.key("alice"))) as http:
             assert http.get("/v1/memories").json()["total"] == 0
         with pytest.raises(httpx.TransportError):  # plain HTTP gets no answer
             httpx.get(url.replace("https://", "http://") + "/v1/memories", timeout=5)
