@@ -154,14 +154,23 @@ class ExportView:
         if self._everything and chunks:
             self._store.put_export_chunks(producer, chunks, generation)
 
-    def map_pending(self) -> int:
+    def map_pending(self, *, windows: int | None = None) -> int:
         """Map and keep the chunks of the memories written since theirs was kept, for the
-        owner's export (`memvault.export_chunks.map_pending`); how many were."""
+        owner's export (`memvault.export_chunks.map_pending`, at most `windows` windows of
+        them); how many were."""
         if not self._everything:
             return 0
         from memvault.export_chunks import map_pending
 
-        return map_pending(self._store)
+        return map_pending(self._store, windows=windows)
+
+    def pending_count(self) -> int:
+        """How many memories wait for `map_pending` (0 for an agent: its export maps all)."""
+        if not self._everything:
+            return 0
+        from memvault.export_chunks import pending_count
+
+        return pending_count(self._store)
 
     def relations(self) -> Iterator[Relation]:
         return (r for r in self._store.iter_relations() if self._between_readable(r))
