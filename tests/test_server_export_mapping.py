@@ -5,6 +5,7 @@ is pending reads kept chunks only. Through a real uvicorn server."""
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,12 +18,14 @@ import pytest
 
 from aimemkit import bundle, chunk
 from memvault.exchange.aimem import fill_bundle, plan_export, producer_namespace
+from memvault.exchange.aimem_wire import export_download, import_stream, prepare_download
 from memvault.formats.aimem.writer import BundleWriter
 from memvault.store.base import MemoryQuery
 from memvault.server.embedding import owner_sessions
 from memvault.server.export_mapping import ExportMapWorker
 from memvault.vault import Vault
 from serverkit import Home, app_for, auth, running, server_home
+from vaultkit import make_vault
 
 STREAM = "/v1/brain/export/stream"
 
@@ -75,9 +78,10 @@ def from_scratch(vault: Vault, tmp_path: Path) -> list[bytes]:
 def test_aimem_3_1_after_an_import_the_worker_maps_it_and_the_download_reads_kept_chunks(
     home: Home, tmp_path: Path
 ) -> None:
-    """§3.1: once stats say nothing is pending, the download's bytes equal a from-scratch
-    export's (its envelope but for `exported_at` and the checksum over it), and it came from
-    the kept chunks: nothing was left for it to map."""
+    """§3.1: once stats say nothing is pending (and the worker made the download ready), the
+    download's bytes equal a from-scratch export's (its envelope but for `exported_at` and
+    the checksum over it), and it came from the kept chunks: nothing was left for it to map.
+    Only the download sent is in the export registry."""
     n = 1_203  # three windows of the worker
     app = app_for(home, map_interval=0.05)
     with (
@@ -88,6 +92,9 @@ def test_aimem_3_1_after_an_import_the_worker_maps_it_and_the_download_reads_kep
         until(lambda: mapping(http)["pending"] == 0 and mapping(http)["state"] == "idle")
         progress = mapping(http)
         assert progress["mapped"] == n and progress["error"] is None and progress["runs"] >= 1
+        until(lambda: mapping(http)["prepared"] >= 1)  # the download made ready, unsent
+        exported = [e for e in home.vault("alice").exports() if e.direction != "imported"]
+        assert not exported
         vault = home.vault("alice")
         assert vault.export_view().pending_count() == 0
         streamed = http.get(STREAM)
@@ -104,6 +111,8 @@ def test_aimem_3_1_after_an_import_the_worker_maps_it_and_the_download_reads_kep
         # The kept path records the graph generation it read; the full path does not.
         assert kept is not None and kept.graph_generation is not None
         assert kept.chunks == n
+        # The download sent is registered, not the one made ready.
+        assert len([e for e in vault.exports() if e.direction != "imported"]) == 1
 
 
 def test_a_download_before_the_worker_maps_what_is_pending_itself(
@@ -197,9 +206,31 @@ def test_the_worker_shows_in_stats_only_when_it_runs_and_stops_with_the_applicat
         assert mapping(http) | {"last_run": None} == {
             "state": "idle",
             "mapped": 0,
+            "prepared": 0,
             "runs": mapping(http)["runs"],
             "last_run": None,
             "error": None,
             "pending": 0,
         }
     assert app.state.export_mapper._thread is None
+
+
+def test_a_prepared_download_is_sent_next_and_is_registered_only_when_sent(
+    tmp_path: Path,
+) -> None:
+    """`prepare_download` keeps a download's records without sending it (no registry
+    entry); made again only after the vault changed; the next download sends those records
+    (§2.8: the same bytes as a from-scratch export's, but for the envelope's time)."""
+    with make_vault(tmp_path / "vault") as vault:
+        import_stream(vault, io.BytesIO(import_body(30, "p")))
+        vault.export_view().map_pending()
+        assert prepare_download(vault) is True
+        assert prepare_download(vault) is False  # nothing changed: kept already
+        assert [e for e in vault.exports() if e.direction != "imported"] == []
+        sent = export_download(vault, form="ndjson")
+        lines = b"".join(sent.blocks).splitlines()
+        assert lines[1:] == from_scratch(vault, tmp_path)[1:]
+        assert len([e for e in vault.exports() if e.direction != "imported"]) == 1
+        vault.add("one more", "fact")
+        vault.export_view().map_pending()
+        assert prepare_download(vault) is True

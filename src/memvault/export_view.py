@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from memvault.access import may, require_privileged
-from memvault.erasure_fence import ErasureFence, exporting
+from memvault.erasure_fence import ErasureFence, exporting, exports_running
 from memvault.model import Memory, Relation
 from memvault.recall.exchange_vectors import ExportedVectors
 from memvault.store.base import (
@@ -53,6 +53,11 @@ class ExportView:
         """Hold the vault's erasure gate shared for the export's whole run: erasures of this
         process wait for it (`memvault.erasure_fence.exporting`, AIMEM §5.2)."""
         return exporting(self._store)
+
+    def exports_running(self) -> int:
+        """How many exports of this vault are under way in this process
+        (`memvault.erasure_fence.exports_running`)."""
+        return exports_running(self._store)
 
     def holding_writes(self) -> AbstractContextManager[None]:
         """The vault's write lock (a transaction) for the block: no erasure of any process

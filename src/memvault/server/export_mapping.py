@@ -10,8 +10,13 @@ under the export's erasure gate (`ExportView.exporting`, AIMEM §5.2) — the ga
 are let go and the thread pauses between windows, so a write or an erasure waits for one
 window at most. A download that comes first maps what is still pending itself, as without
 the worker; the two never map a memory twice (each window reads what is pending with the
-write lock held). `progress(tenant)` is what ``GET /v1/stats`` shows beside the live count
-of memories still pending.
+write lock held), and the worker leaves a tenant alone for the round while one of its
+downloads is under way (it would only take that download's CPU). Once a round has mapped some and none is left pending, the worker also
+makes the owner's full download from the kept chunks without sending it
+(`memvault.exchange.aimem_wire.prepare_download`: its records are kept for the next
+download), so the first download after an import costs what a repeat download does.
+`progress(tenant)` is what ``GET /v1/stats`` shows beside the live count of memories still
+pending.
 """
 
 from __future__ import annotations
@@ -40,10 +45,12 @@ class MapProgress:
     """One tenant's background mapping: `state` is "waiting" (before its first round),
     "mapping", "idle" (nothing was left pending at the end of the round) or "failed"
     (`error` says why); `mapped` counts the memories mapped since the server started,
-    `runs` the rounds, `last_run` when the latest ended."""
+    `prepared` the downloads made ready after a round that mapped some, `runs` the rounds,
+    `last_run` when the latest ended."""
 
     state: str = "waiting"
     mapped: int = 0
+    prepared: int = 0
     runs: int = 0
     last_run: str | None = None
     error: str | None = None
@@ -108,16 +115,33 @@ class ExportMapWorker:
             progress = self._progress.setdefault(tenant, MapProgress())
         try:
             view = vault.export_view()
+            mapped = 0
             while not self._stop.is_set() and view.pending_count():
+                if view.exports_running():
+                    # A download is under way: it maps what is pending itself and keeps
+                    # its records; working beside it would only take its CPU.
+                    mapped = 0
+                    break
                 self._set(progress, state="mapping")
                 # The download's own gate: an erasure waits for this one window, and an
                 # export that finds an erasure waiting lets it go first.
                 with view.exporting():
                     done = view.map_pending(windows=1)
+                mapped += done
                 self._set(progress, mapped=progress.mapped + done)
                 if not done:
                     break
                 self._stop.wait(self._pause)  # low priority: others get the writer
+            if (
+                mapped
+                and not self._stop.is_set()
+                and not view.pending_count()
+                and not view.exports_running()
+            ):
+                from memvault.exchange.aimem_wire import prepare_download
+
+                if prepare_download(vault):
+                    self._set(progress, prepared=progress.prepared + 1)
         except (VaultError, StoreError, OSError) as exc:
             self._set(progress, state="failed", error=str(exc), **self._stamp(progress))
             return
