@@ -14,8 +14,9 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
    import, again with nothing changed, and after one memory written with ``POST
    /v1/memories``) and ``GET /v1/brain/export``; then, into two fresh tenants, the stream's
    first byte after an import of the small bundle at once, and once the server's background
-   mapping (`memvault.server.export_mapping`) reports nothing pending in ``GET /v1/stats``. The server's peak RSS is its VmHWM, printed
-   at start, after each step and when the run ends; its CPU
+   mapping (`memvault.server.export_mapping`) reports nothing pending in ``GET /v1/stats``.
+   The server's peak RSS is its VmHWM, printed at start, after each step and when the run
+   ends; its CPU
    time (all threads, from /proc) per request says what the server costs when other work
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault

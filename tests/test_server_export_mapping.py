@@ -20,9 +20,9 @@ from aimemkit import bundle, chunk
 from memvault.exchange.aimem import fill_bundle, plan_export, producer_namespace
 from memvault.exchange.aimem_wire import export_download, import_stream, prepare_download
 from memvault.formats.aimem.writer import BundleWriter
-from memvault.store.base import MemoryQuery
 from memvault.server.embedding import owner_sessions
 from memvault.server.export_mapping import ExportMapWorker
+from memvault.store.base import MemoryQuery
 from memvault.vault import Vault
 from serverkit import Home, app_for, auth, running, server_home
 from vaultkit import make_vault
@@ -175,12 +175,13 @@ def test_a_write_while_the_worker_maps_completes_before_the_mapping_ends(home: H
         httpx.Client(base_url=url, headers=auth(home.key("alice")), timeout=60) as http,
     ):
         imported(http, import_body(2_500, "w"))
-        until(lambda: 0 < mapping(http)["mapped"] and mapping(http)["pending"] > 1_000)
+        until(lambda: mapping(http)["mapped"] > 0 and mapping(http)["pending"] > 1_000)
         results: list[int] = []
         writer = threading.Thread(
             target=lambda: results.append(
-                http.post("/v1/memories", json={"content": "written meanwhile", "type": "fact"})
-                .status_code
+                http.post(
+                    "/v1/memories", json={"content": "written meanwhile", "type": "fact"}
+                ).status_code
             )
         )
         writer.start()

@@ -48,8 +48,8 @@ __all__ = [
     "BundleDownload",
     "export_download",
     "import_stream",
-    "prepare_download",
     "import_summary",
+    "prepare_download",
     "rejection",
 ]
 

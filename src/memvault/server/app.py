@@ -43,9 +43,7 @@ def create_app(config: ServerConfig) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        workers = [
-            w for w in (app.state.embedder, app.state.export_mapper) if w is not None
-        ]
+        workers = [w for w in (app.state.embedder, app.state.export_mapper) if w is not None]
         for worker in workers:
             worker.start()
         try:

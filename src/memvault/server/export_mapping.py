@@ -11,10 +11,11 @@ are let go and the thread pauses between windows, so a write or an erasure waits
 window at most. A download that comes first maps what is still pending itself, as without
 the worker; the two never map a memory twice (each window reads what is pending with the
 write lock held), and the worker leaves a tenant alone for the round while one of its
-downloads is under way (it would only take that download's CPU). Once a round has mapped some and none is left pending, the worker also
-makes the owner's full download from the kept chunks without sending it
-(`memvault.exchange.aimem_wire.prepare_download`: its records are kept for the next
-download), so the first download after an import costs what a repeat download does.
+downloads is under way (it would only take that download's CPU). Once a round has mapped
+some and none is left pending, the worker also makes the owner's full download from the
+kept chunks without sending it (`memvault.exchange.aimem_wire.prepare_download`: its
+records are kept for the next download), so the first download after an import costs what
+a repeat download does.
 `progress(tenant)` is what ``GET /v1/stats`` shows beside the live count of memories still
 pending.
 """
