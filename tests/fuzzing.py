@@ -413,12 +413,15 @@ def _readable_item(value: Any) -> bool:
 
 
 def _chatgpt_direct_run(item: bytes, work: Path) -> None:
-    """_chatgpt_direct.convert: the Python path's bytes, or declined."""
+    """_chatgpt_direct.convert: the Python path's bytes, or declined; the recall passages it
+    cuts as it writes them, the rows the reader cuts from the stored document."""
     from memvault.importers import chatgpt as module
     from memvault.importers.ingest import make_context, stored
+    from memvault.recall.index import message_rows
 
     def reader() -> Any:
         context = make_context("conversations.json", "sha256:" + "0" * 64, now=NOW)
+        context.conversations_as_json = True  # as an import's reader: passages cut in C
         return module._ConversationReader(module.IMPORTER.id, context, "user-Ab12", {})
 
     try:  # the stream reader bounds the nesting of what reaches the converter
@@ -442,6 +445,8 @@ def _chatgpt_direct_run(item: bytes, work: Path) -> None:
     written, written_memories = direct
     if written.data != orjson.dumps(document, option=orjson.OPT_SORT_KEYS):
         raise Finding("_chatgpt_direct wrote other bytes than the Python path")
+    if written.passages is None or orjson.loads(written.passages) != message_rows(document):
+        raise Finding("_chatgpt_direct cut other recall passages than the reader")
     row = stored(document)
     if (written.id, written.title, written.message_count) != (
         row.id,

@@ -133,6 +133,9 @@ def test_basic_memory_to_pam_to_basic_memory_gives_back_the_same_notes(
         ("---\ntitle: T\ntype: note\na: &x [1]\nb: *x\n---\n", "aliases"),
         ("---\ntitle: T\ntype: note\nx: " + "[" * 5000 + "]" * 5000 + "\n---\n", "nested"),
         ('---\ntitle: T\ntype: note\npam: {"anchor": {"id": 3}}\n---\n', "residue"),
+        # found by `make fuzz`: PyYAML's dates raised ValueError, an internal error
+        ("---\ntitle: T\ntype: note\nwhen: 2026-13-01\n---\n", "impossible date"),
+        ("---\ntitle: T\ntype: note\nwhen: 2026-02-30 25:61:00\n---\n", "impossible date"),
     ],
 )
 def test_hostile_notes_are_refused_with_the_vault_unchanged(

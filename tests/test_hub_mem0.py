@@ -173,3 +173,24 @@ def test_hostile_mem0_files_are_refused_with_the_vault_unchanged(
     path = tmp_path / "mem0.json"
     path.write_text(document)
     import_refused(path, "mem0", said)
+
+
+@pytest.mark.parametrize(
+    ("table", "value"), [("apps", 7), ("categories", 1.5), ("category_ids", 3)]
+)
+def test_openmemory_members_that_should_be_lists_are_refused_naming_them(
+    home: Path, tmp_path: Path, table: str, value: object
+) -> None:
+    """A number where OpenMemory's export has a list (found by `make fuzz`): refused naming
+    the member, the vault unchanged; not an internal error."""
+    path = gen.openmemory_zip(random.Random(9), tmp_path / "memories_export.zip")
+    with zipfile.ZipFile(path) as archive:
+        tables = json.loads(archive.read("memories.json"))
+    if table == "category_ids":
+        tables["memories"][0][table] = value
+    else:
+        tables[table] = value
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(broken, "w") as archive:
+        archive.writestr("memories.json", json.dumps(tables))
+    import_refused(broken, "openmemory", f"field '{table}': expected a list")

@@ -28,6 +28,7 @@ from memvault.importers.base import (
     ImportFormatError,
 )
 from memvault.importers.ingest import make_context, stored
+from memvault.recall.index import message_rows, message_rows_json
 from memvault.sources import open_target
 from providergen import chatgpt as gen
 from providergen import write_zip
@@ -42,6 +43,7 @@ def reader(
     comparisons: dict[str, list[dict[str, Any]]] | None = None,
 ) -> Any:
     context = make_context("conversations.json", "sha256:" + "0" * 64, now=NOW)
+    context.conversations_as_json = True  # as an import's reader process: passages cut too
     return importer_module._ConversationReader(
         importer_module.IMPORTER.id, context, ACCOUNT, feedback or {}, comparisons or {}
     )
@@ -77,6 +79,10 @@ def check(item: bytes) -> bool:
     data, columns, memories, warnings = expected
     written, written_memories = direct
     assert written.data == data
+    # The recall passages cut as the document was written: the rows the reader cut from the
+    # stored document before (ids, text, offsets, times: equal, floats included).
+    assert written.passages is not None
+    assert orjson.loads(written.passages) == message_rows(orjson.loads(data))
     assert (written.id, written.platform, written.title, written.created_at,
             written.updated_at, written.message_count) == columns  # fmt: skip
     assert written_memories == memories
@@ -95,6 +101,11 @@ def check_c(item: bytes) -> bool:
         return False
     expected = by_python(item)
     assert expected is not None and done[0] == expected[0]
+    cut = importer_module._direct(
+        item, importer_module._NAMESPACE_HASH, ours._metadata_json, ours._account_json, None,
+        message_rows_json,
+    )  # fmt: skip
+    assert cut[:7] == done and orjson.loads(cut[7]) == message_rows(orjson.loads(done[0]))
     return True
 
 
@@ -394,6 +405,7 @@ def test_what_orjson_refuses_is_declined(text: str) -> None:
     check(one_value(text))
 
 
+@settings(deadline=None)  # each example also cuts and compares the passages; a loaded machine
 @given(st.floats(allow_nan=False, allow_infinity=False))
 def test_any_float_is_written_as_orjson_writes_it_or_declined(value: float) -> None:
     for text in (repr(value), json.dumps(value), f"{value:.17g}"):
@@ -530,3 +542,78 @@ def test_the_direct_path_holds_no_memory_it_should_not() -> None:
 
     grown = heap_growth(run_all)
     assert grown < 64 * 1024, grown
+
+
+# -- recall passages cut as the document is written ------------------------------------------
+
+
+def one_text(text: str, title: str = '"A title"', time: str = "1700000000.5") -> bytes:
+    """A one-message conversation whose message's one part is `text` (raw JSON)."""
+    return (
+        b'{"id":"c-1","title":' + title.encode() + b',"create_time":1700000000.5,"mapping":'
+        b'{"n0":{"id":"n0","parent":null,"children":[],"message":{"id":"n0","author":'
+        b'{"role":"user"},"create_time":' + time.encode() + b',"content":{"content_type":'
+        b'"text","parts":[' + text.encode() + b"]}}}}}"
+    )
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['"plain"', '""', '"   "', '" padded "', '"\\n\\nafter a blank line"', '"ends with\\n"',
+     '"ends with \\u00a0"', '"\\u3000ideographic space"', '"ends with \u2028"', '"\u00a0x"',
+     '"\\t"', '"quote at the end\\""', '"slash at the end\\/"', '"\\ud83d\\ude00 emoji"',
+     '"emoji at the end \\ud83d\\ude00"', '"😀"', '"x\\u001f"', '"\\u001cx"', '"\\u0085x"',
+     '"x\\u200b"', '"é" '],
+)  # fmt: skip
+def test_recall_passages_cut_in_c_are_the_readers_rows_at_the_ends_of_a_text(text: str) -> None:
+    """White space `str.strip` would take (ASCII, Unicode, escaped or not) at either end of
+    a message's text, or none: the passages cut by the C conversion are the rows
+    `message_rows` cuts from the stored document (issue 17: the index unchanged)."""
+    assert check_c(one_text(text))
+    assert check(one_text(text))
+
+
+@pytest.mark.parametrize("size", [1, 599, 1499, 1500, 1501, 3000, 7777])
+@pytest.mark.parametrize("char", ["a", "é", "😀", "\\n", "\\u00e9", "a. ", "word "])
+def test_recall_passages_cut_in_c_split_a_long_text_as_the_reader_does(
+    size: int, char: str
+) -> None:
+    """Around MAX_PASSAGE_CHARS (code points, not bytes: multi-byte and escaped characters),
+    a long text split at paragraphs, sentences or spaces: the reader's rows."""
+    from memvault.recall.index import MAX_PASSAGE_CHARS
+
+    assert check_c(one_text('"' + char * size + 'z"'))
+    assert MAX_PASSAGE_CHARS == 1500  # the C code's MAX_PASSAGE_CHARS
+
+
+@pytest.mark.parametrize(
+    "title", ['"A title"', '" padded title "', "null", '""', '"\\u00a0esc\\u00e9\\n"', "7"]
+)
+@pytest.mark.parametrize(
+    "time",
+    ["1700000000.5", "1700000000", "1700000000.123456", "1700000000.1234567", "0.0000005",
+     "1.0000005", "1699999999.9999996", "null", "1234567890.000001"],
+)  # fmt: skip
+def test_recall_passages_cut_in_c_keep_the_title_and_time_of_the_reader(
+    title: str, time: str
+) -> None:
+    """Every row's context (the title, stripped) and time (the stored `created_at`, as
+    `timestamp_epoch` reads it, to the last bit of the float)."""
+    check_c(one_text('"words"', title, time))
+    check(one_text('"words"', title, time))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    text=st.text(st.characters(blacklist_categories=["Cs"]), max_size=40)
+    | st.text(alphabet=" \n.!?aé\u00a0\u3000", min_size=1400, max_size=1700),
+    ascii_only=st.booleans(),
+    time=st.floats(min_value=0, max_value=4102444800, allow_nan=False),
+)
+def test_recall_passages_cut_in_c_are_the_readers_rows_for_any_text_and_time(
+    text: str, ascii_only: bool, time: float
+) -> None:
+    """Any text (any character, escaped or not, short or around the split) and any time."""
+    item = one_text(json.dumps(text, ensure_ascii=ascii_only), time=repr(time))
+    check(item)
+    check_c(item)

@@ -104,6 +104,10 @@ def _yaml_frontmatter(text: str, where: str) -> dict[str, Any]:
         raise ImportFormatError(where, "frontmatter nested too deeply") from None
     except yaml.YAMLError as exc:
         raise ImportFormatError(where, f"frontmatter is not YAML ({exc})") from None
+    except ImportFormatError:
+        raise
+    except (ValueError, OverflowError) as exc:  # a date or time out of range: 2026-13-01
+        raise ImportFormatError(where, f"frontmatter holds an impossible date ({exc})") from None
     if value is None:
         return {}
     if not isinstance(value, dict):

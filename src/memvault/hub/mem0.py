@@ -296,18 +296,28 @@ def _superseded_known(memories: list[dict[str, Any]], tally: Tally) -> list[dict
 # -- OpenMemory ----------------------------------------------------------------------------------
 
 
+def _listed(record: Mapping[str, Any], name: str, where: str) -> list[Any]:
+    """A member that holds a list, or nothing (absent, null, empty)."""
+    value = record.get(name)
+    if not value:
+        return []
+    if not isinstance(value, list):
+        raise ImportFormatError(where, f"field '{name}': expected a list")
+    return value
+
+
 def read_openmemory(tables: Any, where: str, now: str, tally: Tally) -> HubRead:
     """OpenMemory's ``memories.json``: each memory with its app's and categories' names."""
     if not isinstance(tables, Mapping) or not isinstance(tables.get("memories"), list):
         raise ImportFormatError(where, "field 'memories': expected a list (OpenMemory export)")
     apps = {
         a.get("id"): a.get("name")
-        for a in tables.get("apps") or []
+        for a in _listed(tables, "apps", where)
         if isinstance(a, Mapping) and isinstance(a.get("id"), str)
     }
     categories = {
         c.get("id"): c.get("name")
-        for c in tables.get("categories") or []
+        for c in _listed(tables, "categories", where)
         if isinstance(c, Mapping) and isinstance(c.get("id"), str)
     }
     user = tables.get("user")
@@ -322,7 +332,8 @@ def read_openmemory(tables: Any, where: str, now: str, tally: Tally) -> HubRead:
         if not isinstance(row, Mapping):
             raise ImportFormatError(at, "expected an object")
         item = {k: v for k, v in row.items() if k not in ("category_ids", "app_id", "user_id")}
-        names = [categories.get(c) for c in row.get("category_ids") or [] if isinstance(c, str)]
+        listed = _listed(row, "category_ids", at)
+        names = [categories.get(c) for c in listed if isinstance(c, str)]
         item["categories"] = [n for n in names if isinstance(n, str)]
         if isinstance(row.get("app_id"), str) and row.get("app_id") in apps:
             item["app"] = apps[row.get("app_id")]

@@ -3,8 +3,9 @@
  * the export's JSON bytes straight to the JSON bytes of its PAM document, with
  * no Python object built for what it holds.
  *
- *   convert(item, namespace, import_metadata, account, fallback)
- *       -> (document, provider_id, id, title, created_at, updated_at, messages) | None
+ *   convert(item, namespace, import_metadata, account, fallback[, rows_of])
+ *       -> (document, provider_id, id, title, created_at, updated_at, messages[,
+ *           passages]) | None
  *
  *   `item` is one element of conversations.json, as bytes.  `namespace` is a
  *   hashlib SHA-1 object holding memvault's id namespace, which the ids
@@ -26,6 +27,12 @@
  *   its bytes) and gives its JSON, its role and what it adds to the
  *   conversation's system_instruction (memories it holds stay with the
  *   caller).  With `fallback` None such a conversation is declined.
+ *
+ *   With `rows_of`, `passages` is the JSON array of the conversation's recall
+ *   passages, the rows `memvault.recall.index.message_rows` makes of the
+ *   document (see put_rows), so the reader process need not parse the
+ *   document again to cut them; `rows_of(message_json, title)` gives the rows
+ *   of a message this code does not cut itself (JSON, without brackets).
  *
  *   None means "not here", and the caller converts the item in Python:
  *   invalid or unusual JSON (lone surrogates, numbers orjson refuses, escaped
@@ -1256,6 +1263,14 @@ typedef struct {
     PyObject *fallback;     /* converts a message of another shape, or None */
     PyObject *provider_id;  /* str */
     PyObject *instructions; /* list: what the fallback's messages give system_instruction */
+    /* The recall passages of the messages (with `rows_of`), see put_rows. */
+    PyObject *rows_of;   /* rows_of(message_json, title) -> bytes, or NULL: no passages */
+    PyObject *title;     /* str or None */
+    Buf rows;            /* the JSON array of the rows, without its closing bracket */
+    Buf context;         /* the JSON string of the title, stripped */
+    Py_ssize_t row_count;
+    Py_ssize_t text;     /* set by put_common_message: its text token, or ABSENT */
+    int role_index;      /* set by put_common_message */
 } Writer;
 
 /* The message in position `n` of the order, if it has the common shape. */
@@ -1482,6 +1497,8 @@ put_common_message(Writer *w, Py_ssize_t n)
         put(out, ROLES[role_index].text, ROLES[role_index].size) < 0 || PUT(out, "\"}") < 0)
         goto error;
     w->roles_seen |= 1 << role_index;
+    w->text = text;
+    w->role_index = role_index;
     status = OK;
     goto done;
 
@@ -1593,16 +1610,183 @@ finish:
     return status;
 }
 
+/* ----------------------------------------------------------------------
+ * Recall passages
+ *
+ * With `rows_of`, each message's recall passages are written as the rows
+ * `memvault.recall.index.message_rows` makes of the stored document (message
+ * id, part, role, participant, time, text, analysed words, context), so the
+ * reader need not parse the document again.  A common message whose text is
+ * one passage as it stands (not longer than MAX_PASSAGE_CHARS code points, no
+ * white space Python's str.strip would take at either end) is written here;
+ * any other message (a fallback's, a long text, one to strip) is given to
+ * `rows_of(message_json, title)`, which runs message_rows itself on it.
+ * ---------------------------------------------------------------------- */
+
+/* memvault.recall.index.MAX_PASSAGE_CHARS (the tests hold the two equal). */
+#define MAX_PASSAGE_CHARS 1500
+
+/* What `timestamp_epoch` reads from iso_text(epoch), as JSON: the whole
+   microseconds of the text over 10**6 (timedelta.total_seconds divides them,
+   correctly rounded), written as the decimal those microseconds are, which a
+   JSON reader rounds to the same double (and which is Python's repr of it
+   below 2**32 seconds). No dtoa: it was most of what a row cost. */
+static int
+put_epoch(Buf *b, double epoch)
+{
+    long long seconds = (long long)epoch;
+    long long micros = (long long)nearbyint((epoch - (double)seconds) * 1e6);
+    if (micros >= 1000000) { /* as iso_text */
+        seconds += 1;
+        micros -= 1000000;
+    }
+    char text[40];
+    int size = 0;
+    char digits_of[24];
+    int count = 0;
+    do {
+        digits_of[count++] = (char)('0' + seconds % 10);
+        seconds /= 10;
+    } while (seconds);
+    while (count)
+        text[size++] = digits_of[--count];
+    text[size++] = '.';
+    if (micros == 0)
+        text[size++] = '0';
+    else {
+        int digits = 6;
+        while (micros % 10 == 0) {
+            micros /= 10;
+            digits--;
+        }
+        for (int i = digits - 1; i >= 0; i--) {
+            text[size + i] = (char)('0' + micros % 10);
+            micros /= 10;
+        }
+        size += digits;
+    }
+    return put(b, text, size);
+}
+
+/* The rows of the message just written (out[mark:]) from rows_of. */
+static int
+rows_from_python(Writer *w, Py_ssize_t mark)
+{
+    PyObject *args[2] = {
+        PyBytes_FromStringAndSize(w->out->data + mark, w->out->len - mark), w->title};
+    if (args[0] == NULL)
+        return ERROR;
+    PyObject *rows = PyObject_Vectorcall(w->rows_of, args, 2, NULL);
+    Py_DECREF(args[0]);
+    if (rows == NULL)
+        return ERROR;
+    int status = ERROR;
+    if (!PyBytes_Check(rows)) {
+        PyErr_SetString(PyExc_TypeError, "rows_of must return bytes");
+        goto finish;
+    }
+    if (PyBytes_GET_SIZE(rows) > 0) {
+        if ((w->row_count && PUT(&w->rows, ",") < 0) ||
+            put(&w->rows, PyBytes_AS_STRING(rows), PyBytes_GET_SIZE(rows)) < 0)
+            goto finish;
+        w->row_count++;
+    }
+    status = OK;
+finish:
+    Py_DECREF(rows);
+    return status;
+}
+
+/* The code point of the JSON string's character at s[*at] (raw bytes between
+   the quotes, validated by the parser), moving *at past it; -1 for an escaped
+   surrogate (left to Python). */
+static long
+next_char(const unsigned char *s, Py_ssize_t n, Py_ssize_t *at)
+{
+    Py_ssize_t i = *at;
+    unsigned char c = s[i];
+    if (c == '\\') {
+        unsigned char e = s[i + 1];
+        *at = i + 2;
+        switch (e) {
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        case 'u': {
+            long cp = hex4(s, i + 2, n);
+            *at = i + 6;
+            return (cp < 0 || (cp >= 0xD800 && cp <= 0xDFFF)) ? -1 : cp;
+        }
+        default: return e; /* " \ / */
+        }
+    }
+    if (c < 0x80) {
+        *at = i + 1;
+        return c;
+    }
+    int size = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+    long cp = c & (0x3F >> (size - 1));
+    for (int k = 1; k < size; k++)
+        cp = (cp << 6) | (s[i + k] & 0x3F);
+    *at = i + size;
+    return cp;
+}
+
+/* The rows of the message in position `n`, just written at out[mark:]. */
+static int
+put_rows(Writer *w, Py_ssize_t n, Py_ssize_t mark, int common)
+{
+    if (!common)
+        return rows_from_python(w, mark);
+    Py_ssize_t t = w->text;
+    if (t == ABSENT || w->d->toks[t].len == 0) /* no text: no passage */
+        return OK;
+    const Tok *tok = &w->d->toks[t];
+    const unsigned char *s = w->d->s + tok->start;
+    Py_ssize_t at = 0, chars = 0;
+    long first = 0, last = 0;
+    while (at < tok->len) {
+        long cp = next_char(s, tok->len, &at);
+        if (cp < 0)
+            return rows_from_python(w, mark);
+        if (!chars++)
+            first = cp;
+        last = cp;
+    }
+    if (chars > MAX_PASSAGE_CHARS || Py_UNICODE_ISSPACE((Py_UCS4)first) ||
+        Py_UNICODE_ISSPACE((Py_UCS4)last))
+        return rows_from_python(w, mark);
+    const Graph *g = w->g;
+    Py_ssize_t c = g->order[n];
+    Buf *b = &w->rows;
+    if ((w->row_count && PUT(b, ",") < 0) || PUT(b, "[\"") < 0 ||
+        put(b, w->ids[c], UUID_SIZE) < 0 || PUT(b, "\",0,\"") < 0 ||
+        put(b, ROLES[w->role_index].text, ROLES[w->role_index].size) < 0 ||
+        PUT(b, "\",null,") < 0 || put_epoch(b, g->times[n]) < 0 || PUT(b, ",") < 0 ||
+        put_string(b, w->d, t) < 0 || PUT(b, ",null,") < 0 ||
+        put(b, w->context.data, w->context.len) < 0 || PUT(b, "]") < 0)
+        return ERROR;
+    w->row_count++;
+    return OK;
+}
+
 /* The message in position `n` of the order. */
 static int
 put_message(Writer *w, Py_ssize_t n)
 {
     Py_ssize_t mark = w->out->len;
+    w->text = ABSENT;
     int status = put_common_message(w, n);
-    if (status != DECLINE || w->fallback == Py_None)
+    int common = status == OK;
+    if (status == DECLINE && w->fallback != Py_None) {
+        w->out->len = mark; /* what the common path wrote before it declined */
+        status = put_fallback_message(w, n);
+    }
+    if (status != OK || w->rows_of == NULL)
         return status;
-    w->out->len = mark; /* what the common path wrote before it declined */
-    return put_fallback_message(w, n);
+    return put_rows(w, n, mark, common);
 }
 
 /* `system_instruction`: the instructions the messages gave, each once, in
@@ -1653,6 +1837,7 @@ typedef struct {
     Py_ssize_t import_metadata_len;
     const char *account;
     Py_ssize_t account_len;
+    PyObject *rows_of; /* NULL: no recall passages */
 } Settings;
 
 /* Convert the conversation at token 0 into `out`; on OK *result holds the
@@ -1692,7 +1877,7 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
     PyObject *provider_str = NULL, *cid = NULL, *base = NULL;
     char *name = NULL;
     Py_ssize_t room = 0;
-    Writer w = {out, {0}, d, &g, NULL, 0, st->fallback, NULL, NULL};
+    Writer w = {out, {0}, d, &g, NULL, 0, st->fallback, NULL, NULL, st->rows_of, NULL};
     int status = read_graph(&g, d, mapping, has_created || has_updated,
                             has_created ? created : updated);
     if (status != OK)
@@ -1747,6 +1932,27 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
     w.provider_id = provider_str;
     if ((w.instructions = PyList_New(0)) == NULL)
         goto finish;
+    w.title = type_of(d, title) == T_STR ? str_object(d, title) : Py_NewRef(Py_None);
+    if (w.title == NULL)
+        goto finish;
+    if (w.rows_of != NULL) {
+        /* Every row's context: the title, stripped (message_rows). */
+        if (w.title == Py_None) {
+            if (PUT(&w.context, "\"\"") < 0)
+                goto finish;
+        }
+        else {
+            PyObject *stripped = PyObject_CallMethod(w.title, "strip", NULL);
+            Py_ssize_t size;
+            const char *utf8 = stripped ? PyUnicode_AsUTF8AndSize(stripped, &size) : NULL;
+            int failed = utf8 == NULL || put_text(&w.context, utf8, size) != OK;
+            Py_XDECREF(stripped);
+            if (failed)
+                goto finish;
+        }
+        if (PUT(&w.rows, "[") < 0)
+            goto finish;
+    }
     for (Py_ssize_t c = 0; c < g.count; c++) {
         const Tok *key = &d->toks[g.key[g.member[c]]];
         const unsigned char *utf8 = d->s + key->start;
@@ -1865,25 +2071,26 @@ convert_conversation(const Doc *d, const Settings *st, Buf *out, PyObject **resu
         goto finish;
     if (PUT(out, "},\"title\":") < 0)
         goto finish;
-    PyObject *title_str = NULL;
-    if (type_of(d, title) == T_STR) {
-        if (put_string(out, d, title) < 0 || (title_str = str_object(d, title)) == NULL)
-            goto finish;
-    }
-    else {
-        if (PUT(out, "null") < 0)
-            goto finish;
-        title_str = Py_NewRef(Py_None);
-    }
-    if (PUT(out, "}") < 0) {
-        Py_DECREF(title_str);
+    if ((type_of(d, title) == T_STR ? put_string(out, d, title) : PUT(out, "null")) < 0 ||
+        PUT(out, "}") < 0)
         goto finish;
+    if (w.rows_of != NULL) {
+        if (PUT(&w.rows, "]") < 0)
+            goto finish;
+        *result = Py_BuildValue(
+            "(y#OOOs#Nny#)", out->data, out->len, provider_str, cid, w.title, created_iso,
+            created_len,
+            has_updated ? PyUnicode_FromStringAndSize(updated_iso, updated_len)
+                        : Py_NewRef(Py_None),
+            g.count, w.rows.data, w.rows.len);
     }
-    *result = Py_BuildValue(
-        "(y#OONs#Nn)", out->data, out->len, provider_str, cid, title_str, created_iso,
-        created_len,
-        has_updated ? PyUnicode_FromStringAndSize(updated_iso, updated_len) : Py_NewRef(Py_None),
-        g.count);
+    else
+        *result = Py_BuildValue(
+            "(y#OOOs#Nn)", out->data, out->len, provider_str, cid, w.title, created_iso,
+            created_len,
+            has_updated ? PyUnicode_FromStringAndSize(updated_iso, updated_len)
+                        : Py_NewRef(Py_None),
+            g.count);
     status = *result == NULL ? ERROR : OK;
 
 finish:
@@ -1892,6 +2099,9 @@ finish:
     PyMem_Free(name);
     PyMem_Free(ids);
     PyMem_Free(w.scratch.data);
+    PyMem_Free(w.rows.data);
+    PyMem_Free(w.context.data);
+    Py_XDECREF(w.title);
     Py_XDECREF(w.instructions);
     Py_XDECREF(provider_str);
     Py_XDECREF(cid);
@@ -1905,9 +2115,13 @@ convert(PyObject *module, PyObject *args)
 {
     Py_buffer item;
     Settings st;
-    if (!PyArg_ParseTuple(args, "y*Oy#y#O:convert", &item, &st.namespace, &st.import_metadata,
-                          &st.import_metadata_len, &st.account, &st.account_len, &st.fallback))
+    st.rows_of = Py_None;
+    if (!PyArg_ParseTuple(args, "y*Oy#y#O|O:convert", &item, &st.namespace, &st.import_metadata,
+                          &st.import_metadata_len, &st.account, &st.account_len, &st.fallback,
+                          &st.rows_of))
         return NULL;
+    if (st.rows_of == Py_None)
+        st.rows_of = NULL;
     Parser p = {item.buf, item.len, 0, NULL, 0, 0, 0};
     PyObject *result = NULL;
     Buf out = {0};
@@ -1933,8 +2147,10 @@ convert(PyObject *module, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"convert", convert, METH_VARARGS,
-     "convert(item, namespace, import_metadata, account) -> (document, provider_id, id, title, "
-     "created_at, updated_at, messages) | None\n\n"
+     "convert(item, namespace, import_metadata, account, fallback[, rows_of]) -> (document, "
+     "provider_id, id, title, created_at, updated_at, messages[, passages]) | None\n\n"
+     "With rows_of, passages is the JSON of the recall rows of the messages (see "
+     "memvault.recall.index.message_rows). "
      "The sorted-key JSON of the PAM document of one ChatGPT conversation (bytes) of the "
      "common shape, with its index columns; None for any other (see "
      "memvault.importers.chatgpt)."},

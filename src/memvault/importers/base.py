@@ -98,9 +98,12 @@ class ConversationColumns:
 class ConversationJson(ConversationColumns):
     """A conversation as the JSON of its document, keys sorted (what `orjson.dumps(document,
     option=OPT_SORT_KEYS)` makes of the `ImportedConversation` document), with its index
-    columns. Only when `ImportContext.conversations_as_json` is set."""
+    columns. Only when `ImportContext.conversations_as_json` is set. `passages`: the JSON of
+    its recall rows (`memvault.recall.index.message_rows` of the document), where the
+    importer cut them as it wrote the document; else None."""
 
     data: bytes
+    passages: bytes | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -486,6 +486,13 @@ class _ConversationReader:
         self.extractor = extractor_of(context)
         self._metadata_json = orjson.dumps(self.metadata_block, option=orjson.OPT_SORT_KEYS)
         self._account_json = orjson.dumps(account)
+        # The recall rows are cut as the document is written only where they are wanted (an
+        # import's reader process); `convert` does not load the recall code.
+        self._rows_of: Callable[[bytes, object], bytes] | None = None
+        if context.conversations_as_json:
+            from memvault.recall.index import message_rows_json
+
+            self._rows_of = message_rows_json
 
     def direct(
         self, item: bytes, where: str
@@ -529,7 +536,10 @@ class _ConversationReader:
             json = orjson.dumps(pam, option=orjson.OPT_SORT_KEYS)
             return json, pam["role"], extra.get("instructions") or None
 
-        done = _direct(item, _NAMESPACE_HASH, self._metadata_json, self._account_json, fallback)
+        done = _direct(
+            item, _NAMESPACE_HASH, self._metadata_json, self._account_json, fallback,
+            self._rows_of,
+        )  # fmt: skip
         # Ratings and comparisons are `convert`'s to place.
         if (
             done is None
@@ -538,13 +548,16 @@ class _ConversationReader:
         ):
             del self.context.warnings[warned:]  # `convert` says them again
             return None
-        data, provider_id, cid, title, created_at, updated_at, count = done
+        data, provider_id, cid, title, created_at, updated_at, count = done[:7]
+        passages = done[7] if len(done) > 7 else None
         memories = [
             memory
             for pam, extra in holding
             for memory in self._memories(extra, cid, pam, provider_id)
         ]
-        written = ConversationJson(cid, PROVIDER, title, created_at, updated_at, count, data)
+        written = ConversationJson(
+            cid, PROVIDER, title, created_at, updated_at, count, data, passages
+        )
         return written, memories
 
     def convert(

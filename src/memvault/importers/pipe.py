@@ -26,7 +26,7 @@ import os
 import pickle
 import signal
 import struct
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, suppress
 from dataclasses import dataclass
 from typing import IO, Any, Final, Literal, overload
@@ -387,7 +387,8 @@ def _run_child(
                     send(_CONVERSATION, _index_columns(row) + b"\n" + body)
                 else:
                     body = compress_json(dumps(record.document, option=sort_keys))
-                    send(_CONVERSATION, _with_passages(row, record.document, body))
+                    passages = orjson.dumps(message_rows(record.document))
+                    send(_CONVERSATION, _with_passages(row, passages, body))
                 converted += 1
                 if converted % _COLLECT_EVERY == 0:
                     gc.collect()
@@ -396,7 +397,10 @@ def _run_child(
                 if form == "pam":
                     send(_CONVERSATION, _index_columns(record) + b"\n" + body)
                 else:
-                    send(_CONVERSATION, _with_passages(record, orjson.loads(record.data), body))
+                    cut = record.passages
+                    if cut is None:  # not cut as the document was written
+                        cut = orjson.dumps(message_rows(orjson.loads(record.data)))
+                    send(_CONVERSATION, _with_passages(record, cut, body))
             elif isinstance(record, ImportedMemory):
                 send(_MEMORY, dumps(dict(record.memory)))
             elif isinstance(record, ItemDone):
@@ -428,12 +432,12 @@ def _index_columns(row: StoredConversation | ConversationJson) -> bytes:
 
 
 def _with_passages(
-    row: StoredConversation | ConversationJson, document: Mapping[str, Any], body: bytes
+    row: StoredConversation | ConversationJson, passages: bytes, body: bytes
 ) -> bytes:
     """A conversation frame for the vault: its index columns and the size of its recall
-    passages (computed here, in the reader: `memvault.recall.index.message_rows`), the
-    passages (JSON), then the document's frame. The writing process only writes them."""
-    passages = orjson.dumps(message_rows(document))
+    passages (computed here, in the reader: `memvault.recall.index.message_rows`, or by the
+    C conversion as it wrote the document), the passages (JSON), then the document's frame.
+    The writing process only writes them."""
     head = orjson.dumps(
         [row.id, row.platform, row.title, row.created_at, row.updated_at, row.message_count,
          len(passages)]

@@ -16,6 +16,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Final
 
+import orjson
+
 from memvault.model import Memory, timestamp_epoch
 from memvault.recall import analysis
 from memvault.recall.indexes import Passage
@@ -30,6 +32,7 @@ __all__ = [
     "memory_conversation",
     "memory_passage",
     "message_rows",
+    "message_rows_json",
     "message_text",
     "split",
 ]
@@ -243,3 +246,11 @@ def message_rows(document: Mapping[str, Any]) -> list[list[Any]]:
                  context]
             )  # fmt: skip
     return rows
+
+
+def message_rows_json(message: bytes, title: object) -> bytes:
+    """The `message_rows` of one PAM message (its JSON) in a conversation titled `title`, as
+    JSON without the brackets: what the C conversion of an export
+    (`memvault.importers._chatgpt_direct`) asks for a message it does not cut itself."""
+    rows = message_rows({"title": title, "messages": [orjson.loads(message)]})
+    return orjson.dumps(rows)[1:-1]
