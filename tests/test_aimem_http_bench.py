@@ -34,6 +34,11 @@ def test_aimem_http_benchmark_runs_on_a_slice(
         )
         assert 0 < figures[f"first_byte_{label}_ms"] <= figures[f"stream_{label}_s"] * 1000
     assert figures["server_peak_rss_mib"] > 0
+    # After an import: at once, and once the background mapping reports nothing pending.
+    assert figures["first_byte_after_import_now_ms"] > 0
+    assert figures["first_byte_after_import_mapped_ms"] > 0
+    assert figures["mapped_after_import_wait_s"] >= 0
+    assert "(mapped)" in out and "the worker caught up" in out
     assert "POST /v1/brain/import" in out and "server peak RSS" in out
     assert "records" in out  # the stream's lines were counted
     assert not list(tmp_path.glob("aimem-http-*"))  # the server home was removed

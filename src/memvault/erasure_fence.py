@@ -52,6 +52,7 @@ __all__ = [
     "ErasuresKeptComing",
     "erasing",
     "exporting",
+    "exports_running",
     "note_erasure",
     "redone_after_erasure",
 ]
@@ -172,6 +173,14 @@ def _gate(store: Store) -> _Gate:
         if gate is None:
             gate = _gates[store] = _Gate()
         return gate
+
+
+def exports_running(store: Store) -> int:
+    """How many exports of this process hold the vault's gate now (background work that
+    defers to them reads it)."""
+    gate = _gate(store)
+    with gate._cond:
+        return gate._readers
 
 
 @contextmanager

@@ -40,6 +40,7 @@ __all__ = [
     "PRODUCER_META",
     "chunk_refs",
     "map_pending",
+    "pending_count",
     "producer_of",
     "standalone_chunk",
 ]
@@ -120,11 +121,13 @@ def standalone_chunk(memory: Memory, producer: str, rules: BundleRules) -> Cache
     )
 
 
-def map_pending(store: Store) -> int:
+def map_pending(store: Store, *, windows: int | None = None) -> int:
     """Map and keep the chunks of the memories pending (written since their chunk was last
     kept); how many were. Each window of them in its own short write transaction: the
     memories read, mapped and kept with the write lock held, so a write or an erasure comes
-    wholly before or after it, and a writer waits for one window at most."""
+    wholly before or after it, and a writer waits for one window at most. `windows` bounds
+    how many windows this call maps (the server's background mapping maps one at a time,
+    `memvault.server.export_mapping`); None: all that are pending."""
     try:
         if not store.export_pending(1):
             return 0  # none pending (or no export cache): the write lock is not taken
@@ -145,8 +148,18 @@ def map_pending(store: Store) -> int:
             chunks = [c for s in found if (c := standalone_chunk(s.memory, producer, rules))]
             store.keep_current_chunks(producer, chunks, pending)
         mapped += len(pending)
-        if len(pending) < _WINDOW:
+        if windows is not None:
+            windows -= 1
+        if len(pending) < _WINDOW or windows == 0:
             return mapped
+
+
+def pending_count(store: Store) -> int:
+    """How many memories are pending (0 for a store that keeps no export cache)."""
+    try:
+        return store.export_pending_count() or 0
+    except StoreError:  # a store at a schema before migration 13
+        return 0
 
 
 def _rules(producer: str) -> BundleRules:

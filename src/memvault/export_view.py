@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from memvault.access import may, require_privileged
-from memvault.erasure_fence import ErasureFence, exporting
+from memvault.erasure_fence import ErasureFence, exporting, exports_running
 from memvault.model import Memory, Relation
 from memvault.recall.exchange_vectors import ExportedVectors
 from memvault.store.base import (
@@ -53,6 +53,11 @@ class ExportView:
         """Hold the vault's erasure gate shared for the export's whole run: erasures of this
         process wait for it (`memvault.erasure_fence.exporting`, AIMEM §5.2)."""
         return exporting(self._store)
+
+    def exports_running(self) -> int:
+        """How many exports of this vault are under way in this process
+        (`memvault.erasure_fence.exports_running`)."""
+        return exports_running(self._store)
 
     def holding_writes(self) -> AbstractContextManager[None]:
         """The vault's write lock (a transaction) for the block: no erasure of any process
@@ -154,14 +159,23 @@ class ExportView:
         if self._everything and chunks:
             self._store.put_export_chunks(producer, chunks, generation)
 
-    def map_pending(self) -> int:
+    def map_pending(self, *, windows: int | None = None) -> int:
         """Map and keep the chunks of the memories written since theirs was kept, for the
-        owner's export (`memvault.export_chunks.map_pending`); how many were."""
+        owner's export (`memvault.export_chunks.map_pending`, at most `windows` windows of
+        them); how many were."""
         if not self._everything:
             return 0
         from memvault.export_chunks import map_pending
 
-        return map_pending(self._store)
+        return map_pending(self._store, windows=windows)
+
+    def pending_count(self) -> int:
+        """How many memories wait for `map_pending` (0 for an agent: its export maps all)."""
+        if not self._everything:
+            return 0
+        from memvault.export_chunks import pending_count
+
+        return pending_count(self._store)
 
     def relations(self) -> Iterator[Relation]:
         return (r for r in self._store.iter_relations() if self._between_readable(r))

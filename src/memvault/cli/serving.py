@@ -171,6 +171,7 @@ def serve(
                 tls_key=tls_key,
                 behind_tls_proxy=behind_tls_proxy,
                 embed_interval=2.0 if embed else None,
+                map_interval=1.0,
                 embed_api_key=os.environ.get(EMBED_KEY_ENV) or None,
             )
         except InvalidInput:

@@ -49,6 +49,7 @@ __all__ = [
     "export_download",
     "import_stream",
     "import_summary",
+    "prepare_download",
     "rejection",
 ]
 
@@ -195,6 +196,25 @@ def export_download(
         blocks=blocks,
         signature=signature,
     )
+
+
+def prepare_download(vault: Vault) -> bool:
+    """Make the owner's full unsigned download ready without sending it: its records are
+    kept (`_Kept`), so the next download of the vault, while no memory or relation changes,
+    is them under a new envelope and its first byte goes out at once. Not entered in the
+    export registry (nothing was sent). False, doing nothing, when the records kept already
+    hold the vault as it is (or the store keeps none: an agent's session, PostgreSQL)."""
+    view = vault.export_view()
+    state = view.export_state()
+    if state is None:
+        return False
+    kept = view.kept(("aimem-download", "FULL", "None", producer_namespace(vault)))
+    if isinstance(kept, _Kept) and kept.state == state:
+        return False
+    # The download's blocks, unread, never reach the registry entry (written after the
+    # first block); the kept records stay for the next download.
+    export_download(vault, form="ndjson").close()
+    return True
 
 
 def _then(blocks: Iterator[bytes], after: Callable[[], None]) -> Iterator[bytes]:

@@ -20,6 +20,7 @@ from memvault.server import apidocs, problems, routes
 from memvault.server.authlimit import FailedAuthentications
 from memvault.server.config import ServerConfig
 from memvault.server.embedding import EmbedWorker, owner_sessions
+from memvault.server.export_mapping import ExportMapWorker
 
 __all__ = ["create_app", "route_modules"]
 
@@ -37,17 +38,18 @@ def route_modules() -> Iterator[tuple[str, APIRouter]]:
 
 def create_app(config: ServerConfig) -> FastAPI:
     """The application serving `config.tenants`. A background embedding worker runs while
-    the application does when `config.embed_interval` is set."""
+    the application does when `config.embed_interval` is set, and a background mapping of
+    pending AIMEM chunks when `config.map_interval` is."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        worker = getattr(app.state, "embedder", None)
-        if worker is not None:
+        workers = [w for w in (app.state.embedder, app.state.export_mapper) if w is not None]
+        for worker in workers:
             worker.start()
         try:
             yield
         finally:
-            if worker is not None:
+            for worker in workers:
                 worker.stop()
 
     app = FastAPI(
@@ -70,6 +72,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             owner_sessions(config.tenants),
             interval=config.embed_interval,
             api_key=config.embed_api_key,
+        )
+    )
+    app.state.export_mapper = (
+        None
+        if config.map_interval is None
+        else ExportMapWorker(
+            owner_sessions(config.tenants, "export-mapper"), interval=config.map_interval
         )
     )
     problems.install(app)

@@ -80,7 +80,9 @@ class ServerConfig:
     body (422 past it). `embed_interval` (seconds) is how often the background worker looks
     for passages without vectors; None: no worker. `embed_api_key` is the key of an
     OpenAI-compatible embeddings endpoint a vault names (the library reads no
-    environment)."""
+    environment). `map_interval` (seconds) is how often the background mapping looks for
+    memories whose AIMEM chunk a write left pending (`memvault.server.export_mapping`);
+    None: no worker, the next download maps them."""
 
     tenants: Tenants
     host: str = DEFAULT_HOST
@@ -92,6 +94,7 @@ class ServerConfig:
     behind_tls_proxy: bool = False
     embed_interval: float | None = None
     embed_api_key: str | None = field(default=None, repr=False)
+    map_interval: float | None = None
     #: Seconds a request body may take beyond what `MIN_BODY_RATE` allows (408 past it).
     body_timeout: float = DEFAULT_BODY_TIMEOUT
     #: Failed authentications an address may make per minute before it gets 429.
@@ -109,6 +112,10 @@ class ServerConfig:
         if self.auth_failure_limit < 1:
             raise InvalidInput(
                 "the failed-authentication limit must be at least 1", "auth_failure_limit"
+            )
+        if self.map_interval is not None and self.map_interval <= 0:
+            raise InvalidInput(
+                "the mapping interval must be a positive number of seconds", "map_interval"
             )
         if not 0 < self.max_depth <= MAX_DEPTH:
             raise InvalidInput(f"the nesting limit must be in 1..{MAX_DEPTH}", "max_depth")

@@ -46,9 +46,12 @@ class EmbedProgress:
     last_error: str | None = None
 
 
-def owner_sessions(tenants: Any) -> Callable[[], Iterable[tuple[str, Vault]]]:
+def owner_sessions(
+    tenants: Any, identity: str = "embedder"
+) -> Callable[[], Iterable[tuple[str, Vault]]]:
     """``() -> [(tenant, owner session)]`` over every tenant of a `memvault.tenancy.Tenants`
-    (a personal vault's one tenant, or each tenant of a server home)."""
+    (a personal vault's one tenant, or each tenant of a server home), the sessions made
+    under `identity`."""
     from memvault.tenancy import OWNER, Principal
 
     def sessions() -> Iterable[tuple[str, Vault]]:
@@ -58,7 +61,7 @@ def owner_sessions(tenants: Any) -> Callable[[], Iterable[tuple[str, Vault]]]:
             names = [info.name for info in tenants.list()]
         for name in names:
             try:
-                vault = tenants.session(Principal(name, OWNER, frozenset(), "embedder"))
+                vault = tenants.session(Principal(name, OWNER, frozenset(), identity))
             except VaultError:  # erased meanwhile
                 continue
             yield name, vault

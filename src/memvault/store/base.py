@@ -624,6 +624,10 @@ class Store(ABC):
         (`keep_current_chunks`), None: this store keeps no export cache."""
         return None
 
+    def export_pending_count(self) -> int | None:
+        """How many memories are pending (`export_pending`), None: no export cache."""
+        return None
+
     def keep_current_chunks(
         self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
     ) -> None:

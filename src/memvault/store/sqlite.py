@@ -1947,6 +1947,10 @@ class SQLiteStore(Store):
             "SELECT memory_id FROM aimem_export_pending LIMIT ?", [limit]
         )]  # fmt: skip
 
+    def export_pending_count(self) -> int | None:
+        row = self._one("SELECT count(*) FROM aimem_export_pending")
+        return int(row[0]) if row is not None else 0
+
     def keep_current_chunks(
         self, producer: str, chunks: Sequence[CachedChunk], memory_ids: Sequence[str]
     ) -> None:
