@@ -47,8 +47,9 @@ def test_aimem_http_benchmark_runs_on_a_slice(
 def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """benchmarks/aimem_import_phases.py: every phase measured, the SQLite-writes peer printed,
-    and the instrumented functions put back (no timing asserted)."""
+    """benchmarks/aimem_import_phases.py: every phase measured, the cyclic collector's
+    collections counted by generation, the SQLite-writes peer printed, and the instrumented
+    functions put back (no timing asserted)."""
     from memvault.exchange import aimem
     from memvault.formats.aimem import reader
 
@@ -67,7 +68,10 @@ def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
         assert figures["cpu"] > 0
         phases = ("checksum", "validate", "map", "add", "audit", "write")
         assert all(figures[key] > 0 for key in phases)
+        by_generation = [figures.get(f"gc{g}_runs", 0) for g in range(3)]
+        assert by_generation[0] > 0 and sum(by_generation) == figures["gc_runs"]
     out = capsys.readouterr().out
+    assert "generation 0" in out and "generation 2" in out
     assert "SQLite writes alone" in out and "span checksum pass" in out
     assert "event checksum pass" in out
     assert "Memory objects" in out and "plain chunks to rows" in out
