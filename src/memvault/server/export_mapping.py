@@ -22,20 +22,16 @@ pending.
 
 from __future__ import annotations
 
-import logging
-import threading
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
-from datetime import UTC, datetime
-from typing import Any, Final
+from dataclasses import dataclass
+from typing import Final
 
 from memvault.errors import VaultError
+from memvault.server.tenant_worker import TenantWorker
 from memvault.store.base import StoreError
 from memvault.vault import Vault
 
 __all__ = ["ExportMapWorker", "MapProgress"]
-
-_log = logging.getLogger("memvault.server.export_mapping")
 
 #: Seconds the thread sleeps between two windows: the writer and the GIL are free for others.
 PAUSE: Final = 0.01
@@ -57,8 +53,11 @@ class MapProgress:
     error: str | None = None
 
 
-class ExportMapWorker:
+class ExportMapWorker(TenantWorker[MapProgress]):
     """Maps what writes left pending, in a daemon thread, until `stop`."""
+
+    thread_name = "memvault-export-map"
+    label = "export mapping"
 
     def __init__(
         self,
@@ -67,53 +66,10 @@ class ExportMapWorker:
         interval: float = 1.0,
         pause: float = PAUSE,
     ) -> None:
-        self._sessions = sessions
-        self._interval = interval
+        super().__init__(sessions, MapProgress, interval=interval)
         self._pause = pause
-        self._progress: dict[str, MapProgress] = {}
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(
-                target=self._run, name="memvault-export-map", daemon=True
-            )
-            self._thread.start()
-
-    def stop(self, timeout: float = 30.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def progress(self, tenant: str) -> dict[str, Any]:
-        """The tenant's `MapProgress` as JSON (state "waiting" before its first round)."""
-        with self._lock:
-            return asdict(self._progress.get(tenant) or MapProgress())
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            self.run_once()
-            self._stop.wait(self._interval)
-
-    def run_once(self) -> None:
-        """One round over every tenant: map what is pending, a window at a time."""
-        try:
-            sessions = list(self._sessions())
-        except VaultError as exc:  # the registry is closing
-            _log.warning("export mapping round skipped: %s", exc)
-            return
-        for tenant, vault in sessions:
-            if self._stop.is_set():
-                return
-            self._map(tenant, vault)
-
-    def _map(self, tenant: str, vault: Vault) -> None:
-        with self._lock:
-            progress = self._progress.setdefault(tenant, MapProgress())
+    def _work(self, vault: Vault, progress: MapProgress) -> None:
         try:
             view = vault.export_view()
             mapped = 0
@@ -147,13 +103,3 @@ class ExportMapWorker:
             self._set(progress, state="failed", error=str(exc), **self._stamp(progress))
             return
         self._set(progress, state="idle", error=None, **self._stamp(progress))
-
-    @staticmethod
-    def _stamp(progress: MapProgress) -> dict[str, Any]:
-        at = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
-        return {"runs": progress.runs + 1, "last_run": at}
-
-    def _set(self, progress: MapProgress, **changes: Any) -> None:
-        with self._lock:
-            for name, value in changes.items():
-                setattr(progress, name, value)
