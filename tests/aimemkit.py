@@ -53,6 +53,40 @@ def bundle(chunks: list[dict[str, Any]], **members: Any) -> dict[str, Any]:
     return doc
 
 
+def graph_bundle(chunks: list[dict[str, Any]], *, entity_prefix: str = "e") -> dict[str, Any]:
+    """A checksummed bundle of `chunks` with a graph: an entity (ids ``<entity_prefix><n>``)
+    linked to every tenth chunk, and an edge from every other chunk to the next (semantic,
+    temporal and an extension type in turn)."""
+    count = len(chunks)
+    entities = [
+        {
+            "id": f"urn:aimem:{PRODUCER}:{entity_prefix}{n}",
+            "name": f"Entity {n}",
+            "kind": "person",
+            "created_at": "2026-04-01T09:30:00Z",
+        }
+        for n in range(0, count, 10)
+    ]
+    edges = [
+        {
+            "source_id": chunks[n]["id"],
+            "target_id": chunks[n + 1]["id"],
+            "edge_type": ("semantic", "temporal", "x-custom")[n % 3],
+            "weight": 0.25,
+            "created_at": "2026-04-01T09:30:00Z",
+        }
+        for n in range(0, count - 1, 2)
+    ]
+    links = [
+        {"chunk_id": chunks[n]["id"], "entity_id": f"urn:aimem:{PRODUCER}:{entity_prefix}{n}"}
+        for n in range(0, count, 10)
+    ]
+    doc = envelope()
+    doc.update(chunks=chunks, edges=edges, entities=entities, chunk_entities=links)
+    doc["checksum"] = bundle_checksum(doc)
+    return doc
+
+
 def write(path: Path, doc: dict[str, Any]) -> Path:
     path.write_bytes(orjson.dumps(doc))
     return path

@@ -116,33 +116,7 @@ def _graph_bundle(count: int, *, pad: int = 0) -> dict[str, Any]:
                 f"c{n}", content, ("fact", "preference", "episodic", "decision")[n % 4], **extra
             )
         )
-    entities = [
-        {
-            "id": f"urn:aimem:{PRODUCER}:e{n}",
-            "name": f"Entity {n}",
-            "kind": "person",
-            "created_at": "2026-04-01T09:30:00Z",
-        }
-        for n in range(0, count, 10)
-    ]
-    edges = [
-        {
-            "source_id": chunks[n]["id"],
-            "target_id": chunks[n + 1]["id"],
-            "edge_type": ("semantic", "temporal", "x-custom")[n % 3],
-            "weight": 0.25,
-            "created_at": "2026-04-01T09:30:00Z",
-        }
-        for n in range(0, count - 1, 2)
-    ]
-    links = [
-        {"chunk_id": chunks[n]["id"], "entity_id": f"urn:aimem:{PRODUCER}:e{n}"}
-        for n in range(0, count, 10)
-    ]
-    doc = aimemkit.envelope()
-    doc.update(chunks=chunks, edges=edges, entities=entities, chunk_entities=links)
-    doc["checksum"] = bundle_checksum(doc)
-    return doc
+    return aimemkit.graph_bundle(chunks)
 
 
 def _variants(tmp_path: Path) -> dict[str, Path]:

@@ -80,33 +80,7 @@ def _bundle(count: int, *, seed: int = 0) -> dict[str, Any]:
         if n % 23 == 0:
             record.pop("content_hash")  # optional (§2.2)
         chunks.append(record)
-    entities = [
-        {
-            "id": f"urn:aimem:{PRODUCER}:e{seed}-{n}",
-            "name": f"Entity {n}",
-            "kind": "person",
-            "created_at": "2026-04-01T09:30:00Z",
-        }
-        for n in range(0, count, 10)
-    ]
-    edges = [
-        {
-            "source_id": chunks[n]["id"],
-            "target_id": chunks[n + 1]["id"],
-            "edge_type": ("semantic", "temporal", "x-custom")[n % 3],
-            "weight": 0.25,
-            "created_at": "2026-04-01T09:30:00Z",
-        }
-        for n in range(0, count - 1, 2)
-    ]
-    links = [
-        {"chunk_id": chunks[n]["id"], "entity_id": f"urn:aimem:{PRODUCER}:e{seed}-{n}"}
-        for n in range(0, count, 10)
-    ]
-    doc = aimemkit.envelope()
-    doc.update(chunks=chunks, edges=edges, entities=entities, chunk_entities=links)
-    doc["checksum"] = bundle_checksum(doc)
-    return doc
+    return aimemkit.graph_bundle(chunks, entity_prefix=f"e{seed}-")
 
 
 def _generated(tmp_path: Path) -> dict[str, Path]:
