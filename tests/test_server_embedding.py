@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -83,3 +84,15 @@ def test_a_failing_endpoint_shows_in_stats_and_is_retried(
         assert progress["failures"] == 1 and progress["error"] is None
         assert "503" in progress["last_error"]
     assert app.state.embedder._thread is None  # stopped with the application
+
+
+def test_a_tenant_worker_must_say_what_a_round_does() -> None:
+    """`TenantWorker` is the shared loop of the server's background workers: a kind of it
+    that does not say what a round does for a tenant (`_work`) cannot be made."""
+    from memvault.server.tenant_worker import TenantWorker
+
+    class Silent(TenantWorker[Any]):
+        pass
+
+    with pytest.raises(TypeError, match="_work"):
+        Silent(lambda: [], dict, interval=1.0)  # type: ignore[abstract]

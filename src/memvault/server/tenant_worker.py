@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -50,7 +51,7 @@ def owner_sessions(
     return sessions
 
 
-class TenantWorker(Generic[P]):
+class TenantWorker(ABC, Generic[P]):
     """Runs `_work` for each tenant, round after round, in a daemon thread until `stop`."""
 
     #: The thread's name, and what the log calls a round's work.
@@ -123,9 +124,9 @@ class TenantWorker(Generic[P]):
                 progress = self._progress.setdefault(tenant, self._new_progress())
             self._work(vault, progress)
 
+    @abstractmethod
     def _work(self, vault: Vault, progress: P) -> None:
         """What one round does for one tenant (its owner session and its progress)."""
-        raise NotImplementedError
 
     @staticmethod
     def _stamp(progress: P) -> dict[str, Any]:
