@@ -18,7 +18,9 @@ from memvault.extract.stage import LEARNED, extract_messages, third_person
 from memvault.extract.training import batch_of, collect, fit
 
 
-def _message(text: str, n: int = 1, conversation: str = "c1", speaker: str | None = None) -> UserMessage:
+def _message(
+    text: str, n: int = 1, conversation: str = "c1", speaker: str | None = None
+) -> UserMessage:
     return UserMessage("manual", conversation, f"{conversation}-m{n}", text, None, speaker)
 
 
@@ -35,7 +37,9 @@ def _eager(type: str = "fact") -> Model:
 
 
 def _learned(messages: list[UserMessage], model: Model) -> list[tuple[str, str]]:
-    return [(c.type, c.content) for c in extract_messages(messages, model=model) if c.pattern == LEARNED]
+    return [
+        (c.type, c.content) for c in extract_messages(messages, model=model) if c.pattern == LEARNED
+    ]
 
 
 def test_learned_stage_states_a_clause_no_pattern_handled_in_the_third_person() -> None:
@@ -82,7 +86,11 @@ def test_without_a_model_the_default_is_the_rules_alone() -> None:
     ("clause", "language", "content"),
     [
         ("I'm into 70s rock", "en", "User is into 70s rock"),
-        ("i've done the Google data analytics certificate", "en", "User has done the Google data analytics certificate"),
+        (
+            "i've done the Google data analytics certificate",
+            "en",
+            "User has done the Google data analytics certificate",
+        ),
         ("I mostly play RPGs", "en", "User mostly plays RPGs"),
         ("I quit my job at the bank", "en", "User quit their job at the bank"),
         ("my cat is called Biscuit", "en", "User's cat is called Biscuit"),
@@ -156,7 +164,7 @@ def test_training_is_deterministic() -> None:
     samples = collect([_conversation("en-chat-001", texts), _conversation("en-chat-002", texts)])
     first, second = fit(samples, steps=20, min_count=1), fit(samples, steps=20, min_count=1)
     assert first == second and first[1]
-    bias, weights = first
+    _, weights = first
     assert max(weights["w:live"][TYPES.index("fact")], 0.0) > 0.0
 
 

@@ -12,7 +12,6 @@ from memvault.extract.base import UserMessage, user_messages
 from memvault.extract.confidence import score
 from memvault.extract.evaluation import conversation_of
 from memvault.extract.pipeline import run
-from memvault.extract.stage import extract_messages as extract_by_default
 from memvault.extract.rules import (
     EXTRACTOR,
     clauses,
@@ -20,6 +19,7 @@ from memvault.extract.rules import (
     extract_message,
     rejection,
 )
+from memvault.extract.stage import extract_messages as extract_by_default
 from memvault.model import Memory
 from memvault.store.base import StoredConversation
 from vaultkit import assert_valid_pam, make_vault

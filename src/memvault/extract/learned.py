@@ -26,6 +26,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Final
 
@@ -64,13 +65,96 @@ _SECOND_PERSON: Final = re.compile(
     r"\b(?:you|your|you're|voce|vc|tu|teu|tua|seu|sua|pode|podes|consegue)\b"
 )
 _PT_WORDS: Final = frozenset(
-    "eu e o a os as um uma de do da dos das em no na nos nas que nao não com para pra por "
-    "meu minha sou tenho moro estou muito mas tambem também isso esse essa como mais ja já "
-    "voce você vc trabalho gosto quero".split()
+    [
+        "eu",
+        "e",
+        "o",
+        "a",
+        "os",
+        "as",
+        "um",
+        "uma",
+        "de",
+        "do",
+        "da",
+        "dos",
+        "das",
+        "em",
+        "no",
+        "na",
+        "nos",
+        "nas",
+        "que",
+        "nao",
+        "não",
+        "com",
+        "para",
+        "pra",
+        "por",
+        "meu",
+        "minha",
+        "sou",
+        "tenho",
+        "moro",
+        "estou",
+        "muito",
+        "mas",
+        "tambem",
+        "também",
+        "isso",
+        "esse",
+        "essa",
+        "como",
+        "mais",
+        "ja",
+        "já",
+        "voce",
+        "você",
+        "vc",
+        "trabalho",
+        "gosto",
+        "quero",
+    ]
 )
 _EN_WORDS: Final = frozenset(
-    "i the a an of to in on and is am are my me it that this for with you your have was "
-    "i'm im but so just not what how can do don't like want".split()
+    [
+        "i",
+        "the",
+        "a",
+        "an",
+        "of",
+        "to",
+        "in",
+        "on",
+        "and",
+        "is",
+        "am",
+        "are",
+        "my",
+        "me",
+        "it",
+        "that",
+        "this",
+        "for",
+        "with",
+        "you",
+        "your",
+        "have",
+        "was",
+        "i'm",
+        "im",
+        "but",
+        "so",
+        "just",
+        "not",
+        "what",
+        "how",
+        "can",
+        "do",
+        "don't",
+        "like",
+        "want",
+    ]
 )
 
 
@@ -95,7 +179,7 @@ class ClauseContext:
 
 
 def language_of(text: str) -> str:
-    """"pt" or "en", by the commoner function words of each (a tie is English)."""
+    """ "pt" or "en", by the commoner function words of each (a tie is English)."""
     words = _WORD.findall(text.casefold())
     pt = sum(1 for w in words if w in _PT_WORDS)
     en = sum(1 for w in words if w in _EN_WORDS)
@@ -107,7 +191,7 @@ def clause_features(clause: str, context: ClauseContext, *, chars: bool = False)
     folded = fold(clause).replace("’", "'")
     words = _WORD.findall(folded)
     out = {f"w:{w}" for w in words}
-    out.update(f"b:{a}_{b}" for a, b in zip(words, words[1:], strict=False))
+    out.update(f"b:{a}_{b}" for a, b in pairwise(words))
     if words:
         out.add(f"s1:{words[0]}")
         out.add(f"s2:{'_'.join(words[:2])}")

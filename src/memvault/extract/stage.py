@@ -28,7 +28,13 @@ from typing import Final
 from memvault.extract.base import Candidate, UserMessage
 from memvault.extract.confidence import _REQUEST
 from memvault.extract.framing import RoleFrame, own_words
-from memvault.extract.learned import ClauseContext, Model, clause_features, default_model
+from memvault.extract.learned import (
+    ClauseContext,
+    Model,
+    clause_features,
+    default_model,
+    language_of,
+)
 from memvault.extract.rules import (
     _FILLER,
     _PRONOUNS_EN,
@@ -99,7 +105,7 @@ def _read(
             rule_types=tuple(sorted({c.type for c in mine})),
             index=index,
             count=len(parts),
-            language=rule_language or _language(words),
+            language=rule_language or language_of(words),
             speaker=message.speaker is not None,
             set_aside=dropped is not None,
             asks=asks,
@@ -107,12 +113,6 @@ def _read(
         out.append(Reading(clause, context, clause_features(clause, context, chars=chars), mine))
     rest = [c for cs in by_clause.values() for c in cs]
     return out, rest
-
-
-def _language(text: str) -> str:
-    from memvault.extract.learned import language_of
-
-    return language_of(text)
 
 
 def readings(
@@ -221,7 +221,7 @@ def apply_model(
 def extract_by_message(
     messages: Iterable[UserMessage],
     *,
-    model: Model | None | _Default = DEFAULT,
+    model: Model | _Default | None = DEFAULT,
     extractor: str = EXTRACTOR,
 ) -> Iterator[tuple[UserMessage, list[Candidate]]]:
     """Each user message with its memories: the rules' (`rules.extract_by_message`), rescored
@@ -243,7 +243,7 @@ def extract_by_message(
 def extract_messages(
     messages: Iterable[UserMessage],
     *,
-    model: Model | None | _Default = DEFAULT,
+    model: Model | _Default | None = DEFAULT,
     extractor: str = EXTRACTOR,
 ) -> Iterator[Candidate]:
     for _, found in extract_by_message(messages, model=model, extractor=extractor):
@@ -264,8 +264,14 @@ _EN_SUBJECT: Final = (
     (re.compile(r"^i (?:can|could|should|must|might|may|did|never)\s+", re.I), None),
     (re.compile(r"^(?:been|got|gotten)\s+", re.I), None),
     # a chat drops "I" before a past verb: "spent ten years teaching", "worked at Nubank"
-    (re.compile(r"^(?=(?:\w+ed|spent|went|grew|left|made|took|met|began|became|built|taught|"
-                r"quit|did|had|was)\s)", re.I), "User "),
+    (
+        re.compile(
+            r"^(?=(?:\w+ed|spent|went|grew|left|made|took|met|began|became|built|taught|"
+            r"quit|did|had|was)\s)",
+            re.I,
+        ),
+        "User ",
+    ),
     (re.compile(r"^my\s+", re.I), "User's "),
 )
 _PT_VERBS: Final = {
@@ -296,7 +302,9 @@ def _en(body: str) -> str:
                 head = "has " + head if head.lower().startswith("been") else head
             return "User " + head + _turn(body[found.end() :], "en")
         return subject + _turn(body[found.end() :], "en")
-    verb = re.match(r"^i\s+(?:(also|really|still|just|usually|mostly|only|now)\s+)?(\w+)\b", body, re.I)
+    verb = re.match(
+        r"^i\s+(?:(also|really|still|just|usually|mostly|only|now)\s+)?(\w+)\b", body, re.I
+    )
     if verb:
         word = verb.group(2)
         lower = word.lower()
@@ -318,7 +326,9 @@ def _pt(body: str) -> str:
     prefix = "se " if reflexive else ""
     if reflexive:
         body = body[reflexive.end() :]
-    first = re.match(r"^(?:(não|nao|já|ja|também|tambem|ainda|sempre|só|so)\s+)?(\w+)\b", body, re.I)
+    first = re.match(
+        r"^(?:(não|nao|já|ja|também|tambem|ainda|sempre|só|so)\s+)?(\w+)\b", body, re.I
+    )
     if first:
         adverb = f"{first.group(1)} " if first.group(1) else ""
         word = first.group(2).lower()

@@ -35,8 +35,8 @@ from memvault.extract.conversation_eval import (
 from memvault.extract.learned import TYPES, Model
 from memvault.extract.stage import (
     LEARNED,
-    apply_model,
     Reading,
+    apply_model,
     readings,
 )
 
@@ -124,7 +124,9 @@ def fit(
     the clauses of the templated batches (`TEMPLATED`) count `templated` times as much."""
     import numpy as np
 
-    rows = [(r.features, labels) for s in samples for r, labels in zip(s.read, s.labels, strict=True)]
+    rows = [
+        (r.features, labels) for s in samples for r, labels in zip(s.read, s.labels, strict=True)
+    ]
     row_weight = np.array(
         [
             templated if batch_of(s.conversation.id) in TEMPLATED else 1.0
@@ -187,7 +189,10 @@ def probabilities(
         if row is not None:
             for i, x in enumerate(row):
                 logits[i] += x
-    return {t: 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))) for t, z in zip(TYPES, logits, strict=True)}
+    return {
+        t: 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+        for t, z in zip(TYPES, logits, strict=True)
+    }
 
 
 # -- scoring with given probabilities --------------------------------------------------------
@@ -264,7 +269,11 @@ def fit_combine(
                 learned_rows.append((logit(float(c.features["learned"])), right))
             else:
                 reading_p = next(
-                    (q.get(c.type, 0.5) for r, q in zip(sample.read, p, strict=True) if c in r.found),
+                    (
+                        q.get(c.type, 0.5)
+                        for r, q in zip(sample.read, p, strict=True)
+                        if c in r.found
+                    ),
                     0.5,
                 )
                 q = (c.confidence - 0.3) / 0.65
