@@ -172,3 +172,65 @@ def test_weights_file_is_the_training_commands_output_format() -> None:
     model = Model.from_json(Model.from_json(_eager().to_json()).to_json())
     assert model == _eager()
     assert Path(WEIGHTS_FILE).name == "learned_weights.json"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the issue's junk from real exports: requests to the assistant, pointers into the chat
+        "I want to resume this chat from where we stopped.",
+        "I want to design one like that, but blue.",
+        "I like them all, pick one for me.",
+        "I want you to then sort the list by date.",
+        "Here's the problem:\nGiven an array, it never grows or shrinks. I want the output sorted.",
+        "I need the intro shorter and the tone friendlier",
+        "quero que o texto fique mais curto",
+        "honestly I hate this error",
+        "I'm so tired today",
+        # framing and other people
+        "Translate to French: I am a teacher and I live in Paris.",
+        "Rewrite this in a formal tone: I'm a nurse and I hate Mondays.",
+        "Finja que você é um recrutador. Eu sou candidato a engenheiro na Nubank.",
+        "My sister lives in Boston and works at Google.",
+        "o meu chefe mora em Braga",
+        "my boss is from Texas and he hates remote work",
+        'My dad always said "I am a lucky man".',
+        "Hi, I am Claude, an AI assistant made by Anthropic.",
+    ],
+)
+def test_the_shipped_stage_adds_no_memory_to_requests_framing_or_other_people(text: str) -> None:
+    """The default extractor (rules + the shipped learned stage) on the issue's junk and on
+    framed statements: nothing, exactly as the rules alone."""
+    message = _message(text)
+    assert [(c.type, c.content) for c in extract_messages([message])] == []
+
+
+def test_the_default_extractor_meets_the_targets_on_the_dev_split() -> None:
+    """Rules + learned stage on the dev split it was trained on: precision >= .9 and recall
+    >= .7 in each language (docs/extraction.md has the held-out figures, which do not)."""
+    from memvault.extract.conversation_eval import load_conversations, score_conversations
+
+    root = Path(__file__).resolve().parent.parent
+    part = [
+        c
+        for c in load_conversations(root / "benchmarks/extraction_set/conversations.jsonl")
+        if c.split == "dev"
+    ]
+    tallies = score_conversations(part, lambda messages: extract_messages(messages))
+    for lang in ("en", "pt"):
+        assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
+        assert tallies[lang].recall() >= 0.7, (lang, tallies[lang].misses)
+
+
+def test_the_benchmark_names_the_extractor_it_measures() -> None:
+    """`benchmarks/extraction.py` measures the default (rules + learned stage) unless told
+    `--rules-only`."""
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "extraction.py"
+    for flags, name in (([], "rules + learned stage"), (["--rules-only"], "rules alone")):
+        done = subprocess.run(
+            [sys.executable, str(script), "--only", "en-real-00", *flags],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"extractor: {name}" in done.stdout
