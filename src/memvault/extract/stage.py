@@ -27,7 +27,7 @@ from typing import Final
 
 from memvault.extract.base import Candidate, UserMessage
 from memvault.extract.confidence import _REQUEST
-from memvault.extract.framing import RoleFrame, own_words
+from memvault.extract.framing import RoleFrame
 from memvault.extract.learned import (
     ClauseContext,
     Model,
@@ -42,11 +42,11 @@ from memvault.extract.rules import (
     EXTRACTOR,
     _about,
     _agree_pt,
-    _spelled_out,
     _third_person,
-    clauses,
     extract_message,
-    rejection,
+)
+from memvault.extract.rules import (
+    Reading as RulesReading,
 )
 
 __all__ = [
@@ -85,29 +85,27 @@ class Reading:
 
 
 def _read(
-    message: UserMessage, text: str, found: list[Candidate], chars: bool
+    message: UserMessage, read: RulesReading, found: list[Candidate], chars: bool
 ) -> tuple[list[Reading], list[Candidate]]:
-    """The clauses of a message with their features, each with the rule memories made of it;
-    and the rule memories no clause accounts for."""
-    words, dropped = own_words(text)
-    words = _spelled_out(words.replace("’", "'"))
-    parts = list(clauses(words))
+    """The clauses the rules read with their features, each with the rule memories made of
+    it; and the rule memories no clause accounts for."""
     by_clause: dict[str, list[Candidate]] = {}
     for candidate in found:
         by_clause.setdefault(candidate.evidence, []).append(candidate)
-    asks = "?" in words or bool(_REQUEST.search(words))
+    asks = "?" in read.text or bool(_REQUEST.search(read.text))
     out: list[Reading] = []
-    for index, clause in enumerate(parts):
+    count = len(read.clauses)
+    for index, (clause, why) in enumerate(read.clauses):
         mine = by_clause.pop(clause, [])
         rule_language = next((c.language for c in mine if c.language), None)
         context = ClauseContext(
-            why=rejection(clause),
+            why=why,
             rule_types=tuple(sorted({c.type for c in mine})),
             index=index,
-            count=len(parts),
-            language=rule_language or language_of(words),
+            count=count,
+            language=rule_language or language_of(read.text),
             speaker=message.speaker is not None,
-            set_aside=dropped is not None,
+            set_aside=read.dropped is not None,
             asks=asks,
         )
         out.append(Reading(clause, context, clause_features(clause, context, chars=chars), mine))
@@ -126,8 +124,9 @@ def readings(
         if not text.strip():
             yield message, [], []
             continue
-        found = extract_message(message, extractor=extractor, text=text)
-        clauses_, rest = _read(message, text, found, chars)
+        read = RulesReading()
+        found = extract_message(message, extractor=extractor, text=text, reading=read)
+        clauses_, rest = _read(message, read, found, chars)
         yield message, clauses_, rest
 
 
