@@ -234,3 +234,43 @@ def test_the_benchmark_names_the_extractor_it_measures() -> None:
         )
         assert done.returncode == 0, done.stderr
         assert f"extractor: {name}" in done.stdout
+
+
+def test_an_inferred_memory_points_at_its_rescored_statement_pam_13() -> None:
+    """PAM §13 `derived_from`: after the stage rescores a statement, the memory inferred from
+    it points at the rescored one, and is no surer than it."""
+    (identity, residence) = list(extract_messages([_message("I am a nurse here in Leeds")]))
+    assert (identity.content, residence.content) == ("User is a nurse", "User lives in Leeds")
+    assert residence.derived_from is identity
+    assert residence.confidence <= identity.confidence
+
+
+def test_an_inference_goes_with_the_statement_the_stage_dropped() -> None:
+    strict = Model.from_json(_eager().to_json() | {"keep": 0.99})
+    assert list(extract_messages([_message("I am a nurse here in Leeds")], model=strict)) == []
+
+
+def test_the_rules_report_the_clauses_they_read() -> None:
+    """`rules.Reading`: the text read and each clause with why it was rejected, for the stage."""
+    from memvault.extract.rules import Reading, extract_message
+
+    reading = Reading()
+    extract_message(_message("I live in Porto. Can you suggest a gym?"), reading=reading)
+    assert reading.clauses == [("I live in Porto.", None), ("Can you suggest a gym?", "question")]
+    assert reading.dropped is None and reading.text.startswith("I live in Porto")
+
+
+def test_out_of_fold_scores_each_batch_with_a_model_trained_without_it() -> None:
+    """`training.out_of_fold`: a word seen only in one batch carries no weight when that
+    batch is scored (its model never saw it), and does in the model trained on both."""
+    from memvault.extract.training import out_of_fold, probabilities
+
+    a = [("I live in Zanzibar", (Expected("fact", ("Zanzibar",)),)), ("fix it", ())]
+    b = [("I live in Porto", (Expected("fact", ("Porto",)),)), ("fix that", ())]
+    samples = collect([_conversation("en-one-001", a), _conversation("en-two-001", b)])
+    oof = out_of_fold(samples, log=lambda _: None, min_count=1, steps=50)
+    bias, weights = fit(samples, min_count=1, steps=50)
+    assert "w:zanzibar" in weights
+    zanzibar = samples[0].read[0]
+    inside = probabilities(bias, weights, zanzibar.features)["fact"]
+    assert oof[0][0]["fact"] < inside
