@@ -6,6 +6,7 @@ in benchmarks/extraction_set/ (per language and per memory type, dev and held-ou
     .venv/bin/python benchmarks/extraction.py --proposals FILE.jsonl --only blind3
     .venv/bin/python benchmarks/extraction.py --train          # refit the learned stage
     .venv/bin/python benchmarks/extraction.py --leave-one-out  # its estimate on unseen batches
+    .venv/bin/python benchmarks/extraction.py --curve          # its learning curve
     .venv/bin/python benchmarks/extraction.py --speed --split dev
 
 The matching rule (benchmarks/extraction_set/README.md): a proposal matches an expected memory
@@ -31,6 +32,9 @@ stage with other weights. `--train` fits the clause classifier on the dev split 
 batch of the dev split, the rules alone against the rules with a learned stage trained without
 that batch (the estimate of what it does on chats it never saw). `--speed` times the rules
 alone and the default on the same messages, in the same run (CPU seconds of the process).
+`--curve` prints the learning curve: on `blind2` and `real2`, a classifier trained on a
+quarter, half, three quarters and all of the other batches' conversations (two draws each),
+how well it ranks the clauses the rules miss, and the stage's figures.
 
 Targets (rules): precision ≥ 0.90 and recall ≥ 0.70 in each language, AUC ≥ 0.80.
 """
@@ -220,6 +224,16 @@ def _train(args: argparse.Namespace) -> int:
         return 0
     shipped = _model(args)
     assert shipped is not None
+    if args.curve:
+        print("learning curve: trained on a share of the other batches' conversations")
+        for batch in ("blind2", "real2"):
+            for fraction, auc, tallies in training.curve(samples, shipped, batch):
+                cells = "   ".join(f"{lang} {_brief(tallies[lang])}" for lang in ("en", "pt"))
+                print(
+                    f"  {batch:<7} {fraction:4.2f}: AUC on the clauses the rules miss "
+                    f"{auc:.2f}   {cells}"
+                )
+        return 0
     probs = training.out_of_fold(samples)
     batches = sorted({training.batch_of(s.conversation.id) for s in samples})
     print("\nP / R · AUC per language: the rules alone | rules + a stage trained without the batch")
@@ -317,8 +331,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--speed", action="store_true", help="messages/CPU-s of the rules alone and the default"
     )
+    parser.add_argument(
+        "--curve",
+        action="store_true",
+        help="the learned stage's learning curve on the dev batches written blind",
+    )
     args = parser.parse_args(argv)
-    if args.train or args.leave_one_out:
+    if args.train or args.leave_one_out or args.curve:
         return _train(args)
     model = _model(args)
     written = _read_proposals(args.proposals) if args.proposals else None
