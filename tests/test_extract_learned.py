@@ -274,3 +274,23 @@ def test_out_of_fold_scores_each_batch_with_a_model_trained_without_it() -> None
     zanzibar = samples[0].read[0]
     inside = probabilities(bias, weights, zanzibar.features)["fact"]
     assert oof[0][0]["fact"] < inside
+
+
+def test_the_learning_curve_trains_on_shares_of_the_other_batches_only() -> None:
+    """`training.curve`: one point per share and draw (the whole once), each scoring the held
+    batch alone with a classifier trained on the others."""
+    from memvault.extract.training import curve
+
+    held = [("I live in Zanzibar", (Expected("fact", ("Zanzibar",)),))]
+    other = [("I live in Porto", (Expected("fact", ("Porto",)),)), ("fix that", ())]
+    samples = collect(
+        [
+            _conversation("en-held-001", held),
+            *(_conversation(f"en-other-{n:03}", other) for n in range(4)),
+        ]
+    )
+    points = curve(samples, _eager(), "held", fractions=(0.5, 1.0), seeds=(0, 1))
+    assert [fraction for fraction, _, _ in points] == [0.5, 0.5, 1.0]
+    for _, auc, tallies in points:
+        assert 0.0 <= auc <= 1.0
+        assert sum(tallies["all"].expected.values()) == 1  # the held batch's one expectation
