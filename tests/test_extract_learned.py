@@ -105,6 +105,24 @@ def test_third_person_rewrite_of_a_clause(clause: str, language: str, content: s
     assert third_person(clause, language) == content
 
 
+@pytest.mark.parametrize(
+    ("clause", "language"),
+    [
+        ("they're all on macbooks and notion, which is new for me", "en"),
+        ("no pub crawl please lol, though I'd love some trad music", "en"),
+        ("is there a support group for families in Porto Alegre?", "en"),
+        ("tem algum grupo de apoio pra familiares aqui em porto alegre?", "pt"),
+        ("é um raspberry pi 4 que tenho cá em casa com o nextcloud", "pt"),
+    ],
+)
+def test_no_learned_memory_without_a_first_person_statement_issue_20(
+    clause: str, language: str
+) -> None:
+    """Issue #20 (well-formed text): a clause with no first-person subject or verb to turn,
+    or a question, gives no learned memory rather than "User: <the clause>"."""
+    assert third_person(clause, language) is None
+
+
 def test_shipped_model_is_read_and_scores_a_clause() -> None:
     model = default_model()
     assert model is not None and WEIGHTS_FILE.stat().st_size < 2_000_000

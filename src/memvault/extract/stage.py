@@ -289,7 +289,7 @@ _PT_VERBS: Final = {
 _PT_REFLEXIVE: Final = re.compile(r"^me\s+(?=\w+(?:ei|o|i)\b)", re.I)
 
 
-def _en(body: str) -> str:
+def _en(body: str) -> str | None:
     for pattern, subject in _EN_SUBJECT:
         found = pattern.match(body)
         if found is None:
@@ -314,10 +314,12 @@ def _en(body: str) -> str:
         third = lower if past else _third_person(lower)
         adverb = f"{verb.group(1)} " if verb.group(1) else ""
         return f"User {adverb}{third}" + _turn(body[verb.end() :], "en")
-    return "User: " + _turn(body, "en")
+    # no first-person subject or verb to turn: a prefix such as "User:" over the clause reads
+    # as junk ("User: they're all on macbooks"), so no learned memory is made of it
+    return None
 
 
-def _pt(body: str) -> str:
+def _pt(body: str) -> str | None:
     body = re.sub(
         r"^(?:(?:hoje|agora|atualmente|também|tambem|ainda|eu)\s+)+", "", body, flags=re.I
     )
@@ -337,7 +339,7 @@ def _pt(body: str) -> str:
         if third is not None:
             rest = _turn(body[first.end() :], "pt")
             return _agree_pt(f"O usuário {adverb}{prefix}{third}{rest}")
-    return "O usuário: " + _turn(body, "pt")
+    return None
 
 
 def _turn(text: str, language: str) -> str:
@@ -354,8 +356,11 @@ def third_person(clause: str, language: str, speaker: str | None = None) -> str 
     into 70s stuff"; "trabalho com marketing" → "O usuário trabalha com marketing"), with the
     speaker's name in a group conversation; None when nothing is left."""
     body = _FILLER.sub("", clause).strip().rstrip(" .,;:!-—–")
-    if len(body.split()) < 2:
+    # a question asks; it does not state anything about the person
+    if len(body.split()) < 2 or body.endswith("?"):
         return None
     content = _pt(body) if language == "pt" else _en(body)
+    if content is None:
+        return None
     content = " ".join(content.split())
     return _about(content, speaker, language) if speaker else content
