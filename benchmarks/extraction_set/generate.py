@@ -26,12 +26,18 @@ import blind2_en
 import blind2_pt
 import blind3_en
 import blind3_pt
+import blind4_en
+import blind4_pt
 import heldout_supplement
 import real2_en
 import real2_pt
 import realistic_dev
 import supplement
 import templates as t
+import train4a_en
+import train4a_pt
+import train4b_en
+import train4b_pt
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
 SEED = 20
@@ -140,6 +146,8 @@ def build() -> list[dict[str, Any]]:
     out.extend(_realistic_dev())
     out.extend(_second_batch())
     out.extend(_third_batch())
+    out.extend(_training_batches())
+    out.extend(_fourth_batch())
     return out
 
 
@@ -238,6 +246,38 @@ def _third_batch() -> list[dict[str, Any]]:
         "blind3",
         "heldout",
         lambda n: f"2025-{1 + (n + 4) % 12:02d}-{1 + (n * 11) % 28:02d}T",
+    )
+
+
+def _training_batches() -> list[dict[str, Any]]:
+    """Two batches of realistic chats written blind to train the learned stage
+    (`train4a_*.py`, ids ``*-train4a-*``; `train4b_*.py`, ids ``*-train4b-*``), split dev,
+    after every other conversation (so the earlier ones stay byte for byte the same)."""
+    return _hand_written(
+        train4a_en.CONVERSATIONS,
+        train4a_pt.CONVERSATIONS,
+        "train4a",
+        "dev",
+        lambda n: f"2025-{1 + (n + 6) % 12:02d}-{1 + (n * 13) % 28:02d}T",
+    ) + _hand_written(
+        train4b_en.CONVERSATIONS,
+        train4b_pt.CONVERSATIONS,
+        "train4b",
+        "dev",
+        lambda n: f"2025-{1 + (n + 10) % 12:02d}-{1 + (n * 17) % 28:02d}T",
+    )
+
+
+def _fourth_batch() -> list[dict[str, Any]]:
+    """The fourth batch of realistic chats (`blind4_*.py`, ids ``*-blind4-*``), written blind
+    and held out: never used for tuning or training. After every other conversation (so the
+    earlier ones stay byte for byte the same)."""
+    return _hand_written(
+        blind4_en.CONVERSATIONS,
+        blind4_pt.CONVERSATIONS,
+        "blind4",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 1) % 12:02d}-{1 + (n * 19) % 28:02d}T",
     )
 
 
