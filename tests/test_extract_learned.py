@@ -64,6 +64,23 @@ def test_learned_stage_never_brings_back_framed_statements(text: str) -> None:
     assert _learned([_message(text)], _eager()) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my boss is from Texas and he hates remote work",
+        "and my coworkers mostly use Windows laptops",
+        "a minha irmã trabalha num hospital em Braga",
+        "meus amigos preferem praia",
+    ],
+)
+def test_learned_stage_states_nothing_whose_subject_is_another_person_issue_20(
+    text: str,
+) -> None:
+    """What the person says about others is not a memory about them: a clause whose subject
+    is another person ("my boss …", "a minha irmã …") is never a learned memory."""
+    assert _learned([_message(text)], _eager("relationship")) == []
+
+
 def test_learned_stage_leaves_clauses_a_pattern_handled_to_the_rules() -> None:
     message = _message("I live in Lisbon")
     found = list(extract_messages([message], model=_eager("preference")))
@@ -223,21 +240,47 @@ def test_the_shipped_stage_adds_no_memory_to_requests_framing_or_other_people(te
     assert [(c.type, c.content) for c in extract_messages([message])] == []
 
 
-def test_the_default_extractor_meets_the_targets_on_the_dev_split() -> None:
-    """Rules + learned stage on the dev split it was trained on: precision >= .9 and recall
-    >= .7 in each language (docs/extraction.md has the held-out figures, which do not)."""
-    from memvault.extract.conversation_eval import load_conversations, score_conversations
+#: The dev batches written only to train the learned stage: the rules were never tuned on them.
+TRAINING_ONLY = ("-train4a-", "-train4b-")
+
+
+def _dev_set() -> list[Conversation]:
+    from memvault.extract.conversation_eval import load_conversations
 
     root = Path(__file__).resolve().parent.parent
-    part = [
+    return [
         c
         for c in load_conversations(root / "benchmarks/extraction_set/conversations.jsonl")
         if c.split == "dev"
     ]
+
+
+def test_the_default_extractor_meets_the_targets_on_the_dev_split() -> None:
+    """Rules + learned stage on the dev batches the rules were tuned on (and the stage trained
+    on): precision >= .9 and recall >= .7 in each language (docs/extraction.md has the
+    held-out figures, which do not, and the training batches' below)."""
+    from memvault.extract.conversation_eval import score_conversations
+
+    part = [c for c in _dev_set() if not any(batch in c.id for batch in TRAINING_ONLY)]
+    assert len({c.id.split("-")[1] for c in part}) >= 6  # chat, extra, group, real, real2, blind2
     tallies = score_conversations(part, lambda messages: extract_messages(messages))
     for lang in ("en", "pt"):
         assert tallies[lang].precision() >= 0.9, (lang, tallies[lang].wrong)
         assert tallies[lang].recall() >= 0.7, (lang, tallies[lang].misses)
+
+
+def test_the_default_extractor_finds_more_than_the_rules_on_the_training_batches() -> None:
+    """The training batches (`*-train4a-*`, `*-train4b-*`, never tuned on by the rules): the
+    stage trained on them lifts recall by at least .05 over the rules alone in each language,
+    without losing precision."""
+    from memvault.extract.conversation_eval import score_conversations
+
+    part = [c for c in _dev_set() if any(batch in c.id for batch in TRAINING_ONLY)]
+    stage = score_conversations(part, lambda messages: extract_messages(messages))
+    rules = score_conversations(part, lambda messages: rules_only(messages))
+    for lang in ("en", "pt"):
+        assert stage[lang].recall() >= rules[lang].recall() + 0.05, lang
+        assert stage[lang].precision() >= rules[lang].precision(), lang
 
 
 def test_the_benchmark_names_the_extractor_it_measures() -> None:

@@ -62,6 +62,18 @@ __all__ = [
 #: The rules' rejections that are framing (not about the person as they are): never learned.
 _FRAMED: Final = frozenset({"hypothetical", "reported"})
 _LOW, _HIGH = 0.3, 0.95
+#: A clause whose subject is another person ("my boss is from Texas", "a minha irmã mora em
+#: Braga"), unless the person is in it too ("my wife and I"): what someone says about others
+#: is not a memory about them (issue #20), so the stage never states it.
+_OTHER_SUBJECT: Final = re.compile(
+    r"^(?:(?:and|but|so|also|e|mas|também)\s+)?(?:my|our|a minha|o meu|as minhas|os meus|"
+    r"minha|meu|minhas|meus|nossa|nosso)\s+(?:\w+\s+)?(?:boss|manager|sister|brother|mom|mum|"
+    r"mother|dad|father|parents?|wife|husband|partner|girlfriend|boyfriend|son|daughter|kids?|"
+    r"children|friend|friends|coworkers?|colleagues?|roommate|neighbou?r|chefe|gerente|irmãs?|"
+    r"irmãos?|mãe|pai|pais|esposa|marido|mulher|namorad[oa]|filh[oa]s?|amig[oa]s?|colegas?|"
+    r"vizinh[oa])\b(?!\s+(?:and I|and me|e eu)\b)",
+    re.IGNORECASE,
+)
 #: The `Candidate.pattern` of a learned memory.
 LEARNED: Final = "learned"
 
@@ -190,6 +202,8 @@ def apply_model(
         if kept is not None:
             out.append(kept)
     if reading.found or reading.context.why in _FRAMED or not probs:
+        return out
+    if _OTHER_SUBJECT.match(reading.clause.strip()):
         return out
     type, p = max(probs.items(), key=lambda kv: kv[1])
     if p < _threshold(model, type):
