@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from memvault.access import may
+from memvault.audit_entries import CONVERSATION_ACTIONS, stored_conversation_ids
 from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError, ImportRefused
 from memvault.exchange._shared import (
@@ -315,8 +316,8 @@ def _changes_since(view: ExportView, plan: _Plan) -> None:
         if isinstance(relation_id, str) and memory_id is not None:
             plan.relation_ids.add(relation_id)
             plan.relation_sources.add(memory_id)
-        if entry.action == "conversation" and isinstance(details.get("conversation_id"), str):
-            plan.conversation_ids.add(details["conversation_id"])
+        if entry.action in CONVERSATION_ACTIONS:  # one conversation, or a batch of them
+            plan.conversation_ids.update(stored_conversation_ids(entry.action, details))
         changed = details.get("changed")
         if (
             entry.action == "update"
