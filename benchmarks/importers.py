@@ -98,6 +98,7 @@ def timed(vault, records, result, **options):
             mark("first record")
             yield record
         mark("last record")
+        phases["CPU at the last record"] = cpu(resource.RUSAGE_SELF)
     try:
         return store_records(vault, marked(), result, **options)
     finally:
@@ -232,7 +233,8 @@ def _phases(run: Measurement) -> str:
         parts.append(f"{names[name]} {phases[name] - before:.2f}")
         before = phases[name]
     return (
-        f"phases (s): {', '.join(parts)}; writing process CPU by the commit "
+        f"phases (s): {', '.join(parts)}; writing process CPU at the last record "
+        f"{phases.get('CPU at the last record', 0.0):.2f} s, by the commit "
         f"{phases.get('writing CPU', 0.0):.2f} s"
     )
 
