@@ -9,8 +9,9 @@ Conversations are recorded one entry per conversation (``conversation``: its id,
 message count) when one is stored alone, and one entry per platform for a batch stored
 together (``conversations``: the ids and the message counts, in the order stored), as an
 import stores them: the 36,944 conversations of a 300 MB ChatGPT export made as many entries,
-0.44 of the importing process's ~5.3 CPU-s (289 batch entries: 0.04). Readers of what was stored take both forms
-(`stored_conversation_ids`); a vault written before the batched form holds only the first.
+0.44 of the importing process's ~5.3 CPU-s (289 batch entries: 0.04). Readers of what was
+stored take both forms (`stored_conversation_ids`); a vault written before the batched form
+holds only the first.
 """
 
 from __future__ import annotations
