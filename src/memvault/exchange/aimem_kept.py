@@ -17,9 +17,11 @@ while it read, too many chunks to map again): the caller then exports the full w
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any, Final
@@ -37,13 +39,26 @@ from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canon
 from memvault.formats.aimem.reader import KIND_OF, Form
 from memvault.formats.aimem.validate import BundleRules, parse_chunk_urn
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
-from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
+from memvault.formats.mapping import (
+    BundleAssembler,
+    GraphParts,
+    MappingError,
+    StreamedGraph,
+    chunk_id_for,
+)
 from memvault.model import MEMORY_STATUSES, parse_timestamp
 from memvault.store.base import MemoryQuery
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["AppendableRecords", "KeptGraph", "appended_download", "build_graph", "kept_download"]
+__all__ = [
+    "AppendableRecords",
+    "KeptGraph",
+    "appended_download",
+    "build_graph",
+    "build_graph_assembled",
+    "kept_download",
+]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
@@ -228,9 +243,72 @@ def build_graph(
     vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
 ) -> KeptGraph | None:
     """The graph of an export of `scope` as the full export makes it (`plan_export`'s pass
-    1 over the kept chunks, keeping nothing per memory but its chunk id), its records
-    checked against §2; None for an empty bundle, a memory without a kept chunk, or a graph
-    that breaks a rule (the full export then says why)."""
+    1 over the kept chunks, keeping nothing per memory but its id), its records checked
+    against §2; None for an empty bundle, a memory without a kept chunk, or a graph that
+    breaks a rule (the full export then says why). Streamed (`StreamedGraph`): the records
+    go to temporary files as they are made, not held as objects; a bundle that needs what
+    only `BundleAssembler` does is built by `build_graph_assembled`."""
+    envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
+    view = vault.export_view()
+    found = view.cached_chunks(_query(envelope.get("since")), producer)
+    if found is None:
+        return None
+    builder = StreamedGraph(producer)
+    try:
+        targets: set[str] = set()
+        for memory_id, kept in found[1]:
+            if kept is None:
+                return None
+            if scope == "DNA_ONLY" and not kept.dna:
+                continue
+            if not kept.exportable:
+                continue
+            builder.note(memory_id, kept.chunk_id, kept.block)
+            if kept.graph != _EMPTY_GRAPH:
+                targets.add(memory_id)
+                targets.update(kept.refs)
+            if not builder.usable:
+                break
+        first = builder.first
+        if first is None:
+            return None
+        exported = builder.exported
+        for relation in view.relations():
+            targets.add(relation.from_)
+            targets.add(relation.to)
+            if relation.from_ in exported and relation.to in exported:
+                builder.add_relation(relation.to_json())
+        if not builder.usable:
+            return build_graph_assembled(vault, scope, since, producer, generation)
+        try:
+            if not builder.build(BundleRules(envelope)):
+                return None
+            targets.add(first)
+            graphs = _noting(builder.graphs(), targets)
+            records = {
+                array: functools.partial(builder.records, array)
+                for array in ("entities", "edges", "chunk_entities")
+            }
+            return _kept_graph(generation, first, targets, exported, graphs, records)
+        except CanonicalizationError:
+            return None
+    finally:
+        builder.close()
+
+
+def _noting(graphs: Iterator[tuple[str, bytes]], targets: set[str]) -> Iterator[tuple[str, bytes]]:
+    """`graphs`, adding each memory that carries one to `targets`."""
+    for memory_id, graph in graphs:
+        targets.add(memory_id)
+        yield memory_id, graph
+
+
+def build_graph_assembled(
+    vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
+) -> KeptGraph | None:
+    """`build_graph` made by `BundleAssembler` (every record and each memory's graph held
+    as objects at once): what `build_graph` falls back to for a bundle `StreamedGraph`
+    leaves to it."""
     envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
     view = vault.export_view()
     query = _query(envelope.get("since"))
@@ -284,22 +362,43 @@ def build_graph(
             records["chunk_entities"].append(jcs_dumps(link))
     except CanonicalizationError:
         return None
+    graphs = ((m, orjson.dumps(parts.for_memory(m), option=orjson.OPT_SORT_KEYS)) for m in carriers)
+    made = {array: functools.partial(iter, written) for array, written in records.items()}
+    return _kept_graph(generation, first, targets, exported, graphs, made)
+
+
+def _kept_graph(
+    generation: int,
+    first: str,
+    targets: set[str],
+    exported: Container[str],
+    graphs: Iterable[tuple[str, bytes]],
+    records: Mapping[str, Callable[[], Iterable[bytes]]],
+) -> KeptGraph:
+    """The `KeptGraph` of graphs and records made, spooled to its temporary file."""
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the KeptGraph
     graph_at: dict[str, int] = {}
     offset = 0
-    for memory_id in carriers:  # one at a time: orjson's bytes keep ~4 KiB of room each
-        graph = orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS)
+    for memory_id, graph in graphs:  # one at a time: orjson's bytes keep ~4 KiB of room each
         graph_at[memory_id] = offset << 32 | len(graph)
         spool.write(graph)
         offset += len(graph)
     arrays: dict[str, tuple[int, int, int, int, int]] = {}
-    for array, written in records.items():
-        joined = b",".join(written)
+    for array, made in records.items():
+        # Written a record at a time, twice: canonical and joined by commas, then as lines.
+        count = size = 0
+        for record in made():
+            spool.write(b"," + record if count else record)
+            size += len(record) + (1 if count else 0)
+            count += 1
         tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
-        lines = b"".join(tag + (b"," + r[1:] if r != b"{}" else b"}") + b"\n" for r in written)
-        spool.write(joined + lines)
-        arrays[array] = (offset, len(joined), len(written), offset + len(joined), len(lines))
-        offset += len(joined) + len(lines)
+        lines = 0
+        for record in made():
+            line = tag + (b"," + record[1:] if record != b"{}" else b"}") + b"\n"
+            spool.write(line)
+            lines += len(line)
+        arrays[array] = (offset, size, count, offset + size, lines)
+        offset += size + lines
     spool.flush()
     return KeptGraph(
         generation,
@@ -309,6 +408,12 @@ def build_graph(
         graph_at,
         spool,
         arrays,
+    )
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(
+        hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
     )
 
 
@@ -370,19 +475,24 @@ def kept_download(
             return None
         view.keep(key, built)
     ids: list[str] = []
-    chunk_ids: set[str] = set()
+    # Two memories with one chunk id send the export the full way: told by 64-bit digests
+    # (a coincidence of two costs a full export, never a wrong one), not 50,000 strings.
+    chunk_ids: set[int] = set()
     sizes: list[int] = []
     withheld = 0
-    checks: list[tuple[str, str, bytes]] = []  # (id, refs, graph) to check
+    # (id, refs, where its kept graph is in `graphs`, -1 for none) to check
+    checks: list[tuple[str, str, int]] = []
     # One pass over the kept chunks: their bytes go to a spool as they are read (each page
-    # decrypted once, memory bounded by a window), checked once every id is known.
+    # decrypted once, memory bounded by a window), checked once every id is known; the
+    # graphs they carry to another.
     raw = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    graphs = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
+        graphs_end = 0
         for window in windows:
             out: list[bytes] = []
             for memory_id, chunk_id, refs, dna, exportable, graph, canonical, _ in window:
                 if chunk_id is None:
-                    raw.close()
                     return None  # not kept (a vault from before migration 13, unmappable)
                 if scope == "DNA_ONLY" and not dna:
                     continue
@@ -390,16 +500,22 @@ def kept_download(
                     withheld += 1
                     continue
                 ids.append(memory_id)
-                chunk_ids.add(chunk_id)
+                chunk_ids.add(_digest(chunk_id))
                 sizes.append(len(canonical))
                 out.append(canonical)
-                if refs or graph != _EMPTY_GRAPH:
-                    checks.append((memory_id, refs, graph))
+                if graph != _EMPTY_GRAPH:
+                    checks.append((memory_id, refs, graphs_end << 32 | len(graph)))
+                    graphs.write(graph)
+                    graphs_end += len(graph)
+                elif refs:
+                    checks.append((memory_id, refs, -1))
             raw.write(b"".join(out))
-        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, scope, since, envelope,
-                           generation)  # fmt: skip
+        graphs.flush()
+        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, graphs, scope, since,
+                           envelope, generation)  # fmt: skip
     finally:
         raw.close()
+        graphs.close()
     if made is None:
         return None
     try:
@@ -498,9 +614,10 @@ def _from_spool(
     view: Any,
     raw: Any,
     ids: list[str],
-    chunk_ids: set[str],
+    chunk_ids: set[int],
     sizes: list[int],
-    checks: list[tuple[str, str, bytes]],
+    checks: list[tuple[str, str, int]],
+    kept_graphs: IO[bytes],
     scope: str,
     since: str | datetime | None,
     envelope: dict[str, Any],
@@ -523,15 +640,16 @@ def _from_spool(
         if not graph.holds(generation, ids[0], exported):
             return None  # written meanwhile
     misses = {ids[0]}  # the first chunk carries the bundle's own fields: mapped each time
-    graphs = graph.graphs()
-    for memory_id, refs, kept_graph in checks:
-        if kept_graph != graphs.get(memory_id, _EMPTY_GRAPH) or not all(
+    fd = kept_graphs.fileno()
+    for memory_id, refs, at in checks:
+        kept_graph = _EMPTY_GRAPH if at < 0 else os.pread(fd, at & 0xFFFFFFFF, at >> 32)
+        if kept_graph != (graph.graph_of(memory_id) or _EMPTY_GRAPH) or not all(
             r in exported for r in refs.split()
         ):
             misses.add(memory_id)
     checked = {c[0] for c in checks}
     # A memory the bundle gives a graph its kept chunk does not carry: mapped again.
-    misses.update(m for m in graphs if m in exported and m not in checked)
+    misses.update(m for m in graph.graph_at if m in exported and m not in checked)
     if len(misses) > _MOST_MISSES:
         return None
     fresh = _map_again(vault, graph, envelope, producer, ids, exported, misses)
