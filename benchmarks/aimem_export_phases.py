@@ -176,7 +176,7 @@ def run(
     builder = aimem_kept.build_graph
     mapper = export_chunks.standalone_chunk
     if old_graph:
-        aimem_kept.build_graph = aimem_kept.build_graph_assembled  # type: ignore[assignment]
+        aimem_kept.build_graph = aimem_kept.build_graph_assembled
     try:
         with Tenants.open(work / "server", SERVER_KEY) as tenants:
             _, key = tenants.create("measured")
@@ -208,8 +208,8 @@ def run(
                 download = export_download(vault, form="ndjson")
                 download.close()
     finally:
-        aimem_kept.build_graph = builder  # type: ignore[assignment]
-        export_chunks.standalone_chunk = mapper  # type: ignore[assignment]
+        aimem_kept.build_graph = builder
+        export_chunks.standalone_chunk = mapper
         shutil.rmtree(work, ignore_errors=True)
     graph = "BundleAssembler" if old_graph else "streaming builder"
     print(
