@@ -205,14 +205,17 @@ class Peaks:
     def __init__(self, pid: int) -> None:
         self.pid = pid
         self.run = peak_rss(pid)
+        #: the resident size when the step began (its peak's baseline)
+        self.start = 0
         self.resettable = self._reset()
 
     def _reset(self) -> bool:
         try:
             Path(f"/proc/{self.pid}/clear_refs").write_text("5")
-            return True
         except OSError:
             return False
+        self.start = peak_rss(self.pid)
+        return True
 
     def step(self) -> int:
         """The peak since the last step (bytes)."""
@@ -223,9 +226,11 @@ class Peaks:
         return peak
 
     def text(self) -> str:
-        """This step's peak and the run's so far, for a line of the report."""
+        """This step's peak (from the size it began at) and the run's so far."""
+        start = self.start
         step = self.step()
-        return f"peak RSS {fmt_bytes(step)}, run {fmt_bytes(self.run)}"
+        began = f" from {fmt_bytes(start)}" if start else ""
+        return f"peak RSS {fmt_bytes(step)}{began}, run {fmt_bytes(self.run)}"
 
 
 def wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
