@@ -215,8 +215,9 @@ def _same(streamed: KeptGraph | None, assembled: KeptGraph | None) -> None:
     if streamed is None or assembled is None:
         return
     assert streamed.first == assembled.first
-    assert streamed.targets == assembled.targets
-    assert streamed.present == assembled.present
+    assert streamed.targets() == assembled.targets()
+    assert streamed.present() == assembled.present()
+    assert streamed.target_digests == assembled.target_digests
     assert streamed.graphs() == assembled.graphs()
     for array in ("entities", "edges", "chunk_entities"):
         assert streamed.canonical(array) == assembled.canonical(array)
