@@ -86,32 +86,34 @@ class KeptGraph:
     generation: int
     first: str
     #: the graphs, then for each of "entities", "edges" and "chunk_entities" its records
-    #: canonical and joined by commas, and their NDJSON lines, then the index: JSON of
-    #: ``[{memory id: offset << 32 | size of its graph}, targets, present]``
+    #: canonical and joined by commas, and their NDJSON lines, then the index: a line per
+    #: memory carrying a graph (its id as a JSON string, a tab, offset << 32 | size of its
+    #: graph), then the targets and those present, a JSON string a line (one small parse
+    #: each: one parse of the whole index held ~14 times its size at its peak)
     spool: IO[bytes]
     #: array -> (offset, size, records) of its canonical run, (offset, size) of its lines
     arrays: dict[str, tuple[int, int, int, int, int]]
-    #: (offset, size) of the index in `spool`
-    index_at: tuple[int, int]
+    #: (offset, size) of the index's three parts in `spool`
+    index_at: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
     #: the targets' digests (`_digest`), sorted: whether a memory may be one, at once
     target_digests: array[int]
 
     def _read(self, offset: int, size: int) -> bytes:
         return os.pread(self.spool.fileno(), size, offset) if size else b""
 
-    def _index(self) -> tuple[dict[str, int], list[str], list[str]]:
-        graph_at, targets, present = orjson.loads(self._read(*self.index_at))
-        return graph_at, targets, present
-
     def graph_index(self) -> dict[str, int]:
-        """memory id -> where the graph its chunk carries is (`graph_at`), read from disk."""
-        return self._index()[0]
+        """memory id -> where the graph its chunk carries is in `spool`, read from disk."""
+        out: dict[str, int] = {}
+        for line in self._read(*self.index_at[0]).splitlines():
+            name, _, at = line.rpartition(b"\t")
+            out[orjson.loads(name)] = int(at)
+        return out
 
     def targets(self) -> frozenset[str]:
-        return frozenset(self._index()[1])
+        return frozenset(_ids(self._read(*self.index_at[1])))
 
     def present(self) -> frozenset[str]:
-        return frozenset(self._index()[2])
+        return frozenset(_ids(self._read(*self.index_at[2])))
 
     def graphs(self) -> dict[str, bytes]:
         """memory id -> the graph its chunk carries, for those carrying one (read at once)."""
@@ -149,8 +151,7 @@ class KeptGraph:
     def holds(self, generation: int, first: str, exported: set[str]) -> bool:
         if generation != self.generation or first != self.first:
             return False
-        _, targets, present = self._index()
-        return frozenset(t for t in targets if t in exported) == frozenset(present)
+        return frozenset(t for t in self.targets() if t in exported) == self.present()
 
 
 #: A run of kept bytes: a part of a spool file (file, start, stop), or bytes.
@@ -424,11 +425,25 @@ def _kept_graph(
             lines += len(line)
         arrays[name] = (offset, size, count, offset + size, lines)
         offset += size + lines
-    index = orjson.dumps([graph_at, sorted(targets), sorted(t for t in targets if t in exported)])
-    spool.write(index)
+    parts: list[tuple[int, int]] = []
+    for index_lines in (
+        (orjson.dumps(m) + b"\t%d\n" % at for m, at in graph_at.items()),
+        (orjson.dumps(t) + b"\n" for t in targets),
+        (orjson.dumps(t) + b"\n" for t in targets if t in exported),
+    ):
+        start = offset
+        for line in index_lines:  # a line at a time: the index is not held twice
+            spool.write(line)
+            offset += len(line)
+        parts.append((start, offset - start))
     spool.flush()
     digests = array("Q", sorted({_digest(t) for t in targets}))
-    return KeptGraph(generation, first, spool, arrays, (offset, len(index)), digests)
+    index_at = (parts[0], parts[1], parts[2])
+    return KeptGraph(generation, first, spool, arrays, index_at, digests)
+
+
+def _ids(lines: bytes) -> list[str]:
+    return [orjson.loads(line) for line in lines.splitlines()]
 
 
 def _digest(text: str) -> int:
