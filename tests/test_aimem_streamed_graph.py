@@ -302,3 +302,29 @@ def test_natural_chunk_id_is_chunk_id_for(memory_id: str) -> None:
     from memvault.formats.mapping import chunk_id_for, natural_chunk_id
 
     assert natural_chunk_id(memory_id, "p") == chunk_id_for(memory_id, "p")
+
+
+def test_kept_graph_index_on_disk_reads_back_every_id() -> None:
+    """The kept graph's index is lines in its spool: ids with newlines, tabs, quotes,
+    backslashes and non-ASCII read back exactly, and the digests in memory tell a target
+    from a memory the graph does not name."""
+    from memvault.exchange.aimem_kept import _kept_graph
+
+    odd = ["plain", "new\nline", "tab\there", 'quote"d', "back\\slash", "naïve ✓", "cr\rlf\r\n"]
+    graphs = [(m, orjson.dumps({"edges": [{"n": i}]})) for i, m in enumerate(odd)]
+    targets = {*odd, "gone"}
+    records = {name: list for name in ("entities", "edges", "chunk_entities")}
+    graph = _kept_graph(7, "plain", targets, set(odd), iter(graphs), records)
+    try:
+        assert graph.graph_index().keys() == set(odd)
+        assert graph.graphs() == dict(graphs)
+        assert graph.targets() == targets
+        assert graph.present() == set(odd)
+        assert all(graph.may_name(t) for t in targets)
+        assert not graph.may_name("not named")
+        assert graph.holds(7, "plain", set(odd))
+        assert not graph.holds(7, "plain", {*odd, "gone"})  # a target came back
+        assert not graph.holds(8, "plain", set(odd))
+        assert graph.canonical("edges") == (b"", 0)
+    finally:
+        graph.spool.close()
