@@ -328,3 +328,24 @@ def test_kept_graph_index_on_disk_reads_back_every_id() -> None:
         assert graph.canonical("edges") == (b"", 0)
     finally:
         graph.spool.close()
+
+
+def test_a_download_that_mapped_many_memories_gives_the_writer_back_first(
+    vault: Vault, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A download that maps a bulk of pending memories hands what the writer connection
+    gathered doing it (page cache, prepared statements) back before it reads (a fresh
+    writer), and sends the same bytes as the next download, which maps none."""
+    from memvault.exchange import aimem_wire
+
+    chunks = [chunk(f"c{i}", f"memory c{i}") for i in range(20)]
+    import_stream(vault, io.BytesIO(orjson.dumps(graph_bundle(chunks))))
+    monkeypatch.setattr(aimem_wire, "_RELEASE_AFTER", 20)
+    store = vault._store  # type: ignore[attr-defined]
+    writer = store._conn
+    first = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    assert store._conn is not writer
+    writer = store._conn
+    again = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    assert store._conn is writer  # nothing mapped: nothing to give back
+    assert first == again
