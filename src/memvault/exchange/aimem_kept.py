@@ -513,7 +513,7 @@ def kept_download(
     # Two memories with one chunk id send the export the full way: told by 64-bit digests
     # (a coincidence of two costs a full export, never a wrong one), not 50,000 strings.
     chunk_ids: set[int] = set()
-    sizes: list[int] = []
+    sizes = array("q")  # a machine word a chunk, not an int object
     withheld = 0
     # (id, refs, where its kept graph is in `graphs`, -1 for none) to check
     checks: list[tuple[str, str, int]] = []
@@ -650,7 +650,7 @@ def _from_spool(
     raw: Any,
     ids: list[str],
     chunk_ids: set[int],
-    sizes: list[int],
+    sizes: array[int],
     checks: list[tuple[str, str, int]],
     kept_graphs: IO[bytes],
     scope: str,
@@ -741,7 +741,7 @@ def _map_again(
 def _spool(
     graph: KeptGraph,
     raw: Any,
-    sizes: list[int],
+    sizes: array[int],
     ids: list[str],
     fresh: dict[str, bytes],
     envelope: dict[str, Any],
