@@ -1166,11 +1166,10 @@ class StreamedGraph:
                 hash(link.get("entity_id"))
         except TypeError:
             self.usable = False
-        graph = orjson.dumps({n: parsed[n] for n in ("edges", "entities", "links") if n in parsed})
         offset = self._blocks.tell()
-        self._blocks.write(graph)
+        self._blocks.write(block)  # as read: the passes below read its graph members only
         self._carriers.append(memory_id)
-        self._block_at.append(offset << 32 | len(graph))
+        self._block_at.append(offset << 32 | len(block))
 
     def add_relation(self, relation: Mapping[str, Any]) -> None:
         self._relations.append(dict(relation))
@@ -1219,7 +1218,9 @@ class StreamedGraph:
                 out = {k: v for k, v in entry.items() if k != "n"}
                 out["source_id"] = own
                 out["target_id"] = natural_chunk_id(target, producer)
-                if rules is not None and errors(rules.check_edge(len(edge_n), out, chunk_ids)):
+                # Both ends are chunk ids of the bundle by construction (mapped above).
+                ends = {own, out["target_id"]}
+                if rules is not None and errors(rules.check_edge(len(edge_n), out, ends)):
                     return False
                 edge_n.append(entry["n"])
                 self._write("edges", out)
@@ -1242,7 +1243,7 @@ class StreamedGraph:
                 out = {k: v for k, v in entry.items() if k != "n"}
                 out["chunk_id"] = own
                 if rules is not None and errors(
-                    rules.check_chunk_entity(len(link_n), out, chunk_ids, self._entity_ids)
+                    rules.check_chunk_entity(len(link_n), out, {own}, self._entity_ids)
                 ):
                     return False
                 link_n.append(entry["n"])
