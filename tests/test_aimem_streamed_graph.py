@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 import pytest
 
-from aimemkit import chunk, graph_bundle
+from aimemkit import bundle, chunk, graph_bundle
 from memvault.canonical import jcs_dumps
 from memvault.exchange.aimem import export_envelope
 from memvault.exchange.aimem_kept import KeptGraph, build_graph, build_graph_assembled
@@ -349,3 +349,36 @@ def test_a_download_that_mapped_many_memories_gives_the_writer_back_first(
     again = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
     assert store._conn is writer  # nothing mapped: nothing to give back
     assert first == again
+
+
+def test_two_memories_with_one_chunk_id_are_assembled_and_export_as_from_scratch(
+    vault: Vault, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """AIMEM §2.3: a memory whose id is the vault's own chunk URN of another memory's id
+    ("x" beside ``urn:aimem:<producer>:x``): the streamed builder leaves the graph to
+    `BundleAssembler` (which gives one of them a SHA-256 chunk id), and the download is the
+    from-scratch export."""
+    from memvault.exchange import aimem_kept
+    from memvault.exchange.aimem import fill_bundle, plan_export, producer_namespace
+    from memvault.formats.aimem.writer import BundleWriter
+
+    producer = producer_namespace(vault)
+    first = chunk("x", "memory a", producer=producer)
+    second = chunk("y", "memory b", producer=producer)
+    second["x-pam"] = {"set": {"id": "x"}}
+    import_stream(vault, io.BytesIO(orjson.dumps(bundle([first, second], producer=producer))))
+    assembled: list[str] = []
+    original = aimem_kept.build_graph_assembled
+
+    def watched(*args: Any) -> KeptGraph | None:
+        assembled.append(args[3])
+        return original(*args)
+
+    monkeypatch.setattr(aimem_kept, "build_graph_assembled", watched)
+    body = b"".join(export_download(vault, form="ndjson", now=NOW).blocks)
+    assert assembled == [producer]
+    plan = plan_export(vault, scope="FULL", now=NOW, embeddings=True)
+    writer = BundleWriter(tmp_path / "scratch.ndjson", plan.envelope, form="ndjson")
+    fill_bundle(writer, plan)
+    writer.finish()
+    assert body == (tmp_path / "scratch.ndjson").read_bytes()
