@@ -205,3 +205,12 @@ def test_an_import_through_readers_indexes_what_one_reader_indexes(tmp_path: Pat
     assert read == alone
     assert len(alone[0]) > 100
     assert not any(math.isnan(r[9]) for r in alone[0] if isinstance(r[9], float))
+
+
+def test_an_integer_beyond_64_bits_is_read_as_the_float_orjson_reads(conn: Any) -> None:
+    """Found by `make fuzz` (target recall.rows): an integer literal past 64 bits was
+    saturated to the largest int64; orjson reads it as a float, and so does memvault_rows."""
+    for literal in (b"18446744073709551616", b"-9223372036854775809", b"1" + b"0" * 80):
+        data = b'[["m", ' + literal + b', null, null, null, "t", null, null]]'
+        ((_rowid, _message, part, *_rest),) = _read(conn, data)
+        assert isinstance(part, float) and part == orjson.loads(data)[0][1]

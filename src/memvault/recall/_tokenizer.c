@@ -32,6 +32,7 @@
 SQLITE_EXTENSION_INIT1
 
 #include <libstemmer.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -602,19 +603,34 @@ static int read_number(RowsCursor *c, int slot) {
     if (s[at] == '.' || s[at] == 'e' || s[at] == 'E') real = 1;
     at++;
   }
-  char digits[64];
-  if (at == start || at - start >= (int)sizeof digits) return rows_fail(c, "a bad number");
+  if (at == start) return rows_fail(c, "a bad number");
+  /* strtod and strtoll read a terminated string: copy the number (on the heap when long) */
+  char small[64];
+  char *digits = small;
+  if (at - start >= (int)sizeof small) {
+    digits = sqlite3_malloc(at - start + 1);
+    if (digits == NULL) return SQLITE_NOMEM;
+  }
   memcpy(digits, s + start, at - start);
   digits[at - start] = 0;
   char *end = NULL;
+  if (!real) {
+    errno = 0;
+    sqlite3_int64 value = strtoll(digits, &end, 10);
+    if (errno == ERANGE) {
+      real = 1; /* beyond 64 bits: a float, as orjson reads it */
+    } else {
+      c->type[slot] = SQLITE_INTEGER;
+      c->integer[slot] = value;
+    }
+  }
   if (real) {
     c->type[slot] = SQLITE_FLOAT;
     c->real[slot] = strtod(digits, &end);
-  } else {
-    c->type[slot] = SQLITE_INTEGER;
-    c->integer[slot] = strtoll(digits, &end, 10);
   }
-  if (end != digits + (at - start)) return rows_fail(c, "a bad number");
+  int whole = end == digits + (at - start);
+  if (digits != small) sqlite3_free(digits);
+  if (!whole) return rows_fail(c, "a bad number");
   c->at = at;
   return SQLITE_OK;
 }
