@@ -117,16 +117,15 @@ def test_the_openapi_document_lists_415_for_json_body_routes(home: Home) -> None
 
 
 def test_a_real_server_answers_415_before_reading_the_body(tmp_path: Path) -> None:
-    with server_home(tmp_path / "server") as home:
-        with running(app_for(home)) as url, httpx.Client(base_url=url, headers=auth(home.key("alice"))) as h:
-            refused = h.post("/v1/memories", content=MEMORY, headers={"content-type": "text/csv"})
-            assert_415(refused, "Accept-Post")
-            # Authentication still comes first: a bad key is 401 whatever the body.
-            anonymous = h.post(
-                "/v1/memories",
-                content=MEMORY,
-                headers={"content-type": "text/csv", "Authorization": "Bearer nope"},
-            )
-            assert anonymous.status_code == 401
-            made = h.post("/v1/memories", content=MEMORY, headers={"content-type": "application/json"})
-            assert made.status_code == 201
+    csv = {"content-type": "text/csv"}
+    with (
+        server_home(tmp_path / "server") as home,
+        running(app_for(home)) as url,
+        httpx.Client(base_url=url, headers=auth(home.key("alice"))) as http,
+    ):
+        assert_415(http.post("/v1/memories", content=MEMORY, headers=csv), "Accept-Post")
+        # Authentication still comes first: a bad key is 401 whatever the body.
+        anonymous = {**csv, "Authorization": "Bearer nope"}
+        assert http.post("/v1/memories", content=MEMORY, headers=anonymous).status_code == 401
+        json_type = {"content-type": "application/json"}
+        assert http.post("/v1/memories", content=MEMORY, headers=json_type).status_code == 201

@@ -7,8 +7,8 @@ declared ``Content-Length`` over the limit is refused before a byte is read. `js
 the dependency for routes that take a JSON document: a request whose ``Content-Type`` is not
 JSON (``application/json`` or a ``+json`` type) is refused with 415 before a byte is read; the
 spooled bytes are checked for depth (`memvault.jsonread`), then parsed strictly (no duplicate
-keys, no NaN); any failure is a 422 problem naming the place. Routes that stream a large body (bundles) read the spooled file
-themselves, through `memvault.jsonread.DepthBoundedReader`.
+keys, no NaN); any failure is a 422 problem naming the place. Routes that stream a large body
+(bundles) read the spooled file themselves, through `memvault.jsonread.DepthBoundedReader`.
 """
 
 from __future__ import annotations
@@ -25,10 +25,10 @@ from memvault.jsonread import JSONDocumentError, check_nesting, loads
 
 __all__ = [
     "JSON_DOCUMENT_LIMIT",
+    "JSON_MEDIA_TYPE",
     "SPOOL_IN_MEMORY",
     "BodyTimeout",
     "BodyTooLarge",
-    "JSON_MEDIA_TYPE",
     "MalformedBody",
     "UnsupportedMediaType",
     "body_schema",
@@ -207,8 +207,8 @@ def validated(model: type[ModelT], body: Any) -> ModelT:
 
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     """`openapi_extra` for a route that reads `model` through `json_body`: the JSON body
-    documented in the OpenAPI document as FastAPI would have documented it, with the 415 a
-body of another media type gets."""
+        documented in the OpenAPI document as FastAPI would have documented it, with the 415 a
+    body of another media type gets."""
     return {
         "requestBody": {
             "required": True,
