@@ -1,6 +1,7 @@
 import "./style.css";
 import { ApiError, api, get, headers, problemOf, query, setSession, upload } from "./api";
 import type { Session } from "./api";
+import { markdownLine } from "./markdown";
 
 // ---------------------------------------------------------------------------------------
 // DOM helpers: every text goes in as text (never as HTML).
@@ -219,7 +220,7 @@ function memoryRow(m: Json): HTMLElement {
   return h(
     "tr",
     {},
-    h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content.length > 160 ? m.content.slice(0, 159) + "…" : m.content)),
+    h("td", { class: "wrap" }, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, markdownLine(m.content, 160))),
     h("td", {}, m.type === "custom" && m.custom_type ? `custom: ${m.custom_type}` : m.type),
     h("td", {}, h("span", { class: `badge ${m.status ?? "active"}` }, m.status ?? "active")),
     h("td", {}, m.provenance?.platform ?? "—"),
@@ -234,7 +235,7 @@ function memoryTable(memories: Json[], caption: string): HTMLElement {
     { class: "table-wrap" },
     h(
       "table",
-      {},
+      { class: "memory-list" },
       h("caption", { class: "sr-only" }, caption),
       h("thead", {}, h("tr", {}, ...["Memory", "Type", "Status", "Platform", "Confidence", "Created"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, ...memories.map(memoryRow)),

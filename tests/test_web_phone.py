@@ -1,0 +1,116 @@
+"""The memory list on a phone (390 px wide) and Claude's Markdown memories in the list,
+through a real `memvault serve` and Debian's Chromium: no sideways scrolling, every memory's
+text readable, and Markdown shown as text with inline emphasis — never as markup, never as
+injected HTML."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from webkit import Served, Watched, chromium, serving, view
+
+PHONE = {"width": 390, "height": 844}
+CLAUDE_MEMORY = (
+    "**Work context**\n"
+    "Engineer using *Python* and `psql`.\n\n"
+    "**Personal context**\n"
+    "- Has a daughter with celiac disease.\n"
+    "- Is vegetarian\n"
+    "- Runs\n\n"
+    "## Contexto pessoal\n"
+    "See [the plan](https://example.com/plan)."
+)
+HOSTILE = 'Likes <img src=x onerror="window.injected=1"> and **<b>bold</b>** tags'
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with chromium() as b:
+        yield b
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    with serving(tmp_path / "vault") as s:
+        auth = {"Authorization": f"Bearer {s.token}"}
+        with httpx.Client(base_url=s.url, headers=auth) as client:
+            for content, kind in (
+                (CLAUDE_MEMORY, "context"),
+                (HOSTILE, "preference"),
+                ("Prefers a_very_long_unbroken_identifier_" * 4, "fact"),
+                ("Lives in Lisbon", "fact"),
+            ):
+                client.post("/v1/memories", json={"content": content, "type": kind})
+        yield s
+
+
+@pytest.fixture
+def phone(browser: Browser, served: Served) -> Iterator[Page]:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    watched = Watched(context.new_page())
+    watched.page.goto(served.sign_in_url)
+    watched.page.wait_for_selector("h1#view-title")
+    yield watched.page
+    context.close()
+    watched.assert_clean()
+
+
+def overflow(page: Page, selector: str) -> int:
+    width: int = page.evaluate(
+        f"(() => {{ const e = document.querySelector({selector!r});"
+        " return e.scrollWidth - e.clientWidth; })()"
+    )
+    return width
+
+
+def test_the_memory_list_does_not_scroll_sideways_on_a_phone(
+    phone: Page, served: Served, tmp_path: Path
+) -> None:
+    view(phone, served, "memories")
+    expect(phone.locator("tbody tr")).to_have_count(4)
+    assert overflow(phone, "html") <= 0, "the page scrolls sideways"
+    assert overflow(phone, "main .table-wrap") <= 0, "the memory table scrolls sideways"
+    # Each row's memory uses the width of the screen, not a column squeezed beside others.
+    link = phone.locator("tbody tr", has_text="Lives in Lisbon").locator("a").first
+    cell = phone.locator("tbody tr", has_text="Lives in Lisbon").locator("td").first
+    box = cell.bounding_box()
+    assert box is not None and box["width"] >= 300, box
+    expect(link).to_be_visible()
+    # What a row says besides the text stays: type, status and the day.
+    row = phone.locator("tbody tr", has_text="Lives in Lisbon")
+    expect(row).to_contain_text("fact")
+    expect(row).to_contain_text("active")
+    phone.screenshot(path=str(tmp_path / "phone-memories.png"), full_page=True)
+
+
+def test_markdown_memories_read_as_text_with_inline_emphasis(
+    phone: Page, served: Served
+) -> None:
+    view(phone, served, "memories")
+    row = phone.locator("tbody tr", has_text="Work context")
+    text = row.locator("td").first.inner_text()
+    for mark in ("**", "## ", "\n- ", "[the plan]", "](", "`"):
+        assert mark not in text, (mark, text)
+    assert text == (
+        "Work context: Engineer using Python and psql. Personal context: Has a "
+        "daughter with celiac disease. Is vegetarian; Runs. Contexto pessoal: See the plan."
+    ), text
+    expect(row.locator("strong", has_text="Work context")).to_have_count(1)
+    expect(row.locator("em", has_text="Python")).to_have_count(1)
+    expect(row.locator("code", has_text="psql")).to_have_count(1)
+    # A link's text is shown; no link to an address a memory names is made.
+    expect(row.locator("a[href^='https://']")).to_have_count(0)
+
+
+def test_markup_in_a_memory_is_shown_never_injected(phone: Page, served: Served) -> None:
+    view(phone, served, "memories")
+    row = phone.locator("tbody tr", has_text="Likes")
+    expect(row.locator("img")).to_have_count(0)
+    expect(row.locator("b")).to_have_count(0)
+    assert "<img src=x" in row.locator("td").first.inner_text()
+    assert phone.evaluate("window.injected") is None
