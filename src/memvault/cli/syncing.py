@@ -43,9 +43,11 @@ def sync_command(
     as_json: JsonOption = False,
 ) -> None:
     """Pull what changed on the server and push what changed here since the last sync (PAM §16
-    incremental exports). Same content reinforces, the newer copy wins, content changed on both
-    sides keeps both statements joined by `contradicts` (reported). What the pull has just
-    brought is not sent back. The summary gives one line a direction: the memories received
+    incremental exports).
+
+    Same content reinforces, the newer copy wins, content changed on both sides keeps both
+    statements joined by `contradicts` (reported). What the pull has just brought is not sent
+    back. The summary gives one line a direction: the memories received
     from the server and what became of them here (new, updated, merged, already here), then
     those sent and what became of them there. Running it again changes nothing. An agent's
     token syncs only what that agent may read and write.
