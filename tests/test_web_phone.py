@@ -88,9 +88,7 @@ def test_the_memory_list_does_not_scroll_sideways_on_a_phone(
     phone.screenshot(path=str(tmp_path / "phone-memories.png"), full_page=True)
 
 
-def test_markdown_memories_read_as_text_with_inline_emphasis(
-    phone: Page, served: Served
-) -> None:
+def test_markdown_memories_read_as_text_with_inline_emphasis(phone: Page, served: Served) -> None:
     view(phone, served, "memories")
     row = phone.locator("tbody tr", has_text="Work context")
     text = row.locator("td").first.inner_text()
@@ -114,3 +112,35 @@ def test_markup_in_a_memory_is_shown_never_injected(phone: Page, served: Served)
     expect(row.locator("b")).to_have_count(0)
     assert "<img src=x" in row.locator("td").first.inner_text()
     assert phone.evaluate("window.injected") is None
+
+
+def test_search_shows_a_markdown_memory_as_text(phone: Page, served: Served) -> None:
+    phone.goto(f"{served.url}/#/search?q=plan")
+    hit = phone.locator("li.hit", has_text="Work context")
+    expect(hit).to_have_count(1)
+    assert "**" not in hit.inner_text()
+    expect(hit.locator("strong", has_text="Work context")).to_have_count(1)
+
+
+def test_the_audit_log_is_readable_on_a_phone(phone: Page, served: Served, tmp_path: Path) -> None:
+    """The audit table hid its Action and Details columns on a phone and scrolled sideways;
+    its rows stack instead."""
+    view(phone, served, "audit")
+    expect(phone.locator("tbody tr").first).to_be_visible()
+    assert overflow(phone, "main .table-wrap") <= 0, "the audit table scrolls sideways"
+    first = phone.locator("tbody tr").first
+    expect(first.locator("td").nth(3)).to_be_visible()  # the action
+    expect(first.locator("td").nth(3)).to_have_text("add")
+    phone.screenshot(path=str(tmp_path / "phone-audit.png"))
+
+
+def test_the_conversation_list_fits_a_phone(phone: Page, served: Served, tmp_path: Path) -> None:
+    """Without the columns a phone used to hide, the conversation list stacks as the memory
+    list does: no column is cut off at the edge."""
+    from webkit import chatgpt_export, upload_chatgpt
+
+    upload_chatgpt(phone, served, chatgpt_export(tmp_path / "chatgpt.zip", count=3))
+    view(phone, served, "conversations")
+    expect(phone.locator("tbody tr").first).to_be_visible()
+    assert overflow(phone, "main .table-wrap") <= 0, "the conversation list scrolls sideways"
+    assert overflow(phone, "html") <= 0

@@ -487,7 +487,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
       h("span", { class: `badge kind-${r.kind}` }, r.kind === "memory" ? "memory" : "message"),
       " ",
       r.kind === "memory"
-        ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, r.text)
+        ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, markdownLine(r.text, 240))
         : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
     ),
   );
@@ -522,7 +522,7 @@ async function conversationsView(params: URLSearchParams): Promise<void> {
     "Conversations",
     pager,
     total
-      ? h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Conversations"), h("thead", {}, h("tr", {}, ...["Title", "Platform", "Messages", "Created"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows)))
+      ? h("div", { class: "table-wrap" }, h("table", { class: "memory-list" }, h("caption", { class: "sr-only" }, "Conversations"), h("thead", {}, h("tr", {}, ...["Title", "Platform", "Messages", "Created"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows)))
       : null,
   );
 }
@@ -736,7 +736,7 @@ async function timeView(): Promise<void> {
 // Review: changes background extraction proposed for DNA-class memories (AIMEM §5.1)
 
 function memoryLink(m: Json): HTMLElement {
-  return h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content);
+  return h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, markdownLine(m.content, 240));
 }
 
 async function reviewView(): Promise<void> {
@@ -803,7 +803,7 @@ async function auditView(): Promise<void> {
     memory ? "Audit of one memory" : "Audit",
     h("p", {}, "Every change, newest first. The log keeps ids and hashes, never content."),
     memory ? h("p", {}, h("a", { href: "#/audit" }, "The whole log")) : null,
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
+    h("div", { class: "table-wrap" }, h("table", { class: "stacked" }, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
   );
 }
 
