@@ -144,3 +144,34 @@ def test_the_conversation_list_fits_a_phone(phone: Page, served: Served, tmp_pat
     expect(phone.locator("tbody tr").first).to_be_visible()
     assert overflow(phone, "main .table-wrap") <= 0, "the conversation list scrolls sideways"
     assert overflow(phone, "html") <= 0
+
+
+def test_a_model_s_thinking_is_marked_in_a_conversation(
+    phone: Page, served: Served, tmp_path: Path
+) -> None:
+    """Claude's extended thinking (`is_thought`) read as the assistant's answer; and a
+    conversation whose messages keep no parent links showed only its last message."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from providergen import claude
+
+    export = claude.write(tmp_path, "zip")
+    auth = {"Authorization": f"Bearer {served.token}"}
+    with httpx.Client(base_url=served.url, headers=auth, timeout=60) as http:
+        http.post(
+            "/v1/import",
+            params={"filename": export.name},
+            content=export.read_bytes(),
+            headers={"content-type": "application/octet-stream"},
+        ).raise_for_status()
+        listed = http.get("/v1/conversations", params={"limit": 50}).json()["conversations"]
+    cheese = next(c for c in listed if c["title"] == "Receita de pão de queijo")
+    view(phone, served, f"conversation/{cheese['id']}")
+    phone.wait_for_selector(".msg")
+    thought = phone.locator(".msg", has_text="polvilho já é naturalmente")
+    expect(thought.locator(".who")).to_contain_text("assistant (thinking)")
+    answer = phone.locator(".msg", has_text="use polvilho azedo")
+    expect(answer.locator(".who")).not_to_contain_text("thinking")
+    texts = phone.locator(".msg .text").all_inner_texts()
+    assert len(texts) == 3 and "Minha filha é celíaca" in texts[0], texts

@@ -559,9 +559,13 @@ async function conversationView(id: string): Promise<void> {
   const thread = h("ol", { class: "thread", "aria-label": "Messages" });
   const draw = (): void => {
     thread.replaceChildren();
-    const startRoots = roots.length ? roots : [];
-    let current: string | undefined = startRoots[startRoots.length - 1];
     const seen = new Set<string>();
+    // Messages without a parent here (exports that keep no tree, or whose first parent is
+    // outside the conversation) each start a chain: every chain is shown, in order.
+    for (const root of roots) walk(root, seen);
+  };
+  const walk = (root: string, seen: Set<string>): void => {
+    let current: string | undefined = root;
     while (current && !seen.has(current)) {
       seen.add(current);
       const m = byId.get(current)!;
@@ -571,7 +575,7 @@ async function conversationView(id: string): Promise<void> {
         current = kids[0];
         continue;
       }
-      const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
+      const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}${m.is_thought === true ? " (thinking)" : ""}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
       if (kids.length > 1) {
         const idx: number = choice.get(current) ?? kids.length - 1;
         const at = current;
