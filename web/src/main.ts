@@ -718,8 +718,9 @@ function timelineChart(title: string, id: string, months: string[], series: Reco
     sw.style.background = PALETTE[j % PALETTE.length];
     return h("li", {}, sw, k);
   }));
+  // One column per type or platform: on a phone it scrolls, so it takes the keyboard's focus.
   const table = h("details", {}, h("summary", {}, `${title} as a table`),
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, title), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Month"), ...keys.map((k) => h("th", { scope: "col" }, k)))),
+    h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": `${title} as a table` }, h("table", {}, h("caption", { class: "sr-only" }, title), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Month"), ...keys.map((k) => h("th", { scope: "col" }, k)))),
       h("tbody", {}, ...months.map((mo, i) => h("tr", {}, h("th", { scope: "row" }, mo), ...keys.map((k) => h("td", { class: "num" }, series[k][i]))))))));
   return h("section", { class: "card" }, h("h2", { id }, title), months.length ? [svg, legend, table] : h("p", {}, "Nothing yet."));
 }
