@@ -424,7 +424,8 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
 
             raise ResourceError(str(exc)) from exc
         # A prompt of nothing but a line break reads as a failure; say what was found.
-        return text if text.strip() else f"No memory in the vault is about {query.strip()!r}.\n"
+        # The topic is not repeated: the text shows only what the vault holds.
+        return text if text.strip() else "The vault holds no memory about this topic.\n"
 
     @server.resource(
         "memvault://context/{query}",
