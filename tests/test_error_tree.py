@@ -28,7 +28,7 @@ CONTROL_FLOW: dict[str, str] = {
     "leave no trace (the MCP memory-store resource is a read, not an export)",
 }
 EXIT_CODES = {1, 2}
-HTTP_STATUSES = {400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 507}
+HTTP_STATUSES = {400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 500, 502, 503, 507}
 ROW = re.compile(
     r"^\| `(?P<name>\w+)` \| `(?P<parent>\w+)` \| `(?P<module>[\w.]+)` \| (?P<exit>\d+) \| "
     r"(?P<http>\d+) \|"

@@ -27,7 +27,7 @@ import math
 import os
 import re
 import struct
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
 from typing import Any, Final
@@ -584,11 +584,14 @@ class SQLiteRecallIndex(RecallIndex):
         cache_kib: int | None = None,
         grow_cache: bool = False,
         headroom_kib: int = BITS_HEADROOM_KIB,
+        grant: Callable[[int], bool] | None = None,
     ) -> None:
         self._conn = conn
         self._cache_kib = cache_kib
         self._grow_cache = grow_cache and cache_kib is not None
         self._headroom_kib = headroom_kib
+        #: a served store's budget: asked for the KiB a raised cache would add
+        self._grant = grant
 
     # -- text --------------------------------------------------------------------------------
 
@@ -804,6 +807,9 @@ class SQLiteRecallIndex(RecallIndex):
         """The connection's page cache raised to hold the model's bit index (class docstring):
         sized by the largest passage id (one index look-up; passages removed leave gaps, so
         it errs high) and the model's dimension."""
+        if self._grant is not None and self._cache_kib is not None:
+            self._room_within_budget(model, self._cache_kib)
+            return
         if not self._grow_cache or self._cache_kib is None:
             return
         conn = self._conn
@@ -824,6 +830,24 @@ class SQLiteRecallIndex(RecallIndex):
             return
         wanted = bits_cache_kib(int(found[0]), int(found[1]), self._headroom_kib)
         if wanted > current:
+            conn.execute(f"PRAGMA cache_size = {-wanted}")
+
+    def _room_within_budget(self, model: int, cache_kib: int) -> None:
+        """A served store's reader: its cache raised to hold the bit index with the store's
+        own cache beside it, when the store's budget has room for all of it — a cache that
+        holds only part of the index is evicted and read again on every query just the same,
+        so it is not raised at all then."""
+        assert self._grant is not None
+        conn = self._conn
+        found = conn.execute(
+            "SELECT (SELECT max(id) FROM recall_passages), dimension FROM recall_models "
+            "WHERE id = ?",
+            (model,),
+        ).fetchone()
+        if found is None or found[0] is None:
+            return
+        wanted = bits_cache_kib(int(found[0]), int(found[1]), cache_kib)
+        if self._grant(wanted - cache_kib):
             conn.execute(f"PRAGMA cache_size = {-wanted}")
 
     def vectors(self, model: int, passage_ids: Iterable[int]) -> dict[int, list[float]]:
