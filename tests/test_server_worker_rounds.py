@@ -126,3 +126,35 @@ def test_a_real_server_maps_only_the_tenant_written_to(tmp_path: Path) -> None:
             assert mapper.wait_rounds(3, timeout=30)
             after = {name: mapper.progress(name)["runs"] for name in names}
             assert {n for n in names if after[n] != before[n]} == {"s5"}, (before, after)
+
+
+def test_a_personal_vault_written_beside_the_server_is_mapped_without_a_request(
+    tmp_path: Path,
+) -> None:
+    """`memvault serve` on a personal vault: a memory the owner's CLI adds to the vault file
+    while the server runs (no request announces it) is mapped by the next rounds, not only at
+    the slow sweep."""
+    from memvault.server.app import create_app
+    from memvault.server.config import ServerConfig
+    from memvault.tenancy import Tenants
+    from vaultkit import PASSPHRASE, make_vault
+
+    home = tmp_path / "vault"
+    make_vault(home).close()
+    with Tenants.personal(home, PASSPHRASE) as tenants:
+        app = create_app(ServerConfig(tenants, map_interval=0.02))
+        with running(app):
+            mapper: ExportMapWorker = app.state.export_mapper
+            assert mapper.wait_rounds(2, timeout=30)
+            (tenant,) = [name for name, _ in owner_sessions(tenants)(None)]
+            runs = mapper.progress(tenant)["runs"]
+            beside = Vault.open(home, PASSPHRASE)
+            try:
+                beside.add("Lives in Faro", "fact")
+            finally:
+                beside.close()
+            deadline = time.monotonic() + 30
+            while mapper.progress(tenant)["mapped"] < 1:
+                assert time.monotonic() < deadline, "the write beside the server was not mapped"
+                time.sleep(0.05)
+            assert mapper.progress(tenant)["runs"] > runs

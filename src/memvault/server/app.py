@@ -115,6 +115,11 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.state.config = config
     app.state.tenants = config.tenants
     app.state.auth_failures = FailedAuthentications(config.auth_failure_limit)
+    # A personal vault is one file that its owner's CLI writes beside the server (an import,
+    # `memvault extract`): every round visits it, as no request announces those writes. A
+    # server home's tenants are written through the server, so rounds there visit only the
+    # tenants a request wrote to (and a slow sweep).
+    sweep = 0.0 if config.tenants.is_personal else None
     app.state.embedder = (
         None
         if config.embed_interval is None
@@ -122,13 +127,16 @@ def create_app(config: ServerConfig) -> FastAPI:
             owner_sessions(config.tenants),
             interval=config.embed_interval,
             api_key=config.embed_api_key,
+            sweep_interval=sweep,
         )
     )
     app.state.export_mapper = (
         None
         if config.map_interval is None
         else ExportMapWorker(
-            owner_sessions(config.tenants, "export-mapper"), interval=config.map_interval
+            owner_sessions(config.tenants, "export-mapper"),
+            interval=config.map_interval,
+            sweep_interval=sweep,
         )
     )
     problems.install(app)

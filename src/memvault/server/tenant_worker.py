@@ -9,8 +9,9 @@ after every successful request that may change a vault, `memvault.server.app`), 
 opens the sessions of the dirty tenants only — a server of many idle tenants opens none.
 A tenant whose work is not finished (a failure to try again, chunks a download is mapping)
 stays dirty. A slow sweep over every tenant (the first round, then every `sweep_interval`
-seconds) catches what no request announced: a vault file written by the CLI beside the
-server, work left from before the server started."""
+seconds) catches what no request announced: a vault file written beside the server, work
+left from before the server started. A personal vault, which its owner's CLI writes beside
+the server, is swept every round (`memvault.server.app`)."""
 
 from __future__ import annotations
 
