@@ -31,7 +31,7 @@ from memvault.store.base import IntegrityViolation, NewMemoryRow, Store
 if TYPE_CHECKING:
     from memvault.vault import BatchResult
 
-__all__ = ["add_documents", "plain_row"]
+__all__ = ["add_documents", "add_rows", "plain_row"]
 
 #: The members of a PAM memory object in the order `memory_to_json` writes them, so the
 #: stored document is byte for byte the one the `Memory` path stores.
@@ -139,9 +139,6 @@ def add_documents(
     the caller's transaction, with their "add" audit entries stamped `at`, as
     `Vault.add_memories` would. None, with nothing written, when any of them needs that
     path instead (see the module's docstring). `hashed`: as for `plain_row`."""
-    from memvault.formats.pam.schema import validate_memories
-    from memvault.vault import BatchResult
-
     documents: list[dict[str, Any]] = []
     rows: list[NewMemoryRow] = []
     for memory in memories:
@@ -150,6 +147,22 @@ def add_documents(
             return None
         documents.append(made[0])
         rows.append(made[1])
+    return add_rows(store, actor, at, documents, rows)
+
+
+def add_rows(
+    store: Store,
+    actor: str,
+    at: str,
+    documents: Sequence[dict[str, Any]],
+    rows: Sequence[NewMemoryRow],
+) -> BatchResult | None:
+    """`add_documents` for memories already made into their documents (members in the
+    stored order) and rows, as `plain_row` makes them: the same checks, rows and audit
+    entries, or None with nothing written."""
+    from memvault.formats.pam.schema import validate_memories
+    from memvault.vault import BatchResult
+
     ids = [row.id for row in rows]
     hashes = [row.content_hash for row in rows]
     # One memory per id and per active content (PAM §6): a repeat reinforces, on the other path.
