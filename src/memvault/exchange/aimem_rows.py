@@ -26,6 +26,7 @@ import orjson
 from memvault.canonical import content_hash as pam_content_hash
 from memvault.canonical import jcs_dumps, sha256_prefixed
 from memvault.formats.aimem.validate import (
+    _LOCAL,
     MAX_TAG,
     ZONES,
     BundleRules,
@@ -53,25 +54,14 @@ _ZONES: Final = frozenset(ZONES)
 class PackedGraph:
     """A bundle's edges, entities and chunk–entity links grouped by the memory that keeps
     them (as `formats.mapping.graph_parts` groups them, chunk ids being memory ids), each
-    memory's entries kept as JSON bytes rather than objects: a few MiB instead of tens, and
-    nothing for the cyclic collector to scan while the chunks are written."""
+    memory's part kept as the JSON bytes of what `GraphParts.for_memory` gives for it
+    rather than as objects: a few MiB instead of tens, and nothing for the cyclic collector
+    to scan while the chunks are written."""
 
-    __slots__ = ("_edges", "_entities", "_links")
+    __slots__ = ("_parts",)
 
-    def __init__(self) -> None:
-        self._edges: dict[str, bytearray] = {}
-        self._entities: dict[str, bytearray] = {}
-        self._links: dict[str, bytearray] = {}
-
-    @staticmethod
-    def _add(table: dict[str, bytearray], owner: str, entry: dict[str, Any]) -> None:
-        data = orjson.dumps(entry)  # TypeError (JSONEncodeError) for what it cannot write
-        held = table.get(owner)
-        if held is None:
-            table[owner] = bytearray(data)
-        else:
-            held += b","
-            held += data
+    def __init__(self, parts: dict[str, bytes]) -> None:
+        self._parts = parts
 
     @classmethod
     def build(
@@ -103,45 +93,56 @@ class PackedGraph:
         entity_ids: set[str],
         first: str,
     ) -> PackedGraph | None:
-        graph = cls()
-        add = cls._add
+        # memory id -> each member's entries, comma-joined JSON
+        tables: tuple[dict[str, bytearray], ...] = ({}, {}, {})
+        by_edge, by_entity, by_link = tables
         check_edge = rules.check_edge
         for n, edge in enumerate(edges):
             if _errors(check_edge(n, edge, chunk_ids)) or X_PAM in edge:
                 return None
             entry = {"n": n, **{k: v for k, v in edge.items() if k != "source_id"}}
-            add(graph._edges, edge["source_id"], entry)
-        home: dict[str, str] = {}
+            _add(by_edge, edge["source_id"], entry)
         check_entity = rules.check_entity
-        checked_entities = [(n, e) for n, e in enumerate(entities)]
-        for n, entity in checked_entities:
+        listed = list(enumerate(entities))
+        for n, entity in listed:
             if _errors(check_entity(n, entity)):
                 return None
+        home: dict[str, str] = {}
         check_link = rules.check_chunk_entity
         for n, link in enumerate(links):
             if _errors(check_link(n, link, chunk_ids, entity_ids)):
                 return None
             owner = link["chunk_id"]
             home.setdefault(link["entity_id"], owner)
-            add(graph._links, owner, {"n": n, **{k: v for k, v in link.items() if k != "chunk_id"}})
-        for n, entity in checked_entities:
-            keeper = home.get(entity["id"]) or first
-            add(graph._entities, keeper, {"n": n, **entity})
-        return graph
+            _add(by_link, owner, {"n": n, **{k: v for k, v in link.items() if k != "chunk_id"}})
+        for n, entity in listed:
+            _add(by_entity, home.get(entity["id"]) or first, {"n": n, **entity})
+        parts: dict[str, bytes] = {}
+        for memory_id in dict.fromkeys([*by_edge, *by_entity, *by_link]):
+            members = [
+                b'"%s":[%s]' % (name, table[memory_id])
+                for name, table in ((b"edges", by_edge), (b"entities", by_entity))
+                if memory_id in table
+            ]
+            if memory_id in by_link:
+                members.append(b'"links":[%s]' % by_link[memory_id])
+            parts[memory_id] = b"{" + b",".join(members) + b"}"
+        return cls(parts)
 
     def of(self, memory_id: str) -> dict[str, Any] | None:
         """What `GraphParts.for_memory` gives for the memory (None for nothing), parsed now."""
-        out: dict[str, Any] | None = None
-        for name, table in (("edges", self._edges), ("entities", self._entities)):
-            held = table.get(memory_id)
-            if held is not None:
-                out = out or {}
-                out[name] = orjson.loads(b"[" + held + b"]")
-        held = self._links.get(memory_id)
-        if held is not None:
-            out = out or {}
-            out["links"] = orjson.loads(b"[" + held + b"]")
-        return out
+        held = self._parts.get(memory_id)
+        return None if held is None else orjson.loads(held)  # type: ignore[no-any-return]
+
+
+def _add(table: dict[str, bytearray], owner: str, entry: dict[str, Any]) -> None:
+    data = orjson.dumps(entry)  # TypeError (JSONEncodeError) for what it cannot write
+    held = table.get(owner)
+    if held is None:
+        table[owner] = bytearray(data)
+    else:
+        held += b","
+        held += data
 
 
 def _errors(problems: Iterable[Any]) -> bool:
@@ -157,6 +158,9 @@ class ChunkRows:
         self.platform = _platform(bundle_producer)
         self.graph = graph
         self._times: dict[str, float] = {}
+        # §2.3: an id in the producer's namespace, told by its prefix and local part
+        self._prefix = f"urn:aimem:{producer}:" if producer is not None else "\x00"
+        self._cut = len(self._prefix)
 
     def row(self, chunk: Any) -> tuple[dict[str, Any], NewMemoryRow, str] | None:
         """The PAM memory object `chunk_to_memory` maps a plain chunk to (members in the
@@ -204,9 +208,10 @@ class ChunkRows:
                     return None
             except UnicodeEncodeError:
                 return None
-        parsed = parse_chunk_urn(chunk_id)
-        if parsed is None or (self.producer is not None and parsed[0] != self.producer):
-            return None
+        if not (chunk_id.startswith(self._prefix) and _LOCAL.fullmatch(chunk_id, self._cut)):
+            parsed = parse_chunk_urn(chunk_id)  # "URN:AIMEM:" is one too (RFC 8141 §3.1)
+            if parsed is None or (self.producer is not None and parsed[0] != self.producer):
+                return None
         # The members of metadata.aimem in the order `chunk_to_memory` writes them.
         aimem: dict[str, Any] = {}
         tags: list[str] | None = None
