@@ -132,7 +132,7 @@ class PackedGraph:
     def of(self, memory_id: str) -> dict[str, Any] | None:
         """What `GraphParts.for_memory` gives for the memory (None for nothing), parsed now."""
         held = self._parts.get(memory_id)
-        return None if held is None else orjson.loads(held)  # type: ignore[no-any-return]
+        return None if held is None else orjson.loads(held)
 
 
 def _add(table: dict[str, bytearray], owner: str, entry: dict[str, Any]) -> None:
