@@ -31,7 +31,7 @@ from memvault.store.base import IntegrityViolation, NewMemoryRow, Store
 if TYPE_CHECKING:
     from memvault.vault import BatchResult
 
-__all__ = ["add_documents", "add_rows", "plain_row"]
+__all__ = ["add_documents", "add_rows", "plain_row", "schema_clean"]
 
 #: The members of a PAM memory object in the order `memory_to_json` writes them, so the
 #: stored document is byte for byte the one the `Memory` path stores.
@@ -147,28 +147,23 @@ def add_documents(
             return None
         documents.append(made[0])
         rows.append(made[1])
-    return add_rows(store, actor, at, documents, rows)
-
-
-def add_rows(
-    store: Store,
-    actor: str,
-    at: str,
-    documents: Sequence[dict[str, Any]],
-    rows: Sequence[NewMemoryRow],
-) -> BatchResult | None:
-    """`add_documents` for memories already made into their documents (members in the
-    stored order) and rows, as `plain_row` makes them: the same checks, rows and audit
-    entries, or None with nothing written."""
     from memvault.formats.pam.schema import validate_memories
+
+    if any(f.severity == "error" for f in validate_memories(documents, 0)):
+        return None
+    return add_rows(store, actor, at, rows)
+
+
+def add_rows(store: Store, actor: str, at: str, rows: Sequence[NewMemoryRow]) -> BatchResult | None:
+    """`add_documents` for memories already made into rows as `plain_row` makes them, from
+    documents the caller has checked against the PAM memory schema (`schema_clean`): the
+    same checks of the vault, rows and audit entries, or None with nothing written."""
     from memvault.vault import BatchResult
 
     ids = [row.id for row in rows]
     hashes = [row.content_hash for row in rows]
     # One memory per id and per active content (PAM §6): a repeat reinforces, on the other path.
     if len(set(ids)) != len(ids) or len(set(hashes)) != len(hashes):
-        return None
-    if any(f.severity == "error" for f in validate_memories(documents, 0)):
         return None
     with store.transaction(savepoints=False):
         if store.existing_ids(ids):
@@ -184,6 +179,16 @@ def add_rows(
     result.created.extend(ids)
     result.id_map.update(zip(ids, ids, strict=True))
     return result
+
+
+def schema_clean(document: dict[str, Any]) -> bool:
+    """Whether one PAM memory object has no error under the PAM memory schema (what
+    `add_documents` asks of a batch), asked as it is made, so that it need not be kept."""
+    from memvault.formats.pam import schema
+
+    if schema.unclear_memories is not None and not schema.unclear_memories([document]):
+        return True  # the C check cleared it
+    return not any(f.severity == "error" for f in schema.validate_memories([document], 0))
 
 
 def _add_entries(rows: Sequence[NewMemoryRow], actor: str) -> Iterator[PendingEntry]:

@@ -200,17 +200,15 @@ class UnitOfWork:
 
         return add_documents(self._store, self.actor, self.at, memories, hashed=hashed)
 
-    def add_memory_rows(
-        self, documents: Sequence[dict[str, Any]], rows: Sequence[NewMemoryRow]
-    ) -> BatchResult | None:
-        """`add_memory_documents` for memories already made into their stored documents and
-        rows (`memory_rows.add_rows`): None, with nothing written, for anything not plainly
-        new, or an agent's session."""
+    def add_memory_rows(self, rows: Sequence[NewMemoryRow]) -> BatchResult | None:
+        """`add_memory_documents` for memories already made into rows from documents the
+        caller checked against the PAM memory schema (`memory_rows.add_rows`): None, with
+        nothing written, for anything not plainly new, or an agent's session."""
         if self.restricted:
             return None
         from memvault.memory_rows import add_rows
 
-        return add_rows(self._store, self.actor, self.at, documents, rows)
+        return add_rows(self._store, self.actor, self.at, rows)
 
     def merge_memory(
         self,

@@ -450,32 +450,26 @@ class _Importer(Importer):
         return True
 
     def _stream(self, work: UnitOfWork, made: ChunkRows) -> None:
-        documents: list[dict[str, Any]] = []
         rows: list[NewMemoryRow] = []
         digests: dict[str, str] = {}
         for chunk in self.reader.iter_array("chunks"):
             out = made.row(chunk)
             if out is None:
                 raise _NotPlain
-            documents.append(out[0])
-            rows.append(out[1])
-            digests[out[1].id] = out[2]
+            rows.append(out[0])
+            digests[out[0].id] = out[1]
             if len(rows) >= _BATCH:
-                self._add_rows(work, documents, rows, digests)
-                documents, rows, digests = [], [], {}
+                self._add_rows(work, rows, digests)
+                rows, digests = [], {}
         if rows:
-            self._add_rows(work, documents, rows, digests)
+            self._add_rows(work, rows, digests)
 
     def _add_rows(
-        self,
-        work: UnitOfWork,
-        documents: list[dict[str, Any]],
-        rows: list[NewMemoryRow],
-        digests: dict[str, str],
+        self, work: UnitOfWork, rows: list[NewMemoryRow], digests: dict[str, str]
     ) -> None:
         if work.aliases(digests):
             raise _NotPlain  # §2.9: chunks merged into another memory when first imported
-        added = work.add_memory_rows(documents, rows)
+        added = work.add_memory_rows(rows)
         if added is None:
             raise _NotPlain  # one the vault has, by id or active content (PAM §6)
         self.result.created += len(added.created)

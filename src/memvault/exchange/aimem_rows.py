@@ -41,6 +41,7 @@ from memvault.formats.mapping import (
     _pam_tags_ok,
     _platform,
 )
+from memvault.memory_rows import schema_clean
 from memvault.model import timestamp_epoch
 from memvault.store.base import NewMemoryRow
 
@@ -162,12 +163,13 @@ class ChunkRows:
         self._prefix = f"urn:aimem:{producer}:" if producer is not None else "\x00"
         self._cut = len(self._prefix)
 
-    def row(self, chunk: Any) -> tuple[dict[str, Any], NewMemoryRow, str] | None:
-        """The PAM memory object `chunk_to_memory` maps a plain chunk to (members in the
-        stored order), its `NewMemoryRow` as `plain_row` makes it, and the digest of the
-        chunk's own fields (§2.9); None for a chunk that is not plainly valid and new-shaped
-        (`BundleRules.check_chunk` would name a problem, or it carries ``x-pam``, an
-        embedding, or a shape `plain_row` leaves to the `Memory` way)."""
+    def row(self, chunk: Any) -> tuple[NewMemoryRow, str] | None:
+        """The `NewMemoryRow` `plain_row` makes of the PAM memory object `chunk_to_memory`
+        maps a plain chunk to, that object checked against the PAM memory schema, and the
+        digest of the chunk's own fields (§2.9); None for a chunk that is not plainly valid
+        and new-shaped (`BundleRules.check_chunk` would name a problem, it carries
+        ``x-pam`` or an embedding, its memory breaks the PAM schema, or it has a shape
+        `plain_row` leaves to the `Memory` way). Nothing of it is kept but the row."""
         if type(chunk) is not dict or X_PAM in chunk or "embedding" in chunk:
             return None
         chunk_id, content = chunk.get("id"), chunk.get("content")
@@ -261,6 +263,8 @@ class ChunkRows:
             text = orjson.dumps(document).decode()
         except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, say
             return None
+        if not schema_clean(document):
+            return None
         row = NewMemoryRow(
             chunk_id,
             pam_type,
@@ -282,7 +286,7 @@ class ChunkRows:
             f"{' '.join(tags)} {label}" if tags else label,
         )
         try:
-            return document, row, fields_digest(chunk, chunk_id)
+            return row, fields_digest(chunk, chunk_id)
         except ValueError:  # CanonicalizationError: not a value RFC 8785 writes
             return None
 
