@@ -40,6 +40,7 @@ for a comparison in the same conditions.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import gc
 import os
@@ -146,10 +147,8 @@ def _status_mib(key: str) -> float:
 
 def _reset_peak() -> None:
     """Start VmHWM again from the present resident set (Linux; elsewhere nothing)."""
-    try:
+    with contextlib.suppress(OSError):
         Path("/proc/self/clear_refs").write_text("5")
-    except OSError:
-        pass
 
 
 def run(

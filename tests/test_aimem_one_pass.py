@@ -127,9 +127,7 @@ def test_one_pass_stores_exactly_what_two_passes_stored_aimem_2_9(tmp_path: Path
 
 
 @pytest.mark.parametrize("rel", CORPUS_FILES)
-def test_every_corpus_file_imports_in_one_pass_as_in_two_aimem_4(
-    rel: str, tmp_path: Path
-) -> None:
+def test_every_corpus_file_imports_in_one_pass_as_in_two_aimem_4(rel: str, tmp_path: Path) -> None:
     one = _import_all(tmp_path, "one", [CORPUS / rel], one_pass=True)
     two = _import_all(tmp_path, "two", [CORPUS / rel], one_pass=False)
     assert one == two
@@ -149,9 +147,8 @@ def test_a_bad_chunk_after_written_batches_rolls_the_one_pass_back_aimem_3_2(
     vault = make_vault(tmp_path / "v", owner_id=OWNER)
     try:
         audit_before = len(vault.audit_entries())
-        with pytest.raises(BundleRefused) as refused:
-            with path.open("rb") as body:
-                import_stream(vault, body, now=NOW)
+        with pytest.raises(BundleRefused) as refused, path.open("rb") as body:
+            import_stream(vault, body, now=NOW)
         assert refused.value.status == 422
         assert [p.code for p in refused.value.problems] == ["memory-type-invalid"]
         assert refused.value.problems[0].path == "/chunks/2400/memory_type"
@@ -212,6 +209,4 @@ def test_the_packed_graph_gives_each_memory_what_graph_parts_gives_aimem_2_5() -
         assert (packed.of(chunk_id) or {}) == parts.for_memory(chunk_id)
     assert sum(1 for c in chunk_ids if packed.of(c)) > 50
     bad = dict(doc["edges"][0], weight=2.0)
-    assert (
-        PackedGraph.build(BundleRules(doc), [bad], [], [], chunk_ids, entity_ids, first) is None
-    )
+    assert PackedGraph.build(BundleRules(doc), [bad], [], [], chunk_ids, entity_ids, first) is None
