@@ -210,3 +210,35 @@ def test_the_packed_graph_gives_each_memory_what_graph_parts_gives_aimem_2_5() -
     assert sum(1 for c in chunk_ids if packed.of(c)) > 50
     bad = dict(doc["edges"][0], weight=2.0)
     assert PackedGraph.build(BundleRules(doc), [bad], [], [], chunk_ids, entity_ids, first) is None
+
+
+def test_a_plain_bundle_on_postgres_imports_in_one_pass_as_in_two_aimem_2_9(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL (rows through the store contract's default `insert_memory_rows`): the
+    one pass is taken and stores what two passes store — results and exports byte for
+    byte."""
+    import pgkit
+    from memvault.vault import Vault
+    from storekit import new_postgres_store
+
+    pgkit.server("pg15")
+    counts = _passes(monkeypatch)
+    doc = _bundle(1500, seed=9)
+    path = aimemkit.write(tmp_path / "plain.aimem.json", doc)
+    made = []
+    for one_pass in (True, False):
+        monkeypatch.setattr(aimem, "_ONE_PASS", one_pass)
+        vault = Vault.create(new_postgres_store("pg15"), owner_id=OWNER)
+        try:
+            with path.open("rb") as body:
+                result = import_stream(vault, body, now=NOW).to_json()
+            out = tmp_path / f"{one_pass}.aimem.json"
+            export_bundle(vault, out, now=NOW)
+            assert vault.verify_audit().ok
+            made.append((result, out.read_bytes()))
+        finally:
+            vault.close()
+    assert counts == {"one-pass batches": 2, "two passes": 1}
+    assert made[0] == made[1]
+    assert made[0][0]["created"] == 1500
