@@ -17,6 +17,7 @@ memories to `add_memories`, which decides reinforcement and names every error as
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -184,11 +185,19 @@ def add_rows(store: Store, actor: str, at: str, rows: Sequence[NewMemoryRow]) ->
 def schema_clean(document: dict[str, Any]) -> bool:
     """Whether one PAM memory object has no error under the PAM memory schema (what
     `add_documents` asks of a batch), asked as it is made, so that it need not be kept."""
+    unclear = _schema().unclear_memories
+    if unclear is not None and not unclear([document]):
+        return True  # the C check cleared it
+    return not any(f.severity == "error" for f in _schema().validate_memories([document], 0))
+
+
+@functools.cache
+def _schema() -> Any:
+    """`memvault.formats.pam.schema`, imported once it is first needed (it loads the PAM
+    schemas)."""
     from memvault.formats.pam import schema
 
-    if schema.unclear_memories is not None and not schema.unclear_memories([document]):
-        return True  # the C check cleared it
-    return not any(f.severity == "error" for f in schema.validate_memories([document], 0))
+    return schema
 
 
 def _add_entries(rows: Sequence[NewMemoryRow], actor: str) -> Iterator[PendingEntry]:

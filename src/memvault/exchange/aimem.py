@@ -436,6 +436,7 @@ class _Importer(Importer):
         if graph is None:
             return False
         rows = ChunkRows(rules.producer, self.producer, graph)
+        reader.release_chunk_ids()  # the graph was their last reader here
         try:
             with self.vault.unit_of_work(now=self.moment, bulk=True) as work:
                 if work.restricted:
@@ -449,6 +450,7 @@ class _Importer(Importer):
                     self._record()
         except _NotPlain:
             self.result.created = 0
+            reader.restore_chunk_ids()  # the two passes check references against them
             return False
         return True
 
