@@ -19,6 +19,7 @@ from memvault.extract.rules import (
     extract_message,
     rejection,
 )
+from memvault.extract.stage import extract_messages as extract_by_default
 from memvault.model import Memory
 from memvault.store.base import StoredConversation
 from vaultkit import assert_valid_pam, make_vault
@@ -261,12 +262,15 @@ def test_pam_11_memories_written_by_a_run_have_complete_provenance(tmp_path: Pat
             assert p.extractor == EXTRACTOR and EXTRACTOR.startswith("memvault-rules/")
             assert memory.temporal.valid_from == "2025-02-03T04:05:06Z"
             assert memory.tags == ("extracted", memory.type)
+            # the default extractor's confidence: the rules' combined with the learned stage's
             (proposed,) = [
                 c
-                for c in extract_message(
-                    UserMessage(
-                        "claude", "c", "m", "Eu moro em Lisboa. I prefer concise answers.", None
-                    )
+                for c in extract_by_default(
+                    [
+                        UserMessage(
+                            "claude", "c", "m", "Eu moro em Lisboa. I prefer concise answers.", None
+                        )
+                    ]
                 )
                 if c.content == memory.content
             ]

@@ -25,7 +25,7 @@ from memvault.access import require_privileged
 from memvault.errors import InvalidInput
 from memvault.extract.base import Candidate, UserMessage, user_messages
 from memvault.extract.reconcile import ApplyResult, Plan, apply, plan
-from memvault.extract.rules import extract_by_message
+from memvault.extract.stage import extract_by_message
 from memvault.model import parse_timestamp
 from memvault.recall.embedders import Embedder, EmbedderError, load_embedder
 from memvault.store.base import StoredConversation
@@ -68,7 +68,8 @@ class Extractor(Protocol):
 
 
 class RulesExtractor:
-    """The offline default (`memvault.extract.rules`)."""
+    """The offline default: the rules (`memvault.extract.rules`) with their learned stage
+    (`memvault.extract.stage`)."""
 
     name = "rules"
 

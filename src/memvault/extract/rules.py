@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from memvault import __version__
@@ -3295,17 +3295,35 @@ def _spelled_out(text: str) -> str:
     return text
 
 
+@dataclass(slots=True)
+class Reading:
+    """What `extract_message` read of a message, for a stage after it
+    (`memvault.extract.stage`): the text it read, why anything was set aside, and each clause
+    with why it was rejected (None: it may be a statement)."""
+
+    text: str = ""
+    dropped: str | None = None
+    clauses: list[tuple[str, str | None]] = field(default_factory=list)
+
+
 def extract_message(
-    message: UserMessage, *, extractor: str = EXTRACTOR, text: str | None = None
+    message: UserMessage,
+    *,
+    extractor: str = EXTRACTOR,
+    text: str | None = None,
+    reading: Reading | None = None,
 ) -> list[Candidate]:
     """The candidates of one user message (derived candidates included, after the one they
     were inferred from). Only the person's own words are read (`framing.own_words`); in a
     conversation between several named people each statement names its speaker. `text`,
-    when given, is the part of the message to read (the rest is a role-play's)."""
+    when given, is the part of the message to read (the rest is a role-play's). `reading`,
+    when given, is filled with what was read (`Reading`)."""
     found: list[Candidate] = []
     seen: set[tuple[str, str]] = set()
     text, dropped = own_words(message.text if text is None else text)
     text = _spelled_out(text.replace("’", "'"))  # curly apostrophes: "I’m" is "I'm"
+    if reading is not None:
+        reading.text, reading.dropped = text, dropped
     speaker = message.speaker
     passing: list[tuple[str, Mention]] = []
     used: list[tuple[str, Platform]] = []
@@ -3313,6 +3331,8 @@ def extract_message(
     for clause in clauses(text):
         position = max(position, text.find(clause, position) + len(clause))
         why = rejection(clause)
+        if reading is not None:
+            reading.clauses.append((clause, why))
         matched = None if why is not None else _match(clause)
         if why not in {"hypothetical", "reported"}:
             after = text[position : position + 80]
