@@ -96,9 +96,14 @@ class ExportMapWorker(TenantWorker[MapProgress]):
                 and not view.exports_running()
             ):
                 from memvault.exchange.aimem_wire import prepare_download
+                from memvault.server.heap import release_vault_memory
 
+                # What mapping left in the writer goes back before the download reads, and
+                # what the download left once it is made (as after a sent one).
+                vault.release_memory()
                 if prepare_download(vault):
                     self._set(progress, prepared=progress.prepared + 1)
+                release_vault_memory(vault)
         except (VaultError, StoreError, OSError) as exc:
             self._set(progress, state="failed", error=str(exc), **self._stamp(progress))
             return
