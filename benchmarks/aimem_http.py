@@ -15,8 +15,8 @@ export them, printing chunks/s, the time to the NDJSON stream's first byte (at 5
    /v1/memories``) and ``GET /v1/brain/export``; then, into two fresh tenants, the stream's
    first byte after an import of the small bundle at once, and once the server's background
    mapping (`memvault.server.export_mapping`) reports nothing pending in ``GET /v1/stats``.
-   The server's peak RSS is its VmHWM, printed at start, after each step and when the run
-   ends; its CPU
+   The server's peak RSS is its VmHWM: each step prints its own peak (VmHWM reset between
+   steps, `Peaks`) beside the run's so far, and the run's is printed when it ends; its CPU
    time (all threads, from /proc) per request says what the server costs when other work
    shares the machine and the wall clock measures the load.
 3. The peer measured in the same run: `memvault import` of the same bundle into a local vault
@@ -196,6 +196,43 @@ def peak_rss(pid: int) -> int:
     return 0
 
 
+class Peaks:
+    """The server's peak resident size step by step: VmHWM read, then reset to the present
+    size (Linux: ``/proc/PID/clear_refs`` 5), so each step shows its own peak (an import's,
+    a download's); the run's peak is the largest of them. Where it cannot be reset, each
+    step shows the peak so far."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.run = peak_rss(pid)
+        #: the resident size when the step began (its peak's baseline)
+        self.start = 0
+        self.resettable = self._reset()
+
+    def _reset(self) -> bool:
+        try:
+            Path(f"/proc/{self.pid}/clear_refs").write_text("5")
+        except OSError:
+            return False
+        self.start = peak_rss(self.pid)
+        return True
+
+    def step(self) -> int:
+        """The peak since the last step (bytes)."""
+        peak = peak_rss(self.pid)
+        self.run = max(self.run, peak)
+        if self.resettable:
+            self._reset()
+        return peak
+
+    def text(self) -> str:
+        """This step's peak (from the size it began at) and the run's so far."""
+        start = self.start
+        step = self.step()
+        began = f" from {fmt_bytes(start)}" if start else ""
+        return f"peak RSS {fmt_bytes(step)}{began}, run {fmt_bytes(self.run)}"
+
+
 def wait_ready(url: str, proc: subprocess.Popen[bytes]) -> None:
     import httpx
 
@@ -252,6 +289,7 @@ def run(
             wait_ready(url, proc)
             import httpx
 
+            peaks = Peaks(proc.pid)
             with httpx.Client(base_url=url, timeout=httpx.Timeout(TIMEOUT_SECONDS)) as client:
                 backend = "sqlite" if database_url is None else "postgres"
                 code = "this tree" if source is None else str(source)
@@ -275,12 +313,12 @@ def run(
                     figures[f"import_{label}_load"] = (load + os.getloadavg()[0]) / 2
                     print(f"    POST /v1/brain/import           {rate:>9,.0f} chunks/s "
                           f"({imported.seconds:.2f} s; server CPU {cpu:.2f} s: "
-                          f"{n / max(cpu, 1e-3):,.0f} chunks per CPU-second; peak RSS so far "
-                          f"{fmt_bytes(peak_rss(proc.pid))})")  # fmt: skip
+                          f"{n / max(cpu, 1e-3):,.0f} chunks per CPU-second; "
+                          f"{peaks.text()})")  # fmt: skip
                     again = post(client, key, bundle)
                     check("import again", again)
                     print(f"    POST again (§2.9 no-op)         {n / again.seconds:>9,.0f} "
-                          f"chunks/s ({again.seconds:.2f} s)")  # fmt: skip
+                          f"chunks/s ({again.seconds:.2f} s; {peaks.text()})")  # fmt: skip
                     # The first export after the import reads the chunk bytes the import
                     # kept; the next one, with nothing changed, sends the same records again
                     # under a new envelope (its checksum known at once); one after a single
@@ -305,15 +343,17 @@ def run(
                               f"{stream.first_byte * 1000:>7,.0f} ms, all {stream.seconds:.2f} s "
                               f"({stream.lines - 1:,} records, {fmt_bytes(stream.size)}; first "
                               f"byte at {100 * stream.first_byte / stream.seconds:.0f} % of "
-                              f"the total; server CPU {cpu:.2f} s; peak RSS so far "
-                              f"{fmt_bytes(peak_rss(proc.pid))})")  # fmt: skip
+                              f"the total; server CPU {cpu:.2f} s; "
+                              f"{peaks.text()})")  # fmt: skip
                     whole = fetch(client, key, "/v1/brain/export")
                     check("export", whole)
                     figures[f"export_{label}_s"] = whole.seconds
                     print(f"    GET /v1/brain/export            {n / whole.seconds:>9,.0f} "
-                          f"chunks/s ({whole.seconds:.2f} s, {fmt_bytes(whole.size)})")  # fmt: skip
-                after_import(client, proc.pid, keys, small_bundle, small, figures)
-            rss = peak_rss(proc.pid)
+                          f"chunks/s ({whole.seconds:.2f} s, {fmt_bytes(whole.size)}; "
+                          f"{peaks.text()})")  # fmt: skip
+                after_import(client, peaks, keys, small_bundle, small, figures)
+            peaks.step()
+            rss = peaks.run
             figures["server_peak_rss_mib"] = rss / (1 << 20)
             print(f"  server peak RSS (VmHWM): {fmt_bytes(rss)}")
         finally:
@@ -355,7 +395,7 @@ def run(
 
 def after_import(
     client: httpx.Client,
-    pid: int,
+    peaks: Peaks,
     keys: dict[str, str],
     bundle: Path,
     n: int,
@@ -366,8 +406,10 @@ def after_import(
     background mapping reports nothing pending in ``GET /v1/stats`` (the download reads kept
     chunks only; the worker has made the download ready, `memvault.server.export_mapping`)."""
     print(f"  after an import of {n:,} chunks into a fresh tenant:")
+    pid = peaks.pid
     for when, key in (("now", keys["now"]), ("mapped", keys["mapped"])):
         check("import", post(client, key, bundle))
+        imported = peaks.text()
         headers = {"Authorization": f"Bearer {key}"}
         waited = cpu_waiting = 0.0
         if when == "mapped":
@@ -398,7 +440,8 @@ def after_import(
         )
         print(f"    GET /v1/brain/export/stream ({label + ')':<8} first byte "
               f"{stream.first_byte * 1000:>7,.0f} ms, all {stream.seconds:.2f} s "
-              f"(server CPU {cpu:.2f} s; load average {load:.1f}{wait})")  # fmt: skip
+              f"(server CPU {cpu:.2f} s; load average {load:.1f}{wait}; import: "
+              f"{imported}; download: {peaks.text()})")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:

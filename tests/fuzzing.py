@@ -28,6 +28,7 @@ import json
 import os
 import random
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
@@ -38,7 +39,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
@@ -503,6 +504,62 @@ def _tokenizer_run(data: bytes, work: Path) -> None:
         )
 
 
+_ROWS_COLUMNS: Final = "message_id, part, role, participant, at_epoch, text, words, context"
+_INT64: Final = (-(2**63), 2**63 - 1)
+
+
+def _rows_seeds(rng: random.Random) -> list[bytes]:
+    """Passages JSON as a reader process sends it (`memvault_rows`): rows of eight scalars."""
+    words = ["m-1", "user", "assistant", "Ana", "é ñ 日本 😀", 'quote" back\\ tab\t', ""]
+    scalars: list[Any] = [None, 0, -1, 2**63 - 1, 1714564800.25, -0.0, 1e300, 5e-324, *words]
+    seeds = []
+    for _ in range(40):
+        rows = [[rng.choice(scalars) for _ in range(8)] for _ in range(rng.randrange(5))]
+        seeds.append(orjson.dumps(rows))
+    return seeds
+
+
+def _plain_rows(value: Any) -> bool:
+    """Whether orjson's reading is rows of eight values SQLite binds as they are."""
+
+    def scalar(v: Any) -> bool:
+        if isinstance(v, bool):
+            return False
+        if isinstance(v, int):
+            return _INT64[0] <= v <= _INT64[1]
+        return v is None or isinstance(v, (str, float))
+
+    return isinstance(value, list) and all(
+        isinstance(row, list) and len(row) == 8 and all(scalar(v) for v in row) for row in value
+    )
+
+
+def _rows_run(data: bytes, work: Path) -> None:
+    """`memvault_rows` (recall's C reader of passages JSON) on any bytes: no crash, and where
+    orjson reads plain rows of eight scalars, the same values, floats to the bit."""
+    import sqlcipher3  # type: ignore[import-untyped]
+
+    conn = _analysis_connection()
+    try:
+        read = conn.execute(f"SELECT {_ROWS_COLUMNS} FROM memvault_rows(?)", (data,)).fetchall()
+    except sqlcipher3.Error:
+        read = None
+    try:
+        expected = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return
+    if not _plain_rows(expected):
+        return
+    if read is None:
+        raise Finding("memvault_rows refused rows orjson reads")
+
+    def bits(v: Any) -> Any:
+        return ("f", struct.pack("<d", v)) if isinstance(v, float) else (type(v).__name__, v)
+
+    if [[bits(v) for v in row] for row in read] != [[bits(v) for v in row] for row in expected]:
+        raise Finding(f"memvault_rows {read!r:.200} != orjson {expected!r:.200}")
+
+
 def _write_export(files: Files, work: Path, rng: random.Random) -> Path:
     if rng.random() < 0.5:
         path = work / "export.zip"
@@ -592,6 +649,7 @@ def targets() -> dict[str, Target]:
     import analysiskit
 
     texts = [text.encode() for text in analysiskit.corpus(seed=5, count=200)]
+    rows_seeds = _rows_seeds(random.Random(7))
 
     def provider_input(name: str) -> Callable[[random.Random], Any]:
         return lambda rng: (mutate_files(rng.choice(providers[name]), rng), rng.randrange(2))
@@ -622,6 +680,9 @@ def targets() -> dict[str, Target]:
         "recall.tokenizer": Target(
             "recall.tokenizer", lambda rng: mutate_bytes(rng.choice(texts), rng, texts),
             _tokenizer_run, _save_bytes),
+        "recall.rows": Target(
+            "recall.rows", lambda rng: mutate(rng.choice(rows_seeds), rng, rows_seeds),
+            _rows_run, _save_bytes),
     }  # fmt: skip
     for provider in providers:
         name = f"importer.{provider}"

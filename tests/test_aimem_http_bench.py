@@ -47,25 +47,40 @@ def test_aimem_http_benchmark_runs_on_a_slice(
 def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """benchmarks/aimem_import_phases.py: every phase measured, the cyclic collector's
-    collections counted by generation, the SQLite-writes peer printed, and the instrumented
-    functions put back (no timing asserted)."""
-    from memvault.exchange import aimem
+    """benchmarks/aimem_import_phases.py: every phase measured, in one pass and in two, the
+    cyclic collector's collections counted by generation, the SQLite-writes peer and the
+    import's peak resident set printed, and the instrumented functions put back (no timing
+    asserted)."""
+    from memvault.exchange import aimem, aimem_rows
     from memvault.formats.aimem import reader
 
     def library() -> tuple[object, ...]:
         return (
             aimem.chunk_to_memory,
             aimem._FAST_PATH,
+            aimem._ONE_PASS,
+            aimem_rows.ChunkRows.row,
+            aimem_rows.PackedGraph.build,
             reader.BundleReader._verify,
             reader._speedups,
         )
 
     before = library()
     bench = _import("aimem_import_phases")
-    for event_pass, memory_path in ((False, False), (True, False), (False, True)):
-        figures = bench.run(400, event_pass=event_pass, memory_path=memory_path, data=tmp_path)
-        assert figures["cpu"] > 0
+    for event_pass, two_pass, memory_path in (
+        (False, False, False),
+        (True, False, False),
+        (False, True, False),
+        (False, False, True),
+    ):
+        figures = bench.run(
+            400,
+            event_pass=event_pass,
+            two_pass=two_pass,
+            memory_path=memory_path,
+            data=tmp_path,
+        )
+        assert figures["cpu"] > 0 and figures["peak_mib"] > 0
         phases = ("checksum", "validate", "map", "add", "audit", "write")
         assert all(figures[key] > 0 for key in phases)
         by_generation = [figures.get(f"gc{g}_runs", 0) for g in range(3)]
@@ -75,5 +90,6 @@ def test_aimem_import_phases_benchmark_runs_on_a_slice_and_restores_the_library(
     assert "SQLite writes alone" in out and "span checksum pass" in out
     assert "event checksum pass" in out
     assert "Memory objects" in out and "plain chunks to rows" in out
+    assert "one pass" in out and "two passes" in out and "peak resident set" in out
     assert library() == before
     assert not list(tmp_path.glob("aimem-phases-*"))

@@ -580,3 +580,19 @@ def test_stats_and_inspect_name_a_custom_type_alike_pam_6(home: Path, tmp_path: 
     ok("export", "-o", tmp_path / "out.json")
     inspected = ok("inspect", tmp_path / "out.json", "--json").json()["memory_store"]["by_type"]
     assert ok("stats", "--json").json()["by_type"] == inspected == {"custom:decision": 1, "fact": 1}
+
+
+def test_list_and_search_show_markdown_memories_as_one_line_of_text(home: Path) -> None:
+    """Claude's project memories are Markdown sections: the list showed "**Purpose**
+    Receitas…"; it shows them as the assistant exports paste them, headings as "Heading:"."""
+    ok("init")
+    content = (
+        "**Purpose**\nReceitas sem glúten para a família.\n\n**Current state**\nTestando pães."
+    )
+    ok("add", content, "--type", "project")
+    for args in (("list",), ("search", "receitas")):
+        shown = ok(*args).stdout
+        assert "**" not in shown, shown
+        assert "Purpose: Receitas" in " ".join(shown.split()), shown
+    # `show` gives the content as written.
+    assert ok("show", ok("list", "--json").json()["memories"][0]["id"]).stdout.count("**") == 4

@@ -26,9 +26,11 @@ from pamdocs import REPO
 CONTROL_FLOW: dict[str, str] = {
     "memvault.mcp.transfer._Unrecorded": "rolls back the transaction of an export that must "
     "leave no trace (the MCP memory-store resource is a read, not an export)",
+    "memvault.exchange.aimem._NotPlain": "rolls back the one pass of an AIMEM import at the "
+    "first record it does not take; the two passes then import the bundle and report",
 }
 EXIT_CODES = {1, 2}
-HTTP_STATUSES = {400, 401, 403, 404, 408, 409, 413, 422, 429, 500, 502, 503, 507}
+HTTP_STATUSES = {400, 401, 403, 404, 408, 409, 413, 415, 422, 429, 500, 502, 503, 507}
 ROW = re.compile(
     r"^\| `(?P<name>\w+)` \| `(?P<parent>\w+)` \| `(?P<module>[\w.]+)` \| (?P<exit>\d+) \| "
     r"(?P<http>\d+) \|"

@@ -15,6 +15,7 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
+from memvault.audit_entries import CONVERSATION_ACTIONS, stored_conversation_ids
 from memvault.canonical import content_hash
 from memvault.importers import chatgpt as importer_module
 from memvault.importers.base import ImportedConversation, ImportedMemory, ImportFormatError
@@ -514,6 +515,7 @@ def test_a_newer_export_adds_only_what_is_new(tmp_path: Path) -> None:
     with make_vault(tmp_path / "v") as vault:
         import_path(vault, write_zip(old, tmp_path / "old.zip"))
         audit = vault.stats()["audit_entries"]
+        mark = vault.audit_position()
         result = import_path(vault, write_zip(newer, tmp_path / "new.zip"))
         assert (result.conversations_new, result.conversations_updated) == (2, 1)
         assert result.conversations_unchanged == 9
@@ -521,8 +523,11 @@ def test_a_newer_export_adds_only_what_is_new(tmp_path: Path) -> None:
         assert result.messages_new == 1 + sum(
             1 for c in added for n in c["mapping"].values() if n["message"]
         )
-        # One audit entry per new or changed conversation, and per new memory.
-        assert vault.stats()["audit_entries"] == audit + 3 + result.memories_new
+        # The new or changed conversations in one batch entry (ids and counts, the two new
+        # and the changed one, each once), and one entry per new memory.
+        assert vault.stats()["audit_entries"] == audit + 1 + result.memories_new
+        (batch,) = vault.audit_entries(after_seq=mark, actions=CONVERSATION_ACTIONS)
+        assert len(set(stored_conversation_ids(batch.action, batch.details))) == 3
         stored = vault.get_conversation(stable_id("chatgpt", "conversation", first["id"]))
         texts = [m["content"].get("text") for m in stored.document["messages"]]
         assert "Obrigada! Mais uma pergunta." in texts

@@ -250,8 +250,9 @@ def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None
         outcomes = vault.put_conversations([first, first, encoded])
         assert [o[1] for o in outcomes] == ["new", "unchanged", "updated"]
         assert vault.get_conversation(first.id).document["title"] == "Renamed"
-        audited = [e.details for e in vault.audit_log() if e.action == "conversation"]
-        assert [d["conversation_id"] for d in audited] == [first.id] * 2
+        # Both stores (the new one, then the update) in the batch's one entry.
+        audited = [e.details for e in vault.audit_log() if e.action == "conversations"]
+        assert [d["conversation_ids"] for d in audited] == [[first.id] * 2]
 
 
 def test_a_childs_pipe_holds_a_megabyte_so_it_can_write_ahead() -> None:

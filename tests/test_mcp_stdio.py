@@ -419,6 +419,10 @@ def test_a_prompt_asked_without_its_argument_is_refused_without_a_traceback(
                 assert "empty" in blank.value.error.message
                 done = await session.get_prompt("memory_context", {"query": "Porto"})
                 assert done.messages
+                # Nothing found is said in words, not sent as an empty prompt.
+                none = await session.get_prompt("memory_context", {"query": "xylophone"})
+                text = none.messages[0].content.text  # type: ignore[union-attr]
+                assert text == "The vault holds no memory about this topic.\n", text
 
     anyio.run(main)
     assert "Traceback" not in log.read_text(), log.read_text()

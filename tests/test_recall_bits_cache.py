@@ -10,6 +10,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from embedserver import MODEL, EmbedServer
 from embedserver import embed_server as embed_server
 from memvault.conversation_merge import conversation_row
@@ -142,11 +144,14 @@ def test_the_store_grows_no_cache_held_small_for_a_bulk_write(
         assert _cache_kib(conn) == BULK_CACHE_KIB
 
 
-def test_a_served_vault_keeps_its_small_page_cache(
-    tmp_path: Path, embed_server: EmbedServer
+def test_a_served_vault_without_a_recall_cache_budget_keeps_its_small_page_cache(
+    tmp_path: Path, embed_server: EmbedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A server holds each connection's cache to SERVER_CACHE_KIB for its whole life: recall
-    over the whole vault leaves it so, though the bit index and the headroom exceed it."""
+    """A server holds each connection's cache to SERVER_CACHE_KIB for its whole life: with
+    no budget for recall's bit index (``MEMVAULT_RECALL_CACHE_MIB=0``) recall over the whole
+    vault leaves it so, though the bit index and the headroom exceed it
+    (tests/test_served_recall_cache.py has the budget)."""
+    monkeypatch.setenv("MEMVAULT_RECALL_CACHE_MIB", "0")
     home = tmp_path / "home"
     with make_vault(home) as made:
         spec = _fill(made, embed_server)
@@ -157,7 +162,7 @@ def test_a_served_vault_keeps_its_small_page_cache(
 
 
 def test_recall_finds_the_same_hits_in_the_same_order_whatever_the_page_cache(
-    tmp_path: Path, embed_server: EmbedServer
+    tmp_path: Path, embed_server: EmbedServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The cost fix changes the page cache only: every query gives the same hits, in the same
     order, with the same scores, on a store whose cache grew to hold the bit index, on the
@@ -165,6 +170,7 @@ def test_recall_finds_the_same_hits_in_the_same_order_whatever_the_page_cache(
     home = tmp_path / "home"
     with make_vault(home) as made:
         spec = _fill(made, embed_server)
+    monkeypatch.setenv("MEMVAULT_RECALL_CACHE_MIB", "0")
     with Vault.open(home, PASSPHRASE, serving=True) as served:
         small = _answers(served, spec)
     with Vault.open(home, PASSPHRASE) as opened:

@@ -374,3 +374,21 @@ def test_conversations_show_of_a_branched_chatgpt_chat_reads_as_a_chat(
         stamp = message["created_at"]
         assert stamp not in shown and f"{stamp[:10]} {stamp[11:16]}" in shown
     assert found[0]["id"][:8] in shown
+
+
+def test_conversations_show_marks_a_model_s_thinking(home: Path, tmp_path: Path) -> None:
+    """Claude's extended thinking is imported as its own message (`is_thought`); `show`
+    printed it as the assistant's answer, so a reader took the model's reasoning for what it
+    said."""
+    from providergen import claude
+
+    ok("init")
+    ok("import", str(claude.write(tmp_path, "zip")))
+    listed = ok("conversations", "list", "--json").json()
+    cheese = next(c for c in listed if c["title"] == "Receita de pão de queijo")
+    lines = ok("conversations", "show", cheese["id"]).stdout.splitlines()
+    thought = next(i for i, line in enumerate(lines) if "polvilho já é naturalmente" in line)
+    assert lines[thought - 1].startswith("assistant (thinking) "), lines
+    answer = next(i for i, line in enumerate(lines) if "use polvilho azedo" in line)
+    assert lines[answer - 1].startswith("assistant "), lines
+    assert "(thinking)" not in lines[answer - 1]

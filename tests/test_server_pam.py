@@ -21,9 +21,12 @@ def contents(home: Home, tenant: str) -> set[str]:
     return {m.content for m in home.vault(tenant).iter_memories(MemoryQuery(limit=None))}
 
 
-def call(home: Home, key: str, method: str, url: str, body: bytes = b"") -> httpx.Response:
+def call(
+    home: Home, key: str, method: str, url: str, body: bytes = b"", media: str | None = None
+) -> httpx.Response:
+    headers = {} if media is None else {"content-type": media}
     with client(app_for(home), key) as http:
-        return http.request(method, url, content=body or None)
+        return http.request(method, url, content=body or None, headers=headers)
 
 
 def store_of(zipped: bytes) -> dict[str, object]:
@@ -132,7 +135,7 @@ def test_pam_9_agent_token_exports_only_what_it_may_read(home: Home) -> None:
 
 
 def post_export(home: Home, key: str, body: object) -> httpx.Response:
-    return call(home, key, "POST", "/v1/pam/export", orjson.dumps(body))
+    return call(home, key, "POST", "/v1/pam/export", orjson.dumps(body), "application/json")
 
 
 def test_pam_18_export_signed_with_the_vault_key_verifies(home: Home) -> None:

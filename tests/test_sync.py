@@ -340,3 +340,43 @@ def test_sync_warnings_name_the_remote_export_not_a_temporary_file(pair: Pair) -
     assert pulled, result.warnings
     assert not any("memvault-sync-" in w or "/tmp/" in w for w in result.warnings), pulled
     assert all(w.startswith("pull: the remote's export") for w in pulled), pulled
+
+
+def test_first_sync_does_not_send_back_what_it_just_received(pair: Pair) -> None:
+    """PAM §16: the first sync's push holds only what the server lacks — not the memories (nor
+    the relations between them) its pull has just brought, which the server already holds."""
+    tea = pair.remote.add("User prefers green tea", "preference").memory
+    mate = pair.remote.add("User drinks mate on Sundays", "preference").memory
+    pair.remote.relate(tea.id, mate.id, "related_to")
+    pair.local.add("User lives in Lisbon", "fact")
+    result = pair.sync()
+    assert result.first and (result.received, result.pulled) == (2, 2), result.to_json()
+    assert (result.sent, result.pushed) == (1, 1), result.to_json()
+    assert result.push["unchanged"] == 0 and result.push["relations"] == 0, result.to_json()
+    both = {"User lives in Lisbon", "User prefers green tea", "User drinks mate on Sundays"}
+    assert contents(pair.local) == both and contents(pair.remote) == both
+    assert [r.type for r in pair.local.relations(tea.id)] == ["related_to"]
+
+
+def test_first_sync_into_an_empty_vault_sends_nothing_back(pair: Pair) -> None:
+    """A vault that held nothing receives the server's memories and sends none of them back:
+    no push at all."""
+    for n in range(5):
+        pair.remote.add(f"User visited city number {n}", "fact")
+    result = pair.sync()
+    assert (result.received, result.pulled, result.sent, result.pushed) == (5, 5, 0, 0)
+    assert result.push == {}, result.to_json()
+
+
+def test_a_later_sync_does_not_send_back_what_it_pulled(pair: Pair) -> None:
+    """A delta pulled in a later run is not pushed back in that run either; what changed here
+    still is."""
+    pair.sync()
+    time.sleep(1.1)  # cursors are whole seconds
+    pair.remote.add("User prefers green tea", "preference")
+    pair.local.add("User works as a nurse", "fact")
+    result = pair.sync()
+    assert (result.received, result.pulled, result.sent, result.pushed) == (1, 1, 1, 1), (
+        result.to_json()
+    )
+    assert result.push["unchanged"] == 0, result.to_json()

@@ -37,7 +37,8 @@ def test_sync_command_pulls_pushes_and_a_second_run_changes_nothing(
     remote.add("User prefers green tea", "preference")
     text = ok("sync", url, "--token", key).stdout
     assert f"synced with {url}, tenant alice as the owner (first sync" in text
-    assert "pulled 1, pushed 1, changed 2" in text
+    assert "from the server: 1 memory received (1 new here)" in text
+    assert "to the server: 1 memory sent (1 new there)" in text
     assert {m.content for m in remote.iter_memories(MemoryQuery(limit=None))} == {
         "User lives in Lisbon",
         "User prefers green tea",
@@ -46,6 +47,25 @@ def test_sync_command_pulls_pushes_and_a_second_run_changes_nothing(
     again = ok("sync", url, "--token", key, "--json").json()
     assert (again["pulled"], again["pushed"], again["changed"]) == (0, 0, 0)
     assert again["first"] is False and again["conflicts"] == []
+
+
+@pytest.mark.usefixtures("home")
+def test_sync_summary_says_what_moved_each_way_and_sends_nothing_back(
+    server: tuple[str, str, Vault],
+) -> None:
+    """The first sync of an empty vault receives the server's memories and sends none of them
+    back; the summary says so in words, one line a direction."""
+    url, key, remote = server
+    ok("init")
+    for n in range(3):
+        remote.add(f"User visited city number {n}", "fact")
+    text = ok("sync", url, "--token", key).stdout
+    assert "from the server: 3 memories received (3 new here)" in text, text
+    assert "to the server: nothing sent" in text, text
+    assert "sent 3" not in text and "pushed 0" not in text
+    time.sleep(1.1)  # export dates are whole seconds
+    again = ok("sync", url, "--token", key).stdout
+    assert "nothing changed on either side" in again, again
 
 
 @pytest.mark.usefixtures("home")

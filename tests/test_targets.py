@@ -311,3 +311,16 @@ def test_markdown_in_a_memory_becomes_plain_text_in_every_target(tmp_path: Path)
             assert "Stack: Python 3.12; PostgreSQL 16; Redis" in text, (target, text)
             assert "Uses C++ and 2*3 maths; likes snake_case names" in text, (target, text)
             assert "**" not in text, (target, text)
+
+
+def test_list_items_that_end_their_sentence_are_not_joined_with_a_semicolon(
+    tmp_path: Path,
+) -> None:
+    """A Markdown list whose items are sentences ("- Has coeliac disease.\n- Is vegetarian.")
+    reads "Has coeliac disease. Is vegetarian.", never "disease.; Is…"."""
+    with make_vault(tmp_path / "v") as vault:
+        vault.add("## Health\n- Has coeliac disease.\n- Is vegetarian\n- Runs", "fact")
+        for target in TARGET_NAMES:
+            text = "\n".join(t.text for t in render(vault, target).texts)
+            assert "Health: Has coeliac disease. Is vegetarian; Runs" in text, (target, text)
+            assert ".;" not in text, (target, text)

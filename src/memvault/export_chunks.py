@@ -30,7 +30,7 @@ from memvault.formats.mapping import (
     GraphParts,
     MappingError,
     aimem_block,
-    chunk_id_for,
+    natural_chunk_id,
 )
 from memvault.model import Access, Memory
 from memvault.store.base import CachedChunk, Store, StoreError
@@ -87,7 +87,7 @@ def standalone_chunk(memory: Memory, producer: str, rules: BundleRules) -> Cache
         # An export kept here carries no vectors: PAM §12.1 wants the reference null then.
         memory_json = {**memory_json, "embedding_ref": None}
     graph = {name: block[name] for name in _GRAPH_NAMES if block is not None and name in block}
-    chunk_id = chunk_id_for(memory.id, producer)
+    chunk_id = natural_chunk_id(memory.id, producer)  # `chunk_id_for`, quicker
     assembler = BundleAssembler(producer)
     assembler.chunk_ids[memory.id] = chunk_id
     assembler.parts = GraphParts(

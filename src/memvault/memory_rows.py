@@ -17,6 +17,7 @@ memories to `add_memories`, which decides reinforcement and names every error as
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final
 
@@ -31,7 +32,7 @@ from memvault.store.base import IntegrityViolation, NewMemoryRow, Store
 if TYPE_CHECKING:
     from memvault.vault import BatchResult
 
-__all__ = ["add_documents", "plain_row"]
+__all__ = ["add_documents", "add_rows", "plain_row", "schema_clean"]
 
 #: The members of a PAM memory object in the order `memory_to_json` writes them, so the
 #: stored document is byte for byte the one the `Memory` path stores.
@@ -139,9 +140,6 @@ def add_documents(
     the caller's transaction, with their "add" audit entries stamped `at`, as
     `Vault.add_memories` would. None, with nothing written, when any of them needs that
     path instead (see the module's docstring). `hashed`: as for `plain_row`."""
-    from memvault.formats.pam.schema import validate_memories
-    from memvault.vault import BatchResult
-
     documents: list[dict[str, Any]] = []
     rows: list[NewMemoryRow] = []
     for memory in memories:
@@ -150,12 +148,23 @@ def add_documents(
             return None
         documents.append(made[0])
         rows.append(made[1])
+    from memvault.formats.pam.schema import validate_memories
+
+    if any(f.severity == "error" for f in validate_memories(documents, 0)):
+        return None
+    return add_rows(store, actor, at, rows)
+
+
+def add_rows(store: Store, actor: str, at: str, rows: Sequence[NewMemoryRow]) -> BatchResult | None:
+    """`add_documents` for memories already made into rows as `plain_row` makes them, from
+    documents the caller has checked against the PAM memory schema (`schema_clean`): the
+    same checks of the vault, rows and audit entries, or None with nothing written."""
+    from memvault.vault import BatchResult
+
     ids = [row.id for row in rows]
     hashes = [row.content_hash for row in rows]
     # One memory per id and per active content (PAM §6): a repeat reinforces, on the other path.
     if len(set(ids)) != len(ids) or len(set(hashes)) != len(hashes):
-        return None
-    if any(f.severity == "error" for f in validate_memories(documents, 0)):
         return None
     with store.transaction(savepoints=False):
         if store.existing_ids(ids):
@@ -171,6 +180,24 @@ def add_documents(
     result.created.extend(ids)
     result.id_map.update(zip(ids, ids, strict=True))
     return result
+
+
+def schema_clean(document: dict[str, Any]) -> bool:
+    """Whether one PAM memory object has no error under the PAM memory schema (what
+    `add_documents` asks of a batch), asked as it is made, so that it need not be kept."""
+    unclear = _schema().unclear_memories
+    if unclear is not None and not unclear([document]):
+        return True  # the C check cleared it
+    return not any(f.severity == "error" for f in _schema().validate_memories([document], 0))
+
+
+@functools.cache
+def _schema() -> Any:
+    """`memvault.formats.pam.schema`, imported once it is first needed (it loads the PAM
+    schemas)."""
+    from memvault.formats.pam import schema
+
+    return schema
 
 
 def _add_entries(rows: Sequence[NewMemoryRow], actor: str) -> Iterator[PendingEntry]:

@@ -49,9 +49,10 @@ from typing import TYPE_CHECKING, Any, Final, Protocol, Self
 import orjson
 
 from memvault.errors import ExchangeError, NotFound, VaultError
-from memvault.exchange.pam import export_vault, import_into_vault
+from memvault.exchange.pam import HeldByReceiver, export_vault, import_into_vault
 from memvault.formats.pam import reader
 from memvault.formats.pam.merge import store_entry
+from memvault.jsonread import JSONDocumentError
 from memvault.model import Memory
 from memvault.sources import SourceError, open_target
 from memvault.store.codec import memory_from_json
@@ -444,6 +445,7 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
         remote.export(pulled, state.remote_since if who.is_owner else None)
         with _export_memories(pulled) as (header, incoming):
             remote_date = header.get("export_date")
+            new_conversations = _new_conversations(vault, header)
             if who.is_owner:
                 report = _pull_as_owner(vault, pulled, incoming, state.audit_after, now, result)
             else:
@@ -459,7 +461,9 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
                 result.erased_here = present
         pushed = workdir / "push.zip"
         since = state.local_since if who.is_owner else None
-        made = export_vault(local, pushed, since=since, now=now)
+        # What the pull just brought is on the server as it is here: not sent back.
+        held = _held_by_remote(vault, pulled, new_conversations)
+        made = export_vault(local, pushed, since=since, now=now, held_by_receiver=held)
         result.sent = made.memories
         if made.memories or made.relations or made.conversations or made.embeddings:
             answer = remote.import_export(pushed)
@@ -586,13 +590,54 @@ def _export_memories(path: Path) -> Iterator[tuple[dict[str, Any], Iterator[Memo
                 raise ExchangeError("the remote's export holds no memory-store.json")
             with entry.open() as buf:
                 doc = reader.parse(buf, entry.display)
+                doc.complete_header()  # relations and conversations_index too
                 memories = (
                     memory_from_json(value)
                     for _, _, value in doc.iter_memories(check_duplicates=False)
                 )
                 yield dict(doc.header), memories
-    except SourceError as exc:
+    except (SourceError, JSONDocumentError) as exc:
         raise ExchangeError(f"the remote's export could not be read: {exc}") from None
+
+
+# -- what the push leaves out ------------------------------------------------------------------
+
+
+def _new_conversations(vault: Vault, header: Mapping[str, Any]) -> set[str]:
+    """The conversations of the pulled export this vault does not hold yet: after the pull
+    they are here exactly as the remote sent them."""
+    index = header.get("conversations_index")
+    ids = {
+        entry["id"]
+        for entry in (index if isinstance(index, list) else [])
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str)
+    }
+    view = vault.export_view()
+    return {i for i in ids if view.conversation(i) is None}
+
+
+def _held_by_remote(vault: Vault, pulled: Path, new_conversations: set[str]) -> HeldByReceiver:
+    """What the pull left here exactly as the remote holds it — memories and relations equal
+    to the pulled copies, conversations that were new — so the push does not send it back. A
+    copy the pull did not apply as it came (a newer one kept here, a conflict, a final status)
+    differs, and is sent."""
+    view = vault.export_view()
+    memories: set[str] = set()
+    relations: set[str] = set()
+    with _export_memories(pulled) as (header, incoming):
+        for chunk in _chunks(incoming, _CHUNK):
+            by_id = {m.id: m for m in chunk}
+            memories.update(m.id for m in view.memories(list(by_id)) if m == by_id[m.id])
+        pulled_relations = header.get("relations")
+    by_source: dict[str, dict[str, Any]] = {}
+    for value in pulled_relations if isinstance(pulled_relations, list) else []:
+        if isinstance(value, dict) and isinstance(value.get("from"), str):
+            by_source.setdefault(value["from"], {})[str(value.get("id"))] = value
+    for source, wanted in by_source.items():
+        for relation in view.relations_of(source):
+            if wanted.get(relation.id) == relation.to_json():
+                relations.add(relation.id)
+    return HeldByReceiver(frozenset(memories), frozenset(relations), frozenset(new_conversations))
 
 
 # -- the pull, with the conflict rules ---------------------------------------------------------

@@ -29,7 +29,13 @@ from memvault.conversation_merge import PutOutcome
 from memvault.errors import InvalidInput
 from memvault.model import Access, Memory, Relation, parse_timestamp
 from memvault.recall.exchange_vectors import into_recall
-from memvault.store.base import Store, StoredConversation, StoredEmbedding, StoredMemory
+from memvault.store.base import (
+    NewMemoryRow,
+    Store,
+    StoredConversation,
+    StoredEmbedding,
+    StoredMemory,
+)
 from memvault.store.codec import memory_to_json
 from memvault.vault_inputs import is_privileged
 
@@ -193,6 +199,16 @@ class UnitOfWork:
         from memvault.memory_rows import add_documents
 
         return add_documents(self._store, self.actor, self.at, memories, hashed=hashed)
+
+    def add_memory_rows(self, rows: Sequence[NewMemoryRow]) -> BatchResult | None:
+        """`add_memory_documents` for memories already made into rows from documents the
+        caller checked against the PAM memory schema (`memory_rows.add_rows`): None, with
+        nothing written, for anything not plainly new, or an agent's session."""
+        if self.restricted:
+            return None
+        from memvault.memory_rows import add_rows
+
+        return add_rows(self._store, self.actor, self.at, rows)
 
     def merge_memory(
         self,

@@ -53,7 +53,7 @@ from memvault.access import (
     require_privileged,
 )
 from memvault.audit import AuditLog, AuditReport, PendingEntry
-from memvault.audit_entries import conversation_entry, embedding_entry
+from memvault.audit_entries import conversation_entries, conversation_entry, embedding_entry
 from memvault.bulk import gc_paused
 from memvault.canonical import content_hash as compute_content_hash
 from memvault.changes import UNCHANGED
@@ -1421,8 +1421,10 @@ class Vault:
         index_entries=False, now=None) -> [PutOutcome(id, outcome, new_messages,
         absent_messages)]``
 
-        Store a batch of normalized conversations (PAM §25) in one transaction, with one audit
-        entry per conversation that is new or changed. A conversation the vault already holds
+        Store a batch of normalized conversations (PAM §25) in one transaction, audited
+        together: the conversations that are new or changed in one ``conversations`` entry per
+        platform (ids and message counts), or one ``conversation`` entry when only one is
+        (`memvault.audit_entries.conversation_entries`). A conversation the vault already holds
         is merged with the stored one (`memvault.conversation_merge`): nothing the vault holds
         is lost — a message or a value the incoming version lacks is kept — and a
         conversation whose merge equals the stored one except for the top-level members in
@@ -1445,7 +1447,9 @@ class Vault:
         skip = frozenset(ignore)
         at = format_timestamp(_now(now, self._clock))
         outcomes: builtins.list[PutOutcome] = []
-        entries: builtins.list[PendingEntry] = []
+        # What was stored, new or changed, in order: audited together at the end (one entry
+        # per platform for a batch, `conversation_entries`).
+        audited: builtins.list[StoredConversation] = []
         batch = builtins.list(conversations)
         for conversation in batch:
             check_platform(conversation.platform)
@@ -1453,8 +1457,7 @@ class Vault:
         fresh_rows: builtins.list[StoredConversation] = []
         fresh_ids: set[str] = set()
 
-        def audit(conversation: StoredConversation) -> None:
-            entries.append(conversation_entry(conversation, actor))
+        audit = audited.append
 
         def insert_fresh() -> None:
             store.add_conversations(fresh_rows)
@@ -1525,8 +1528,8 @@ class Vault:
                     outcomes.append(PutOutcome(conversation.id, "unchanged", 0, 0))
             if fresh_rows:
                 insert_fresh()
-            if entries:
-                self._audit.append(entries, at)
+            if audited:
+                self._audit.append(conversation_entries(audited, actor), at)
         return outcomes
 
     def add_memories_unless_known(

@@ -1,6 +1,7 @@
 import "./style.css";
 import { ApiError, api, get, headers, problemOf, query, setSession, upload } from "./api";
 import type { Session } from "./api";
+import { markdownLine } from "./markdown";
 
 // ---------------------------------------------------------------------------------------
 // DOM helpers: every text goes in as text (never as HTML).
@@ -219,7 +220,7 @@ function memoryRow(m: Json): HTMLElement {
   return h(
     "tr",
     {},
-    h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content.length > 160 ? m.content.slice(0, 159) + "…" : m.content)),
+    h("td", { class: "wrap" }, h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, markdownLine(m.content, 160))),
     h("td", {}, m.type === "custom" && m.custom_type ? `custom: ${m.custom_type}` : m.type),
     h("td", {}, h("span", { class: `badge ${m.status ?? "active"}` }, m.status ?? "active")),
     h("td", {}, m.provenance?.platform ?? "—"),
@@ -234,7 +235,7 @@ function memoryTable(memories: Json[], caption: string): HTMLElement {
     { class: "table-wrap" },
     h(
       "table",
-      {},
+      { class: "memory-list" },
       h("caption", { class: "sr-only" }, caption),
       h("thead", {}, h("tr", {}, ...["Memory", "Type", "Status", "Platform", "Confidence", "Created"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, ...memories.map(memoryRow)),
@@ -486,7 +487,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
       h("span", { class: `badge kind-${r.kind}` }, r.kind === "memory" ? "memory" : "message"),
       " ",
       r.kind === "memory"
-        ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, r.text)
+        ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, markdownLine(r.text, 240))
         : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
     ),
   );
@@ -521,7 +522,7 @@ async function conversationsView(params: URLSearchParams): Promise<void> {
     "Conversations",
     pager,
     total
-      ? h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Conversations"), h("thead", {}, h("tr", {}, ...["Title", "Platform", "Messages", "Created"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows)))
+      ? h("div", { class: "table-wrap" }, h("table", { class: "memory-list" }, h("caption", { class: "sr-only" }, "Conversations"), h("thead", {}, h("tr", {}, ...["Title", "Platform", "Messages", "Created"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows)))
       : null,
   );
 }
@@ -558,9 +559,13 @@ async function conversationView(id: string): Promise<void> {
   const thread = h("ol", { class: "thread", "aria-label": "Messages" });
   const draw = (): void => {
     thread.replaceChildren();
-    const startRoots = roots.length ? roots : [];
-    let current: string | undefined = startRoots[startRoots.length - 1];
     const seen = new Set<string>();
+    // Messages without a parent here (exports that keep no tree, or whose first parent is
+    // outside the conversation) each start a chain: every chain is shown, in order.
+    for (const root of roots) walk(root, seen);
+  };
+  const walk = (root: string, seen: Set<string>): void => {
+    let current: string | undefined = root;
     while (current && !seen.has(current)) {
       seen.add(current);
       const m = byId.get(current)!;
@@ -570,7 +575,7 @@ async function conversationView(id: string): Promise<void> {
         current = kids[0];
         continue;
       }
-      const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
+      const li = h("li", { class: `msg role-${m.role}` }, h("p", { class: "who" }, `${m.role}${m.is_thought === true ? " (thinking)" : ""}`, m.created_at ? ` · ${fmtDate(m.created_at)}` : ""), h("div", { class: "text" }, messageText(m)));
       if (kids.length > 1) {
         const idx: number = choice.get(current) ?? kids.length - 1;
         const at = current;
@@ -713,8 +718,9 @@ function timelineChart(title: string, id: string, months: string[], series: Reco
     sw.style.background = PALETTE[j % PALETTE.length];
     return h("li", {}, sw, k);
   }));
+  // One column per type or platform: on a phone it scrolls, so it takes the keyboard's focus.
   const table = h("details", {}, h("summary", {}, `${title} as a table`),
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, title), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Month"), ...keys.map((k) => h("th", { scope: "col" }, k)))),
+    h("div", { class: "table-wrap", tabindex: 0, role: "region", "aria-label": `${title} as a table` }, h("table", {}, h("caption", { class: "sr-only" }, title), h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Month"), ...keys.map((k) => h("th", { scope: "col" }, k)))),
       h("tbody", {}, ...months.map((mo, i) => h("tr", {}, h("th", { scope: "row" }, mo), ...keys.map((k) => h("td", { class: "num" }, series[k][i]))))))));
   return h("section", { class: "card" }, h("h2", { id }, title), months.length ? [svg, legend, table] : h("p", {}, "Nothing yet."));
 }
@@ -735,7 +741,7 @@ async function timeView(): Promise<void> {
 // Review: changes background extraction proposed for DNA-class memories (AIMEM §5.1)
 
 function memoryLink(m: Json): HTMLElement {
-  return h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, m.content);
+  return h("a", { href: `#/memory/${encodeURIComponent(m.id)}` }, markdownLine(m.content, 240));
 }
 
 async function reviewView(): Promise<void> {
@@ -802,7 +808,7 @@ async function auditView(): Promise<void> {
     memory ? "Audit of one memory" : "Audit",
     h("p", {}, "Every change, newest first. The log keeps ids and hashes, never content."),
     memory ? h("p", {}, h("a", { href: "#/audit" }, "The whole log")) : null,
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
+    h("div", { class: "table-wrap" }, h("table", { class: "stacked" }, h("caption", { class: "sr-only" }, "Audit log"), h("thead", {}, h("tr", {}, ...["#", "When", "Who", "Action", "Details", "Memory"].map((t) => h("th", { scope: "col" }, t)))), h("tbody", {}, ...rows))),
   );
 }
 

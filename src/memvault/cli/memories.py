@@ -47,6 +47,7 @@ from memvault.model import (
     Relation,
     parse_timestamp,
 )
+from memvault.targets.layout import item_text
 from memvault.vault import PERMISSIONS, MemoryQuery, Vault, VaultError
 
 PANEL = "Memories"
@@ -342,7 +343,7 @@ def list_memories(
             memory.effective_status,
             confidence_of(memory),
             escape(text_of(memory.tags, "")),
-            escape(clip(memory.content)),
+            escape(clip(item_text(memory))),
         )
     out.print(table)
     first = page.offset + 1
@@ -665,7 +666,7 @@ def search(
             names[memory.id],
             escape(type_label(memory)),
             memory.effective_status,
-            escape(clip(memory.content)),
+            escape(clip(item_text(memory))),
         )
     out.print(table)
     out.print(f"[dim]{len(hits)} match{'es' * (len(hits) != 1)}[/]")

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer
 
 from memvault.cli.common import (
@@ -15,6 +17,7 @@ from memvault.cli.common import (
     print_json,
     short,
 )
+from memvault.findings import counted
 
 PANEL = "Server"
 TOKEN_ENV = "MEMVAULT_TOKEN"
@@ -40,9 +43,14 @@ def sync_command(
     as_json: JsonOption = False,
 ) -> None:
     """Pull what changed on the server and push what changed here since the last sync (PAM §16
-    incremental exports). Same content reinforces, the newer copy wins, content changed on both
-    sides keeps both statements joined by `contradicts` (reported). Running it again changes
-    nothing. An agent's token syncs only what that agent may read and write.
+    incremental exports).
+
+    Same content reinforces, the newer copy wins, content changed on both sides keeps both
+    statements joined by `contradicts` (reported). What the pull has just brought is not sent
+    back. The summary gives one line a direction: the memories received
+    from the server and what became of them here (new, updated, merged, already here), then
+    those sent and what became of them there. Running it again changes nothing. An agent's
+    token syncs only what that agent may read and write.
 
     Example: MEMVAULT_TOKEN=mvk_… memvault sync https://vault.example
     """
@@ -60,15 +68,16 @@ def sync_command(
     who = "the owner" if result.identity == "owner" else f"agent {result.identity}"
     first = " (first sync: full exports)" if result.first else ""
     out.print(f"synced with {result.remote}, tenant {result.tenant} as {who}{first}")
-    out.print(
-        f"pulled {result.pulled}, pushed {result.pushed}, changed {result.changed} "
-        f"(memories received {result.received}, sent {result.sent})"
-    )
+    out.print(side_line("from the server", "received", "here", result.received, result.pull))
+    out.print(side_line("to the server", "sent", "there", result.sent, result.push))
     if result.erased_here or result.erased_there:
         out.print(
-            f"erased here {len(result.erased_here)} (erased on the server), "
-            f"on the server {len(result.erased_there)} (erased here)"
+            f"erased: {counted(len(result.erased_here), 'memory', 'memories')} here "
+            f"(erased on the server), {counted(len(result.erased_there), 'memory', 'memories')}"
+            " on the server (erased here)"
         )
+    if not result.changed:
+        out.print("nothing changed on either side")
     for conflict in result.conflicts:
         out.print(
             f"conflict {short(conflict.memory_id)}: kept {conflict.kept!r} ({conflict.winner}, "
@@ -76,3 +85,41 @@ def sync_command(
         )
     for warning in result.warnings:
         out.print(f"warning: {warning}")
+
+
+#: What an import report counts, in the words a sync's summary uses (``{where}``: here/there).
+_EFFECTS = (
+    ("created", "new {where}"),
+    ("updated", "updated {where}"),
+    ("reinforced", "merged {where} with the same content"),
+    ("unchanged", "already {where}"),
+)
+_ALSO = (
+    ("relations", "relation", None),
+    ("conversations", "conversation", None),
+    ("embeddings", "embedding", None),
+)
+
+
+def side_line(label: str, verb: str, where: str, travelled: int, report: dict[str, Any]) -> str:
+    """One direction of a sync in plain words: how many memories travelled and what became of
+    them on the receiving side, plus relations, conversations and embeddings applied, e.g.
+    ``from the server: 27 memories received (27 new here)``."""
+    also = [
+        counted(int(report.get(key) or 0), noun, plural)
+        for key, noun, plural in _ALSO
+        if report.get(key)
+    ]
+    if not travelled and not also:
+        return f"{label}: nothing {verb}"
+    effects = [
+        f"{report.get(key)} {words.format(where=where)}"
+        for key, words in _EFFECTS
+        if report.get(key)
+    ]
+    text = f"{label}: {counted(travelled, 'memory', 'memories')} {verb}"
+    if effects:
+        text += f" ({', '.join(effects)})"
+    if also:
+        text += "; " + ", ".join(also)
+    return text

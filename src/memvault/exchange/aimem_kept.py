@@ -17,9 +17,13 @@ while it read, too many chunks to map again): the caller then exports the full w
 
 from __future__ import annotations
 
+import bisect
+import functools
+import hashlib
 import os
 import tempfile
-from collections.abc import Iterator, Mapping
+from array import array
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import IO, Any, Final
@@ -37,13 +41,26 @@ from memvault.formats.aimem.checksum import ARRAYS, CanonicalBundleHasher, canon
 from memvault.formats.aimem.reader import KIND_OF, Form
 from memvault.formats.aimem.validate import BundleRules, parse_chunk_urn
 from memvault.formats.aimem.writer import KeptRecords, sorts_before_last_array
-from memvault.formats.mapping import BundleAssembler, GraphParts, MappingError, chunk_id_for
+from memvault.formats.mapping import (
+    BundleAssembler,
+    GraphParts,
+    MappingError,
+    StreamedGraph,
+    chunk_id_for,
+)
 from memvault.model import MEMORY_STATUSES, parse_timestamp
 from memvault.store.base import MemoryQuery
 from memvault.store.codec import memory_to_json
 from memvault.vault import Vault
 
-__all__ = ["AppendableRecords", "KeptGraph", "appended_download", "build_graph", "kept_download"]
+__all__ = [
+    "AppendableRecords",
+    "KeptGraph",
+    "appended_download",
+    "build_graph",
+    "build_graph_assembled",
+    "kept_download",
+]
 
 #: More chunks than this to map again, and the full export is as quick.
 _MOST_MISSES: Final = 256
@@ -61,38 +78,57 @@ class KeptGraph:
     """The graph records of an export and what they depended on: the graph generation
     (`Store.export_graph_generation`), the bundle's first memory, and which of the memories
     they name (`targets`: edge and relation ends, the memories carrying graph blocks) were in
-    the bundle (`present`). While those hold, another export has the same graph. The records
-    and each memory's graph are kept on disk (`spool`, a temporary file): the server keeps a
-    graph per tenant for as long as it runs, and in memory they were ~2 of the ~4.5 MiB a
-    graph of 10,000 memories held."""
+    the bundle (`present`). While those hold, another export has the same graph. Everything
+    but a sorted array of the targets' 64-bit digests is kept on disk (`spool`, a temporary
+    file): the server keeps a graph per tenant for as long as it runs, and in memory its
+    index alone (memory ids, targets) held ~9.5 MiB for a vault of 50,000 memories."""
 
     generation: int
     first: str
-    targets: frozenset[str]
-    present: frozenset[str]
-    #: memory id -> where the graph its chunk carries (canonical JSON) is in `spool`
-    #: (offset << 32 | size), for those carrying one
-    graph_at: dict[str, int]
     #: the graphs, then for each of "entities", "edges" and "chunk_entities" its records
-    #: canonical and joined by commas, and their NDJSON lines
+    #: canonical and joined by commas, and their NDJSON lines, then the index: a line per
+    #: memory carrying a graph (its id as a JSON string, a tab, offset << 32 | size of its
+    #: graph), then the targets and those present, a JSON string a line (one small parse
+    #: each: one parse of the whole index held ~14 times its size at its peak)
     spool: IO[bytes]
     #: array -> (offset, size, records) of its canonical run, (offset, size) of its lines
     arrays: dict[str, tuple[int, int, int, int, int]]
+    #: (offset, size) of the index's three parts in `spool`
+    index_at: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    #: the targets' digests (`_digest`), sorted: whether a memory may be one, at once
+    target_digests: array[int]
 
     def _read(self, offset: int, size: int) -> bytes:
         return os.pread(self.spool.fileno(), size, offset) if size else b""
 
+    def graph_index(self) -> dict[str, int]:
+        """memory id -> where the graph its chunk carries is in `spool`, read from disk."""
+        out: dict[str, int] = {}
+        for line in self._read(*self.index_at[0]).splitlines():
+            name, _, at = line.rpartition(b"\t")
+            out[orjson.loads(name)] = int(at)
+        return out
+
+    def targets(self) -> frozenset[str]:
+        return frozenset(_ids(self._read(*self.index_at[1])))
+
+    def present(self) -> frozenset[str]:
+        return frozenset(_ids(self._read(*self.index_at[2])))
+
     def graphs(self) -> dict[str, bytes]:
         """memory id -> the graph its chunk carries, for those carrying one (read at once)."""
-        if not self.graph_at:
+        graph_at = self.graph_index()
+        if not graph_at:
             return {}
-        end = max((at >> 32) + (at & 0xFFFFFFFF) for at in self.graph_at.values())
+        end = max((at >> 32) + (at & 0xFFFFFFFF) for at in graph_at.values())
         blob = memoryview(self._read(0, end))
         return {m: bytes(blob[at >> 32 : (at >> 32) + (at & 0xFFFFFFFF)]) for m, at in
-                self.graph_at.items()}  # fmt: skip
+                graph_at.items()}  # fmt: skip
 
-    def graph_of(self, memory_id: str) -> bytes | None:
-        at = self.graph_at.get(memory_id)
+    def graph_of(self, memory_id: str, graph_at: Mapping[str, int] | None = None) -> bytes | None:
+        """The graph `memory_id`'s chunk carries (None: none); `graph_at`: the index, when
+        the caller read it (`graph_index`) to look up many."""
+        at = (self.graph_index() if graph_at is None else graph_at).get(memory_id)
         return None if at is None else self._read(at >> 32, at & 0xFFFFFFFF)
 
     def canonical(self, array: str) -> tuple[bytes, int]:
@@ -105,12 +141,17 @@ class KeptGraph:
         _, _, _, offset, size = self.arrays[array]
         return self._read(offset, size)
 
+    def may_name(self, memory_id: str) -> bool:
+        """False when `memory_id` is surely not among the targets (True: it may be)."""
+        digests = self.target_digests
+        digest = _digest(memory_id)
+        at = bisect.bisect_left(digests, digest)
+        return at < len(digests) and digests[at] == digest
+
     def holds(self, generation: int, first: str, exported: set[str]) -> bool:
-        return (
-            generation == self.generation
-            and first == self.first
-            and frozenset(t for t in self.targets if t in exported) == self.present
-        )
+        if generation != self.generation or first != self.first:
+            return False
+        return frozenset(t for t in self.targets() if t in exported) == self.present()
 
 
 #: A run of kept bytes: a part of a spool file (file, start, stop), or bytes.
@@ -228,9 +269,72 @@ def build_graph(
     vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
 ) -> KeptGraph | None:
     """The graph of an export of `scope` as the full export makes it (`plan_export`'s pass
-    1 over the kept chunks, keeping nothing per memory but its chunk id), its records
-    checked against §2; None for an empty bundle, a memory without a kept chunk, or a graph
-    that breaks a rule (the full export then says why)."""
+    1 over the kept chunks, keeping nothing per memory but its id), its records checked
+    against §2; None for an empty bundle, a memory without a kept chunk, or a graph that
+    breaks a rule (the full export then says why). Streamed (`StreamedGraph`): the records
+    go to temporary files as they are made, not held as objects; a bundle that needs what
+    only `BundleAssembler` does is built by `build_graph_assembled`."""
+    envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
+    view = vault.export_view()
+    found = view.cached_chunks(_query(envelope.get("since")), producer)
+    if found is None:
+        return None
+    builder = StreamedGraph(producer)
+    try:
+        targets: set[str] = set()
+        for memory_id, kept in found[1]:
+            if kept is None:
+                return None
+            if scope == "DNA_ONLY" and not kept.dna:
+                continue
+            if not kept.exportable:
+                continue
+            builder.note(memory_id, kept.chunk_id, kept.block)
+            if kept.graph != _EMPTY_GRAPH:
+                targets.add(memory_id)
+                targets.update(kept.refs)
+            if not builder.usable:
+                break
+        first = builder.first
+        if first is None:
+            return None
+        exported = builder.exported
+        for relation in view.relations():
+            targets.add(relation.from_)
+            targets.add(relation.to)
+            if relation.from_ in exported and relation.to in exported:
+                builder.add_relation(relation.to_json())
+        if not builder.usable:
+            return build_graph_assembled(vault, scope, since, producer, generation)
+        try:
+            if not builder.build(BundleRules(envelope)):
+                return None
+            targets.add(first)
+            graphs = _noting(builder.graphs(), targets)
+            records = {
+                name: functools.partial(builder.records, name)
+                for name in ("entities", "edges", "chunk_entities")
+            }
+            return _kept_graph(generation, first, targets, exported, graphs, records)
+        except CanonicalizationError:
+            return None
+    finally:
+        builder.close()
+
+
+def _noting(graphs: Iterator[tuple[str, bytes]], targets: set[str]) -> Iterator[tuple[str, bytes]]:
+    """`graphs`, adding each memory that carries one to `targets`."""
+    for memory_id, graph in graphs:
+        targets.add(memory_id)
+        yield memory_id, graph
+
+
+def build_graph_assembled(
+    vault: Vault, scope: str, since: str | datetime | None, producer: str, generation: int
+) -> KeptGraph | None:
+    """`build_graph` made by `BundleAssembler` (every record and each memory's graph held
+    as objects at once): what `build_graph` falls back to for a bundle `StreamedGraph`
+    leaves to it."""
     envelope, _ = export_envelope(vault, scope=scope, since=since, producer=producer)
     view = vault.export_view()
     query = _query(envelope.get("since"))
@@ -284,32 +388,68 @@ def build_graph(
             records["chunk_entities"].append(jcs_dumps(link))
     except CanonicalizationError:
         return None
+    graphs = ((m, orjson.dumps(parts.for_memory(m), option=orjson.OPT_SORT_KEYS)) for m in carriers)
+    made = {name: functools.partial(iter, written) for name, written in records.items()}
+    return _kept_graph(generation, first, targets, exported, graphs, made)
+
+
+def _kept_graph(
+    generation: int,
+    first: str,
+    targets: set[str],
+    exported: Container[str],
+    graphs: Iterable[tuple[str, bytes]],
+    records: Mapping[str, Callable[[], Iterable[bytes]]],
+) -> KeptGraph:
+    """The `KeptGraph` of graphs and records made, spooled to its temporary file."""
     spool = tempfile.TemporaryFile()  # noqa: SIM115 - closed with the KeptGraph
     graph_at: dict[str, int] = {}
     offset = 0
-    for memory_id in carriers:  # one at a time: orjson's bytes keep ~4 KiB of room each
-        graph = orjson.dumps(parts.for_memory(memory_id), option=orjson.OPT_SORT_KEYS)
+    for memory_id, graph in graphs:  # one at a time: orjson's bytes keep ~4 KiB of room each
         graph_at[memory_id] = offset << 32 | len(graph)
         spool.write(graph)
         offset += len(graph)
     arrays: dict[str, tuple[int, int, int, int, int]] = {}
-    for array, written in records.items():
-        joined = b",".join(written)
-        tag = b'{"_kind":' + jcs_dumps(KIND_OF[array])
-        lines = b"".join(tag + (b"," + r[1:] if r != b"{}" else b"}") + b"\n" for r in written)
-        spool.write(joined + lines)
-        arrays[array] = (offset, len(joined), len(written), offset + len(joined), len(lines))
-        offset += len(joined) + len(lines)
+    for name, made in records.items():
+        # Written a record at a time, twice: canonical and joined by commas, then as lines.
+        count = size = 0
+        for record in made():
+            spool.write(b"," + record if count else record)
+            size += len(record) + (1 if count else 0)
+            count += 1
+        tag = b'{"_kind":' + jcs_dumps(KIND_OF[name])
+        lines = 0
+        for record in made():
+            line = tag + (b"," + record[1:] if record != b"{}" else b"}") + b"\n"
+            spool.write(line)
+            lines += len(line)
+        arrays[name] = (offset, size, count, offset + size, lines)
+        offset += size + lines
+    parts: list[tuple[int, int]] = []
+    for index_lines in (
+        (orjson.dumps(m) + b"\t%d\n" % at for m, at in graph_at.items()),
+        (orjson.dumps(t) + b"\n" for t in targets),
+        (orjson.dumps(t) + b"\n" for t in targets if t in exported),
+    ):
+        start = offset
+        for line in index_lines:  # a line at a time: the index is not held twice
+            spool.write(line)
+            offset += len(line)
+        parts.append((start, offset - start))
     spool.flush()
-    return KeptGraph(
-        generation,
-        first,
-        frozenset(targets),
-        frozenset(t for t in targets if t in exported),
-        graph_at,
-        spool,
-        arrays,
-    )
+    digests = array("Q", sorted({_digest(t) for t in targets}))
+    index_at = (parts[0], parts[1], parts[2])
+    return KeptGraph(generation, first, spool, arrays, index_at, digests)
+
+
+def _ids(lines: bytes) -> list[str]:
+    return [orjson.loads(line) for line in lines.splitlines()]
+
+
+def _digest(text: str) -> int:
+    """A 64-bit digest of `text` (BLAKE2b): sets of them stand for sets of ids in memory."""
+    data = text.encode("utf-8", "surrogatepass")
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest())
 
 
 def _graph_key(scope: str, since: str | datetime | None, producer: str) -> tuple[str, ...]:
@@ -370,19 +510,24 @@ def kept_download(
             return None
         view.keep(key, built)
     ids: list[str] = []
-    chunk_ids: set[str] = set()
-    sizes: list[int] = []
+    # Two memories with one chunk id send the export the full way: told by 64-bit digests
+    # (a coincidence of two costs a full export, never a wrong one), not 50,000 strings.
+    chunk_ids: set[int] = set()
+    sizes = array("q")  # a machine word a chunk, not an int object
     withheld = 0
-    checks: list[tuple[str, str, bytes]] = []  # (id, refs, graph) to check
+    # (id, refs, where its kept graph is in `graphs`, -1 for none) to check
+    checks: list[tuple[str, str, int]] = []
     # One pass over the kept chunks: their bytes go to a spool as they are read (each page
-    # decrypted once, memory bounded by a window), checked once every id is known.
+    # decrypted once, memory bounded by a window), checked once every id is known; the
+    # graphs they carry to another.
     raw = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
+    graphs = tempfile.TemporaryFile()  # noqa: SIM115 - closed below
     try:
+        graphs_end = 0
         for window in windows:
             out: list[bytes] = []
             for memory_id, chunk_id, refs, dna, exportable, graph, canonical, _ in window:
                 if chunk_id is None:
-                    raw.close()
                     return None  # not kept (a vault from before migration 13, unmappable)
                 if scope == "DNA_ONLY" and not dna:
                     continue
@@ -390,16 +535,22 @@ def kept_download(
                     withheld += 1
                     continue
                 ids.append(memory_id)
-                chunk_ids.add(chunk_id)
+                chunk_ids.add(_digest(chunk_id))
                 sizes.append(len(canonical))
                 out.append(canonical)
-                if refs or graph != _EMPTY_GRAPH:
-                    checks.append((memory_id, refs, graph))
+                if graph != _EMPTY_GRAPH:
+                    checks.append((memory_id, refs, graphs_end << 32 | len(graph)))
+                    graphs.write(graph)
+                    graphs_end += len(graph)
+                elif refs:
+                    checks.append((memory_id, refs, -1))
             raw.write(b"".join(out))
-        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, scope, since, envelope,
-                           generation)  # fmt: skip
+        graphs.flush()
+        made = _from_spool(vault, view, raw, ids, chunk_ids, sizes, checks, graphs, scope, since,
+                           envelope, generation)  # fmt: skip
     finally:
         raw.close()
+        graphs.close()
     if made is None:
         return None
     try:
@@ -466,7 +617,7 @@ def appended_download(
         for memory_id, chunk_id, refs, dna, exportable, kept_graph, canonical, _ in window:
             if chunk_id is None or refs or kept_graph != _EMPTY_GRAPH:
                 return None
-            if memory_id in kept.dangling or memory_id in graph.targets:
+            if memory_id in kept.dangling or graph.may_name(memory_id):
                 return None
             if parse_chunk_urn(memory_id) is not None:
                 return None  # an id that is a chunk URN: its chunk id may be another's
@@ -498,9 +649,10 @@ def _from_spool(
     view: Any,
     raw: Any,
     ids: list[str],
-    chunk_ids: set[str],
-    sizes: list[int],
-    checks: list[tuple[str, str, bytes]],
+    chunk_ids: set[int],
+    sizes: array[int],
+    checks: list[tuple[str, str, int]],
+    kept_graphs: IO[bytes],
     scope: str,
     since: str | datetime | None,
     envelope: dict[str, Any],
@@ -523,15 +675,18 @@ def _from_spool(
         if not graph.holds(generation, ids[0], exported):
             return None  # written meanwhile
     misses = {ids[0]}  # the first chunk carries the bundle's own fields: mapped each time
-    graphs = graph.graphs()
-    for memory_id, refs, kept_graph in checks:
-        if kept_graph != graphs.get(memory_id, _EMPTY_GRAPH) or not all(
+    fd = kept_graphs.fileno()
+    graph_at = graph.graph_index()
+    for memory_id, refs, at in checks:
+        kept_graph = _EMPTY_GRAPH if at < 0 else os.pread(fd, at & 0xFFFFFFFF, at >> 32)
+        if kept_graph != (graph.graph_of(memory_id, graph_at) or _EMPTY_GRAPH) or not all(
             r in exported for r in refs.split()
         ):
             misses.add(memory_id)
     checked = {c[0] for c in checks}
     # A memory the bundle gives a graph its kept chunk does not carry: mapped again.
-    misses.update(m for m in graphs if m in exported and m not in checked)
+    misses.update(m for m in graph_at if m in exported and m not in checked)
+    del graph_at
     if len(misses) > _MOST_MISSES:
         return None
     fresh = _map_again(vault, graph, envelope, producer, ids, exported, misses)
@@ -558,8 +713,9 @@ def _map_again(
         return None  # erased or changed meanwhile
     assembler = BundleAssembler(producer, envelope=envelope)
     assembler.parts = GraphParts()
+    graph_at = graph.graph_index()
     for memory in memories:
-        kept = graph.graph_of(memory.id)
+        kept = graph.graph_of(memory.id, graph_at)
         if kept is not None:
             for name, items in orjson.loads(kept).items():
                 getattr(assembler.parts, name)[memory.id] = items
@@ -585,7 +741,7 @@ def _map_again(
 def _spool(
     graph: KeptGraph,
     raw: Any,
-    sizes: list[int],
+    sizes: array[int],
     ids: list[str],
     fresh: dict[str, bytes],
     envelope: dict[str, Any],

@@ -56,6 +56,8 @@ __all__ = [
 #: §6: the bundle's media type; §3.1: the stream form's.
 BUNDLE_MEDIA_TYPE: Final = "application/aimem-bundle+json"
 NDJSON_MEDIA_TYPE: Final = "application/x-ndjson"
+#: Memories mapped by a download from which the connections' memory is given back first.
+_RELEASE_AFTER: Final = 5000
 
 
 @dataclass(slots=True)
@@ -107,10 +109,12 @@ def export_download(
     if form not in ("json", "ndjson"):
         raise ExportError(f"form {form!r}: json or ndjson")
     view = vault.export_view()
-    if sign_with is None:
-        # The memories written since their chunk was kept are mapped first, in short write
-        # transactions of their own (a write only notes them: `memvault.export_chunks`).
-        view.map_pending()
+    # The memories written since their chunk was kept are mapped first, in short write
+    # transactions of their own (a write only notes them: `memvault.export_chunks`); what
+    # mapping many left in the writer (its page cache, its statements) goes back before the
+    # download's reads fill a reader's, so the two do not add up.
+    if sign_with is None and view.map_pending() >= _RELEASE_AFTER:
+        vault.release_memory()
     # Read before anything else: records kept under it are good only while it holds.
     state = view.export_state() if sign_with is None else None
     key = ("aimem-download", scope, str(since), producer_namespace(vault))

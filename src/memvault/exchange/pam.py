@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -34,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from memvault.access import may
+from memvault.audit_entries import CONVERSATION_ACTIONS, stored_conversation_ids
 from memvault.erasure_fence import redone_after_erasure
 from memvault.errors import HTTP_CONFLICT, AccessDenied, ExchangeError, ExportError, ImportRefused
 from memvault.exchange._shared import (
@@ -79,6 +81,7 @@ __all__ = [
     "ExportError",
     "ExportHooks",
     "ExportResult",
+    "HeldByReceiver",
     "ImportConflict",
     "ImportHooks",
     "ImportRefused",
@@ -315,8 +318,8 @@ def _changes_since(view: ExportView, plan: _Plan) -> None:
         if isinstance(relation_id, str) and memory_id is not None:
             plan.relation_ids.add(relation_id)
             plan.relation_sources.add(memory_id)
-        if entry.action == "conversation" and isinstance(details.get("conversation_id"), str):
-            plan.conversation_ids.add(details["conversation_id"])
+        if entry.action in CONVERSATION_ACTIONS:  # one conversation, or a batch of them
+            plan.conversation_ids.update(stored_conversation_ids(entry.action, details))
         changed = details.get("changed")
         if (
             entry.action == "update"
@@ -333,7 +336,18 @@ def _changes_since(view: ExportView, plan: _Plan) -> None:
                 plan.memory_ids.add(relation.to)
 
 
+@dataclass(frozen=True, slots=True)
+class HeldByReceiver:
+    """What an export leaves out because its receiver already holds it as it is here."""
+
+    memories: AbstractSet[str] = frozenset()
+    relations: AbstractSet[str] = frozenset()
+    conversations: AbstractSet[str] = frozenset()
+
+
 class _Exporter:
+    held: HeldByReceiver = HeldByReceiver()
+
     def __init__(
         self,
         vault: Vault,
@@ -392,6 +406,8 @@ class _Exporter:
     def write_memories(self) -> None:
         incremental = self.plan.export_type == "incremental"
         for memory in self.memories_source():
+            if memory.id in self.held.memories:
+                continue
             if self.restricted and not may(memory, self.actor, "read"):
                 continue  # not withheld: an agent is not told what it may not read
             if not _exportable(memory):
@@ -472,6 +488,8 @@ class _Exporter:
         else:
             relations = self._delta_relations()
         for relation in relations:
+            if relation.id in self.held.relations:
+                continue
             if not (self._is_exportable(relation.from_) and self._is_exportable(relation.to)):
                 continue
             self.writer.add_relation(relation.to_json())
@@ -509,6 +527,8 @@ class _Exporter:
                 c for c in (self.view.conversation(i) for i in wanted) if c is not None
             )
         for conversation in conversations:
+            if conversation.id in self.held.conversations:
+                continue
             entry = self._index_entry(conversation)
             if entry is not None:
                 self.writer.add_conversation(entry)
@@ -606,9 +626,14 @@ def export_vault(
     overwrite: bool = False,
     hooks: ExportHooks | None = None,
     now: datetime | None = None,
+    held_by_receiver: HeldByReceiver | None = None,
 ) -> ExportResult:
     """Export the vault as PAM to `target`: a directory, a `.zip`, or a `.json` (the lone
     memory-store, without conversations and embeddings).
+
+    `held_by_receiver` names memories, relations and conversations the receiver is known to
+    hold exactly as they are here (a sync's pull has just brought them): they are not
+    written, and relations to those memories still are (`memvault.sync`).
 
     A full export by default; `incremental=True` exports what changed since the last export
     this vault made, `since` what changed at or after that moment (PAM §16). Memories marked
@@ -651,6 +676,7 @@ def export_vault(
         with ExportStage(path, overwrite=overwrite) as stage:
             writer = MemoryStoreWriter(stage.root / STORE_FILE, header, scratch=stage.scratch)
             exporter = _Exporter(vault, stage, writer, plan, strip_platform_ids, actor)
+            exporter.held = held_by_receiver or HeldByReceiver()
             try:
                 exporter.write_memories()
                 exporter.write_relations()

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Final, Protocol
+from typing import Protocol
 
 from memvault.access import require_privileged
+from memvault.audit_entries import CONVERSATION_ACTIONS, stored_conversation_ids
 from memvault.errors import InvalidInput
 from memvault.extract.base import Candidate, UserMessage, user_messages
 from memvault.extract.reconcile import ApplyResult, Plan, apply, plan
@@ -189,10 +190,6 @@ def vault_embedder(vault: Vault, *, api_key: str | None = None) -> Embedder | No
 
 # -- after an import ------------------------------------------------------------------------
 
-#: The audit action `Vault.put_conversations` writes for each conversation it stores new or
-#: changed (an unchanged one gets none).
-_STORED_CONVERSATION: Final = "conversation"
-
 
 def audit_mark(vault: Vault) -> int:
     """Where the audit log stands now (the seq of its last entry; 0 when empty). Taken before
@@ -206,10 +203,10 @@ def changed_since(vault: Vault, mark: int) -> list[str]:
     wrote: an unchanged conversation of a re-imported export has no entry, so it is not
     read again."""
     found: dict[str, None] = {}
-    for entry in vault.audit_entries(after_seq=mark, actions=(_STORED_CONVERSATION,)):
-        cid = entry.details.get("conversation_id")
-        if isinstance(cid, str):
-            found[cid] = None
+    # `Vault.put_conversations` audits what it stores new or changed (an unchanged
+    # conversation gets nothing): one entry for one, one for a batch.
+    for entry in vault.audit_entries(after_seq=mark, actions=CONVERSATION_ACTIONS):
+        found.update(dict.fromkeys(stored_conversation_ids(entry.action, entry.details)))
     return list(found)
 
 

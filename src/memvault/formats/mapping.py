@@ -30,17 +30,21 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import os
 import re
 import struct
+import tempfile
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from array import array
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC
-from typing import Any, Final
+from typing import IO, Any, Final, Protocol
 
 import orjson
 
 from memvault.canonical import content_hash as pam_content_hash
+from memvault.canonical import jcs_dumps
 from memvault.errors import HTTP_UNPROCESSABLE, VaultError
 from memvault.formats.aimem.checksum import ARRAYS, bundle_checksum
 from memvault.formats.aimem.validate import is_tenant_id, is_utc_timestamp, parse_chunk_urn
@@ -56,6 +60,7 @@ __all__ = [
     "BundleAssembler",
     "GraphParts",
     "MappingError",
+    "StreamedGraph",
     "aimem_block",
     "aimem_content_hash",
     "bundle_to_pam",
@@ -67,6 +72,7 @@ __all__ = [
     "envelope_for",
     "graph_parts",
     "memory_id_of",
+    "natural_chunk_id",
     "pam_to_bundle",
     "relation_of_edge",
     "utc_timestamp",
@@ -1027,3 +1033,337 @@ def pam_to_bundle(
         bundle[X_PAM] = patch
     bundle["checksum"] = bundle_checksum(bundle)
     return bundle
+
+
+# ---------------------------------------------------------------------------------------------
+# PAM → AIMEM: the graph of a large bundle, streamed
+# ---------------------------------------------------------------------------------------------
+
+
+class GraphRecordCheck(Protocol):
+    """What `StreamedGraph.build` checks each record with (`BundleRules`, AIMEM §2.4–§2.6)."""
+
+    def check_entity(self, index: int, entity: Any) -> list[Any]: ...
+
+    def check_edge(self, index: int, edge: Any, chunk_ids: Container[str]) -> list[Any]: ...
+
+    def check_chunk_entity(
+        self, index: int, link: Any, chunk_ids: Container[str], entity_ids: Container[str]
+    ) -> list[Any]: ...
+
+
+#: A memory id whose §2.3 local part only escapes ':' (printable ASCII without '%').
+_PLAIN_LOCAL: Final = re.compile(r"[\x21-\x24\x26-\x7E]+")
+
+
+def natural_chunk_id(memory_id: str, producer: str) -> str:
+    """`chunk_id_for`, told without encoding byte by byte for the usual ids (a UUID, or a
+    chunk URN of another producer)."""
+    if _PLAIN_LOCAL.fullmatch(memory_id) and not (
+        memory_id[:10].lower() == "urn:aimem:" and memory_id[10:].partition(":")[0] == producer
+    ):
+        local = memory_id.replace(":", "%3A")
+        if len(local) <= _MAX_LOCAL:
+            return f"urn:aimem:{producer}:{local}"
+    return chunk_id_for(memory_id, producer)
+
+
+def _digest(text: str) -> int:
+    return int.from_bytes(
+        hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    )
+
+
+class _ChunkIds(Container[str]):
+    """The bundle's chunk ids, as the 64-bit digests `StreamedGraph` keeps of them."""
+
+    def __init__(self, digests: set[int]) -> None:
+        self._digests = digests
+
+    def __contains__(self, value: object) -> bool:
+        return isinstance(value, str) and _digest(value) in self._digests
+
+
+def _final_positions(ns: list[int], rest: int) -> tuple[list[int], list[int]]:
+    """Where `_place` puts each item (`ns`: their ``n`` in note order) and each of `rest`
+    records after them: (positions of the items, positions of the rest)."""
+    total = len(ns) + rest
+    if len(set(ns)) == len(ns) and all(n < total for n in ns):
+        taken = set(ns)
+        return ns, [p for p in range(total) if p not in taken]
+    final = [0] * len(ns)
+    for rank, index in enumerate(sorted(range(len(ns)), key=ns.__getitem__)):
+        final[index] = rank
+    return final, list(range(len(ns), total))
+
+
+class StreamedGraph:
+    """The edge, entity and link arrays of a bundle and the graph each memory's chunk
+    carries, as `BundleAssembler` makes them (`note`, `add_relation`, `finish_graph`, then
+    `GraphParts.for_memory` per memory) — byte for byte — without holding the graph as
+    objects: each memory's ``metadata.aimem`` block goes to a temporary file as noted, its
+    records are built one at a time into another (RFC 8785 bytes), and what stays in memory
+    is the bundle's memory ids, a 64-bit digest per chunk id and a few integers per record.
+    A graph of 50,000 memories held ~50 MiB more as objects at its peak.
+
+    Pass 1: `note` each memory in bundle order (its chunk id the natural one,
+    `chunk_id_for`), `add_relation` each relation; then `build` (pass 2: the records, checked
+    and placed); then read `records` of each array and `graphs`. `usable` turns False when the
+    bundle needs what only `BundleAssembler` does (two memories with one chunk id, a block
+    edge carrying ``x-pam``, an unhashable entity reference): the caller then builds it so.
+    `close` releases the temporary files."""
+
+    def __init__(self, producer: str) -> None:
+        self.producer = producer
+        self.usable = True
+        self.first: str | None = None
+        #: the bundle's memory ids
+        self.exported: set[str] = set()
+        self._digests: set[int] = set()
+        self._entity_ids: set[str] = set()
+        self._relations: list[dict[str, Any]] = []
+        #: memories carrying a block, in note order, and where it is in `_blocks`
+        self._carriers: list[str] = []
+        self._block_at = array("q")
+        self._blocks: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115 - `close`
+        self._records: IO[bytes] = tempfile.TemporaryFile()  # noqa: SIM115
+        self._order: dict[str, list[int]] = {}
+        self._at: dict[str, array[int]] = {}
+        self._edge_final: list[int] = []
+        self._link_final: list[int] = []
+        self._entity_final: list[int] = []
+        self._entity_json: array[int] = array("q")
+        self._entity_home: list[str] = []
+
+    # -- pass 1 --------------------------------------------------------------------------
+
+    def note(self, memory_id: str, chunk_id: str | None, block: bytes | None) -> None:
+        """One memory of the bundle, in order: its chunk id (None: `chunk_id_for` gives
+        it) and its ``metadata.aimem`` block as JSON bytes (or None)."""
+        natural = natural_chunk_id(memory_id, self.producer)
+        if chunk_id is not None and chunk_id != natural:
+            self.usable = False  # edges name their ends by `chunk_id_for`: assemble it
+        chunk_id = natural
+        digest = _digest(chunk_id)
+        if digest in self._digests or memory_id in self.exported:
+            self.usable = False  # two memories with one chunk id: `BundleAssembler` renames
+        self._digests.add(digest)
+        self.exported.add(memory_id)
+        if self.first is None:
+            self.first = memory_id
+        if block is None:
+            return
+        parsed = _aimem_block({"metadata": {META_KEY: orjson.loads(block)}})
+        if parsed is None or not any(name in parsed for name in ("edges", "entities", "links")):
+            return
+        try:
+            for edge in parsed.get("edges", ()):
+                if X_PAM in edge:
+                    self.usable = False  # it becomes a relation in `graph_parts`
+            for entity in parsed.get("entities", ()):
+                self._entity_ids.add(entity["id"])
+            for link in parsed.get("links", ()):
+                hash(link.get("entity_id"))
+        except TypeError:
+            self.usable = False
+        offset = self._blocks.tell()
+        self._blocks.write(block)  # as read: the passes below read its graph members only
+        self._carriers.append(memory_id)
+        self._block_at.append(offset << 32 | len(block))
+
+    def add_relation(self, relation: Mapping[str, Any]) -> None:
+        self._relations.append(dict(relation))
+
+    def _noted_blocks(self) -> Iterable[tuple[str, dict[str, Any]]]:
+        self._blocks.flush()
+        fd = self._blocks.fileno()
+        for memory_id, at in zip(self._carriers, self._block_at, strict=True):
+            yield memory_id, orjson.loads(os.pread(fd, at & 0xFFFFFFFF, at >> 32))
+
+    # -- pass 2 --------------------------------------------------------------------------
+
+    def _write(self, kind: str, record: Mapping[str, Any]) -> None:
+        data = jcs_dumps(record)
+        offset = self._records.tell()
+        self._records.write(data)
+        self._at[kind].append(offset << 32 | len(data))
+
+    def build(self, rules: GraphRecordCheck | None = None) -> bool:
+        """Pass 2: every record built, checked with `rules` when given, written and placed.
+        False when a record breaks a rule (or the graph is not `usable`)."""
+        if not self.usable:
+            return False
+        ids = self.exported
+        chunk_ids = _ChunkIds(self._digests)
+        producer = self.producer
+        for kind in ("edges", "entities", "links"):
+            self._at[kind] = array("q")
+        edge_n: list[int] = []
+        entity_n: list[int] = []
+        link_n: list[int] = []
+        link_owner: list[str] = []
+        link_entity: list[Any] = []
+        seen: set[str] = set()
+        entity_ids: list[str] = []
+
+        def errors(problems: list[Any]) -> bool:
+            return any(getattr(p, "severity", "error") == "error" for p in problems)
+
+        for memory_id, block in self._noted_blocks():
+            own = natural_chunk_id(memory_id, producer)
+            for entry in block.get("edges", ()):
+                target = entry["target_id"]
+                if target not in ids:
+                    continue  # to a memory not in the bundle: not an AIMEM edge
+                out = {k: v for k, v in entry.items() if k != "n"}
+                out["source_id"] = own
+                out["target_id"] = natural_chunk_id(target, producer)
+                # Both ends are chunk ids of the bundle by construction (mapped above).
+                ends = {own, out["target_id"]}
+                if rules is not None and errors(rules.check_edge(len(edge_n), out, ends)):
+                    return False
+                edge_n.append(entry["n"])
+                self._write("edges", out)
+            for entry in block.get("entities", ()):
+                if entry["id"] in seen:
+                    continue
+                seen.add(entry["id"])
+                out = {k: v for k, v in entry.items() if k != "n"}
+                if rules is not None and errors(rules.check_entity(len(entity_n), out)):
+                    return False
+                entity_n.append(entry["n"])
+                entity_ids.append(entry["id"])
+                self._write("entities", out)
+                data = orjson.dumps(out)
+                self._entity_json.append(self._records.tell() << 32 | len(data))
+                self._records.write(data)
+            for entry in block.get("links", ()):
+                if entry.get("entity_id") not in self._entity_ids:
+                    continue
+                out = {k: v for k, v in entry.items() if k != "n"}
+                out["chunk_id"] = own
+                if rules is not None and errors(
+                    rules.check_chunk_entity(len(link_n), out, {own}, self._entity_ids)
+                ):
+                    return False
+                link_n.append(entry["n"])
+                link_owner.append(memory_id)
+                link_entity.append(entry.get("entity_id"))
+                self._write("links", out)
+        # PAM relations between the bundle's memories travel as x-pam edges, after the rest.
+        relations = BundleAssembler(producer)
+        for relation in self._relations:
+            source, target = relation.get("from"), relation.get("to")
+            if not (isinstance(source, str) and source in ids and target in ids):
+                self._relations, self._at["relations"] = [], array("q")
+                break
+            relations.chunk_ids[source] = natural_chunk_id(source, producer)
+            relations.chunk_ids[str(target)] = natural_chunk_id(str(target), producer)
+        else:
+            self._at["relations"] = array("q")
+        for relation in self._relations:
+            edge = relations._relation_edge(relation)
+            if rules is not None and errors(rules.check_edge(0, edge, chunk_ids)):
+                return False
+            self._write("relations", edge)
+        extra = len(self._at["relations"])
+        self._edge_final, relation_final = _final_positions(edge_n, extra)
+        self._link_final, _ = _final_positions(link_n, 0)
+        self._entity_final, _ = _final_positions(entity_n, 0)
+        self._order = {
+            "edges": _inverse(self._edge_final, relation_final),
+            "entities": _inverse(self._entity_final, []),
+            "links": _inverse(self._link_final, []),
+        }
+        # An entity lives with the memory of its first link, an unlinked one with the first.
+        home: dict[str, str] = {}
+        for index in self._order["links"]:
+            entity_id = link_entity[index]
+            if isinstance(entity_id, str):
+                home.setdefault(entity_id, link_owner[index])
+        first = self.first or ""
+        self._entity_home = [home.get(e) or first for e in entity_ids]
+        self._records.flush()
+        return True
+
+    # -- the results -----------------------------------------------------------------------
+
+    def _read(self, at: int) -> bytes:
+        return os.pread(self._records.fileno(), at & 0xFFFFFFFF, at >> 32)
+
+    def records(self, array_name: str) -> Iterator[bytes]:
+        """The RFC 8785 bytes of each record of ``entities``, ``edges`` or
+        ``chunk_entities``, in the bundle's order."""
+        kind = "links" if array_name == "chunk_entities" else array_name
+        at = self._at[kind]
+        relations = self._at.get("relations", array("q")) if kind == "edges" else array("q")
+        items = len(at)
+        for index in self._order[kind]:
+            yield self._read(at[index] if index < items else relations[index - items])
+
+    def graphs(self) -> Iterator[tuple[str, bytes]]:
+        """(memory id, the graph its chunk carries as `GraphParts.for_memory` gives it,
+        JSON with sorted keys as `orjson` writes it) for each memory carrying one."""
+        homed: dict[str, list[int]] = {}
+        for index, keeper in enumerate(self._entity_home):
+            homed.setdefault(keeper, []).append(index)
+        edge_index = link_index = 0
+        ids = self.exported
+        entity_ids = self._entity_ids
+        for memory_id, block in self._noted_blocks():
+            graph: dict[str, list[dict[str, Any]]] = {}
+            edges = []
+            for entry in block.get("edges", ()):
+                if entry["target_id"] in ids:
+                    edges.append(self._entry(entry, self._edge_final[edge_index], "source_id"))
+                    edge_index += 1
+            links = []
+            for entry in block.get("links", ()):
+                if entry.get("entity_id") in entity_ids:
+                    links.append(self._entry(entry, self._link_final[link_index], "chunk_id"))
+                    link_index += 1
+            self._add(graph, "edges", edges)
+            self._add(graph, "entities", self._entities(homed.pop(memory_id, [])))
+            self._add(graph, "links", links)
+            if graph:
+                yield memory_id, orjson.dumps(graph, option=orjson.OPT_SORT_KEYS)
+        for memory_id, indexes in homed.items():  # homes carrying no block (the first)
+            graph = {}
+            self._add(graph, "entities", self._entities(indexes))
+            yield memory_id, orjson.dumps(graph, option=orjson.OPT_SORT_KEYS)
+
+    @staticmethod
+    def _entry(entry: Mapping[str, Any], n: int, drop: str) -> dict[str, Any]:
+        out = {k: v for k, v in entry.items() if k != drop}
+        out["n"] = n
+        return out
+
+    @staticmethod
+    def _add(
+        graph: dict[str, list[dict[str, Any]]], name: str, items: list[dict[str, Any]]
+    ) -> None:
+        if items:
+            items.sort(key=lambda item: int(item["n"]))
+            graph[name] = items
+
+    def _entities(self, indexes: list[int]) -> list[dict[str, Any]]:
+        out = []
+        for index in indexes:
+            entity = orjson.loads(self._read(self._entity_json[index]))
+            entity["n"] = self._entity_final[index]
+            out.append(entity)
+        return out
+
+    def close(self) -> None:
+        self._blocks.close()
+        self._records.close()
+
+
+def _inverse(final: list[int], rest: list[int]) -> list[int]:
+    """Position -> index (the items', then the rest's after them) for `_final_positions`."""
+    order = [0] * (len(final) + len(rest))
+    for index, position in enumerate(final):
+        order[position] = index
+    for index, position in enumerate(rest):
+        order[position] = len(final) + index
+    return order

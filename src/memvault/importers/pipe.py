@@ -255,7 +255,8 @@ def _conversation(payload: bytes) -> StoredConversation:
     return StoredConversation(
         id=cid,
         platform=platform,
-        document=EncodedDocument(rest[size:], orjson.loads(rest[:size])),
+        # The passages stay JSON: the store reads them in C (`sqlite_recall.write_messages`).
+        document=EncodedDocument(rest[size:], rest[:size]),
         title=title,
         created_at=created,
         updated_at=updated,

@@ -418,11 +418,14 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         from memvault.targets import render
 
         try:
-            return render(source(ctx, READ), "system-prompt", query=query).document()
+            text = render(source(ctx, READ), "system-prompt", query=query).document()
         except VaultError as exc:
             from mcp.server.mcpserver.exceptions import ResourceError
 
             raise ResourceError(str(exc)) from exc
+        # A prompt of nothing but a line break reads as a failure; say what was found.
+        # The topic is not repeated: the text shows only what the vault holds.
+        return text if text.strip() else "The vault holds no memory about this topic.\n"
 
     @server.resource(
         "memvault://context/{query}",

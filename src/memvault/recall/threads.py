@@ -56,9 +56,11 @@ def thread(document: Mapping[str, Any]) -> Iterator[Line]:
         seen.add(mid)
         role = str(message.get("role") or "?")
         at = message.get("created_at")
+        # A model's thinking (Claude's extended thinking) is not what it said.
+        thinking = " (thinking)" if message.get("is_thought") is True else ""
         yield Line(
             mid,
-            names.get(role, role),
+            names.get(role, role) + thinking,
             at if isinstance(at, str) else None,
             message_text(message),
             depth,

@@ -12,17 +12,25 @@ import importlib
 import pkgutil
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import APIRouter, FastAPI
+from starlette.datastructures import State
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memvault import __version__
 from memvault.server import apidocs, problems, routes
 from memvault.server.authlimit import FailedAuthentications
 from memvault.server.config import ServerConfig
+from memvault.server.deps import TENANT_STATE
 from memvault.server.embedding import EmbedWorker, owner_sessions
 from memvault.server.export_mapping import ExportMapWorker
+from memvault.server.tenant_worker import TenantWorker
 
-__all__ = ["create_app", "route_modules"]
+#: The first status of an error: a refused request changed nothing.
+HTTP_BAD_REQUEST = 400
+
+__all__ = ["MarkWritten", "create_app", "route_modules"]
 
 
 def route_modules() -> Iterator[tuple[str, APIRouter]]:
@@ -34,6 +42,48 @@ def route_modules() -> Iterator[tuple[str, APIRouter]]:
         router = getattr(module, "router", None)
         if isinstance(router, APIRouter):
             yield info.name, router
+
+
+#: Methods that never change a vault (RFC 9110 §9.2.1).
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+class MarkWritten:
+    """ASGI middleware: after a request that may have changed its tenant's vault (not a safe
+    method) and succeeded, mark the tenant dirty for the background workers, so their rounds
+    visit only tenants something was written to (`memvault.server.tenant_worker`)."""
+
+    def __init__(self, app: ASGIApp, state: State) -> None:
+        self.app = app
+        self.state = state
+
+    def workers(self) -> list[TenantWorker[Any]]:
+        """The application's workers as they are now (a test may put in its own)."""
+        found = (getattr(self.state, name, None) for name in ("embedder", "export_mapper"))
+        return [w for w in found if isinstance(w, TenantWorker)]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+            await self.app(scope, receive, send)
+            return
+        status = 0
+        # The routes note the caller's tenant in this dict (`request.state`), shared even by
+        # a copy of the scope.
+        scope.setdefault("state", {})
+
+        async def noting(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
+        try:
+            await self.app(scope, receive, noting)
+        finally:
+            tenant = scope.get("state", {}).get(TENANT_STATE)
+            if isinstance(tenant, str) and 0 < status < HTTP_BAD_REQUEST:
+                for worker in self.workers():
+                    worker.mark_dirty(tenant)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
@@ -65,6 +115,11 @@ def create_app(config: ServerConfig) -> FastAPI:
     app.state.config = config
     app.state.tenants = config.tenants
     app.state.auth_failures = FailedAuthentications(config.auth_failure_limit)
+    # A personal vault is one file that its owner's CLI writes beside the server (an import,
+    # `memvault extract`): every round visits it, as no request announces those writes. A
+    # server home's tenants are written through the server, so rounds there visit only the
+    # tenants a request wrote to (and a slow sweep).
+    sweep = 0.0 if config.tenants.is_personal else None
     app.state.embedder = (
         None
         if config.embed_interval is None
@@ -72,17 +127,21 @@ def create_app(config: ServerConfig) -> FastAPI:
             owner_sessions(config.tenants),
             interval=config.embed_interval,
             api_key=config.embed_api_key,
+            sweep_interval=sweep,
         )
     )
     app.state.export_mapper = (
         None
         if config.map_interval is None
         else ExportMapWorker(
-            owner_sessions(config.tenants, "export-mapper"), interval=config.map_interval
+            owner_sessions(config.tenants, "export-mapper"),
+            interval=config.map_interval,
+            sweep_interval=sweep,
         )
     )
     problems.install(app)
     apidocs.install(app)
+    app.add_middleware(MarkWritten, state=app.state)
     for _name, router in route_modules():
         app.include_router(router)
     return app

@@ -4,10 +4,11 @@ its nesting is known to be bounded.
 `spool(request)` copies the body into a temporary file (in memory while small, on disk past
 `SPOOL_IN_MEMORY`), refusing it with 413 as soon as it passes `ServerConfig.max_body` — a
 declared ``Content-Length`` over the limit is refused before a byte is read. `json_body` is
-the dependency for routes that take a JSON document: the spooled bytes, checked for depth
-(`memvault.jsonread`), then parsed strictly (no duplicate keys, no NaN); any failure is a 422
-problem naming the place. Routes that stream a large body (bundles) read the spooled file
-themselves, through `memvault.jsonread.DepthBoundedReader`.
+the dependency for routes that take a JSON document: a request whose ``Content-Type`` is not
+JSON (``application/json`` or a ``+json`` type) is refused with 415 before a byte is read; the
+spooled bytes are checked for depth (`memvault.jsonread`), then parsed strictly (no duplicate
+keys, no NaN); any failure is a 422 problem naming the place. Routes that stream a large body
+(bundles) read the spooled file themselves, through `memvault.jsonread.DepthBoundedReader`.
 """
 
 from __future__ import annotations
@@ -24,11 +25,14 @@ from memvault.jsonread import JSONDocumentError, check_nesting, loads
 
 __all__ = [
     "JSON_DOCUMENT_LIMIT",
+    "JSON_MEDIA_TYPE",
     "SPOOL_IN_MEMORY",
     "BodyTimeout",
     "BodyTooLarge",
     "MalformedBody",
+    "UnsupportedMediaType",
     "body_schema",
+    "is_json_media_type",
     "json_body",
     "parse_json",
     "spool",
@@ -46,6 +50,9 @@ JSON_DOCUMENT_LIMIT = 8 * 1024 * 1024
 #: has passed (408 below it).
 MIN_BODY_RATE = 64 * 1024
 HTTP_TIMEOUT = 408
+HTTP_UNSUPPORTED_MEDIA_TYPE = 415
+#: The media type a JSON-body route names when it refuses another (RFC 9110 §15.5.16).
+JSON_MEDIA_TYPE = "application/json"
 #: What errors call the body (jsonread names "the file").
 BODY = "request body"
 
@@ -60,6 +67,18 @@ class BodyTimeout(VaultError):
     """The request body did not arrive in time (a client trickling it): 408."""
 
     http_status = HTTP_TIMEOUT
+
+
+class UnsupportedMediaType(VaultError):
+    """A JSON-body route was sent a body whose ``Content-Type`` is missing or not JSON: 415,
+    naming the type it takes (``headers`` carries ``Accept-Post`` / ``Accept-Patch``)."""
+
+    http_status = HTTP_UNSUPPORTED_MEDIA_TYPE
+
+    def __init__(self, message: str, headers: dict[str, str]) -> None:
+        super().__init__(message)
+        self.field = "content-type"
+        self.headers = headers
 
 
 class MalformedBody(InvalidInput):
@@ -130,9 +149,37 @@ def parse_json(raw: bytes, *, max_depth: int, what: str = BODY) -> Any:
         raise MalformedBody(str(exc), exc.path, exc.code) from None
 
 
+def is_json_media_type(content_type: str | None) -> bool:
+    """Whether a ``Content-Type`` value names JSON: ``application/json`` or any structured
+    ``+json`` type (RFC 6839 §3.1), parameters such as ``charset`` aside."""
+    if not content_type:
+        return False
+    essence = content_type.split(";", 1)[0].strip().lower()
+    kind, slash, subtype = essence.partition("/")
+    if not slash or not kind or not subtype:
+        return False
+    return essence == JSON_MEDIA_TYPE or subtype.endswith("+json")
+
+
+def _check_json_media_type(request: Request) -> None:
+    sent = request.headers.get("content-type")
+    if is_json_media_type(sent):
+        return
+    told = "no Content-Type" if not sent else f"Content-Type {sent.strip()!r}"
+    # RFC 5789 §2.2 / the Accept-Post registration: say what the route takes.
+    accept = "Accept-Patch" if request.method == "PATCH" else "Accept-Post"
+    raise UnsupportedMediaType(
+        f"this route takes a JSON body with Content-Type {JSON_MEDIA_TYPE} "
+        f"(or a +json type); the request had {told}",
+        {accept: JSON_MEDIA_TYPE},
+    )
+
+
 async def json_body(request: Request) -> Any:
-    """Dependency: the request's JSON body, size- and depth-limited (413, 422): at most
-    the server's `max_body` or `JSON_DOCUMENT_LIMIT`, whichever is smaller."""
+    """Dependency: the request's JSON body: 415 unless its ``Content-Type`` is JSON, then
+    size- and depth-limited (413, 422): at most the server's `max_body` or
+    `JSON_DOCUMENT_LIMIT`, whichever is smaller."""
+    _check_json_media_type(request)
     limit, depth = _limits(request)
     with await spool(request, min(limit, JSON_DOCUMENT_LIMIT)) as body:
         raw = body.read()
@@ -160,10 +207,18 @@ def validated(model: type[ModelT], body: Any) -> ModelT:
 
 def body_schema(model: type[BaseModel]) -> dict[str, Any]:
     """`openapi_extra` for a route that reads `model` through `json_body`: the JSON body
-    documented in the OpenAPI document as FastAPI would have documented it."""
+        documented in the OpenAPI document as FastAPI would have documented it, with the 415 a
+    body of another media type gets."""
     return {
         "requestBody": {
             "required": True,
-            "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
+            "content": {JSON_MEDIA_TYPE: {"schema": model.model_json_schema()}},
+        },
+        "responses": {
+            str(HTTP_UNSUPPORTED_MEDIA_TYPE): {
+                "description": "the body's Content-Type is missing or not JSON "
+                f"({JSON_MEDIA_TYPE} or a +json type)",
+                "content": {"application/problem+json": {}},
+            }
+        },
     }

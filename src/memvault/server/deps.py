@@ -20,7 +20,7 @@ from memvault.server.websession import cookie_principal
 from memvault.tenancy import Principal, Tenants, Unauthenticated
 from memvault.vault import Vault
 
-__all__ = ["BEARER", "principal", "require", "session", "session_for", "tenants"]
+__all__ = ["BEARER", "TENANT_STATE", "principal", "require", "session", "session_for", "tenants"]
 
 #: Bearer tokens, declared in the OpenAPI document; a missing one is our 401 problem.
 BEARER = HTTPBearer(
@@ -49,14 +49,24 @@ def principal(
     if credentials is None:
         signed_in = cookie_principal(request, tenants(request))
         if signed_in is not None:
-            return signed_in
+            return _noted(request, signed_in)
         # Asking without any key (a browser before sign-in) guesses nothing: not counted.
         raise Unauthenticated("this request needs an API key: send 'Authorization: Bearer KEY'")
     try:
-        return tenants(request).authenticate(credentials.credentials)
+        return _noted(request, tenants(request).authenticate(credentials.credentials))
     except Unauthenticated:
         limiter.failed(client)
         raise
+
+
+#: Where the caller's tenant is noted in the request's state: a successful write marks that
+#: tenant for the background workers (`memvault.server.app`).
+TENANT_STATE = "memvault_tenant"
+
+
+def _noted(request: Request, caller: Principal) -> Principal:
+    setattr(request.state, TENANT_STATE, caller.tenant)
+    return caller
 
 
 def require(scope: str) -> Callable[..., Principal]:

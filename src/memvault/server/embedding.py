@@ -10,11 +10,10 @@ and tried again on the next round; it never stops the server.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from memvault.errors import VaultError
-from memvault.server.tenant_worker import TenantWorker, owner_sessions
+from memvault.server.tenant_worker import Sessions, TenantWorker, owner_sessions
 from memvault.vault import Vault
 
 __all__ = ["EmbedProgress", "EmbedWorker", "owner_sessions"]
@@ -49,18 +48,20 @@ class EmbedWorker(TenantWorker[EmbedProgress]):
 
     def __init__(
         self,
-        sessions: Callable[[], Iterable[tuple[str, Vault]]],
+        sessions: Sessions,
         *,
         interval: float = 2.0,
         api_key: str | None = None,
+        sweep_interval: float | None = None,
     ) -> None:
-        super().__init__(sessions, EmbedProgress, interval=interval)
+        sweep = {} if sweep_interval is None else {"sweep_interval": sweep_interval}
+        super().__init__(sessions, EmbedProgress, interval=interval, **sweep)
         self._api_key = api_key
 
-    def _work(self, vault: Vault, progress: EmbedProgress) -> None:
+    def _work(self, vault: Vault, progress: EmbedProgress) -> bool:
         try:
             if vault.embedder_spec() is None:
-                return
+                return True
             self._set(progress, state="embedding")
 
             def step(done: int, missing: int) -> None:
@@ -76,7 +77,7 @@ class EmbedWorker(TenantWorker[EmbedProgress]):
                 last_error=str(exc),
                 **self._stamp(progress),
             )
-            return
+            return False  # tried again next round
         self._set(
             progress,
             state="idle",
@@ -87,3 +88,4 @@ class EmbedWorker(TenantWorker[EmbedProgress]):
             passages=passages,
             **self._stamp(progress),
         )
+        return True

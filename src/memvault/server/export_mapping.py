@@ -22,12 +22,11 @@ pending.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Final
 
 from memvault.errors import VaultError
-from memvault.server.tenant_worker import TenantWorker
+from memvault.server.tenant_worker import Sessions, TenantWorker
 from memvault.store.base import StoreError
 from memvault.vault import Vault
 
@@ -61,15 +60,17 @@ class ExportMapWorker(TenantWorker[MapProgress]):
 
     def __init__(
         self,
-        sessions: Callable[[], Iterable[tuple[str, Vault]]],
+        sessions: Sessions,
         *,
         interval: float = 1.0,
         pause: float = PAUSE,
+        sweep_interval: float | None = None,
     ) -> None:
-        super().__init__(sessions, MapProgress, interval=interval)
+        sweep = {} if sweep_interval is None else {"sweep_interval": sweep_interval}
+        super().__init__(sessions, MapProgress, interval=interval, **sweep)
         self._pause = pause
 
-    def _work(self, vault: Vault, progress: MapProgress) -> None:
+    def _work(self, vault: Vault, progress: MapProgress) -> bool:
         try:
             view = vault.export_view()
             mapped = 0
@@ -96,10 +97,18 @@ class ExportMapWorker(TenantWorker[MapProgress]):
                 and not view.exports_running()
             ):
                 from memvault.exchange.aimem_wire import prepare_download
+                from memvault.server.heap import release_vault_memory
 
+                # What mapping left in the writer goes back before the download reads, and
+                # what the download left once it is made (as after a sent one).
+                vault.release_memory()
                 if prepare_download(vault):
                     self._set(progress, prepared=progress.prepared + 1)
+                release_vault_memory(vault)
+            # Left pending (a download is mapping, the server stopping): visit it again.
+            settled = not view.pending_count()
         except (VaultError, StoreError, OSError) as exc:
             self._set(progress, state="failed", error=str(exc), **self._stamp(progress))
-            return
+            return False
         self._set(progress, state="idle", error=None, **self._stamp(progress))
+        return settled

@@ -98,6 +98,10 @@ async def _vault_error(request: Request, exc: Exception) -> Response:
     if retry_after is not None:
         # RFC 9110 §10.2.3: when to try again (the database restarting, too many failures).
         challenge = {"Retry-After": str(retry_after)}
+    carried = getattr(exc, "headers", None)
+    if isinstance(carried, Mapping):
+        # What the error says the client should send instead (Accept-Post on a 415).
+        challenge = {**(challenge or {}), **carried}
     return problem_of(exc, challenge)
 
 

@@ -1,15 +1,25 @@
-"""A server's background work over every tenant: a daemon thread that, every `interval`
-seconds, runs one round over each tenant's owner session and keeps each tenant's progress
-for ``GET /v1/stats``. The embedding worker (`memvault.server.embedding`) and the AIMEM chunk
-mapper (`memvault.server.export_mapping`) are two kinds of it; each says only what a round
-does for one tenant (`_work`)."""
+"""A server's background work over its tenants: a daemon thread that, every `interval`
+seconds, runs one round over the tenants with something to do and keeps each tenant's
+progress for ``GET /v1/stats``. The embedding worker (`memvault.server.embedding`) and the
+AIMEM chunk mapper (`memvault.server.export_mapping`) are two kinds of it; each says only what
+a round does for one tenant (`_work`).
+
+A round is event-driven: a write marks its tenant dirty (`mark_dirty`; the server does it
+after every successful request that may change a vault, `memvault.server.app`), and a round
+opens the sessions of the dirty tenants only — a server of many idle tenants opens none.
+A tenant whose work is not finished (a failure to try again, chunks a download is mapping)
+stays dirty. A slow sweep over every tenant (the first round, then every `sweep_interval`
+seconds) catches what no request announced: a vault file written beside the server, work
+left from before the server started. A personal vault, which its owner's CLI writes beside
+the server, is swept every round (`memvault.server.app`)."""
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
@@ -17,7 +27,14 @@ from typing import Any, Generic, Protocol, TypeVar
 from memvault.errors import VaultError
 from memvault.vault import Vault
 
-__all__ = ["TenantWorker", "owner_sessions"]
+__all__ = ["SWEEP_INTERVAL", "Sessions", "TenantWorker", "owner_sessions"]
+
+#: Seconds between two sweeps over every tenant, dirty or not.
+SWEEP_INTERVAL = 300.0
+
+#: ``sessions(names)``: ``[(tenant, owner session)]`` of the tenants `names`, or of every
+#: tenant when `names` is None.
+Sessions = Callable[[Collection[str] | None], Iterable[tuple[str, "Vault"]]]
 
 
 class _Progress(Protocol):
@@ -28,19 +45,19 @@ class _Progress(Protocol):
 P = TypeVar("P", bound=_Progress)
 
 
-def owner_sessions(
-    tenants: Any, identity: str = "embedder"
-) -> Callable[[], Iterable[tuple[str, Vault]]]:
-    """``() -> [(tenant, owner session)]`` over every tenant of a `memvault.tenancy.Tenants`
-    (a personal vault's one tenant, or each tenant of a server home), the sessions made
-    under `identity`."""
+def owner_sessions(tenants: Any, identity: str = "embedder") -> Sessions:
+    """``sessions(names)`` over a `memvault.tenancy.Tenants` (a personal vault's one tenant,
+    or the tenants of a server home): the owner sessions of the tenants `names` (every
+    tenant when None), made under `identity`. Only the sessions asked for are opened."""
     from memvault.tenancy import OWNER, Principal
 
-    def sessions() -> Iterable[tuple[str, Vault]]:
+    def sessions(wanted: Collection[str] | None = None) -> Iterable[tuple[str, Vault]]:
         if tenants.is_personal:
             names = [tenants.authenticate(tenants.local_token()).tenant]
         else:
             names = [info.name for info in tenants.list()]
+        if wanted is not None:
+            names = [name for name in names if name in wanted]
         for name in names:
             try:
                 vault = tenants.session(Principal(name, OWNER, frozenset(), identity))
@@ -60,14 +77,20 @@ class TenantWorker(ABC, Generic[P]):
 
     def __init__(
         self,
-        sessions: Callable[[], Iterable[tuple[str, Vault]]],
+        sessions: Sessions,
         progress: Callable[[], P],
         *,
         interval: float,
+        sweep_interval: float = SWEEP_INTERVAL,
     ) -> None:
         self._sessions = sessions
         self._new_progress = progress
         self._interval = interval
+        self._sweep_interval = sweep_interval
+        #: when the next sweep over every tenant is due (monotonic): the first round sweeps
+        self._next_sweep = 0.0
+        #: tenants a write has touched since their last round
+        self._dirty: set[str] = set()
         self._progress: dict[str, P] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -107,26 +130,53 @@ class TenantWorker(ABC, Generic[P]):
                 self._round.notify_all()
             self._stop.wait(self._interval)
 
-    def run_once(self) -> None:
-        """One round over every tenant."""
+    def mark_dirty(self, tenant: str) -> None:
+        """Visit `tenant` in the next round: a write may have left it work."""
+        with self._lock:
+            self._dirty.add(tenant)
+
+    def dirty(self) -> set[str]:
+        """The tenants the next round visits (besides a sweep)."""
+        with self._lock:
+            return set(self._dirty)
+
+    def run_once(self, *, sweep: bool | None = None) -> None:
+        """One round: over the dirty tenants, or over every tenant when a sweep is due (or
+        `sweep` says so). A round with nothing dirty and no sweep opens no session."""
+        now = time.monotonic()
+        if sweep is None:
+            sweep = now >= self._next_sweep
+        with self._lock:
+            wanted, self._dirty = self._dirty, set()
+        if sweep:
+            self._next_sweep = now + self._sweep_interval
+        elif not wanted:
+            return
         try:
-            sessions = list(self._sessions())
+            sessions = list(self._sessions(None if sweep else wanted))
         except VaultError as exc:  # the registry is closing
+            with self._lock:
+                self._dirty |= wanted  # not visited: still to do
             # The subclass's module names the logger, as it did before the two shared this.
             logging.getLogger(type(self).__module__).warning(
                 "%s round skipped: %s", self.label, exc
             )
             return
-        for tenant, vault in sessions:
+        for index, (tenant, vault) in enumerate(sessions):
             if self._stop.is_set():
+                with self._lock:
+                    self._dirty.update(name for name, _ in sessions[index:])
                 return
             with self._lock:
                 progress = self._progress.setdefault(tenant, self._new_progress())
-            self._work(vault, progress)
+            if not self._work(vault, progress):
+                self.mark_dirty(tenant)
 
     @abstractmethod
-    def _work(self, vault: Vault, progress: P) -> None:
-        """What one round does for one tenant (its owner session and its progress)."""
+    def _work(self, vault: Vault, progress: P) -> bool:
+        """What one round does for one tenant (its owner session and its progress): True
+        when nothing is left to do for it, False to visit it again next round (a failure
+        to try again, work left unfinished)."""
 
     @staticmethod
     def _stamp(progress: P) -> dict[str, Any]:

@@ -85,11 +85,12 @@ class EncodedDocument(Mapping[str, Any]):
 
     __slots__ = ("_value", "frame", "passages")
 
-    def __init__(self, frame: bytes, passages: list[Any] | None = None) -> None:
+    def __init__(self, frame: bytes, passages: list[Any] | bytes | None = None) -> None:
         self.frame = frame
         self._value: dict[str, Any] | None = None
         #: The messages' recall passages, analysed by the process that encoded the document
-        #: (`memvault.recall.index.message_rows`), or None.
+        #: (`memvault.recall.index.message_rows`): the rows, or their JSON as that process
+        #: sent it (the SQLite store reads it in C, `memvault_rows`); or None.
         self.passages = passages
 
     @classmethod

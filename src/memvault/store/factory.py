@@ -145,9 +145,12 @@ def create_store(
         raise VaultExists(f"a vault already exists at {home}; it was left untouched")
     ensure_home(home)
     cache_kib = SERVER_CACHE_KIB if serving else CACHE_KIB
-    return SQLiteStore.create(
+    store = SQLiteStore.create(
         database_path(home), passphrase, kdf_iter=kdf_iter, cache_kib=cache_kib
     )
+    if serving:
+        store.set_recall_cache_budget(recall_cache_kib())
+    return store
 
 
 def open_store(home: Path, passphrase: str, *, serving: bool = False) -> Store:
@@ -171,4 +174,30 @@ def open_store(home: Path, passphrase: str, *, serving: bool = False) -> Store:
             f"no vault at {home} (create one with `memvault init`, or set MEMVAULT_HOME)"
         )
     cache_kib = SERVER_CACHE_KIB if serving else CACHE_KIB
-    return SQLiteStore.open(path, require_passphrase(passphrase), cache_kib=cache_kib)
+    store = SQLiteStore.open(path, require_passphrase(passphrase), cache_kib=cache_kib)
+    if serving:
+        store.set_recall_cache_budget(recall_cache_kib())
+    return store
+
+
+#: The environment variable that sets a served vault's recall cache budget (MiB; 0: none).
+RECALL_CACHE_ENV = "MEMVAULT_RECALL_CACHE_MIB"
+
+
+def recall_cache_kib() -> int:
+    """A served vault's budget (KiB) for keeping recall's bit index cached between
+    whole-vault vector searches: ``$MEMVAULT_RECALL_CACHE_MIB`` MiB, else
+    `memvault.store.sqlite.RECALL_CACHE_KIB`. Raises InvalidInput for a value that is not a
+    whole number of MiB, 0 or more."""
+    from memvault.store.sqlite import RECALL_CACHE_KIB
+
+    text = os.environ.get(RECALL_CACHE_ENV, "").strip()
+    if not text:
+        return RECALL_CACHE_KIB
+    if not text.isdigit():
+        raise InvalidInput(
+            f"{RECALL_CACHE_ENV}={text!r} is not a whole number of MiB (0 keeps recall's "
+            "bit index uncached)",
+            RECALL_CACHE_ENV,
+        )
+    return int(text) * 1024

@@ -124,6 +124,11 @@ BULK_CACHE_KIB: Final = 16384
 #: life, and requests read a window at a time; with `CACHE_KIB` each connection an export
 #: touched grew to 64 MiB (an AIMEM download of 50,000 chunks peaked 60 MiB higher).
 SERVER_CACHE_KIB: Final = 8192
+#: What a served store's read connections may add to their page caches, together, to keep
+#: recall's bit index between whole-vault vector searches (`set_recall_cache_budget`;
+#: `$MEMVAULT_RECALL_CACHE_MIB` for a server): the bit index of 612,000 passages of 512
+#: dimensions is 49 MB, and re-read with a small cache it costs ~55 ms of CPU a query.
+RECALL_CACHE_KIB: Final = 65536
 #: Key stretching this cheap or cheaper, and `release_memory` opens connections afresh
 #: (tenant vaults are opened with their key: one iteration, ~0.5 ms a connection).
 _REOPEN_KDF_ITER: Final = 1000
@@ -491,6 +496,10 @@ class SQLiteStore(Store):
         self._conn = conn
         #: Every connection's page cache (KiB): `CACHE_KIB`, or what `open` was given.
         self._cache_kib = cache_kib
+        #: A served store's budget for readers' caches raised to hold the bit index, and
+        #: what each reader (by id) holds of it (`set_recall_cache_budget`).
+        self._recall_budget_kib = 0
+        self._recall_grants: dict[int, int] = {}
         self._path = path
         self._cipher = cipher
         #: Kept to open read connections (`_reader`) with the same key.
@@ -703,6 +712,8 @@ class SQLiteStore(Store):
         if self._lock.acquire(blocking=False):
             try:
                 if not self._closed and not self._depth:
+                    if self._recall_grants.pop(id(self._conn), None) is not None:
+                        self._conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
                     self._conn.execute("PRAGMA shrink_memory")
                     if cheap:
                         fresh = _open_connection(
@@ -720,6 +731,8 @@ class SQLiteStore(Store):
                 idle, self._idle_readers = self._idle_readers, []
             for conn in idle:
                 try:
+                    if self._recall_grants.pop(id(conn), None) is not None:
+                        conn.execute(f"PRAGMA cache_size = {-self._cache_kib}")
                     conn.execute("PRAGMA shrink_memory")
                 finally:
                     self._return_reader(conn)
@@ -729,6 +742,7 @@ class SQLiteStore(Store):
         """Close the read connections not in use; returns how many are in use."""
         with self._readers_lock:
             for conn in self._idle_readers:
+                self._recall_grants.pop(id(conn), None)
                 conn.close()
                 self._readers.discard(conn)
             self._idle_readers.clear()
@@ -2199,12 +2213,38 @@ class SQLiteStore(Store):
         finally:
             self._return_reader(conn)
 
+    def set_recall_cache_budget(self, kib: int) -> None:
+        """Let the read connections of a store whose caches are held small (a server's)
+        raise their page caches, together by at most `kib` KiB, to keep recall's bit index
+        between whole-vault vector searches; 0 keeps them small. `release_memory` gives it
+        back."""
+        with self._readers_lock:
+            self._recall_budget_kib = max(0, int(kib))
+
+    def _grant_bits_cache(self, conn: Any, kib: int) -> bool:
+        """Whether reader `conn` may hold `kib` KiB more than the store's cache (the budget
+        counts what the other readers hold)."""
+        with self._readers_lock:
+            key = id(conn)
+            others = sum(v for k, v in self._recall_grants.items() if k != key)
+            if others + kib > self._recall_budget_kib:
+                return False
+            self._recall_grants[key] = kib
+            return True
+
     @contextlib.contextmanager
     def recall_index(self) -> Iterator[SQLiteRecallIndex]:
         with self.index_connection() as conn:
-            # A store whose caches are held small (a server's: SERVER_CACHE_KIB) keeps them so.
+            grant = None
+            if self._cache_kib < CACHE_KIB and self._recall_budget_kib:
+                grant = functools.partial(self._grant_bits_cache, conn)
+            # A store whose caches are held small (a server's: SERVER_CACHE_KIB) keeps them
+            # so, but for the bit index within its budget.
             yield SQLiteRecallIndex(
-                conn, cache_kib=self._cache_kib, grow_cache=self._cache_kib >= CACHE_KIB
+                conn,
+                cache_kib=self._cache_kib,
+                grow_cache=self._cache_kib >= CACHE_KIB,
+                grant=grant,
             )
 
     def execute_raw(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:

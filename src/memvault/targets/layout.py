@@ -126,7 +126,8 @@ def item_text(memory: Memory) -> str:
         elif kind == "heading":
             out += ("" if out[-1] in ".!?;:" else ".") + " " + text
         elif kind == "item" and previous == "item":
-            out += "; " + text
+            # an item that ends its own sentence needs no "; " after it ("disease.; Is…")
+            out += (" " if out[-1] in ".!?;:" else "; ") + text
         else:
             out += " " + text
         previous = kind

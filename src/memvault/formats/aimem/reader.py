@@ -373,6 +373,7 @@ class BundleReader:
         self.arrays: list[str] = []
         self.counts: dict[str, int] = dict.fromkeys(ARRAYS, 0)
         self.chunk_ids: set[str] = set()
+        self._ids_released = False
         self.entity_ids: set[str] = set()
         self.has_embeddings = False
         self.checksum: str | None = None
@@ -732,6 +733,27 @@ class BundleReader:
             elif prefix == emb_prefix and event != "null":
                 self.has_embeddings = True
         self.counts[key] = count
+
+    def release_chunk_ids(self) -> None:
+        """Let the chunk ids the checksum pass gathered go while the chunks are read without
+        them (tens of thousands of ids are megabytes); `restore_chunk_ids` reads them again
+        before anything that checks references (`records`) runs."""
+        self.chunk_ids = set()
+        self._ids_released = True
+
+    def restore_chunk_ids(self) -> None:
+        """The chunk ids as the checksum pass gathered them, read again from the chunks
+        after `release_chunk_ids` (else nothing to do)."""
+        if not self._ids_released:
+            return
+        ids: set[str] = set()
+        for item in self.iter_array("chunks"):
+            if isinstance(item, dict):
+                rid = item.get("id")
+                if isinstance(rid, str):
+                    ids.add(rid)
+        self.chunk_ids = ids
+        self._ids_released = False
 
     def iter_array(self, array: str) -> Iterator[Any]:
         """The records of one array in document order, unvalidated (NDJSON: ``_kind``
