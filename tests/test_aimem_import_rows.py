@@ -129,12 +129,23 @@ def _rows(vault: Vault) -> dict[str, Any]:
     return rows
 
 
-def _import_all(tmp_path: Path, name: str, bundles: list[Path], *, fast: bool) -> Any:
-    """Import `bundles` in turn into a new vault of a fixed owner, one path or the other:
-    each result (or refusal), the export's bytes and the rows."""
+def _import_all(
+    tmp_path: Path,
+    name: str,
+    bundles: list[Path],
+    *,
+    fast: bool | None = None,
+    one_pass: bool | None = None,
+) -> Any:
+    """Import `bundles` in turn into a new vault of a fixed owner, with the rows path
+    (`fast`) and the one pass (`one_pass`) on or off as given: each result (or refusal), the
+    export's bytes and the rows."""
     vault = make_vault(tmp_path / name, owner_id=OWNER)
     patch = pytest.MonkeyPatch()
-    patch.setattr(aimem, "_FAST_PATH", fast)
+    if fast is not None:
+        patch.setattr(aimem, "_FAST_PATH", fast)
+    if one_pass is not None:
+        patch.setattr(aimem, "_ONE_PASS", one_pass)
     try:
         results = []
         for bundle in bundles:

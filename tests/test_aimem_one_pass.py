@@ -25,38 +25,19 @@ from memvault.formats.aimem.checksum import bundle_checksum
 from memvault.formats.aimem.validate import BundleRules
 from memvault.formats.mapping import chunk_to_memory, graph_parts
 from memvault.memory_rows import plain_row
-from test_aimem_import_rows import CORPUS, CORPUS_FILES, _bundle, _chunk_variants, _rows
+from test_aimem_import_rows import (
+    CORPUS,
+    CORPUS_FILES,
+    _bundle,
+    _chunk_variants,
+    _import_all,
+    _rows,
+)
 from vaultkit import make_vault
 
 NOW = datetime(2026, 6, 20, 12, 0, tzinfo=UTC)
 PRODUCER = aimemkit.PRODUCER
 OWNER = "22222222-2222-4222-8222-222222222222"
-
-
-def _import_all(tmp_path: Path, name: str, bundles: list[Path], *, one_pass: bool) -> Any:
-    """Each bundle imported in turn into a new vault of a fixed owner, in one pass or two:
-    each result (or refusal), the export's bytes and the rows."""
-    vault = make_vault(tmp_path / name, owner_id=OWNER)
-    patch = pytest.MonkeyPatch()
-    patch.setattr(aimem, "_ONE_PASS", one_pass)
-    try:
-        results = []
-        for bundle in bundles:
-            try:
-                with bundle.open("rb") as body:
-                    result = import_stream(vault, body, now=NOW).to_json()
-                result.pop("source")
-                results.append(result)
-            except BundleRefused as exc:
-                results.append((exc.status, [p.to_json() for p in exc.problems]))
-        rows = _rows(vault)
-        out = tmp_path / f"{name}.aimem.json"
-        export_bundle(vault, out, now=NOW)
-        assert vault.verify_audit().ok
-        return results, out.read_bytes(), rows
-    finally:
-        patch.undo()
-        vault.close()
 
 
 def _passes(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
