@@ -299,11 +299,7 @@ def build_graph(
         if first is None:
             return None
         exported = builder.exported
-        for relation in view.relations():
-            targets.add(relation.from_)
-            targets.add(relation.to)
-            if relation.from_ in exported and relation.to in exported:
-                builder.add_relation(relation.to_json())
+        _add_relations(view, exported, targets, builder.add_relation)
         if not builder.usable:
             return build_graph_assembled(vault, scope, since, producer, generation)
         try:
@@ -320,6 +316,18 @@ def build_graph(
             return None
     finally:
         builder.close()
+
+
+def _add_relations(
+    view: Any, exported: Container[str], targets: set[str], add: Callable[[Any], object]
+) -> None:
+    """The vault's relations into a graph builder (`add`) where both ends are exported, and
+    both ends of every relation into `targets`."""
+    for relation in view.relations():
+        targets.add(relation.from_)
+        targets.add(relation.to)
+        if relation.from_ in exported and relation.to in exported:
+            add(relation.to_json())
 
 
 def _noting(graphs: Iterator[tuple[str, bytes]], targets: set[str]) -> Iterator[tuple[str, bytes]]:
@@ -360,11 +368,7 @@ def build_graph_assembled(
     if first is None:
         return None
     exported = assembler.chunk_ids
-    for relation in view.relations():
-        targets.add(relation.from_)
-        targets.add(relation.to)
-        if relation.from_ in exported and relation.to in exported:
-            assembler.add_relation(relation.to_json())
+    _add_relations(view, exported, targets, assembler.add_relation)
     assembler.finish_graph()
     parts = assembler.parts
     carriers = set(parts.edges) | set(parts.entities) | set(parts.links)
