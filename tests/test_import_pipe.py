@@ -21,8 +21,14 @@ import pytest
 from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
+    ImportedMemory,
     ImportFormatError,
     ImportRecord,
+    ItemDone,
+    Shard,
+    ShardableImporter,
+    ShardEnd,
+    ShardRecord,
 )
 from memvault.importers.chatgpt import IMPORTER, ChatGPTImporter
 from memvault.importers.ingest import IngestResult, ingest, make_context, store_records, stored
@@ -256,8 +262,8 @@ def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None
 
 
 def test_a_childs_pipe_holds_a_megabyte_so_it_can_write_ahead() -> None:
-    """The parent takes the children's items in turn: a child whose next item is not wanted
-    yet keeps converting only while its pipe has room (the default 64 KiB holds a few
+    """The parent takes the children's items in the export's order: a child whose next item
+    is not wanted yet keeps converting only while its pipe has room (the default 64 KiB holds a few
     conversations)."""
     import fcntl
 
@@ -324,3 +330,80 @@ def test_records_are_written_with_the_collector_paused_where_the_front_end_allow
         store_records(vault, records(False), IngestResult("chatgpt-importer/2026.11"))
     assert seen == [False, False, True]
     assert gc.isenabled()
+
+
+class _SlowFirstItem(ShardableImporter):
+    """Items are the lines of a text file; each becomes a memory naming the process that
+    converted it. Converting item 0 takes `pause` seconds (a very rich conversation)."""
+
+    id = IMPORTER.id
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+
+    def sniff(self, target: Target) -> bool:
+        return True
+
+    def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
+        for record in self.read_shard(target, context, Shard(0, 1)):
+            if not isinstance(record, ItemDone | ShardEnd):
+                yield record
+
+    def read_shard(
+        self, target: Target, context: ImportContext, shard: Shard
+    ) -> Iterator[ShardRecord]:
+        import time
+
+        with target.entries[0].stream() as stream:
+            lines = stream.read().decode().split()
+        for index, line in enumerate(lines):
+            if shard.mine(index):
+                if index == 0:
+                    time.sleep(self.pause)
+                yield ImportedMemory({"id": line, "content": str(os.getpid())})
+                yield ItemDone(index)
+        shard.settle(len(lines))
+        yield ShardEnd(())
+
+
+def test_readers_claim_items_as_they_are_ready_so_a_slow_item_holds_back_no_other(
+    tmp_path: Path,
+) -> None:
+    """Items go to the reader that is free, not to every n-th: while one reader converts a
+    slow item, the other converts the items after it, and the parent still gets them all in
+    the export's order, each once."""
+    from memvault.importers.pipe import reader_processes
+
+    path = tmp_path / "items.txt"
+    names = [f"item-{n:02d}" for n in range(40)]
+    path.write_text("\n".join(names))
+    context = make_context(str(path), None, now=NOW)
+    with (
+        open_target(path) as target,
+        reader_processes(_SlowFirstItem(pause=1.0), target, context, 2) as records,
+    ):
+        got = [dict(r.memory) for r in records if isinstance(r, ImportedMemory)]
+    assert [m["id"] for m in got] == names
+    slow = got[0]["content"]
+    others = [m["content"] for m in got[1:]]
+    assert len(set(m["content"] for m in got)) == 2  # two readers took part
+    # Dealt in turn, the slow reader would have converted every other item (19 of them).
+    assert others.count(slow) <= 2, others
+
+
+def test_pam_25_an_export_whose_rich_conversations_come_together_imports_as_with_one_reader(
+    tmp_path: Path,
+) -> None:
+    """Uneven items (the generator's rich conversations, with custom instructions, code,
+    attachments and thoughts, first; plain ones after): whichever reader claims which, the
+    vault holds what one reader stores — records, warnings, memories and audit in order."""
+    rich = json.loads(gen.export(seed=8, count=24)["conversations.json"])
+    files = gen.export(seed=9, count=12, full=False)
+    plain = json.loads(files["conversations.json"])
+    full = [c for c in rich if len(json.dumps(c)) > 4000]
+    assert full
+    files["conversations.json"] = json.dumps(full * 1 + plain).encode()
+    path = write_zip(files, tmp_path / "export.zip")
+    alone = imported(tmp_path, path, readers=0)
+    assert alone[0]["memories"]["new"] > 0
+    assert imported(tmp_path, path, readers=2) == alone
