@@ -38,7 +38,6 @@ from memvault.cli.common import (
     usage_error,
     vault_command,
 )
-from memvault.cli.extracting import after_import_extraction, extract_needs_provider_export
 from memvault.cli.importing import FromOption, PlatformOption, choose, import_provider
 from memvault.cli.signing import (
     AgeIdentityOption,
@@ -493,11 +492,18 @@ def import_(
     from memvault.cli.bundles import import_aimem, sealed_bundle
 
     require_input(path)
-    then = after_import_extraction(extract, llm_url, llm_model, as_json)
+    then = None
+    if extract or llm_url is not None or llm_model is not None:
+        # (loaded only then: an import's start-up is part of its time)
+        from memvault.cli.extracting import after_import_extraction
+
+        then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
     decided = choose(str(path), from_, ask_age, identities)
     if decided.kind != "provider" and then is not None:
+        from memvault.cli.extracting import extract_needs_provider_export
+
         extract_needs_provider_export()
     if decided.bundle is not None:
         import_aimem(

@@ -15,16 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from memvault.cli.common import (
@@ -67,6 +58,8 @@ from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from memvault.hub.reading import HubImporter
     from memvault.input_kind import InputKind, ProviderPart
     from memvault.vault import Vault
@@ -156,6 +149,9 @@ def _progress(total: int | None) -> Iterator[_Feedback]:
     if not sys.stderr.isatty():
         yield feedback
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn("importing"),
         BarColumn(),
