@@ -38,7 +38,13 @@ from memvault.cli.common import (
     usage_error,
     vault_command,
 )
-from memvault.cli.importing import FromOption, PlatformOption, choose, import_provider
+from memvault.cli.importing import (
+    FromOption,
+    PlatformOption,
+    choose,
+    early_checksum,
+    import_provider,
+)
 from memvault.cli.signing import (
     AgeIdentityOption,
     AgePassphraseFileOption,
@@ -500,7 +506,17 @@ def import_(
         then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
-    decided = choose(str(path), from_, ask_age, identities)
+    checksum = early_checksum(str(path), from_)
+    try:
+        decided = choose(str(path), from_, ask_age, identities)
+    except BaseException:
+        if checksum is not None:
+            checksum.cancel()
+        raise
+    hub = _hub_importer(from_, decided.providers)
+    if checksum is not None and (decided.kind != "provider" or hub is not None):
+        checksum.cancel()
+        checksum = None
     if decided.kind != "provider" and then is not None:
         from memvault.cli.extracting import extract_needs_provider_export
 
@@ -511,7 +527,6 @@ def import_(
             strict, as_json,
         )  # fmt: skip
         return
-    hub = _hub_importer(from_, decided.providers)
     if hub is not None:
         from memvault.cli.hub import import_hub_file
 
@@ -527,6 +542,7 @@ def import_(
             platform=platform,
             as_json=as_json,
             then=then,
+            checksum=checksum,
         )
         return
     from memvault.exchange import ImportRefused, import_into_vault

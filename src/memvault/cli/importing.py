@@ -200,13 +200,16 @@ def import_provider(
     platform: str,
     as_json: bool,
     then: AfterImport | None = None,
+    checksum: ChecksumReader | None = None,
 ) -> None:
     """`memvault import` of a provider export or pasted list: one transaction, a summary.
     `importer` None: the importers that recognize `path` (`input_kind.provider_parts`),
-    several providers' exports in one folder each imported, all in one transaction."""
+    several providers' exports in one folder each imported, all in one transaction.
+    `checksum`: the export's, if the caller started reading it (`early_checksum`)."""
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
-    checksum = ChecksumReader(path) if path != STDIN else None
+    if checksum is None and path != STDIN:
+        checksum = ChecksumReader(path)
     results: list[tuple[str, IngestResult]] = []
     with open_vault(options) as vault, _import_errors(path):
         if then is not None:
@@ -259,6 +262,18 @@ def import_provider(
         _summaries(path, results, as_json, extra)
     if then is not None:
         then.show()
+
+
+def early_checksum(path: str, forced: str | None) -> ChecksumReader | None:
+    """The checksum of what `memvault import` was given, read from the start of the command
+    while it tells what the input is (for a provider export, whose import needs it; cancel it
+    otherwise): on an idle machine hashing a 300 MB export was the longest step before the
+    import's first write."""
+    from memvault.input_kind import FORMAT_NAMES
+
+    if path == STDIN or (forced is not None and forced.lower() in (*FORMAT_NAMES, "memory-text")):
+        return None
+    return ChecksumReader(path) if Path(path).exists() else None
 
 
 def _parts(target: Target, importer: Importer | None) -> list[ProviderPart]:
