@@ -435,3 +435,31 @@ def test_any_length_of_array_ends_as_with_one_reader(
     alone = _outcome(tmp_path, path, 0)
     assert isinstance(alone, dict if tail == b"]" else str)
     assert _outcome(tmp_path, path, 2) == alone
+
+
+def test_an_import_into_a_vault_without_conversations_looks_up_no_older_ids_per_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids of memvault 0.1.0 (`legacy_ids`) are looked up once, before the first write, in a
+    vault that holds no conversation (it has no older id, and the import stores none);
+    in a vault that holds some, once per batch, as `tests/test_fixture_vault.py` needs."""
+    from memvault.importers.ingest import BATCH
+
+    looked_up: list[int] = []
+    original = Vault.conversation_ids
+
+    def counted(self: Vault, ids: Any) -> set[str]:
+        ids = list(ids)
+        looked_up.append(len(ids))
+        return original(self, ids)
+
+    monkeypatch.setattr(Vault, "conversation_ids", counted)
+    count = 2 * BATCH + 5
+    path = write_zip(gen.export(seed=3, count=count, full=False), tmp_path / "export.zip")
+    with make_vault(tmp_path / "v") as vault:
+        for expected_lookups, new in ((1, count), (3, 0)):
+            looked_up.clear()
+            with open_target(path) as target:
+                result = ingest(vault, IMPORTER, target, make_context(str(path), None), readers=0)
+            assert result.conversations_new == new
+            assert len(looked_up) == expected_lookups
