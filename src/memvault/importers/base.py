@@ -184,6 +184,11 @@ class Shard:
     def settle(self, index: int) -> None:
         """Items up to `index` have a reader (nothing to do when they are dealt in turn)."""
 
+    def ends_run(self, index: int) -> bool:
+        """Whether item `index`, this reader's, is the last of the items it took together
+        (the merging side is told once a run is done, not after every item)."""
+        return True
+
 
 class ShardableImporter(Importer):
     """An importer whose reading can be split over several processes (`importers/pipe.py`

@@ -65,7 +65,7 @@ _CONVERSATION: Final = b"C"  # index columns (JSON), a newline, the document (se
 _MEMORY: Final = b"M"  # a PAM memory object (JSON)
 _PROGRESS: Final = b"P"  # bytes of the export read so far (decimal)
 _WARNINGS: Final = b"W"  # new warnings (JSON array)
-_ITEM_DONE: Final = b"I"  # the item's records are all sent (its index, decimal)
+_ITEM_DONE: Final = b"I"  # the records of the child's run of items are all sent
 _SHARD_END: Final = b"S"  # warnings that hold if every shard gives them (JSON array)
 _ERROR: Final = b"E"  # the exception that stopped the reader (pickled type, args, members)
 _DONE: Final = b"D"
@@ -131,6 +131,9 @@ class _Claims(Shard):
         while self._end <= index:
             self._first = self._claim()
             self._end = self._first + _RUN
+
+    def ends_run(self, index: int) -> bool:
+        return index == self._end - 1
 
     def _claim(self) -> int:
         fcntl.lockf(self._shared, fcntl.LOCK_EX)
@@ -317,12 +320,14 @@ def _frames(child: _Child, context: ImportContext) -> Iterator[tuple[bytes, byte
 
 
 def _conversation(payload: bytes) -> StoredConversation:
-    (cid, platform, title, created, updated, count, size), rest = _split(payload)
+    split = payload.index(b"\n")
+    cid, platform, title, created, updated, count, size = orjson.loads(payload[:split])
+    body = split + 1 + size  # (sliced from the payload: each part copied once)
     return StoredConversation(
         id=cid,
         platform=platform,
         # The passages stay JSON: the store reads them in C (`sqlite_recall.write_messages`).
-        document=EncodedDocument(rest[size:], rest[:size]),
+        document=EncodedDocument(payload[body:], payload[split + 1 : body]),
         title=title,
         created_at=created,
         updated_at=updated,
@@ -371,16 +376,9 @@ def _merged(
     ends: list[list[str] | None] = [None] * len(children)
     seen_memories: set[str] = set()
     read_log = log.read
-    left = 0  # items of the current run still to take
-    shard = 0
     while True:
-        if left:
-            left -= 1
-        else:
-            claim = read_log(1)
-            left = _RUN - 1
-            shard = claim[0] if claim else -1
-        if shard < 0:
+        claim = read_log(1)
+        if not claim:
             # Every reader stopped before claiming the next item (an error they all met,
             # such as an unreadable side file): the first one's frames say what it was.
             for kind, _ in frames[0]:
@@ -389,6 +387,7 @@ def _merged(
             raise ImportFormatError(  # pragma: no cover - as above
                 context.source_file, "the processes reading the export stopped before the end"
             )
+        shard = claim[0]
         for kind, payload in frames[shard]:
             if kind == _CONVERSATION:
                 yield decode(payload)
@@ -489,7 +488,8 @@ def _run_child(
                 send(_MEMORY, dumps(dict(record.memory)))
             elif isinstance(record, ItemDone):
                 send_warnings()
-                send(_ITEM_DONE, str(record.index).encode())
+                if shard is not None and shard.ends_run(record.index):
+                    send(_ITEM_DONE, b"")
             elif isinstance(record, ShardEnd):
                 send_warnings()
                 send(_SHARD_END, dumps(list(record.warnings)))
