@@ -90,8 +90,9 @@ def test_a_checksum_read_from_the_start_of_the_command_is_cancelled_for_other_in
     tmp_path: Path,
 ) -> None:
     """`memvault import` starts hashing a file while it tells what the file is: for a
-    provider export the import takes that checksum; for standard input, ``--from pam`` or
-    ``--from aimem`` none is started; for anything else it is cancelled, the thread gone."""
+    provider export the import takes that checksum; for standard input, a folder,
+    ``--from pam`` or ``--from aimem`` none is started; for anything else it is cancelled,
+    the thread gone."""
     from memvault.cli.importing import early_checksum
     from memvault.importers.ingest import file_checksum
 
@@ -104,6 +105,7 @@ def test_a_checksum_read_from_the_start_of_the_command_is_cancelled_for_other_in
         assert early_checksum(str(path), forced) is None
     assert early_checksum("-", None) is None
     assert early_checksum(str(tmp_path / "missing.json"), None) is None
+    assert early_checksum(str(tmp_path), None) is None  # a folder: hashed once it is known
     cancelled = early_checksum(str(path), None)
     assert cancelled is not None
     cancelled.cancel()

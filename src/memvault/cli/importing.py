@@ -273,7 +273,8 @@ def early_checksum(path: str, forced: str | None) -> ChecksumReader | None:
 
     if path == STDIN or (forced is not None and forced.lower() in (*FORMAT_NAMES, "memory-text")):
         return None
-    return ChecksumReader(path) if Path(path).exists() else None
+    # (a file only: a folder's checksum cannot be cancelled midway)
+    return ChecksumReader(path) if Path(path).is_file() else None
 
 
 def _parts(target: Target, importer: Importer | None) -> list[ProviderPart]:
