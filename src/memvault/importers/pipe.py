@@ -70,7 +70,7 @@ _SHARD_END: Final = b"S"  # warnings that hold if every shard gives them (JSON a
 _ERROR: Final = b"E"  # the exception that stopped the reader (pickled type, args, members)
 _DONE: Final = b"D"
 _BUFFER: Final = 1 << 20
-#: What a child's pipe holds. The parent takes the children's items in turn, so a child
+#: What a child's pipe holds. The parent takes the items in the export's order, so a child
 #: whose next item is not wanted yet must be able to write ahead: with the default 64 KiB a
 #: child spent a fifth of the import blocked, and the 300 MB benchmark ran 17 s, not 13 s.
 _PIPE_CAPACITY: Final = 1 << 20
