@@ -252,9 +252,10 @@ def test_write_passages_answers_each_conversations_count_and_numbers_them(
             "SELECT rowid FROM recall_fts WHERE recall_fts MATCH ? ORDER BY rowid", ("ferri",)
         ).fetchall()
         assert found == [(10,), (11,), (12,)]  # 11 by its words, not its text
-        assert conn.execute(
-            "SELECT rowid FROM recall_fts WHERE recall_fts MATCH 'text'"
-        ).fetchall() == []
+        assert (
+            conn.execute("SELECT rowid FROM recall_fts WHERE recall_fts MATCH 'text'").fetchall()
+            == []
+        )
 
 
 def test_write_passages_of_no_conversations_writes_nothing(store: SQLiteStore) -> None:
@@ -294,7 +295,7 @@ def test_a_malformed_batch_is_an_error_naming_the_byte_and_undone(
 def test_a_passage_id_in_use_is_an_integrity_error(store: SQLiteStore) -> None:
     row = b'["m",0,"user",null,1.0,"harbour",null,"c"]'
     _write_batch(store, 1, 1, b"[[" + row + b"]]")
-    with pytest.raises(sqlcipher3.IntegrityError, match="memvault_write_passages: .*UNIQUE"):
+    with pytest.raises(sqlcipher3.IntegrityError, match=r"memvault_write_passages: .*UNIQUE"):
         _write_batch(store, 1, 2, b"[[" + row + b"]]")
 
 

@@ -166,6 +166,7 @@ static int utf8_length(const unsigned char *s, int n) {
 static int valid_utf8(Buffer *buffer, const char *token, int n, const char **out, int *n_out) {
   const unsigned char *s = (const unsigned char *)token;
   int i = 0, length;
+  while (i < n && s[i] < 0x80) i++; /* most tokens are ASCII: no call a byte */
   while (i < n && (length = utf8_length(s + i, n - i)) > 0) i += length;
   *out = token;
   *n_out = n;
