@@ -38,6 +38,11 @@ import train4a_en
 import train4a_pt
 import train4b_en
 import train4b_pt
+import train5a_en
+import train5a_pt
+import train5b_en
+import train5b_pt
+import train5c_en
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
 SEED = 20
@@ -148,6 +153,7 @@ def build() -> list[dict[str, Any]]:
     out.extend(_third_batch())
     out.extend(_training_batches())
     out.extend(_fourth_batch())
+    out.extend(_fifth_training_batches())
     return out
 
 
@@ -278,6 +284,35 @@ def _fourth_batch() -> list[dict[str, Any]]:
         "blind4",
         "heldout",
         lambda n: f"2025-{1 + (n + 1) % 12:02d}-{1 + (n * 19) % 28:02d}T",
+    )
+
+
+def _fifth_training_batches() -> list[dict[str, Any]]:
+    """Three more batches of realistic chats written blind to train the learned stage
+    (`train5a_*.py`, `train5b_*.py`, `train5c_*.py`; ids ``*-train5a-*`` …), split dev, after
+    every other conversation (so the earlier ones stay byte for byte the same)."""
+    return (
+        _hand_written(
+            train5a_en.CONVERSATIONS,
+            train5a_pt.CONVERSATIONS,
+            "train5a",
+            "dev",
+            lambda n: f"2025-{1 + (n + 3) % 12:02d}-{1 + (n * 23) % 28:02d}T",
+        )
+        + _hand_written(
+            train5b_en.CONVERSATIONS,
+            train5b_pt.CONVERSATIONS,
+            "train5b",
+            "dev",
+            lambda n: f"2025-{1 + (n + 7) % 12:02d}-{1 + (n * 29) % 28:02d}T",
+        )
+        + _hand_written(
+            train5c_en.CONVERSATIONS,
+            (),
+            "train5c",
+            "dev",
+            lambda n: f"2025-{1 + (n + 11) % 12:02d}-{1 + (n * 31) % 28:02d}T",
+        )
     )
 
 
