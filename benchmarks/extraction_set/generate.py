@@ -43,6 +43,7 @@ import train5a_pt
 import train5b_en
 import train5b_pt
 import train5c_en
+import train5c_pt
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
 SEED = 20
@@ -308,7 +309,7 @@ def _fifth_training_batches() -> list[dict[str, Any]]:
         )
         + _hand_written(
             train5c_en.CONVERSATIONS,
-            (),
+            train5c_pt.CONVERSATIONS,
             "train5c",
             "dev",
             lambda n: f"2025-{1 + (n + 11) % 12:02d}-{1 + (n * 31) % 28:02d}T",
