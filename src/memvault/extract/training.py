@@ -56,9 +56,6 @@ __all__ = [
     "train",
 ]
 
-#: The target of the pooled model: the clause states a memory, whatever its type.
-ANY = "any"
-
 #: The defaults of combining before anything is fitted: the rule's confidence as it was.
 NEUTRAL: dict[str, float] = {"c0": 0.0, "c1": 1.0, "c2": 0.0, "c3": 0.0, "c4": 1.0}
 
@@ -143,10 +140,8 @@ def fit(
     steps: int = 300,
     min_count: int = 2,
     templated: float = 1.0,
-    targets: Sequence[str] = TYPES,
 ) -> tuple[list[float], dict[str, list[float]]]:
-    """One logistic model per target over the clauses of `samples` (bias, weights by
-    feature): a target is a memory type, or `ANY` (the clause states a memory of any type);
+    """One logistic model per type over the clauses of `samples` (bias, weights by feature);
     the clauses of the templated batches (`TEMPLATED`) count `templated` times as much."""
     import numpy as np
 
@@ -176,13 +171,8 @@ def fit(
                 row_of.append(r)
     idx = np.array(indices, dtype=np.int64)
     rid = np.array(row_of, dtype=np.int64)
-    n, d, k = len(rows), len(vocab), len(targets)
-    y = np.array(
-        [
-            [1.0 if (t in labels or (t == ANY and labels)) else 0.0 for t in targets]
-            for _, labels in rows
-        ]
-    )
+    n, d, k = len(rows), len(vocab), len(TYPES)
+    y = np.array([[1.0 if t in labels else 0.0 for t in TYPES] for _, labels in rows])
     w = np.zeros((d, k))
     b = np.log((y.mean(axis=0) + 1e-3) / (1 - y.mean(axis=0) + 1e-3))
     m_w, v_w = np.zeros_like(w), np.zeros_like(w)
