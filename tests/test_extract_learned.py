@@ -117,6 +117,10 @@ def test_without_a_model_the_default_is_the_rules_alone() -> None:
         ("hoje sou dev pleno numa fintech", "pt", "O usuário é dev pleno numa fintech"),
         ("comecei a estudar japonês", "pt", "O usuário começou a estudar japonês"),
         ("não como carne", "pt", "O usuário não come carne"),
+        # a pronoun after the verb turns with it (issue #20: no first person left)
+        ("mudei-me de Setúbal para Évora", "pt", "O usuário mudou-se de Setúbal para Évora"),
+        ("formei-me em Direito em Coimbra", "pt", "O usuário formou-se em Direito em Coimbra"),
+        ("chamo-me Rita", "pt", "O usuário chama-se Rita"),
     ],
 )
 def test_third_person_rewrite_of_a_clause(clause: str, language: str, content: str) -> None:
