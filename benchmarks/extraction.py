@@ -30,7 +30,9 @@ Without `--llm-url` the extractor is the offline default: the rules with their l
 stage with other weights. `--train` fits the clause classifier on the dev split only and writes
 `src/memvault/extract/learned_weights.json` (deterministic); `--leave-one-out` prints, for each
 batch of the dev split, the rules alone against the rules with a learned stage trained without
-that batch (the estimate of what it does on chats it never saw). `--speed` times the rules
+that batch (the estimate of what it does on chats it never saw), then where the memories it
+misses there are lost (`training.recall_loss`: candidate generation, classification,
+rewrite/type), per batch written as realistic chats. `--speed` times the rules
 alone and the default on the same messages, in the same run (CPU seconds of the process).
 `--curve` prints the learning curve: on `blind2` and `real2`, a classifier trained on a
 quarter, half, three quarters and all of the other batches' conversations (two draws each),
