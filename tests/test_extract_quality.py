@@ -532,3 +532,18 @@ def test_the_fifth_training_batches_are_dev_bilingual_after_the_fourth_blind_bat
         users = [m for c in fifth if c.lang == lang for m in c.messages if m.role == "user"]
         assert len(users) >= 200, lang
         assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+
+
+def test_the_fifth_blind_batch_is_heldout_bilingual_with_groups_and_last_in_the_set() -> None:
+    """`blind5_*.py` (ids `*-blind5-*`): written blind, held out, at least 200 user messages
+    per language, group conversations in each, most messages without a memory, last in the
+    set (after the fifth training batches)."""
+    conversations = load_conversations(SET)
+    fifth = [c for c in conversations if "-blind5-" in c.id]
+    assert {c.split for c in fifth} == {"heldout"}
+    assert conversations[-len(fifth) :] == fifth
+    for lang in ("en", "pt"):
+        users = [m for c in fifth if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 200, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+        assert any(len(c.participants) > 1 for c in fifth if c.lang == lang), lang

@@ -28,6 +28,8 @@ import blind3_en
 import blind3_pt
 import blind4_en
 import blind4_pt
+import blind5_en
+import blind5_pt
 import heldout_supplement
 import real2_en
 import real2_pt
@@ -155,6 +157,7 @@ def build() -> list[dict[str, Any]]:
     out.extend(_training_batches())
     out.extend(_fourth_batch())
     out.extend(_fifth_training_batches())
+    out.extend(_fifth_batch())
     return out
 
 
@@ -314,6 +317,19 @@ def _fifth_training_batches() -> list[dict[str, Any]]:
             "dev",
             lambda n: f"2025-{1 + (n + 11) % 12:02d}-{1 + (n * 31) % 28:02d}T",
         )
+    )
+
+
+def _fifth_batch() -> list[dict[str, Any]]:
+    """The fifth batch of realistic chats (`blind5_*.py`, ids ``*-blind5-*``), written blind
+    and held out: never used for tuning or training, read once with the final stage. After
+    every other conversation (so the earlier ones stay byte for byte the same)."""
+    return _hand_written(
+        blind5_en.CONVERSATIONS,
+        blind5_pt.CONVERSATIONS,
+        "blind5",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 9) % 12:02d}-{1 + (n * 37) % 28:02d}T",
     )
 
 
