@@ -68,7 +68,7 @@ def signed_in(browser: Browser, served: Served, viewport: dict[str, int], **opti
     watched.page.goto(served.sign_in_url)
     watched.page.wait_for_selector("h1#view-title")
     view(watched.page, served, "graph")
-    watched.page.wait_for_selector("svg.graph[data-labels]")
+    watched.page.wait_for_selector("svg.graph a.node")
     return context, watched
 
 

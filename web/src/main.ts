@@ -1,7 +1,7 @@
 import "./style.css";
 import { ApiError, api, get, headers, problemOf, query, setSession, upload } from "./api";
 import type { Session } from "./api";
-import { markdownLine } from "./markdown";
+import { clip, markdownLine } from "./markdown";
 
 // ---------------------------------------------------------------------------------------
 // DOM helpers: every text goes in as text (never as HTML).
@@ -488,7 +488,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
       " ",
       r.kind === "memory"
         ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, markdownLine(r.text, 240))
-        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
+        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, clip(r.text, 160)),
     ),
   );
   paint(
@@ -712,7 +712,7 @@ async function graphView(): Promise<void> {
     const p = pos.get(n.id)!;
     const href = `#/memory/${encodeURIComponent(n.id)}`;
     const r = narrow ? 8 : 9;
-    const text = s("text", p.x > W * 0.6 ? { x: p.x - r - 3, y: p.y + 4, "text-anchor": "end" } : { x: p.x + r + 3, y: p.y + 4 }, n.label.length > longest ? n.label.slice(0, longest - 1) + "…" : n.label) as SVGGraphicsElement;
+    const text = s("text", p.x > W * 0.6 ? { x: p.x - r - 3, y: p.y + 4, "text-anchor": "end" } : { x: p.x + r + 3, y: p.y + 4 }, clip(n.label, longest)) as SVGGraphicsElement;
     text.dataset.node = String(index);
     // Labels on the right half run leftwards, so none leaves the picture.
     const link = s("a", { href, class: "node", "aria-label": `${n.type}: ${n.label}` },
@@ -847,7 +847,7 @@ async function reviewView(): Promise<void> {
   const cards = found.map((p, i) => {
     const id = `p-${i}`;
     const verb = p.proposes === "history" ? "Is older than" : "Would replace";
-    const short = p.memory.content.length > 60 ? p.memory.content.slice(0, 59) + "…" : p.memory.content;
+    const short = clip(p.memory.content, 60);
     return h(
       "li",
       { class: "card proposal" },
