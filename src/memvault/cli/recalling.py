@@ -391,13 +391,14 @@ def search_conversations(
         return
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("Score", justify="right", no_wrap=True)
-    table.add_column("Conversation", overflow="fold")
+    # The short id `conversations list` shows and `conversations show` takes (--json: whole).
+    table.add_column("ID", no_wrap=True)
     table.add_column("Title", ratio=1)
     table.add_column("Best message", ratio=2)
     for row in rows:
         table.add_row(
             f"{row['score']:.3f}",
-            escape(str(row["conversation_id"])),
+            escape(str(row["conversation_id"])[:SHORT_ID]),
             escape(clip(str(row["title"] or "—"), 50)),
             escape(clip(str(row["text"]), 120)),
         )
