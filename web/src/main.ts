@@ -653,10 +653,9 @@ async function graphView(): Promise<void> {
   }
   // On a narrow screen the picture is drawn at the screen's own scale (a label's 13 px are 13
   // px), taller than wide; on a wide one at 800 × 520, scaled to the page.
-  const style = getComputedStyle(main);
-  const room = main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 2;
-  const narrow = room < NARROW_GRAPH;
-  const W = narrow ? Math.max(280, Math.floor(room)) : 800;
+  const wide = room() - 2; // the frame's border
+  const narrow = wide < NARROW_GRAPH;
+  const W = narrow ? Math.max(280, Math.floor(wide)) : 800;
   const H = narrow ? Math.round(W * 1.25) : 520;
   const scale = W / 800;
   // A small force layout, run to rest before drawing.
@@ -777,13 +776,23 @@ function barChart(title: string, id: string, counts: Record<string, number>): HT
 
 const PALETTE = ["#1f5fbf", "#b3461f", "#2e7d32", "#7b3fa0", "#8a6d00", "#00738a", "#a0284f", "#4d4d4d", "#5b6f00", "#6b4b2a", "#274b8a"];
 
+/** The width (px) the view's content has: `main`'s, less its padding. */
+function room(): number {
+  const style = getComputedStyle(main);
+  return main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
 function timelineChart(title: string, id: string, months: string[], series: Record<string, number[]>): HTMLElement {
   const keys = Object.keys(series);
-  const W = 760, H = 240, left = 40, bottom = 30;
+  // On a narrow screen drawn at the screen's own scale (inside a card: 2 × 1 rem and its
+  // border), with fewer month labels, so they stay readable.
+  const narrow = room() < NARROW_GRAPH;
+  const W = narrow ? Math.max(240, Math.floor(room() - 34)) : 760, H = narrow ? 200 : 240, left = 40, bottom = 30;
+  const labels = narrow ? 4 : 12;
   const totals = months.map((_, i) => keys.reduce((sum, k) => sum + series[k][i], 0));
   const max = Math.max(1, ...totals);
   const bw = Math.min(48, Math.max(2, (W - left - 10) / Math.max(1, months.length) - 2));
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": id });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: narrow ? "chart narrow" : "chart", role: "img", "aria-labelledby": id });
   svg.append(s("line", { x1: left, y1: H - bottom, x2: W, y2: H - bottom, class: "axis" }));
   svg.append(s("text", { x: 2, y: 14, class: "tick" }, String(max)));
   months.forEach((month, i) => {
@@ -796,7 +805,7 @@ function timelineChart(title: string, id: string, months: string[], series: Reco
       y -= hgt;
       svg.append(s("rect", { x, y, width: bw, height: hgt, fill: PALETTE[j % PALETTE.length] }, s("title", {}, `${month} · ${k}: ${n}`)));
     });
-    if (months.length <= 12 || i % Math.ceil(months.length / 12) === 0) {
+    if (months.length <= labels || i % Math.ceil(months.length / labels) === 0) {
       svg.append(s("text", { x, y: H - 10, class: "tick" }, month));
     }
   });
