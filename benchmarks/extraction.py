@@ -30,7 +30,9 @@ Without `--llm-url` the extractor is the offline default: the rules with their l
 stage with other weights. `--train` fits the clause classifier on the dev split only and writes
 `src/memvault/extract/learned_weights.json` (deterministic); `--leave-one-out` prints, for each
 batch of the dev split, the rules alone against the rules with a learned stage trained without
-that batch (the estimate of what it does on chats it never saw). `--speed` times the rules
+that batch (the estimate of what it does on chats it never saw), then where the memories it
+misses there are lost (`training.recall_loss`: candidate generation, classification,
+rewrite/type), per batch written as realistic chats. `--speed` times the rules
 alone and the default on the same messages, in the same run (CPU seconds of the process).
 `--curve` prints the learning curve: on `blind2` and `real2`, a classifier trained on a
 quarter, half, three quarters and all of the other batches' conversations (two draws each),
@@ -46,8 +48,10 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from memvault.extract.base import Candidate, UserMessage
 from memvault.extract.confidence import FEATURES, PRIOR
@@ -252,7 +256,34 @@ def _train(args: argparse.Namespace) -> int:
             if lang in before:
                 cells.append(f"{lang} {_brief(before[lang])} | {_brief(after[lang])}")
         print(f"  {batch:<8} " + "   ".join(cells))
+    _recall_loss(samples, probs, shipped)
     return 0
+
+
+def _recall_loss(samples: list[Any], probs: list[Any], shipped: Model) -> None:
+    """Where the expected memories the stage misses out of fold are lost (`training.LOSSES`),
+    per batch written as realistic chats and language."""
+    from memvault.extract import training
+
+    losses = training.recall_loss(samples, probs, shipped)
+    names = [name for name, _ in training.LOSSES]
+    print("\nmissed out of fold, by where they are lost (" + ", ".join(names) + "):")
+    total: Counter[str] = Counter()
+    for (batch, lang), counts in sorted(losses.items()):
+        if batch in training.TEMPLATED or not counts:
+            continue
+        total.update(counts)
+        cells = " ".join(f"{counts[name]:>4}" for name in names)
+        print(f"  {batch:<8} {lang}  {cells}   ({sum(counts.values())} missed)")
+    missed = sum(total.values()) or 1
+    groups: Counter[str] = Counter()
+    for name, group in training.LOSSES:
+        groups[group] += total[name]
+    print(
+        "  realistic batches: "
+        + ", ".join(f"{g} {n} ({n / missed:.0%})" for g, n in groups.items())
+        + f" of {sum(total.values())} missed"
+    )
 
 
 def _brief(tally: Tally) -> str:

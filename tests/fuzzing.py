@@ -560,6 +560,100 @@ def _rows_run(data: bytes, work: Path) -> None:
         raise Finding(f"memvault_rows {read!r:.200} != orjson {expected!r:.200}")
 
 
+def _batch_seeds(rng: random.Random, rows: list[bytes]) -> list[bytes]:
+    """Batches of conversations' passages (`memvault_write_passages`): arrays of rows arrays."""
+    return [b"[" + b",".join(rng.sample(rows, rng.randrange(4))) + b"]" for _ in range(40)]
+
+
+_WRITE_TABLES: Final = (
+    "CREATE TABLE recall_passages (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, "
+    "memory_seq INTEGER, conversation INTEGER, conversation_id TEXT, message_id TEXT, "
+    "part INTEGER NOT NULL DEFAULT 0, role TEXT, participant TEXT, platform TEXT, "
+    "at_epoch REAL, text TEXT NOT NULL)",
+    "CREATE VIRTUAL TABLE recall_fts USING fts5(body, context, content='', "
+    "contentless_delete=1, tokenize='memvault')",
+)
+
+
+def _written(conn: Any) -> tuple[list[Any], list[Any]]:
+    """The passages and full-text entries' sizes a connection holds (floats by their bits)."""
+
+    def bits(v: Any) -> Any:
+        return ("f", struct.pack("<d", v)) if isinstance(v, float) else (type(v).__name__, v)
+
+    passages = conn.execute(
+        "SELECT id, kind, conversation, message_id, part, role, participant, at_epoch, text "
+        "FROM recall_passages ORDER BY id"
+    ).fetchall()
+    sizes = conn.execute("SELECT id, sz FROM recall_fts_docsize ORDER BY id").fetchall()
+    return [[bits(v) for v in row] for row in passages], sizes
+
+
+def _write_passages_run(data: bytes, work: Path) -> None:
+    """`memvault_write_passages` (recall's C writer of a batch's passages) on any bytes: no
+    crash, nothing left written when it fails, and where orjson reads a batch of plain rows,
+    the counts it answers and exactly what Python writes binding the values orjson reads (the
+    passages, with the table's type affinities, and each full-text entry's size), or a
+    failure where Python's writing fails too (a passage without text)."""
+    import sqlcipher3  # type: ignore[import-untyped]
+
+    from memvault.recall import analysis
+
+    def made() -> Any:  # a database of its own for each input
+        conn = sqlcipher3.connect(":memory:", isolation_level=None)
+        analysis.prepare(conn)
+        for sql in _WRITE_TABLES:
+            conn.execute(sql)
+        conn.execute("BEGIN")
+        return conn
+
+    conn = made()
+    try:
+        (answer,) = conn.execute("SELECT memvault_write_passages(5, 7, ?)", (data,)).fetchone()
+    except sqlcipher3.Error:
+        conn.execute("ROLLBACK")
+        answer = None
+    else:
+        conn.execute("COMMIT")
+    got = _written(conn)
+    if answer is None and (got[0] or got[1]):
+        raise Finding("memvault_write_passages failed and left rows written")
+    try:
+        expected = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return
+    if not isinstance(expected, list) or not all(_plain_rows(c) for c in expected):
+        return
+    python = made()
+    passages, entries, ident, handle = [], [], 5, 7
+    for conversation in expected:
+        for row in conversation:
+            passages.append((ident, handle, *row[:6]))
+            entries.append((ident, row[5] if row[6] is None else row[6], row[7]))
+            ident += 1
+        handle += 1 if conversation else 0
+    try:
+        python.executemany(
+            "INSERT INTO recall_passages (id, kind, conversation, message_id, part, role, "
+            "participant, at_epoch, text) VALUES (?, 'message', ?, ?, ?, ?, ?, ?, ?)",
+            passages,
+        )
+        python.executemany(
+            "INSERT INTO recall_fts (rowid, body, context) VALUES (?, ?, ?)", entries
+        )
+    except sqlcipher3.Error:
+        if answer is not None:
+            raise Finding("memvault_write_passages wrote what Python cannot") from None
+        return
+    python.execute("COMMIT")
+    if answer is None:
+        raise Finding("memvault_write_passages refused a batch Python writes")
+    if orjson.loads(answer) != [len(c) for c in expected]:
+        raise Finding(f"memvault_write_passages counts {answer!r:.200}")
+    if got != _written(python):
+        raise Finding(f"memvault_write_passages wrote {got[0]!r:.200}")
+
+
 def _write_export(files: Files, work: Path, rng: random.Random) -> Path:
     if rng.random() < 0.5:
         path = work / "export.zip"
@@ -650,6 +744,7 @@ def targets() -> dict[str, Target]:
 
     texts = [text.encode() for text in analysiskit.corpus(seed=5, count=200)]
     rows_seeds = _rows_seeds(random.Random(7))
+    batch_seeds = _batch_seeds(random.Random(8), rows_seeds)
 
     def provider_input(name: str) -> Callable[[random.Random], Any]:
         return lambda rng: (mutate_files(rng.choice(providers[name]), rng), rng.randrange(2))
@@ -683,6 +778,10 @@ def targets() -> dict[str, Target]:
         "recall.rows": Target(
             "recall.rows", lambda rng: mutate(rng.choice(rows_seeds), rng, rows_seeds),
             _rows_run, _save_bytes),
+        "recall.write_passages": Target(
+            "recall.write_passages",
+            lambda rng: mutate(rng.choice(batch_seeds), rng, batch_seeds),
+            _write_passages_run, _save_bytes),
     }  # fmt: skip
     for provider in providers:
         name = f"importer.{provider}"

@@ -24,6 +24,7 @@ from memvault.extract.conversation_eval import (
 )
 from memvault.extract.framing import own_words
 from memvault.extract.rules import extract_message, extract_messages
+from memvault.extract.training import batch_of
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "benchmarks" / "extraction_set" / "conversations.jsonl"
@@ -224,7 +225,7 @@ def test_the_extraction_benchmark_measures_only_the_conversations_named_by_only(
 
 
 #: The dev batches written to train the learned stage: the rules were never tuned on them.
-TRAINING_ONLY = ("-train4a-", "-train4b-")
+TRAINING_ONLY = ("-train4a-", "-train4b-", "-train5a-", "-train5b-", "-train5c-")
 
 
 @pytest.mark.parametrize("split", ["dev", "heldout"])
@@ -501,14 +502,48 @@ def test_the_fourth_blind_batch_is_heldout_bilingual_with_groups_and_mostly_with
     None
 ):
     """`blind4_*.py` (ids `*-blind4-*`): written blind, held out, at least 200 user messages
-    per language, group conversations in each, most messages without a memory, last in the
-    set."""
+    per language, group conversations in each, most messages without a memory, after every
+    earlier batch and followed only by later ones (`train5*`, `blind5`)."""
     conversations = load_conversations(SET)
     fourth = [c for c in conversations if "-blind4-" in c.id]
     assert {c.split for c in fourth} == {"heldout"}
-    assert conversations[-len(fourth) :] == fourth
+    start = conversations.index(fourth[0])
+    assert conversations[start : start + len(fourth)] == fourth
+    later = {batch_of(c.id) for c in conversations[start + len(fourth) :]}
+    assert later <= {"train5a", "train5b", "train5c", "blind5"}, later
     for lang in ("en", "pt"):
         users = [m for c in fourth if c.lang == lang for m in c.messages if m.role == "user"]
         assert len(users) >= 200, lang
         assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
         assert any(len(c.participants) > 1 for c in fourth if c.lang == lang), lang
+
+
+def test_the_fifth_training_batches_are_dev_bilingual_after_the_fourth_blind_batch() -> None:
+    """`train5a_*.py`, `train5b_*.py`, `train5c_*.py` (ids `*-train5a-*` …): written blind to
+    train the learned stage, split dev, in each language at least 200 user messages with
+    most of them without a memory, appended after the fourth blind batch so every earlier
+    conversation keeps its id and bytes."""
+    conversations = load_conversations(SET)
+    fifth = [c for c in conversations if batch_of(c.id) in {"train5a", "train5b", "train5c"}]
+    assert {c.split for c in fifth} == {"dev"}
+    last_fourth = max(i for i, c in enumerate(conversations) if "-blind4-" in c.id)
+    assert conversations.index(fifth[0]) > last_fourth
+    for lang in ("en", "pt"):
+        users = [m for c in fifth if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 200, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+
+
+def test_the_fifth_blind_batch_is_heldout_bilingual_with_groups_and_last_in_the_set() -> None:
+    """`blind5_*.py` (ids `*-blind5-*`): written blind, held out, at least 200 user messages
+    per language, group conversations in each, most messages without a memory, last in the
+    set (after the fifth training batches)."""
+    conversations = load_conversations(SET)
+    fifth = [c for c in conversations if "-blind5-" in c.id]
+    assert {c.split for c in fifth} == {"heldout"}
+    assert conversations[-len(fifth) :] == fifth
+    for lang in ("en", "pt"):
+        users = [m for c in fifth if c.lang == lang for m in c.messages if m.role == "user"]
+        assert len(users) >= 200, lang
+        assert sum(1 for m in users if not m.expect) > len(users) / 2, lang
+        assert any(len(c.participants) > 1 for c in fifth if c.lang == lang), lang

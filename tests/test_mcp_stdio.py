@@ -426,3 +426,20 @@ def test_a_prompt_asked_without_its_argument_is_refused_without_a_traceback(
 
     anyio.run(main)
     assert "Traceback" not in log.read_text(), log.read_text()
+
+
+def test_tool_descriptions_read_as_prose_without_the_source_indentation(home: Path) -> None:
+    """A tool's description is its docstring; before Python 3.13 a docstring keeps the
+    indentation of its source lines, so a client's model read "again,         or a
+    rewording"."""
+
+    async def body(client: Client) -> None:
+        tools = (await client.list_tools()).tools
+        assert len(tools) == 8
+        for tool in tools:
+            text = tool.description or ""
+            assert text and "  " not in text and "\n " not in text, (tool.name, text)
+        remember = next(t for t in tools if t.name == "remember")
+        assert "the same fact again,\nor a rewording" in (remember.description or "")
+
+    _drive(_params(home), body)

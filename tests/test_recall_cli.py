@@ -392,3 +392,22 @@ def test_conversations_show_marks_a_model_s_thinking(home: Path, tmp_path: Path)
     answer = next(i for i, line in enumerate(lines) if "use polvilho azedo" in line)
     assert lines[answer - 1].startswith("assistant "), lines
     assert "(thinking)" not in lines[answer - 1]
+
+
+def test_conversations_search_shows_the_short_id_that_list_shows(
+    home: Path, tmp_path: Path
+) -> None:
+    """`conversations search` printed each conversation's whole id where `conversations list`
+    prints the first 8 characters; both print the short one, which `show` takes."""
+    ok("init")
+    ok("import", write_zip(gen.export(seed=4, count=6), tmp_path / "chatgpt-export.zip"))
+    listed = ok("conversations", "list", "--json").json()
+    title = next(c["title"] for c in listed if c["title"])
+    found = ok("conversations", "search", title, "--json").json()
+    whole = found[0]["conversation_id"]
+    assert len(whole) > 8
+    table = ok("conversations", "search", title).stdout
+    first = next(line for line in table.splitlines() if line.lstrip()[:1].isdigit())
+    assert [cell.strip() for cell in first.split("│")][1] == whole[:8], table
+    assert whole[:8] in ok("conversations", "list").stdout
+    assert ok("conversations", "show", whole[:8]).stdout.strip()

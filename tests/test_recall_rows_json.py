@@ -100,6 +100,8 @@ def test_true_and_false_are_one_and_zero_as_python_binds_them(conn: Any) -> None
         (b'[["m",0,"user",null,1.0.0,"t",null,"c"]]', "a bad number"),
         (b'[["m",0,"user",nul,1.0,"t",null,"c"]]', "an unexpected value"),
         (b"[1]", "no passage"),
+        (b'[["m",0,"user",null,1.0,"t\xc3(",null,"c"]]', "a string that is not UTF-8"),
+        (b'[["\xed\xa0\x80",0,"user",null,1.0,"t",null,"c"]]', "a string that is not UTF-8"),
         (b'[["m', "an unterminated string"),
         (b'[["m",0,"user",null,1.0,"t",null,"c"] ["m"]]', "no ',' between passages"),
     ],
@@ -214,3 +216,120 @@ def test_an_integer_beyond_64_bits_is_read_as_the_float_orjson_reads(conn: Any) 
         data = b'[["m", ' + literal + b', null, null, null, "t", null, null]]'
         ((_rowid, _message, part, *_rest),) = _read(conn, data)
         assert isinstance(part, float) and part == orjson.loads(data)[0][1]
+
+
+# -- memvault_write_passages: a batch of conversations' passages written in C ----------------
+
+
+def _write_batch(store: SQLiteStore, first: int, handle: int, data: bytes) -> Any:
+    with store.transaction(savepoints=False), store.index_connection() as conn:
+        (answer,) = conn.execute(
+            "SELECT memvault_write_passages(?, ?, ?)", (first, handle, data)
+        ).fetchone()
+    return orjson.loads(answer)
+
+
+def test_write_passages_answers_each_conversations_count_and_numbers_them(
+    store: SQLiteStore,
+) -> None:
+    """Ids follow each other from the first; a conversation without passages takes no handle;
+    each passage's full-text entry is its analysed words, or its text where they are null."""
+    row = ["m", 0, "user", None, 1.5, "ferry harbour", None, "Porto trip"]
+    worded = ["n", 1, "assistant", "Ana", 2.5, "the text", "ferries", ""]
+    data = orjson.dumps([[row, worded], [], [row]])
+    assert _write_batch(store, 10, 3, data) == [2, 0, 1]
+    with store.index_connection() as conn:
+        passages = conn.execute(
+            "SELECT id, kind, conversation, message_id, part, role, participant, at_epoch, text "
+            "FROM recall_passages ORDER BY id"
+        ).fetchall()
+        assert passages == [
+            (10, "message", 3, "m", 0, "user", None, 1.5, "ferry harbour"),
+            (11, "message", 3, "n", 1, "assistant", "Ana", 2.5, "the text"),
+            (12, "message", 4, "m", 0, "user", None, 1.5, "ferry harbour"),
+        ]
+        found = conn.execute(
+            "SELECT rowid FROM recall_fts WHERE recall_fts MATCH ? ORDER BY rowid", ("ferri",)
+        ).fetchall()
+        assert found == [(10,), (11,), (12,)]  # 11 by its words, not its text
+        assert (
+            conn.execute("SELECT rowid FROM recall_fts WHERE recall_fts MATCH 'text'").fetchall()
+            == []
+        )
+
+
+def test_write_passages_of_no_conversations_writes_nothing(store: SQLiteStore) -> None:
+    assert _write_batch(store, 1, 1, b" [ ] ") == []
+    assert _write_batch(store, 1, 1, b"[[],[ ]]") == [0, 0]
+    with store.index_connection() as conn:
+        assert conn.execute("SELECT count(*) FROM recall_passages").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (b"{}", "no array of conversations"),
+        (b"[{}]", "no array of passages"),
+        (b"[[] []]", "no ',' between conversations"),
+        (b"[[]] x", "more after the conversations"),
+        (b'[[["m",0,"user",null,1.0,"t",null]]]', "too few values"),
+        (b'[[["m",0,"user",null,1.0,"t\\ud800",null,"c"]]]', "a lone surrogate"),
+        (b'[[["m",0,"user",null,1.0,"t",null,"c"]', "the end of the rows"),
+        (b"[[", "the end of the rows"),
+        (b'[[["m",0,"user",null,1.0,"\xff",null,"c"]]]', "a string that is not UTF-8"),
+    ],
+)
+def test_a_malformed_batch_is_an_error_naming_the_byte_and_undone(
+    store: SQLiteStore, data: bytes, reason: str
+) -> None:
+    """Nothing of a malformed batch stays: the error ends the caller's transaction."""
+    good = b'[["m",0,"user",null,1.0,"harbour",null,"c"]]'
+    pattern = f"memvault_write_passages: .*{re.escape(reason)} at byte [0-9]+ of the rows"
+    with pytest.raises(sqlcipher3.OperationalError, match=pattern):
+        _write_batch(store, 1, 1, b"[" + good + b"," + data[1:] if data.startswith(b"[[") else data)
+    with store.index_connection() as conn:
+        assert conn.execute("SELECT count(*) FROM recall_passages").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM recall_fts_docsize").fetchone() == (0,)
+
+
+def test_a_passage_id_in_use_is_an_integrity_error(store: SQLiteStore) -> None:
+    row = b'["m",0,"user",null,1.0,"harbour",null,"c"]'
+    _write_batch(store, 1, 1, b"[[" + row + b"]]")
+    with pytest.raises(sqlcipher3.IntegrityError, match=r"memvault_write_passages: .*UNIQUE"):
+        _write_batch(store, 1, 2, b"[[" + row + b"]]")
+
+
+def test_the_arguments_are_checked(store: SQLiteStore) -> None:
+    for args in ((None, 1, b"[]"), (1, "1", b"[]"), (1, 1, None)):
+        with pytest.raises(sqlcipher3.OperationalError, match="integer id, an integer handle"):
+            _write_batch(store, *args)  # type: ignore[arg-type]
+
+
+def test_conversations_given_as_rows_and_as_json_together_are_numbered_in_order(
+    tmp_path: Path,
+) -> None:
+    """One `write_messages` call with both forms, and some conversations without passages:
+    the passages and the conversations' ranges are those of all rows."""
+    conversations = _conversations(40)
+    results = []
+    for mixed in (False, True):
+        store = make_store(tmp_path / f"{mixed}.db")
+        try:
+            with (
+                store.transaction(savepoints=False),
+                store.bulk_writes(),
+                store.index_connection() as conn,
+            ):
+                recall_index.write_messages(
+                    conn,
+                    [
+                        (cid, platform, orjson.dumps(rows) if mixed and n % 3 else rows)
+                        for n, (cid, platform, rows) in enumerate(conversations)
+                    ],
+                )
+            with store.index_connection() as conn:
+                results.append(_index(conn)[:2])
+        finally:
+            store.close()
+    assert results[0] == results[1]
+    assert len(results[0][1]) == sum(1 for _, _, r in conversations if r)

@@ -380,3 +380,36 @@ def test_a_later_sync_does_not_send_back_what_it_pulled(pair: Pair) -> None:
         result.to_json()
     )
     assert result.push["unchanged"] == 0, result.to_json()
+
+
+def test_the_next_sync_sends_back_nothing_the_last_one_exchanged(pair: Pair) -> None:
+    """PAM §16: a push exports what changed at or after the last push's date, a whole second,
+    so the second sync sent back every memory the first one pulled ("42 memories sent (42
+    already there)"). What the last sync wrote or sent, unchanged here since, is not sent
+    again — in the same second or later."""
+    for n in range(5):
+        pair.remote.add(f"User visited city number {n}", "fact")
+    pair.local.add("User lives in Lisbon", "fact")
+    first = pair.sync()
+    assert (first.received, first.sent) == (5, 1), first.to_json()
+    second = pair.sync()  # at once: the same second as the first's push
+    assert (second.sent, second.pushed) == (0, 0), second.to_json()
+    assert second.push == {}, second.to_json()
+    time.sleep(1.1)
+    # The pull may bring back, unchanged, what the server wrote in the first sync's second
+    # (its export cannot leave out what a client sent); nothing is sent.
+    third = pair.sync()
+    assert (third.sent, third.pulled, third.changed) == (0, 0, 0), third.to_json()
+
+
+def test_a_change_made_right_after_a_sync_is_sent_by_the_next(pair: Pair) -> None:
+    """Leaving out what the last sync exchanged never leaves out a change made here after it,
+    even within the same second, nor one to a memory the last sync brought."""
+    visited = pair.remote.add("User visited Porto", "fact").memory
+    pair.sync()
+    pair.local.add("User works as a nurse", "fact")
+    pair.local.retract(visited.id)
+    result = pair.sync()
+    assert (result.sent, result.pushed) == (2, 2), result.to_json()
+    assert "User works as a nurse" in contents(pair.remote)
+    assert by_content(pair.remote, "User visited Porto").status == "retracted"

@@ -233,7 +233,8 @@ def seed_vault(served: Served, export: Path) -> None:
 
 
 def screenshots(out: Path) -> None:
-    """A PNG of each main view, at a laptop's width, and the memory list at a phone's."""
+    """A PNG of each main view, at a laptop's width, and the memory list and the graph at a
+    phone's."""
     import tempfile
 
     out.mkdir(parents=True, exist_ok=True)
@@ -264,6 +265,8 @@ def screenshots(out: Path) -> None:
             phone.wait_for_selector("h1#view-title")
             view(phone, served, "memories")
             phone.screenshot(path=str(out / "phone.png"))
+            view(phone, served, "graph")
+            phone.screenshot(path=str(out / "phone-graph.png"))
     print(json.dumps(sorted(p.name for p in out.glob("*.png"))))
 
 

@@ -28,6 +28,8 @@ import blind3_en
 import blind3_pt
 import blind4_en
 import blind4_pt
+import blind5_en
+import blind5_pt
 import heldout_supplement
 import real2_en
 import real2_pt
@@ -38,6 +40,12 @@ import train4a_en
 import train4a_pt
 import train4b_en
 import train4b_pt
+import train5a_en
+import train5a_pt
+import train5b_en
+import train5b_pt
+import train5c_en
+import train5c_pt
 
 OUT = Path(__file__).resolve().parent / "conversations.jsonl"
 SEED = 20
@@ -148,6 +156,8 @@ def build() -> list[dict[str, Any]]:
     out.extend(_third_batch())
     out.extend(_training_batches())
     out.extend(_fourth_batch())
+    out.extend(_fifth_training_batches())
+    out.extend(_fifth_batch())
     return out
 
 
@@ -278,6 +288,48 @@ def _fourth_batch() -> list[dict[str, Any]]:
         "blind4",
         "heldout",
         lambda n: f"2025-{1 + (n + 1) % 12:02d}-{1 + (n * 19) % 28:02d}T",
+    )
+
+
+def _fifth_training_batches() -> list[dict[str, Any]]:
+    """Three more batches of realistic chats written blind to train the learned stage
+    (`train5a_*.py`, `train5b_*.py`, `train5c_*.py`; ids ``*-train5a-*`` …), split dev, after
+    every other conversation (so the earlier ones stay byte for byte the same)."""
+    return (
+        _hand_written(
+            train5a_en.CONVERSATIONS,
+            train5a_pt.CONVERSATIONS,
+            "train5a",
+            "dev",
+            lambda n: f"2025-{1 + (n + 3) % 12:02d}-{1 + (n * 23) % 28:02d}T",
+        )
+        + _hand_written(
+            train5b_en.CONVERSATIONS,
+            train5b_pt.CONVERSATIONS,
+            "train5b",
+            "dev",
+            lambda n: f"2025-{1 + (n + 7) % 12:02d}-{1 + (n * 29) % 28:02d}T",
+        )
+        + _hand_written(
+            train5c_en.CONVERSATIONS,
+            train5c_pt.CONVERSATIONS,
+            "train5c",
+            "dev",
+            lambda n: f"2025-{1 + (n + 11) % 12:02d}-{1 + (n * 31) % 28:02d}T",
+        )
+    )
+
+
+def _fifth_batch() -> list[dict[str, Any]]:
+    """The fifth batch of realistic chats (`blind5_*.py`, ids ``*-blind5-*``), written blind
+    and held out: never used for tuning or training, read once with the final stage. After
+    every other conversation (so the earlier ones stay byte for byte the same)."""
+    return _hand_written(
+        blind5_en.CONVERSATIONS,
+        blind5_pt.CONVERSATIONS,
+        "blind5",
+        "heldout",
+        lambda n: f"2025-{1 + (n + 9) % 12:02d}-{1 + (n * 37) % 28:02d}T",
     )
 
 

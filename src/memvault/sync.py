@@ -400,9 +400,13 @@ class _State:
     remote_since: str | None = None
     #: the local export date of the last push (this vault's clock)
     local_since: str | None = None
-    #: the local audit log's position when the last sync ended (what changed here since)
+    #: the local audit log's position when the last sync's push was made (what changed here
+    #: since)
     audit_after: int | None = None
     at: str | None = None
+    #: the local audit log's position when the last sync began: what it wrote here lies
+    #: between this and `audit_after`
+    began: int | None = None
 
 
 def _state_key(remote: Remote, who: Identity) -> str:
@@ -415,7 +419,11 @@ def _load_state(vault: Vault, key: str) -> _State:
         return _State()
     data = orjson.loads(text)
     return _State(
-        data.get("remote_since"), data.get("local_since"), data.get("audit_after"), data.get("at")
+        data.get("remote_since"),
+        data.get("local_since"),
+        data.get("audit_after"),
+        data.get("at"),
+        data.get("began"),
     )
 
 
@@ -433,6 +441,7 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
     state = _load_state(vault, key)
     local = vault if who.is_owner else vault.acting_as(who.identity)
     result = SyncResult(remote.label, who.tenant, who.identity, first=state.at is None)
+    began = vault.audit_position()
     workdir = Path(tempfile.mkdtemp(prefix="memvault-sync-"))
     try:
         # Erasures travel beside the exports (a PAM export carries no deletions): the owner's
@@ -463,6 +472,10 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
         since = state.local_since if who.is_owner else None
         # What the pull just brought is on the server as it is here: not sent back.
         held = _held_by_remote(vault, pulled, new_conversations)
+        if who.is_owner:
+            held = _exchanged_last_time(vault, state, held)
+        # Before the push is read: a write from here on is sent by the next sync.
+        position = vault.audit_position()
         made = export_vault(local, pushed, since=since, now=now, held_by_receiver=held)
         result.sent = made.memories
         if made.memories or made.relations or made.conversations or made.embeddings:
@@ -476,8 +489,9 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
             _State(
                 remote_since=remote_date if isinstance(remote_date, str) else None,
                 local_since=made.export_date,
-                audit_after=vault.audit_position(),
+                audit_after=position,
                 at=made.export_date,
+                began=began,
             ),
             now,
         )
@@ -531,6 +545,7 @@ def _save_state(vault: Vault, key: str, state: _State, now: datetime | None) -> 
             "local_since": state.local_since,
             "audit_after": state.audit_after,
             "at": state.at,
+            "began": state.began,
         }
     ).decode()
     with vault.unit_of_work(now=now) as work:
@@ -638,6 +653,27 @@ def _held_by_remote(vault: Vault, pulled: Path, new_conversations: set[str]) -> 
             if wanted.get(relation.id) == relation.to_json():
                 relations.add(relation.id)
     return HeldByReceiver(frozenset(memories), frozenset(relations), frozenset(new_conversations))
+
+
+def _exchanged_last_time(vault: Vault, state: _State, held: HeldByReceiver) -> HeldByReceiver:
+    """`held` and the memories the last sync exchanged that have not changed here since. The
+    push exports what changed at or after the last push's date, a whole second, so it would
+    send again what the last sync wrote or sent in that second — everything its pull
+    brought. The audit log's positions are exact: a memory the last sync wrote (between
+    `began` and `audit_after`) with no entry after `audit_after` is on the server as it is
+    here."""
+    if state.began is None or state.audit_after is None:
+        return held  # a state saved before `began` was kept
+    exchanged: set[str] = set()
+    changed: set[str] = set()
+    for entry in vault.audit_entries(after_seq=state.began):
+        if entry.memory_id is not None:
+            (exchanged if entry.seq <= state.audit_after else changed).add(entry.memory_id)
+    if not exchanged - changed:
+        return held
+    return HeldByReceiver(
+        frozenset(held.memories) | (exchanged - changed), held.relations, held.conversations
+    )
 
 
 # -- the pull, with the conflict rules ---------------------------------------------------------

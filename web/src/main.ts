@@ -1,7 +1,7 @@
 import "./style.css";
 import { ApiError, api, get, headers, problemOf, query, setSession, upload } from "./api";
 import type { Session } from "./api";
-import { markdownLine } from "./markdown";
+import { clip, markdownLine } from "./markdown";
 
 // ---------------------------------------------------------------------------------------
 // DOM helpers: every text goes in as text (never as HTML).
@@ -488,7 +488,7 @@ async function searchView(params: URLSearchParams): Promise<void> {
       " ",
       r.kind === "memory"
         ? h("a", { href: `#/memory/${encodeURIComponent(r.id)}` }, markdownLine(r.text, 240))
-        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, r.text.length > 160 ? r.text.slice(0, 159) + "…" : r.text),
+        : h("a", { href: `#/conversation/${encodeURIComponent(r.conversation_id)}` }, clip(r.text, 160)),
     ),
   );
   paint(
@@ -604,6 +604,44 @@ async function conversationView(id: string): Promise<void> {
 // ---------------------------------------------------------------------------------------
 // Graph
 
+/** Below this width (px) the graph is laid out at the screen's own scale, with fewer labels,
+ * and a tap selects a memory before a second tap opens it (a phone has no hover). */
+const NARROW_GRAPH = 600;
+
+/** Which labels to show: the best-connected memories first, each label kept only where it
+ * overlaps no label kept before it, no other memory's dot, and stays inside the picture — on
+ * the side of its dot it prefers, else on the other. */
+function placeLabels(svg: SVGSVGElement, order: SVGGraphicsElement[], dots: DOMRect[], width: number): void {
+  const kept: DOMRect[] = [];
+  const overlaps = (a: DOMRect, b: DOMRect): boolean =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const fits = (text: SVGGraphicsElement, own: number): DOMRect | null => {
+    const box = text.getBBox();
+    const pad = new DOMRect(box.x - 2, box.y - 1, box.width + 4, box.height + 2);
+    const clear = pad.x >= 0 && pad.x + pad.width <= width && !kept.some((k) => overlaps(k, pad)) &&
+      !dots.some((d, i) => i !== own && overlaps(d, pad));
+    return clear ? pad : null;
+  };
+  order.forEach((text) => {
+    const own = Number(text.dataset.node);
+    const dot = dots[own];
+    let place = fits(text, own);
+    if (!place) {
+      const x = text.getAttribute("x")!, anchor = text.getAttribute("text-anchor") ?? "start";
+      text.setAttribute("x", String(anchor === "end" ? dot.right + 3 : dot.left - 3));
+      text.setAttribute("text-anchor", anchor === "end" ? "start" : "end");
+      place = fits(text, own);
+      if (!place) { // shown only when pointed at: on the side it preferred
+        text.setAttribute("x", x);
+        text.setAttribute("text-anchor", anchor);
+      }
+    }
+    if (place) kept.push(place);
+    else text.classList.add("quiet");
+  });
+  svg.dataset.labels = String(kept.length);
+}
+
 async function graphView(): Promise<void> {
   const paint = painter();
   const g = await get<Json>("/v1/graph?limit=300");
@@ -613,64 +651,112 @@ async function graphView(): Promise<void> {
     paint("Graph", h("p", {}, "No relations yet. Relate memories from a memory's page (Correct → Add a relation)."));
     return;
   }
+  // On a narrow screen the picture is drawn at the screen's own scale (a label's 13 px are 13
+  // px), taller than wide; on a wide one at 800 × 520, scaled to the page.
+  const wide = room() - 2; // the frame's border
+  const narrow = wide < NARROW_GRAPH;
+  const W = narrow ? Math.max(280, Math.floor(wide)) : 800;
+  const H = narrow ? Math.round(W * 1.25) : 520;
+  const scale = W / 800;
   // A small force layout, run to rest before drawing.
-  const W = 800, H = 520;
   const pos = new Map<string, { x: number; y: number }>();
   nodes.forEach((n, i) => {
     const a = (2 * Math.PI * i) / nodes.length;
     pos.set(n.id, { x: W / 2 + (W / 3) * Math.cos(a), y: H / 2 + (H / 3) * Math.sin(a) });
   });
+  const push = 60000 * scale * scale, rest = 140 * Math.max(scale, 0.6), margin = narrow ? 14 : 30;
   for (let step = 0; step < 200; step++) {
     const force = new Map<string, { x: number; y: number }>(nodes.map((n) => [n.id, { x: 0, y: 0 }]));
     for (const a of nodes) for (const b of nodes) {
       if (a === b) continue;
       const pa = pos.get(a.id)!, pb = pos.get(b.id)!;
       const dx = pa.x - pb.x, dy = pa.y - pb.y, d2 = Math.max(dx * dx + dy * dy, 1);
-      const f = 60000 / d2;
+      const f = push / d2;
       force.get(a.id)!.x += (dx / Math.sqrt(d2)) * f;
       force.get(a.id)!.y += (dy / Math.sqrt(d2)) * f;
     }
     for (const e of edges) {
       const pa = pos.get(e.from), pb = pos.get(e.to);
       if (!pa || !pb) continue;
-      // A spring whose length at rest is 140.
+      // A spring whose length at rest is `rest`.
       const dx = pb.x - pa.x, dy = pb.y - pa.y, d = Math.max(Math.sqrt(dx * dx + dy * dy), 1);
-      const k = ((d - 140) * 0.05) / d;
+      const k = ((d - rest) * 0.05) / d;
       force.get(e.from)!.x += dx * k; force.get(e.from)!.y += dy * k;
       force.get(e.to)!.x -= dx * k; force.get(e.to)!.y -= dy * k;
     }
     for (const n of nodes) {
       const p = pos.get(n.id)!, f = force.get(n.id)!;
-      p.x = Math.min(W - 30, Math.max(30, p.x + Math.max(-10, Math.min(10, f.x)) + (W / 2 - p.x) * 0.002));
-      p.y = Math.min(H - 30, Math.max(30, p.y + Math.max(-10, Math.min(10, f.y)) + (H / 2 - p.y) * 0.002));
+      p.x = Math.min(W - margin, Math.max(margin, p.x + Math.max(-10, Math.min(10, f.x)) + (W / 2 - p.x) * 0.002));
+      p.y = Math.min(H - margin, Math.max(margin, p.y + Math.max(-10, Math.min(10, f.y)) + (H / 2 - p.y) * 0.002));
     }
   }
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "graph", role: "group", "aria-label": `Relation graph: ${counted(nodes.length, "memory", "memories")}, ${counted(edges.length, "relation")}` });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: narrow ? "graph narrow" : "graph", role: "group", "aria-label": `Relation graph: ${counted(nodes.length, "memory", "memories")}, ${counted(edges.length, "relation")}` }) as SVGSVGElement;
   for (const e of edges) {
     const pa = pos.get(e.from), pb = pos.get(e.to);
     if (!pa || !pb) continue;
     svg.append(s("line", { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, class: `edge ${e.type}` }, s("title", {}, e.type)));
   }
-  const detail = h("p", { id: "graph-focus", "aria-live": "polite" }, "Select a memory to see it here; Enter opens it.");
-  for (const n of nodes) {
+  const label = (id: string): string => nodes.find((n) => n.id === id)?.label ?? id;
+  const hint = narrow
+    ? "Tap a memory to see it here; tap it again to open it."
+    : "Select a memory to see it here; Enter opens it.";
+  const detail = h("div", { id: "graph-focus", class: "graph-focus", "aria-live": "polite" }, h("p", {}, hint));
+  const degree = new Map<string, number>();
+  for (const e of edges) for (const id of [e.from, e.to]) degree.set(id, (degree.get(id) ?? 0) + 1);
+  const longest = narrow ? 22 : 28;
+  const texts: SVGGraphicsElement[] = [];
+  const dots: DOMRect[] = [];
+  let selected: Element | null = null;
+  nodes.forEach((n, index) => {
     const p = pos.get(n.id)!;
-    const link = s("a", { href: `#/memory/${encodeURIComponent(n.id)}`, class: "node", "aria-label": `${n.type}: ${n.label}` },
-      s("circle", { cx: p.x, cy: p.y, r: 9, class: `t-${n.type} s-${n.status}` }),
-      // Labels on the right half run leftwards, so none leaves the picture.
-      s("text", p.x > W * 0.6 ? { x: p.x - 12, y: p.y + 4, "text-anchor": "end" } : { x: p.x + 12, y: p.y + 4 }, n.label.length > 28 ? n.label.slice(0, 27) + "…" : n.label),
+    const href = `#/memory/${encodeURIComponent(n.id)}`;
+    const r = narrow ? 8 : 9;
+    const text = s("text", p.x > W * 0.6 ? { x: p.x - r - 3, y: p.y + 4, "text-anchor": "end" } : { x: p.x + r + 3, y: p.y + 4 }, clip(n.label, longest)) as SVGGraphicsElement;
+    text.dataset.node = String(index);
+    // Labels on the right half run leftwards, so none leaves the picture.
+    const link = s("a", { href, class: "node", "aria-label": `${n.type}: ${n.label}` },
+      s("circle", { cx: p.x, cy: p.y, r, class: `t-${n.type} s-${n.status}` }),
+      text,
     );
-    const tell = (): void => { detail.textContent = `${n.type} · ${n.status}: ${n.label}`; };
+    texts.push(text);
+    dots.push(new DOMRect(p.x - r, p.y - r, 2 * r, 2 * r));
+    const tell = (): void => {
+      const related = edges.filter((e) => e.from === n.id || e.to === n.id).map((e) =>
+        h("li", {}, e.from === n.id ? `${e.type} → ` : `← ${e.type} `, h("a", { href: `#/memory/${encodeURIComponent(e.from === n.id ? e.to : e.from)}` }, label(e.from === n.id ? e.to : e.from))));
+      detail.replaceChildren(h("p", {}, h("span", { class: "badge" }, n.type), " ", h("span", { class: `badge ${n.status}` }, n.status), " ", h("a", { href }, n.label)));
+      if (related.length) detail.append(h("ul", { class: "graph-related" }, ...related));
+    };
+    const select = (): void => {
+      selected?.classList.remove("selected");
+      selected = link;
+      link.classList.add("selected");
+      svg.append(link); // drawn last: its label above the others
+      tell();
+    };
     link.addEventListener("focus", tell);
     link.addEventListener("mouseenter", tell);
+    link.addEventListener("click", (event) => {
+      // No hover on a phone: the first tap shows the memory, the second opens it.
+      if (narrow && selected !== link) {
+        event.preventDefault();
+        select();
+      }
+    });
     svg.append(link);
+  });
+  const list = h("details", narrow ? { open: true } : {}, h("summary", {}, "The relations as a list"),
+    h("div", { class: "table-wrap" }, h("table", { class: "stacked relations" }, h("caption", { class: "sr-only" }, "Relations"), h("thead", {}, h("tr", {}, ...["From", "Relation", "To"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, ...edges.map((e) =>
+        h("tr", {}, h("td", { class: "wrap" }, h("a", { href: `#/memory/${encodeURIComponent(e.from)}` }, label(e.from))), h("td", { class: "relation" }, e.type), h("td", { class: "wrap" }, h("a", { href: `#/memory/${encodeURIComponent(e.to)}` }, label(e.to)))),
+      )))));
+  paint("Graph", h("p", {}, `${counted(nodes.length, "memory", "memories")}, ${counted(g.total_edges, "relation")}${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), list);
+  if (svg.isConnected) {
+    const order = [...texts].sort((a, b) => {
+      const na = nodes[Number(a.dataset.node)], nb = nodes[Number(b.dataset.node)];
+      return (degree.get(nb.id) ?? 0) - (degree.get(na.id) ?? 0);
+    });
+    placeLabels(svg, order, dots, W);
   }
-  const table = h("details", {}, h("summary", {}, "The relations as a table"),
-    h("div", { class: "table-wrap" }, h("table", {}, h("caption", { class: "sr-only" }, "Relations"), h("thead", {}, h("tr", {}, ...["From", "Relation", "To"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, ...edges.map((e) => {
-        const label = (id: string): string => nodes.find((n) => n.id === id)?.label ?? id;
-        return h("tr", {}, h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.from)}` }, label(e.from))), h("td", {}, e.type), h("td", {}, h("a", { href: `#/memory/${encodeURIComponent(e.to)}` }, label(e.to))));
-      })))));
-  paint("Graph", h("p", {}, `${counted(nodes.length, "memory", "memories")}, ${counted(g.total_edges, "relation")}${g.truncated ? ` (the first ${edges.length} shown)` : ""}.`), detail, h("div", { class: "graph-wrap" }, svg), table);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -690,13 +776,23 @@ function barChart(title: string, id: string, counts: Record<string, number>): HT
 
 const PALETTE = ["#1f5fbf", "#b3461f", "#2e7d32", "#7b3fa0", "#8a6d00", "#00738a", "#a0284f", "#4d4d4d", "#5b6f00", "#6b4b2a", "#274b8a"];
 
+/** The width (px) the view's content has: `main`'s, less its padding. */
+function room(): number {
+  const style = getComputedStyle(main);
+  return main.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+}
+
 function timelineChart(title: string, id: string, months: string[], series: Record<string, number[]>): HTMLElement {
   const keys = Object.keys(series);
-  const W = 760, H = 240, left = 40, bottom = 30;
+  // On a narrow screen drawn at the screen's own scale (inside a card: 2 × 1 rem and its
+  // border), with fewer month labels, so they stay readable.
+  const narrow = room() < NARROW_GRAPH;
+  const W = narrow ? Math.max(240, Math.floor(room() - 34)) : 760, H = narrow ? 200 : 240, left = 40, bottom = 30;
+  const labels = narrow ? 4 : 12;
   const totals = months.map((_, i) => keys.reduce((sum, k) => sum + series[k][i], 0));
   const max = Math.max(1, ...totals);
   const bw = Math.min(48, Math.max(2, (W - left - 10) / Math.max(1, months.length) - 2));
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-labelledby": id });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, class: narrow ? "chart narrow" : "chart", role: "img", "aria-labelledby": id });
   svg.append(s("line", { x1: left, y1: H - bottom, x2: W, y2: H - bottom, class: "axis" }));
   svg.append(s("text", { x: 2, y: 14, class: "tick" }, String(max)));
   months.forEach((month, i) => {
@@ -709,7 +805,7 @@ function timelineChart(title: string, id: string, months: string[], series: Reco
       y -= hgt;
       svg.append(s("rect", { x, y, width: bw, height: hgt, fill: PALETTE[j % PALETTE.length] }, s("title", {}, `${month} · ${k}: ${n}`)));
     });
-    if (months.length <= 12 || i % Math.ceil(months.length / 12) === 0) {
+    if (months.length <= labels || i % Math.ceil(months.length / labels) === 0) {
       svg.append(s("text", { x, y: H - 10, class: "tick" }, month));
     }
   });
@@ -760,7 +856,7 @@ async function reviewView(): Promise<void> {
   const cards = found.map((p, i) => {
     const id = `p-${i}`;
     const verb = p.proposes === "history" ? "Is older than" : "Would replace";
-    const short = p.memory.content.length > 60 ? p.memory.content.slice(0, 59) + "…" : p.memory.content;
+    const short = clip(p.memory.content, 60);
     return h(
       "li",
       { class: "card proposal" },

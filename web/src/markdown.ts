@@ -69,6 +69,25 @@ export function foldMarkdown(content: string): Piece[] {
   return out;
 }
 
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
+/** How many characters `text` has as a reader counts them: an emoji (a flag, a family joined
+ * with ZWJ), or a letter with its accents, is one. */
+export function characters(text: string): number {
+  let n = 0;
+  for (const _ of graphemes.segment(text)) n++;
+  return n;
+}
+
+/** `text` cut to at most `limit` characters (`characters`), the last one an ellipsis when it
+ * is cut. A cut by UTF-16 units could keep half of an emoji, which shows as a box. */
+export function clip(text: string, limit: number): string {
+  if (text.length <= limit) return text; // never more characters than UTF-16 units
+  const parts = Array.from(graphemes.segment(text), (g) => g.segment);
+  if (parts.length <= limit) return text;
+  return parts.slice(0, Math.max(limit - 1, 0)).join("") + "…";
+}
+
 /** `content` folded to one line of at most `limit` characters (an ellipsis past it), as
  * text nodes and <strong>/<em>/<code> elements. */
 export function markdownLine(content: string, limit: number): Inline[] {
@@ -76,9 +95,8 @@ export function markdownLine(content: string, limit: number): Inline[] {
   let left = limit;
   for (const piece of foldMarkdown(content)) {
     if (left <= 0) break;
-    let text = piece.text;
-    if (text.length > left) text = text.slice(0, Math.max(left - 1, 0)) + "…";
-    left -= text.length;
+    const text = clip(piece.text, left);
+    left -= characters(text);
     if (piece.tag) {
       const el = document.createElement(piece.tag);
       el.textContent = text;

@@ -369,20 +369,24 @@ def search_conversations(
     """
     with open_vault(options, arguments=True) as vault:
         result = vault.recall(query, k * 5, kind="messages")
-    best: dict[str, Mapping[str, Any]] = {}
-    for hit in result.hits:
-        if hit.conversation_id is not None and hit.conversation_id not in best:
-            best[hit.conversation_id] = {
-                "conversation_id": hit.conversation_id,
-                "title": hit.title,
-                "score": round(hit.score, 6),
-                "message_id": hit.id,
-                "text": hit.text,
-            }
-    rows = list(best.values())[:k]
-    if as_json:
-        print_json(rows)
-        return
+        best: dict[str, Mapping[str, Any]] = {}
+        for hit in result.hits:
+            if hit.conversation_id is not None and hit.conversation_id not in best:
+                best[hit.conversation_id] = {
+                    "conversation_id": hit.conversation_id,
+                    "title": hit.title,
+                    "score": round(hit.score, 6),
+                    "message_id": hit.id,
+                    "text": hit.text,
+                }
+        rows = list(best.values())[:k]
+        if as_json:
+            print_json(rows)
+            return
+        # The short unique prefixes `conversations list` shows and `conversations show` takes.
+        names = unique_prefixes(
+            vault, [str(r["conversation_id"]) for r in rows], resolve=vault.resolve_conversation
+        )
     for note in result.notes:
         typer.echo(f"note: {note}", err=True)
     out = console()
@@ -391,13 +395,13 @@ def search_conversations(
         return
     table = Table(show_edge=False, pad_edge=False, header_style="bold")
     table.add_column("Score", justify="right", no_wrap=True)
-    table.add_column("Conversation", overflow="fold")
+    table.add_column("ID", no_wrap=True)
     table.add_column("Title", ratio=1)
     table.add_column("Best message", ratio=2)
     for row in rows:
         table.add_row(
             f"{row['score']:.3f}",
-            escape(str(row["conversation_id"])),
+            escape(names.get(str(row["conversation_id"]), str(row["conversation_id"]))),
             escape(clip(str(row["title"] or "—"), 50)),
             escape(clip(str(row["text"]), 120)),
         )

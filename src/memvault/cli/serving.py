@@ -76,6 +76,16 @@ def serve(
             "more (408 otherwise).",
         ),
     ] = 30.0,
+    release_idle_after: Annotated[
+        float,
+        typer.Option(
+            "--release-idle-after",
+            metavar="SECONDS",
+            min=0.0,
+            help="Give back a vault's caches (recall's bit index above all) once it has "
+            "had no request for this long; 0: only after imports and exports.",
+        ),
+    ] = 300.0,
     embed: Annotated[
         bool,
         typer.Option(
@@ -173,6 +183,7 @@ def serve(
                 embed_interval=2.0 if embed else None,
                 map_interval=1.0,
                 embed_api_key=os.environ.get(EMBED_KEY_ENV) or None,
+                release_idle_after=release_idle_after or None,
             )
         except InvalidInput:
             tenants.close()

@@ -299,8 +299,10 @@ _PT_VERBS: Final = {
     "estudo": "estuda", "programo": "programa", "adoro": "adora", "amo": "ama", "odeio": "odeia",
     "preciso": "precisa", "pretendo": "pretende", "penso": "pensa", "comecei": "começou",
     "tô": "está", "to": "está", "tou": "está", "bebo": "bebe", "como": "come", "divido": "divide",
+    "chamo": "chama", "sinto": "sente", "ganho": "ganha",
 }  # fmt: skip
 _PT_REFLEXIVE: Final = re.compile(r"^me\s+(?=\w+(?:ei|o|i)\b)", re.I)
+_ENCLITIC_PT: Final = re.compile(r"^-me\b", re.I)
 
 
 def _en(body: str) -> str | None:
@@ -351,7 +353,9 @@ def _pt(body: str) -> str | None:
         if third is None and len(word) > 3 and word.endswith("ei"):
             third = word[:-2] + "ou"
         if third is not None:
-            rest = _turn(body[first.end() :], "pt")
+            # a pronoun after the verb (European Portuguese): "mudei-me" → "mudou-se"
+            rest = _ENCLITIC_PT.sub("-se", body[first.end() :], count=1)
+            rest = _turn(rest, "pt")
             return _agree_pt(f"O usuário {adverb}{prefix}{third}{rest}")
     return None
 

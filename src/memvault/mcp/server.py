@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextvars
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
@@ -158,6 +159,9 @@ def build_server(source: SessionSource, *, allowed: AllowedDirs | None = None) -
         def register(fn: Callable[P, R]) -> Callable[P, R]:
             server.add_tool(
                 _vault_errors(fn),
+                # The docstring without its source indentation (Python before 3.13 keeps it):
+                # the client's model reads this text.
+                description=inspect.cleandoc(fn.__doc__ or ""),
                 annotations=_hints(
                     read_only=read_only, destructive=destructive, idempotent=idempotent
                 ),

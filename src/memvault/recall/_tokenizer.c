@@ -12,7 +12,9 @@
  *   same stem.
  * - `memvault_terms(text)` returns, as a JSON array, one array per token: the folded token
  *   followed by its distinct stems (English first), through the very same code.
- * - `memvault_rows(rows)`: the recall passages of a conversation (JSON) as rows (below).
+ * - `memvault_rows(rows)`: the recall passages of a conversation (JSON) as rows (below), and
+ *   `memvault_write_passages(id, handle, batch)`: a batch of conversations' passages written
+ *   into the recall tables, each with its full-text entry (below).
  * - Text that is not valid UTF-8 (a blob) can make unicode61 write tokens that are not either
  *   (code points past U+10FFFF): each invalid byte of such a token becomes U+FFFD before it is
  *   stemmed or indexed, so every index term and every memvault_terms result is valid UTF-8.
@@ -164,6 +166,7 @@ static int utf8_length(const unsigned char *s, int n) {
 static int valid_utf8(Buffer *buffer, const char *token, int n, const char **out, int *n_out) {
   const unsigned char *s = (const unsigned char *)token;
   int i = 0, length;
+  while (i < n && s[i] < 0x80) i++; /* most tokens are ASCII: no call a byte */
   while (i < n && (length = utf8_length(s + i, n - i)) > 0) i += length;
   *out = token;
   *n_out = n;
@@ -407,22 +410,23 @@ PyMODINIT_FUNC PyInit__tokenizer(void) { return PyModule_Create(&python_module);
  * message passages as an import's reader process writes them (memvault.recall.index.
  * message_rows: one array a passage of message id, part, role, participant, time, text,
  * analysed words, analysed context), and each passage is a row of those eight columns, its
- * rowid its place from 0. The importing process inserts the passages and their full-text
- * entries with one INSERT ... SELECT each instead of binding every value from Python, which
- * cost more than SQLite's own work (400,000 passages: ~0.8 CPU-s of executemany).
+ * rowid its place from 0. It reads what `memvault_write_passages` (below) writes, with the
+ * same reader: a query can look at a reader process's passages as SQLite takes them.
  *
  * The values are those a JSON reader gives and Python binds: a string (escapes decoded;
- * a lone surrogate is refused), an integer, a float (strtod: correctly rounded, as orjson
+ * a lone surrogate or bytes that are not UTF-8 are refused, as orjson refuses them), an integer, a float (strtod: correctly rounded, as orjson
  * reads it), null, true and false as 1 and 0. Anything else is an error naming the byte. */
 
 #define ROW_VALUES 8
 
-typedef struct RowsCursor {
-  sqlite3_vtab_cursor base;
-  char *text; /* the argument, copied */
+/* The reading state of one conversation's passages array (`memvault_rows`) or of a batch of
+ * them (`memvault_write_passages`): the text, where reading is, the current passage's values. */
+typedef struct RowsReader {
+  const char *text;
   int n, at;
   sqlite3_int64 rowid;
   int eof;
+  char *error; /* the message of the last failure (sqlite3_malloc'd) */
   int type[ROW_VALUES];
   sqlite3_int64 integer[ROW_VALUES];
   double real[ROW_VALUES];
@@ -430,6 +434,18 @@ typedef struct RowsCursor {
   int length[ROW_VALUES];
   char *decoded[ROW_VALUES]; /* a string with escapes, decoded */
   int capacity[ROW_VALUES];
+} RowsReader;
+
+static void reader_free(RowsReader *c) {
+  for (int i = 0; i < ROW_VALUES; i++) sqlite3_free(c->decoded[i]);
+  sqlite3_free(c->error);
+  c->error = NULL;
+}
+
+typedef struct RowsCursor {
+  sqlite3_vtab_cursor base;
+  char *copy; /* the argument, copied */
+  RowsReader r;
 } RowsCursor;
 
 static int rows_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
@@ -479,20 +495,28 @@ static int rows_open(sqlite3_vtab *table, sqlite3_vtab_cursor **out) {
 
 static int rows_close(sqlite3_vtab_cursor *base) {
   RowsCursor *cursor = (RowsCursor *)base;
-  sqlite3_free(cursor->text);
-  for (int i = 0; i < ROW_VALUES; i++) sqlite3_free(cursor->decoded[i]);
+  sqlite3_free(cursor->copy);
+  reader_free(&cursor->r);
   sqlite3_free(cursor);
   return SQLITE_OK;
 }
 
-static int rows_fail(RowsCursor *cursor, const char *what) {
-  sqlite3_free(cursor->base.pVtab->zErrMsg);
-  cursor->base.pVtab->zErrMsg =
-      sqlite3_mprintf("memvault_rows: %s at byte %d of the rows", what, cursor->at);
-  return SQLITE_ERROR;
+static int rows_fail(RowsReader *c, const char *what) {
+  sqlite3_free(c->error);
+  c->error = sqlite3_mprintf("%s at byte %d of the rows", what, c->at);
+  return c->error ? SQLITE_ERROR : SQLITE_NOMEM;
 }
 
-static void skip_space(RowsCursor *c) {
+/* A reading failure of the table-valued function, as its table's error message. */
+static int cursor_failed(RowsCursor *cursor, int rc) {
+  if (rc == SQLITE_ERROR && cursor->r.error) {
+    sqlite3_free(cursor->base.pVtab->zErrMsg);
+    cursor->base.pVtab->zErrMsg = sqlite3_mprintf("memvault_rows: %s", cursor->r.error);
+  }
+  return rc;
+}
+
+static void skip_space(RowsReader *c) {
   while (c->at < c->n && (c->text[c->at] == ' ' || c->text[c->at] == '\t' ||
                           c->text[c->at] == '\n' || c->text[c->at] == '\r'))
     c->at++;
@@ -513,8 +537,22 @@ static int hex_digits(const char *s, int n, int at) {
   return value;
 }
 
+/* Whether n bytes are well-formed UTF-8 (what a JSON reader such as orjson accepts). */
+static int utf8_whole(const char *s, int n) {
+  for (int i = 0; i < n;) {
+    if ((unsigned char)s[i] < 0x80) {
+      i++;
+      continue;
+    }
+    int length = utf8_length((const unsigned char *)s + i, n - i);
+    if (!length) return 0;
+    i += length;
+  }
+  return 1;
+}
+
 /* A string value whose opening quote is at c->at. */
-static int read_string(RowsCursor *c, int slot) {
+static int read_string(RowsReader *c, int slot) {
   const char *s = c->text;
   int start = ++c->at, at = start, escaped = 0;
   while (at < c->n && s[at] != '"') {
@@ -525,6 +563,8 @@ static int read_string(RowsCursor *c, int slot) {
     at++;
   }
   if (at >= c->n) return rows_fail(c, "an unterminated string");
+  /* escapes decode to UTF-8: the bytes around them are checked here */
+  if (!utf8_whole(s + start, at - start)) return rows_fail(c, "a string that is not UTF-8");
   c->type[slot] = SQLITE_TEXT;
   if (!escaped) {
     c->string[slot] = s + start;
@@ -595,7 +635,7 @@ static int read_string(RowsCursor *c, int slot) {
   return SQLITE_OK;
 }
 
-static int read_number(RowsCursor *c, int slot) {
+static int read_number(RowsReader *c, int slot) {
   const char *s = c->text;
   int start = c->at, at = start, real = 0;
   while (at < c->n && (s[at] == '-' || s[at] == '+' || (s[at] >= '0' && s[at] <= '9') ||
@@ -635,7 +675,7 @@ static int read_number(RowsCursor *c, int slot) {
   return SQLITE_OK;
 }
 
-static int read_word(RowsCursor *c, int slot, const char *word, int type, int value) {
+static int read_word(RowsReader *c, int slot, const char *word, int type, int value) {
   int n = (int)strlen(word);
   if (c->at + n > c->n || memcmp(c->text + c->at, word, n) != 0)
     return rows_fail(c, "an unexpected value");
@@ -646,7 +686,7 @@ static int read_word(RowsCursor *c, int slot, const char *word, int type, int va
 }
 
 /* The next passage into the cursor's values, or eof at the end of the array. */
-static int rows_step(RowsCursor *c) {
+static int rows_step(RowsReader *c) {
   skip_space(c);
   if (c->at >= c->n) return rows_fail(c, "the end of the rows");
   if (c->text[c->at] == ']') {
@@ -685,8 +725,10 @@ static int rows_step(RowsCursor *c) {
 static int rows_filter(sqlite3_vtab_cursor *base, int idx, const char *idx_text, int argc,
                        sqlite3_value **argv) {
   (void)idx_text;
-  RowsCursor *c = (RowsCursor *)base;
-  sqlite3_free(c->text);
+  RowsCursor *cursor = (RowsCursor *)base;
+  RowsReader *c = &cursor->r;
+  sqlite3_free(cursor->copy);
+  cursor->copy = NULL;
   c->text = NULL;
   c->n = c->at = 0;
   c->rowid = 0;
@@ -694,28 +736,29 @@ static int rows_filter(sqlite3_vtab_cursor *base, int idx, const char *idx_text,
   if (idx != 1 || argc < 1 || sqlite3_value_type(argv[0]) == SQLITE_NULL) return SQLITE_OK;
   const void *data = sqlite3_value_blob(argv[0]);
   int n = sqlite3_value_bytes(argv[0]);
-  c->text = sqlite3_malloc(n + 1);
-  if (!c->text) return SQLITE_NOMEM;
-  if (n) memcpy(c->text, data, n);
-  c->text[n] = 0;
+  cursor->copy = sqlite3_malloc(n + 1);
+  if (!cursor->copy) return SQLITE_NOMEM;
+  if (n) memcpy(cursor->copy, data, n);
+  cursor->copy[n] = 0;
+  c->text = cursor->copy;
   c->n = n;
   c->eof = 0;
   skip_space(c);
-  if (c->at >= c->n || c->text[c->at] != '[') return rows_fail(c, "no array");
+  if (c->at >= c->n || c->text[c->at] != '[') return cursor_failed(cursor, rows_fail(c, "no array"));
   c->at++;
-  return rows_step(c);
+  return cursor_failed(cursor, rows_step(c));
 }
 
 static int rows_next(sqlite3_vtab_cursor *base) {
-  RowsCursor *c = (RowsCursor *)base;
-  c->rowid++;
-  return rows_step(c);
+  RowsCursor *cursor = (RowsCursor *)base;
+  cursor->r.rowid++;
+  return cursor_failed(cursor, rows_step(&cursor->r));
 }
 
-static int rows_eof(sqlite3_vtab_cursor *base) { return ((RowsCursor *)base)->eof; }
+static int rows_eof(sqlite3_vtab_cursor *base) { return ((RowsCursor *)base)->r.eof; }
 
 static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *context, int column) {
-  RowsCursor *c = (RowsCursor *)base;
+  RowsReader *c = &((RowsCursor *)base)->r;
   if (column < 0 || column >= ROW_VALUES) {
     sqlite3_result_null(context);
     return SQLITE_OK;
@@ -732,7 +775,7 @@ static int rows_column(sqlite3_vtab_cursor *base, sqlite3_context *context, int 
 }
 
 static int rows_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *out) {
-  *out = ((RowsCursor *)base)->rowid;
+  *out = ((RowsCursor *)base)->r.rowid;
   return SQLITE_OK;
 }
 
@@ -750,6 +793,169 @@ static sqlite3_module rows_module = {
     .xColumn = rows_column,
     .xRowid = rows_rowid,
 };
+
+/* -- memvault_write_passages: a batch of conversations' passages written in C --------------- */
+
+/* `memvault_write_passages(first_id, first_handle, batch)`: `batch` is a JSON array holding,
+ * for each of a batch of conversations, its passages array as `memvault_rows` reads it. Each
+ * passage becomes a `recall_passages` row (ids from first_id on, in order) of its conversation's
+ * handle (first_handle for the first conversation that has passages, then one more for each
+ * next one that has any), followed at once by its full-text entry (`recall_fts`: the analysed
+ * words, or the text itself where they are null, and the context). The result is the JSON
+ * array of each conversation's number of passages.
+ *
+ * It replaces, for an import's passages, an `INSERT ... SELECT FROM memvault_rows(?)` per
+ * conversation and an `executemany` from Python of every full-text entry, which read the JSON
+ * twice (the second time into Python objects) and bound every entry's values from Python:
+ * ~1 CPU-s of the 400,000 passages of the 300 MB ChatGPT export. Every row is inserted by a
+ * single-row INSERT, as `executemany` did: such a statement opens no statement savepoint, at
+ * which FTS5 would write its pending entries as a segment of their own, so the full-text index
+ * is the same, byte for byte. The statements are prepared for one call and finalized before
+ * it returns (none is left on the connection). */
+
+#define INSERT_PASSAGE                                                                          \
+  "INSERT INTO recall_passages (id, kind, conversation, message_id, part, role, participant, " \
+  "at_epoch, text) VALUES (?1, 'message', ?2, ?3, ?4, ?5, ?6, ?7, ?8)"
+#define INSERT_ENTRY "INSERT INTO recall_fts (rowid, body, context) VALUES (?1, ?2, ?3)"
+
+/* Bind the reader's value in `slot` to parameter `at` (strings stay the reader's until the
+ * statement has run). */
+static int bind_value(sqlite3_stmt *stmt, int at, RowsReader *c, int slot) {
+  switch (c->type[slot]) {
+  case SQLITE_TEXT: return sqlite3_bind_text(stmt, at, c->string[slot], c->length[slot], SQLITE_STATIC);
+  case SQLITE_INTEGER: return sqlite3_bind_int64(stmt, at, c->integer[slot]);
+  case SQLITE_FLOAT: return sqlite3_bind_double(stmt, at, c->real[slot]);
+  default: return sqlite3_bind_null(stmt, at);
+  }
+}
+
+/* Run a bound single-row INSERT; its error, if any, as the message in *error. */
+static int run_insert(sqlite3 *db, sqlite3_stmt *stmt, char **error) {
+  int rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) return sqlite3_reset(stmt);
+  rc = sqlite3_reset(stmt);
+  if (rc == SQLITE_OK) rc = SQLITE_ERROR;
+  *error = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+  return rc;
+}
+
+static int write_passage(sqlite3 *db, sqlite3_stmt *passage, sqlite3_stmt *entry, RowsReader *c,
+                         sqlite3_int64 id, sqlite3_int64 handle, char **error) {
+  int rc = sqlite3_bind_int64(passage, 1, id);
+  if (rc == SQLITE_OK) rc = sqlite3_bind_int64(passage, 2, handle);
+  for (int slot = 0; rc == SQLITE_OK && slot < 6; slot++) rc = bind_value(passage, 3 + slot, c, slot);
+  if (rc == SQLITE_OK) rc = run_insert(db, passage, error);
+  if (rc != SQLITE_OK) return rc;
+  rc = sqlite3_bind_int64(entry, 1, id);
+  /* the analysed words (slot 6), the text itself (slot 5) where they are null */
+  if (rc == SQLITE_OK) rc = bind_value(entry, 2, c, c->type[6] == SQLITE_NULL ? 5 : 6);
+  if (rc == SQLITE_OK) rc = bind_value(entry, 3, c, 7);
+  if (rc == SQLITE_OK) rc = run_insert(db, entry, error);
+  return rc;
+}
+
+/* Read the batch and write its passages; the counts go to `counts` as JSON. */
+static int write_batch(sqlite3 *db, RowsReader *c, sqlite3_int64 id, sqlite3_int64 handle,
+                       sqlite3_str *counts, char **error) {
+  sqlite3_stmt *passage = NULL, *entry = NULL;
+  int rc = sqlite3_prepare_v2(db, INSERT_PASSAGE, -1, &passage, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_prepare_v2(db, INSERT_ENTRY, -1, &entry, NULL);
+  if (rc != SQLITE_OK) {
+    *error = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+    goto done;
+  }
+  skip_space(c);
+  if (c->at >= c->n || c->text[c->at] != '[') {
+    rc = rows_fail(c, "no array of conversations");
+    goto done;
+  }
+  c->at++;
+  sqlite3_str_appendchar(counts, 1, '[');
+  for (int conversation = 0;; conversation++) {
+    skip_space(c);
+    if (c->at < c->n && c->text[c->at] == ']') {
+      c->at++;
+      break;
+    }
+    if (conversation > 0) {
+      if (c->at >= c->n || c->text[c->at] != ',') {
+        rc = rows_fail(c, "no ',' between conversations");
+        goto done;
+      }
+      c->at++;
+      skip_space(c);
+    }
+    if (c->at >= c->n || c->text[c->at] != '[') {
+      rc = rows_fail(c, "no array of passages");
+      goto done;
+    }
+    c->at++;
+    c->rowid = 0;
+    c->eof = 0;
+    for (rc = rows_step(c); rc == SQLITE_OK && !c->eof; rc = rows_step(c)) {
+      rc = write_passage(db, passage, entry, c, id++, handle, error);
+      if (rc != SQLITE_OK) goto done;
+      c->rowid++;
+    }
+    if (rc != SQLITE_OK) goto done;
+    c->at++; /* the passages' closing bracket, where rows_step stopped */
+    if (c->rowid > 0) handle++;
+    sqlite3_str_appendf(counts, conversation ? ",%lld" : "%lld", c->rowid);
+  }
+  skip_space(c);
+  if (c->at < c->n) {
+    rc = rows_fail(c, "more after the conversations");
+    goto done;
+  }
+  sqlite3_str_appendchar(counts, 1, ']');
+  rc = sqlite3_str_errcode(counts);
+done:
+  sqlite3_finalize(passage);
+  sqlite3_finalize(entry);
+  return rc;
+}
+
+static void write_passages_function(sqlite3_context *context, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[0]) != SQLITE_INTEGER ||
+      sqlite3_value_type(argv[1]) != SQLITE_INTEGER ||
+      sqlite3_value_type(argv[2]) == SQLITE_NULL) {
+    sqlite3_result_error(context, "memvault_write_passages: an integer id, an integer handle "
+                                  "and the passages are required", -1);
+    return;
+  }
+  RowsReader reader;
+  memset(&reader, 0, sizeof reader);
+  reader.text = sqlite3_value_blob(argv[2]);
+  reader.n = sqlite3_value_bytes(argv[2]);
+  if (!reader.text && reader.n) {
+    sqlite3_result_error_nomem(context);
+    return;
+  }
+  if (!reader.text) reader.text = "";
+  char *error = NULL;
+  sqlite3_str *counts = sqlite3_str_new(0);
+  int rc = write_batch(sqlite3_context_db_handle(context), &reader, sqlite3_value_int64(argv[0]),
+                       sqlite3_value_int64(argv[1]), counts, &error);
+  int length = sqlite3_str_length(counts);
+  char *json = sqlite3_str_finish(counts);
+  if (rc == SQLITE_OK && json) {
+    sqlite3_result_text(context, json, length, sqlite3_free);
+  } else {
+    sqlite3_free(json);
+    if (rc == SQLITE_NOMEM || rc == SQLITE_OK) {
+      sqlite3_result_error_nomem(context);
+    } else {
+      char *message = sqlite3_mprintf("memvault_write_passages: %s",
+                                      error ? error : reader.error ? reader.error : sqlite3_errstr(rc));
+      sqlite3_result_error(context, message ? message : "memvault_write_passages failed", -1);
+      sqlite3_result_error_code(context, rc);
+      sqlite3_free(message);
+    }
+  }
+  sqlite3_free(error);
+  reader_free(&reader);
+}
 
 /* -- entry point ------------------------------------------------------------------------- */
 
@@ -770,6 +976,9 @@ int sqlite3_tokenizer_init(sqlite3 *db, char **error, const sqlite3_api_routines
   rc = sqlite3_create_function_v2(db, "memvault_terms", 1,
                                   SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, terms,
                                   terms_function, 0, 0, terms_free);
+  if (rc != SQLITE_OK) return rc;
+  rc = sqlite3_create_function_v2(db, "memvault_write_passages", 3, SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                                  0, write_passages_function, 0, 0, 0);
   if (rc != SQLITE_OK) return rc;
   return sqlite3_create_module_v2(db, "memvault_rows", &rows_module, 0, 0);
 }

@@ -25,6 +25,7 @@ from memvault.server.config import ServerConfig
 from memvault.server.deps import TENANT_STATE
 from memvault.server.embedding import EmbedWorker, owner_sessions
 from memvault.server.export_mapping import ExportMapWorker
+from memvault.server.idle import IdleRelease
 from memvault.server.tenant_worker import TenantWorker
 
 #: The first status of an error: a refused request changed nothing.
@@ -51,7 +52,9 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 class MarkWritten:
     """ASGI middleware: after a request that may have changed its tenant's vault (not a safe
     method) and succeeded, mark the tenant dirty for the background workers, so their rounds
-    visit only tenants something was written to (`memvault.server.tenant_worker`)."""
+    visit only tenants something was written to (`memvault.server.tenant_worker`). After
+    every request of a tenant, note that it was used (`memvault.server.idle`: its memory is
+    given back once it has been idle a while)."""
 
     def __init__(self, app: ASGIApp, state: State) -> None:
         self.app = app
@@ -62,14 +65,26 @@ class MarkWritten:
         found = (getattr(self.state, name, None) for name in ("embedder", "export_mapper"))
         return [w for w in found if isinstance(w, TenantWorker)]
 
+    def _used(self, scope: Scope) -> None:
+        idle = getattr(self.state, "idle_release", None)
+        tenant = scope.get("state", {}).get(TENANT_STATE)
+        if isinstance(idle, IdleRelease) and isinstance(tenant, str):
+            idle.touch(tenant)
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        status = 0
         # The routes note the caller's tenant in this dict (`request.state`), shared even by
         # a copy of the scope.
         scope.setdefault("state", {})
+        if scope["method"] in SAFE_METHODS:
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self._used(scope)
+            return
+        status = 0
 
         async def noting(message: Message) -> None:
             nonlocal status
@@ -84,16 +99,19 @@ class MarkWritten:
             if isinstance(tenant, str) and 0 < status < HTTP_BAD_REQUEST:
                 for worker in self.workers():
                     worker.mark_dirty(tenant)
+            self._used(scope)
 
 
 def create_app(config: ServerConfig) -> FastAPI:
     """The application serving `config.tenants`. A background embedding worker runs while
-    the application does when `config.embed_interval` is set, and a background mapping of
-    pending AIMEM chunks when `config.map_interval` is."""
+    the application does when `config.embed_interval` is set, a background mapping of
+    pending AIMEM chunks when `config.map_interval` is, and the release of idle tenants'
+    memory when `config.release_idle_after` is."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        workers = [w for w in (app.state.embedder, app.state.export_mapper) if w is not None]
+        found = (app.state.embedder, app.state.export_mapper, app.state.idle_release)
+        workers: list[TenantWorker[Any] | IdleRelease] = [w for w in found if w is not None]
         for worker in workers:
             worker.start()
         try:
@@ -137,6 +155,13 @@ def create_app(config: ServerConfig) -> FastAPI:
             owner_sessions(config.tenants, "export-mapper"),
             interval=config.map_interval,
             sweep_interval=sweep,
+        )
+    )
+    app.state.idle_release = (
+        None
+        if config.release_idle_after is None
+        else IdleRelease(
+            owner_sessions(config.tenants, "idle-release"), idle=config.release_idle_after
         )
     )
     problems.install(app)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_BODY_TIMEOUT",
     "DEFAULT_HOST",
+    "DEFAULT_IDLE_RELEASE",
     "DEFAULT_MAX_BODY",
     "DEFAULT_PORT",
     "ServerConfig",
@@ -37,6 +38,9 @@ DEFAULT_MAX_BODY = 256 * 1024 * 1024
 #: Seconds of grace a request body gets; after it, it must have arrived at `MIN_BODY_RATE`
 #: on average, so a client trickling bytes cannot hold a worker (408).
 DEFAULT_BODY_TIMEOUT = 30.0
+#: Seconds without a request after which a tenant's vault gives back its caches, recall's
+#: bit index above all (`memvault.server.idle`).
+DEFAULT_IDLE_RELEASE = 300.0
 
 
 def is_loopback(host: str) -> bool:
@@ -82,7 +86,9 @@ class ServerConfig:
     OpenAI-compatible embeddings endpoint a vault names (the library reads no
     environment). `map_interval` (seconds) is how often the background mapping looks for
     memories whose AIMEM chunk a write left pending (`memvault.server.export_mapping`);
-    None: no worker, the next download maps them."""
+    None: no worker, the next download maps them. `release_idle_after` (seconds) is how
+    long a tenant goes without a request before its vault gives back its caches (recall's
+    bit index above all; `memvault.server.idle`); None: only imports and exports do."""
 
     tenants: Tenants
     host: str = DEFAULT_HOST
@@ -99,6 +105,7 @@ class ServerConfig:
     body_timeout: float = DEFAULT_BODY_TIMEOUT
     #: Failed authentications an address may make per minute before it gets 429.
     auth_failure_limit: int = 20
+    release_idle_after: float | None = DEFAULT_IDLE_RELEASE
 
     def __post_init__(self) -> None:
         if not 0 < self.port < 65536:
@@ -116,6 +123,11 @@ class ServerConfig:
         if self.map_interval is not None and self.map_interval <= 0:
             raise InvalidInput(
                 "the mapping interval must be a positive number of seconds", "map_interval"
+            )
+        if self.release_idle_after is not None and self.release_idle_after <= 0:
+            raise InvalidInput(
+                "the idle time before memory is given back must be a positive number of seconds",
+                "release_idle_after",
             )
         if not 0 < self.max_depth <= MAX_DEPTH:
             raise InvalidInput(f"the nesting limit must be in 1..{MAX_DEPTH}", "max_depth")

@@ -90,7 +90,7 @@ class EncodedDocument(Mapping[str, Any]):
         self._value: dict[str, Any] | None = None
         #: The messages' recall passages, analysed by the process that encoded the document
         #: (`memvault.recall.index.message_rows`): the rows, or their JSON as that process
-        #: sent it (the SQLite store reads it in C, `memvault_rows`); or None.
+        #: sent it (the SQLite store writes it in C, `memvault_write_passages`); or None.
         self.passages = passages
 
     @classmethod
