@@ -86,6 +86,34 @@ def test_a_checksum_read_on_a_thread_is_file_checksum_and_gives_back_its_error(
         ChecksumReader(12).result()  # raised on the thread, raised again here
 
 
+def test_a_checksum_read_from_the_start_of_the_command_is_cancelled_for_other_inputs(
+    tmp_path: Path,
+) -> None:
+    """`memvault import` starts hashing a file while it tells what the file is: for a
+    provider export the import takes that checksum; for standard input, a folder,
+    ``--from pam`` or ``--from aimem`` none is started; for anything else it is cancelled,
+    the thread gone."""
+    from memvault.cli.importing import early_checksum
+    from memvault.importers.ingest import file_checksum
+
+    path = tmp_path / "conversations.json"
+    path.write_bytes(os.urandom(5 << 20))
+    early = early_checksum(str(path), None)
+    assert early is not None and early.result() == file_checksum(path)
+    assert early_checksum(str(path), "chatgpt") is not None
+    for forced in ("pam", "AIMEM", "memory-text"):
+        assert early_checksum(str(path), forced) is None
+    assert early_checksum("-", None) is None
+    assert early_checksum(str(tmp_path / "missing.json"), None) is None
+    assert early_checksum(str(tmp_path), None) is None  # a folder: hashed once it is known
+    cancelled = early_checksum(str(path), None)
+    assert cancelled is not None
+    cancelled.cancel()
+    assert not cancelled._thread.is_alive()
+    with pytest.raises(RuntimeError):
+        cancelled.result()
+
+
 def test_import_from_forces_the_importer(vault: Path, tmp_path: Path) -> None:
     # A conversations file under another name, detected by content…
     path = tmp_path / "backup-2024.json"

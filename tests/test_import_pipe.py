@@ -21,8 +21,14 @@ import pytest
 from memvault.importers.base import (
     ImportContext,
     ImportedConversation,
+    ImportedMemory,
     ImportFormatError,
     ImportRecord,
+    ItemDone,
+    Shard,
+    ShardableImporter,
+    ShardEnd,
+    ShardRecord,
 )
 from memvault.importers.chatgpt import IMPORTER, ChatGPTImporter
 from memvault.importers.ingest import IngestResult, ingest, make_context, store_records, stored
@@ -256,8 +262,8 @@ def test_pam_25_the_same_conversation_twice_in_one_batch(tmp_path: Path) -> None
 
 
 def test_a_childs_pipe_holds_a_megabyte_so_it_can_write_ahead() -> None:
-    """The parent takes the children's items in turn: a child whose next item is not wanted
-    yet keeps converting only while its pipe has room (the default 64 KiB holds a few
+    """The parent takes the children's items in the export's order: a child whose next item
+    is not wanted yet keeps converting only while its pipe has room (the default 64 KiB holds a few
     conversations)."""
     import fcntl
 
@@ -324,3 +330,136 @@ def test_records_are_written_with_the_collector_paused_where_the_front_end_allow
         store_records(vault, records(False), IngestResult("chatgpt-importer/2026.11"))
     assert seen == [False, False, True]
     assert gc.isenabled()
+
+
+class _SlowFirstItem(ShardableImporter):
+    """Items are the lines of a text file; each becomes a memory naming the process that
+    converted it. Converting item 0 takes `pause` seconds (a very rich conversation)."""
+
+    id = IMPORTER.id
+
+    def __init__(self, pause: float) -> None:
+        self.pause = pause
+
+    def sniff(self, target: Target) -> bool:
+        return True
+
+    def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
+        for record in self.read_shard(target, context, Shard(0, 1)):
+            if not isinstance(record, ItemDone | ShardEnd):
+                yield record
+
+    def read_shard(
+        self, target: Target, context: ImportContext, shard: Shard
+    ) -> Iterator[ShardRecord]:
+        import time
+
+        with target.entries[0].stream() as stream:
+            lines = stream.read().decode().split()
+        for index, line in enumerate(lines):
+            if shard.mine(index):
+                if index == 0:
+                    time.sleep(self.pause)
+                yield ImportedMemory({"id": line, "content": str(os.getpid())})
+                yield ItemDone(index)
+        shard.settle(len(lines))
+        yield ShardEnd(())
+
+
+def test_readers_claim_items_as_they_are_ready_so_a_slow_item_holds_back_no_other(
+    tmp_path: Path,
+) -> None:
+    """Items go to the reader that is free, not to every n-th: while one reader converts a
+    slow item, the other converts the items after it, and the parent still gets them all in
+    the export's order, each once."""
+    from memvault.importers.pipe import _RUN, reader_processes
+
+    path = tmp_path / "items.txt"
+    names = [f"item-{n:02d}" for n in range(40)]
+    path.write_text("\n".join(names))
+    context = make_context(str(path), None, now=NOW)
+    with (
+        open_target(path) as target,
+        reader_processes(_SlowFirstItem(pause=1.0), target, context, 2) as records,
+    ):
+        got = [dict(r.memory) for r in records if isinstance(r, ImportedMemory)]
+    assert [m["id"] for m in got] == names
+    slow = got[0]["content"]
+    others = [m["content"] for m in got[1:]]
+    assert len(set(m["content"] for m in got)) == 2  # two readers took part
+    # Dealt in turn, the slow reader would have converted every other item (19 of them);
+    # claiming, it converts the rest of its run of items, and perhaps one run more.
+    assert others.count(slow) <= 2 * _RUN, others
+
+
+def test_pam_25_an_export_whose_rich_conversations_come_together_imports_as_with_one_reader(
+    tmp_path: Path,
+) -> None:
+    """Uneven items (the generator's rich conversations, with custom instructions, code,
+    attachments and thoughts, first; plain ones after): whichever reader claims which, the
+    vault holds what one reader stores — records, warnings, memories and audit in order."""
+    rich = json.loads(gen.export(seed=8, count=24)["conversations.json"])
+    files = gen.export(seed=9, count=12, full=False)
+    plain = json.loads(files["conversations.json"])
+    full = [c for c in rich if len(json.dumps(c)) > 4000]
+    assert full
+    files["conversations.json"] = json.dumps(full * 1 + plain).encode()
+    path = write_zip(files, tmp_path / "export.zip")
+    alone = imported(tmp_path, path, readers=0)
+    assert alone[0]["memories"]["new"] > 0
+    assert imported(tmp_path, path, readers=2) == alone
+
+
+def _outcome(tmp_path: Path, path: Path, readers: int) -> Any:
+    """What an import of `path` with `readers` gives: its summary, or its error's message."""
+    with make_vault(tmp_path / f"edge-{readers}") as vault, open_target(path) as target:
+        try:
+            return ingest(
+                vault, IMPORTER, target, make_context(str(path), None, now=NOW), readers=readers
+            ).to_json()
+        except ImportFormatError as exc:
+            return str(exc)
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, 4, 5, 9])
+@pytest.mark.parametrize("tail", [b"]", b"", b"] x", b",]", b", 7]"])
+def test_any_length_of_array_ends_as_with_one_reader(
+    count: int, tail: bytes, tmp_path: Path
+) -> None:
+    """Readers claim items in runs: an array that ends before, inside or after a run, whole,
+    cut short, with trailing data or a bad last item, imports (or is refused) exactly as
+    with one reader."""
+    items = json.loads(gen.export(seed=6, count=max(count, 1))["conversations.json"])[:count]
+    path = tmp_path / "conversations.json"
+    path.write_bytes(json.dumps(items).encode()[:-1] + tail)
+    alone = _outcome(tmp_path, path, 0)
+    assert isinstance(alone, dict if tail == b"]" else str)
+    assert _outcome(tmp_path, path, 2) == alone
+
+
+def test_an_import_into_a_vault_without_conversations_looks_up_no_older_ids_per_batch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ids of memvault 0.1.0 (`legacy_ids`) are looked up once, before the first write, in a
+    vault that holds no conversation (it has no older id, and the import stores none);
+    in a vault that holds some, once per batch, as `tests/test_fixture_vault.py` needs."""
+    from memvault.importers.ingest import BATCH
+
+    looked_up: list[int] = []
+    original = Vault.conversation_ids
+
+    def counted(self: Vault, ids: Any) -> set[str]:
+        ids = list(ids)
+        looked_up.append(len(ids))
+        return original(self, ids)
+
+    monkeypatch.setattr(Vault, "conversation_ids", counted)
+    count = 2 * BATCH + 5
+    path = write_zip(gen.export(seed=3, count=count, full=False), tmp_path / "export.zip")
+    with make_vault(tmp_path / "v") as vault:
+        for expected_lookups, new in ((1, count), (3, 0)):
+            looked_up.clear()
+            with open_target(path) as target:
+                result = ingest(vault, IMPORTER, target, make_context(str(path), None), readers=0)
+            assert result.conversations_new == new
+            assert len(looked_up) == expected_lookups

@@ -38,8 +38,13 @@ from memvault.cli.common import (
     usage_error,
     vault_command,
 )
-from memvault.cli.extracting import after_import_extraction, extract_needs_provider_export
-from memvault.cli.importing import FromOption, PlatformOption, choose, import_provider
+from memvault.cli.importing import (
+    FromOption,
+    PlatformOption,
+    choose,
+    early_checksum,
+    import_provider,
+)
 from memvault.cli.signing import (
     AgeIdentityOption,
     AgePassphraseFileOption,
@@ -493,11 +498,28 @@ def import_(
     from memvault.cli.bundles import import_aimem, sealed_bundle
 
     require_input(path)
-    then = after_import_extraction(extract, llm_url, llm_model, as_json)
+    then = None
+    if extract or llm_url is not None or llm_model is not None:
+        # (loaded only then: an import's start-up is part of its time)
+        from memvault.cli.extracting import after_import_extraction
+
+        then = after_import_extraction(extract, llm_url, llm_model, as_json)
     ask_age = age_passphrase(age_passphrase_file)
     identities = age_identities(age_identity)
-    decided = choose(str(path), from_, ask_age, identities)
+    checksum = early_checksum(str(path), from_)
+    try:
+        decided = choose(str(path), from_, ask_age, identities)
+    except BaseException:
+        if checksum is not None:
+            checksum.cancel()
+        raise
+    hub = _hub_importer(from_, decided.providers)
+    if checksum is not None and (decided.kind != "provider" or hub is not None):
+        checksum.cancel()
+        checksum = None
     if decided.kind != "provider" and then is not None:
+        from memvault.cli.extracting import extract_needs_provider_export
+
         extract_needs_provider_export()
     if decided.bundle is not None:
         import_aimem(
@@ -505,7 +527,6 @@ def import_(
             strict, as_json,
         )  # fmt: skip
         return
-    hub = _hub_importer(from_, decided.providers)
     if hub is not None:
         from memvault.cli.hub import import_hub_file
 
@@ -521,6 +542,7 @@ def import_(
             platform=platform,
             as_json=as_json,
             then=then,
+            checksum=checksum,
         )
         return
     from memvault.exchange import ImportRefused, import_into_vault

@@ -15,16 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    DownloadColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from memvault.cli.common import (
@@ -67,6 +58,8 @@ from memvault.jsonread import JSONDocumentError
 from memvault.sources import AgePassphrase, SourceError, Target, open_target
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from memvault.hub.reading import HubImporter
     from memvault.input_kind import InputKind, ProviderPart
     from memvault.vault import Vault
@@ -156,6 +149,9 @@ def _progress(total: int | None) -> Iterator[_Feedback]:
     if not sys.stderr.isatty():
         yield feedback
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeElapsedColumn
+
     progress = Progress(
         TextColumn("importing"),
         BarColumn(),
@@ -204,13 +200,16 @@ def import_provider(
     platform: str,
     as_json: bool,
     then: AfterImport | None = None,
+    checksum: ChecksumReader | None = None,
 ) -> None:
     """`memvault import` of a provider export or pasted list: one transaction, a summary.
     `importer` None: the importers that recognize `path` (`input_kind.provider_parts`),
-    several providers' exports in one folder each imported, all in one transaction."""
+    several providers' exports in one folder each imported, all in one transaction.
+    `checksum`: the export's, if the caller started reading it (`early_checksum`)."""
     if isinstance(importer, MemoryTextImporter) and importer.platform != platform:
         importer = MemoryTextImporter(platform)
-    checksum = ChecksumReader(path) if path != STDIN else None
+    if checksum is None and path != STDIN:
+        checksum = ChecksumReader(path)
     results: list[tuple[str, IngestResult]] = []
     with open_vault(options) as vault, _import_errors(path):
         if then is not None:
@@ -263,6 +262,19 @@ def import_provider(
         _summaries(path, results, as_json, extra)
     if then is not None:
         then.show()
+
+
+def early_checksum(path: str, forced: str | None) -> ChecksumReader | None:
+    """The checksum of what `memvault import` was given, read from the start of the command
+    while it tells what the input is (for a provider export, whose import needs it; cancel it
+    otherwise): on an idle machine hashing a 300 MB export was the longest step before the
+    import's first write."""
+    from memvault.input_kind import FORMAT_NAMES
+
+    if path == STDIN or (forced is not None and forced.lower() in (*FORMAT_NAMES, "memory-text")):
+        return None
+    # (a file only: a folder's checksum cannot be cancelled midway)
+    return ChecksumReader(path) if Path(path).is_file() else None
 
 
 def _parts(target: Target, importer: Importer | None) -> list[ProviderPart]:

@@ -166,16 +166,40 @@ class Importer(ABC):
         however large the input). Raise ImportFormatError for input that cannot be read."""
 
 
+class Shard:
+    """Which items of an export one of several reader processes converts: every `count`-th
+    from `number` here; as the readers ask for them (`importers/pipe.py`) in a subclass.
+    `mine` is asked about the items in their order (item 0 may be asked about before the
+    reading starts); `settle` is called where the items end, and before a reader stops at
+    a damaged one, so that the item is someone's and that reader says what stopped it."""
+
+    def __init__(self, number: int, count: int) -> None:
+        self.number = number
+        self.count = count
+
+    def mine(self, index: int) -> bool:
+        """Whether this reader converts item `index`."""
+        return index % self.count == self.number
+
+    def settle(self, index: int) -> None:
+        """Items up to `index` have a reader (nothing to do when they are dealt in turn)."""
+
+    def ends_run(self, index: int) -> bool:
+        """Whether item `index`, this reader's, is the last of the items it took together
+        (the merging side is told once a run is done, not after every item)."""
+        return True
+
+
 class ShardableImporter(Importer):
     """An importer whose reading can be split over several processes (`importers/pipe.py`
-    forks one per shard while the parent writes)."""
+    forks several readers while the parent writes)."""
 
     @abstractmethod
     def read_shard(
-        self, target: Target, context: ImportContext, shard: int, shards: int
+        self, target: Target, context: ImportContext, shard: Shard
     ) -> Iterator[ShardRecord]:
-        """`read` split over `shards` processes: the records of the items whose index modulo
-        `shards` is `shard`, each item's followed by `ItemDone` (items of other shards are
-        skipped, not converted), then one `ShardEnd`. Warnings about the export as a whole
-        (made before the first item) are given by shard 0 only. Merged in item order and
-        with memories kept once by id, the shards yield what `read` does."""
+        """`read` split over several processes: the records of the items `shard.mine`
+        gives this one, each item's followed by `ItemDone` (the others' items are skipped,
+        not converted), then one `ShardEnd`. Warnings about the export as a whole (made
+        before the first item) are given by the reader of item 0 only. Merged in item order
+        and with memories kept once by id, the readers yield what `read` does."""

@@ -45,6 +45,7 @@ from memvault.importers.base import (
     ImportFormatError,
     ImportRecord,
     ItemDone,
+    Shard,
     ShardableImporter,
     ShardEnd,
     ShardRecord,
@@ -109,19 +110,19 @@ class ChatGPTImporter(ShardableImporter):
     # -- reading ----------------------------------------------------------------------------
 
     def read(self, target: Target, context: ImportContext) -> Iterator[ImportRecord]:
-        for record in self._records(target, context, 0, 1):
+        for record in self._records(target, context, None):
             if isinstance(record, ShardEnd):
                 context.warnings.extend(record.warnings)
             elif not isinstance(record, ItemDone):
                 yield record
 
     def read_shard(
-        self, target: Target, context: ImportContext, shard: int, shards: int
+        self, target: Target, context: ImportContext, shard: Shard
     ) -> Iterator[ShardRecord]:
-        return self._records(target, context, shard, shards)
+        return self._records(target, context, shard)
 
     def _records(
-        self, target: Target, context: ImportContext, shard: int, shards: int
+        self, target: Target, context: ImportContext, shard: Shard | None
     ) -> Iterator[ShardRecord]:
         entry = conversations_entry(target)
         if entry is None:
@@ -132,12 +133,12 @@ class ChatGPTImporter(ShardableImporter):
         account = _account(target, context)
         feedback = _feedback(target)
         comparisons = _comparisons(target)
-        if shard:  # what the side files are worth saying is said by shard 0
-            del context.warnings[before:]
+        if shard is not None and not shard.mine(0):
+            del context.warnings[before:]  # what the side files are worth saying is said once
         reader = _ConversationReader(self.id, context, account, feedback, comparisons)
         direct = reader.direct if context.conversations_as_json else None
-        seen_memories: set[str] = set()
-        for index, item in enumerate(_stream_items(entry, context, shard, shards)):
+        seen_memories = reader.memories_given
+        for index, item in enumerate(_stream_items(entry, context, shard)):
             if item is _SKIPPED:
                 continue
             where = f"{entry.display}: conversation {index}"
@@ -155,7 +156,7 @@ class ChatGPTImporter(ShardableImporter):
                 if memory["id"] not in seen_memories:
                     seen_memories.add(memory["id"])
                     yield ImportedMemory(memory)
-            if shards > 1:
+            if shard is not None:
                 yield ItemDone(index)
         # Side entries no conversation took (with shards: none of them).
         yield ShardEnd(
@@ -182,12 +183,12 @@ def conversations_entry(target: Target) -> Entry | None:
 
 
 def _stream_items(
-    entry: Entry, context: ImportContext, shard: int = 0, shards: int = 1
+    entry: Entry, context: ImportContext, shard: Shard | None = None
 ) -> Iterator[Any]:
     """The array's items one at a time, as bytes (`_parse` reads one). The C scanner finds each
     item's byte range in a sliding window over the stream: memory stays bounded by the
-    largest conversation and no Python runs per JSON token. Items whose index modulo `shards`
-    is not `shard` are only scanned, and yielded as `_SKIPPED`."""
+    largest conversation and no Python runs per JSON token. With `shard`, items that are not
+    `shard.mine` are only scanned, and yielded as `_SKIPPED`."""
     progress = context.progress
     with entry.stream() as raw:
         buf: bytes = raw.read(_BUFFER)
@@ -207,6 +208,8 @@ def _stream_items(
         expect_item = False  # after a ',' an item must follow
 
         def fail(reason: str) -> ImportFormatError:
+            if shard is not None:  # the item is someone's, who stops here too
+                shard.settle(index)
             return ImportFormatError(f"{entry.display}: conversation {index}", _not_json(reason))
 
         while True:
@@ -223,6 +226,8 @@ def _stream_items(
                     eof = not rest
                 if rest:
                     raise fail(f"trailing data after the array at byte {base + pos + 1}")
+                if shard is not None:
+                    shard.settle(index)
                 return
             try:
                 end = value_end(buf, pos)
@@ -231,7 +236,7 @@ def _stream_items(
                     buf, base, pos, eof, total = _refill(raw, buf, base, pos, total, progress)
                     continue
                 raise fail(_offset_reason(str(exc), base)) from None
-            if index % shards == shard:
+            if shard is None or shard.mine(index):
                 yield buf[pos:end]
             else:
                 yield _SKIPPED  # another shard's: its structure is checked, nothing parsed
@@ -484,6 +489,10 @@ class _ConversationReader:
         self.comparisons = comparisons if comparisons is not None else {}
         self.metadata_block = context.import_metadata(importer)
         self.extractor = extractor_of(context)
+        #: ids of the memories the reading has yielded: one given again is not built again
+        #: (custom instructions repeat in every conversation of an export)
+        self.memories_given: set[str] = set()
+        self._instruction_ids: dict[tuple[str, str], str] = {}
         self._metadata_json = orjson.dumps(self.metadata_block, option=orjson.OPT_SORT_KEYS)
         self._account_json = orjson.dumps(account)
         # The recall rows are cut as the document is written only where they are wanted (an
@@ -777,9 +786,15 @@ class _ConversationReader:
         for key, kind in (("about_user", None), ("about_model", "instruction")):
             text = extra.get(key)
             if text:
+                memory_id = self._instruction_ids.get((key, text))
+                if memory_id is None:
+                    memory_id = stable_id(PROVIDER, "memory", key, content_hash(text))
+                    self._instruction_ids[key, text] = memory_id
+                if memory_id in self.memories_given:
+                    continue  # the reading keeps the first (its id is its text's)
                 yield memory_object(
                     text,
-                    memory_id=stable_id(PROVIDER, "memory", key, content_hash(text)),
+                    memory_id=memory_id,
                     memory_type=kind or "identity",
                     created_at=at,
                     extraction_method="explicit_user_input",

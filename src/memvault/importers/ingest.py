@@ -166,26 +166,44 @@ def folder_checksum(root: Any) -> str:
 
 class ChecksumReader:
     """`file_checksum(path)` read on a thread from the moment this is made, so that it
-    overlaps the work before the import needs it — opening the vault, whose key derivation
-    also runs without Python's lock (0.3 s of hashing for a 300 MB export). `result` waits
-    for it, and raises what reading raised."""
+    overlaps the work before the import needs it — telling what the input is, opening the
+    vault, whose key derivation also runs without Python's lock (0.3 s of hashing for a
+    300 MB export, the longest of them). `result` waits for it, and raises what reading
+    raised; `cancel` stops it (the input was not a provider export after all)."""
 
     def __init__(self, path: Any) -> None:
         self._checksum: str | None = None
         self._error: BaseException | None = None
+        self._cancelled = threading.Event()
         self._thread = threading.Thread(
             target=self._read, args=(path,), name="memvault-checksum", daemon=True
         )
         self._thread.start()
 
     def _read(self, path: Any) -> None:
+        from pathlib import Path
+
         try:
-            self._checksum = file_checksum(path)
+            if not Path(path).is_file():
+                self._checksum = file_checksum(path)
+                return
+            digest = hashlib.sha256()
+            with open(path, "rb") as handle:
+                while not self._cancelled.is_set() and (chunk := handle.read(1 << 20)):
+                    digest.update(chunk)
+            self._checksum = "sha256:" + digest.hexdigest()
         except BaseException as exc:  # handed to the thread that asks for the result
             self._error = exc
 
+    def cancel(self) -> None:
+        """Stop reading (within a megabyte) and wait for the thread to end."""
+        self._cancelled.set()
+        self._thread.join()
+
     def result(self) -> str | None:
         self._thread.join()  # and the thread is gone before the import forks its readers
+        if self._cancelled.is_set():
+            raise RuntimeError("the checksum was cancelled")
         if self._error is not None:
             raise self._error
         return self._checksum

@@ -32,14 +32,21 @@ class LegacyIds:
         self._vault = vault
         #: incoming id -> the id the vault already has (conversations and their messages)
         self.adopted: dict[str, str] = {}
+        #: whether the vault held no conversation before the import's first write (then it
+        #: holds no older id, and what the import stores never is one: nothing to look up)
+        self._fresh: bool | None = None
 
     def conversations(self, batch: list[StoredConversation]) -> list[StoredConversation]:
         """`batch`, each conversation the vault holds under its older id renamed to it
         (its messages too: the stored ones carry the older ids)."""
+        if self._fresh:
+            return batch  # (a look-up per batch: 0.2 CPU-s of a 300 MB import's writing)
         twins = {c.id: t for c in batch if (t := legacy_twin(c.id)) is not None}
         if not twins:
             return batch
         stored = self._vault.conversation_ids([*twins, *twins.values()])
+        if self._fresh is None:  # before the import's first write
+            self._fresh = not stored and self._vault.count_conversations() == 0
         older = {new: old for new, old in twins.items() if new not in stored and old in stored}
         if not older:
             return batch

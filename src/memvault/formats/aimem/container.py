@@ -16,18 +16,9 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import IO, Final
+from typing import IO, TYPE_CHECKING, Final
 
 from memvault.crypto.agefile import is_age, naming
-from memvault.crypto.keys import PublicKey
-from memvault.formats.aimem.cose import (
-    MAX_SIGNATURE_BYTES,
-    SignatureCheck,
-    bundle_payload,
-    signature_path,
-    verify_bundle_signature,
-    verify_payload,
-)
 from memvault.formats.aimem.errors import BundleError, Problem
 from memvault.formats.aimem.reader import (
     Form,
@@ -40,6 +31,14 @@ from memvault.formats.aimem.reader import (
 from memvault.formats.aimem.validate import BundleReport
 from memvault.formats.pam import STORE_FILE
 from memvault.sources import AgePassphrase, Entry, SourceError, Target, open_target
+
+if TYPE_CHECKING:
+    from memvault.crypto.keys import PublicKey
+    from memvault.formats.aimem.cose import SignatureCheck
+
+# The signature code (`cose`: pycose, cryptography) is imported where a bundle is found,
+# not with this module: every `memvault import` asks `locate_bundle` first, and a provider
+# export or a PAM file should not pay ~0.1 s of start-up for it.
 
 __all__ = ["LocatedBundle", "is_age_file", "locate_bundle", "validate_bundle_at"]
 
@@ -110,11 +109,21 @@ class LocatedBundle:
             return self.signature_file.name
         if self.signature_name is not None:
             return self.signature_name
+        from memvault.formats.aimem.cose import signature_path
+
         return signature_path(self.display).name
 
     def verify_signature(self, public_key: PublicKey | None = None) -> SignatureCheck:
         """§5.3: the detached COSE_Sign1 against the bundle's canonical bytes (``unsigned``
         when there is none). Raises BundleError only for an unreadable bundle."""
+        from memvault.formats.aimem.cose import (
+            MAX_SIGNATURE_BYTES,
+            SignatureCheck,
+            bundle_payload,
+            verify_bundle_signature,
+            verify_payload,
+        )
+
         if (self.data is None and self.stream is None) or self.signature_file is not None:
             return verify_bundle_signature(self.source(), public_key, sig_path=self.signature_file)
         if self.signature_data is None:
@@ -155,6 +164,8 @@ def locate_bundle(
         return None
     form = sniff(p)
     if form is not None:
+        from memvault.formats.aimem.cose import signature_path
+
         sig = signature_path(p)
         return LocatedBundle(p, str(p), form, signature_file=sig if sig.is_file() else None)
     if decrypt is None:
@@ -200,6 +211,8 @@ def _decrypted(path: Path, entry: Entry, encryption: str | None) -> LocatedBundl
         return None
     # `brain.aimem.json.age` is signed as `brain.aimem.json.sig` (the signature is over the
     # plaintext) or, kept beside the encrypted file, `brain.aimem.json.age.sig`.
+    from memvault.formats.aimem.cose import signature_path
+
     plain = path.with_name(entry.name)
     candidates = [signature_path(plain), signature_path(path)]
     sig = next((c for c in candidates if c.is_file()), None)
