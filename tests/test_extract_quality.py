@@ -87,6 +87,22 @@ def test_a_time_of_day_is_not_cut_at_its_colon() -> None:
 @pytest.mark.parametrize(
     ("text", "content"),
     [
+        ("from now on answer in metric please", "User wants the assistant to answer in metric"),
+        ("From now on, answer in metric, thanks!", "User wants the assistant to answer in metric"),
+        ("a partir de agora responda em português por favor", "responda em português"),
+    ],
+)
+def test_a_closing_please_or_thanks_is_not_part_of_the_memory(text: str, content: str) -> None:
+    """Issue #20.6, well-formed text: politeness that closes a request is not its value."""
+    found = _extract(text)
+    assert found and found[0][0] == "instruction", found
+    assert found[0][1].endswith(content) or content in found[0][1], found
+    assert not any(w in found[0][1].lower() for w in ("please", "thanks", "por favor"))
+
+
+@pytest.mark.parametrize(
+    ("text", "content"),
+    [
         ("Sou vegetariana.", "A usuária é vegetariana"),
         ("Sou brasileira.", "A usuária é brasileira"),
         ("Sou engenheira na Nubank.", "A usuária é engenheira na Nubank"),

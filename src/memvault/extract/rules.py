@@ -279,7 +279,8 @@ _CUT_PT: Final = re.compile(
     re.IGNORECASE,
 )
 _TRAIL: Final = re.compile(
-    r"(?:\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
+    r"(?:,?\s+(?:please|pls|plz|thanks|thank you|por favor|pfv|obrigad[oa])|"
+    r"\s+(?:too|as well|also|though|btw|lol|haha|também|tambem|né|ne|rs|kkk|now|at all|"
     r"de verdade|for real|right now|at the moment|"
     r"these days|nowadays|anymore|agora|hoje em dia|mais|last (?:week|month|year)|"
     r"mês passado|ano passado|semana passada|recentemente))+$|[\s.!…:)]+$",
