@@ -491,7 +491,7 @@ def sync(vault: Vault, remote: Remote, *, now: datetime | None = None) -> SyncRe
                 local_since=made.export_date,
                 audit_after=position,
                 at=made.export_date,
-                began=began,
+                began=_window_start(state, began, made.export_date),
             ),
             now,
         )
@@ -653,6 +653,24 @@ def _held_by_remote(vault: Vault, pulled: Path, new_conversations: set[str]) -> 
             if wanted.get(relation.id) == relation.to_json():
                 relations.add(relation.id)
     return HeldByReceiver(frozenset(memories), frozenset(relations), frozenset(new_conversations))
+
+
+def _window_start(state: _State, began: int, export_date: str) -> int:
+    """Where the next sync looks for what was exchanged: this sync's start, or the last
+    sync's window when this one's push fell in the same second as the last one's. The next
+    push exports what changed in or after this push's second, and a sync earlier in that
+    second may have written memories then (its pull) that no later sync wrote again."""
+    if (
+        state.began is not None
+        and state.at is not None
+        and _second(state.at) == _second(export_date)
+    ):
+        return min(state.began, began)
+    return began
+
+
+def _second(date: str) -> datetime:
+    return _parse(date).replace(microsecond=0)
 
 
 def _exchanged_last_time(vault: Vault, state: _State, held: HeldByReceiver) -> HeldByReceiver:
