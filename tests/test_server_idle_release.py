@@ -47,6 +47,24 @@ def _noted(idle: IdleRelease, tenant: str, at: float) -> None:
         time.sleep(0.01)
 
 
+class _CountingRelease(IdleRelease):
+    """The releaser, counting the request ends it was told of: a test that moves the clock
+    waits for every one, since the answer reaches the client before its end is noted."""
+
+    touches = 0
+
+    def touch(self, tenant: str) -> None:
+        super().touch(tenant)
+        self.touches += 1
+
+
+def _all_noted(idle: _CountingRelease, requests: int) -> None:
+    deadline = time.monotonic() + 10
+    while idle.touches < requests:
+        assert time.monotonic() < deadline, (idle.touches, requests)
+        time.sleep(0.01)
+
+
 def _recall_all(http: httpx.Client) -> list[Any]:
     answers = []
     for query in QUERIES:
@@ -66,13 +84,14 @@ def test_an_idle_tenant_gives_back_its_recall_cache_after_the_idle_time(
         app = create_app(ServerConfig(tenants))
         # The server's own releaser, on a clock the test moves; its thread looks rarely, the
         # test runs the rounds.
-        idle = IdleRelease(owner_sessions(tenants), idle=300.0, interval=3600.0, clock=clock)
+        idle = _CountingRelease(owner_sessions(tenants), idle=300.0, interval=3600.0, clock=clock)
         app.state.idle_release = idle
         tenant = tenants.authenticate(token).tenant
         served = tenants.session(tenants.authenticate(token))
         with running(app) as url, httpx.Client(base_url=url, headers=auth(token)) as http:
             before = _recall_all(http)
             assert max(_reader_caches(served)) > SERVER_CACHE_KIB
+            _all_noted(idle, len(QUERIES))
             _noted(idle, tenant, 1000.0)
             assert idle.waiting() == {tenant: 1000.0}
             clock.now += 299.0
